@@ -184,6 +184,18 @@ pub fn sub_type_text(type_string: &str) -> Option<String> {
     None
 }
 
+/// The element types of a tuple type string as written (`"(A, Vec<B>)"` →
+/// `["A", "Vec<B>"]`; py-scale-codec's `build_type_mapping`); `[]` for
+/// anything that is not a parenthesised tuple.
+#[pyfunction]
+pub fn tuple_elements(type_string: &str) -> Vec<String> {
+    let s = type_string.trim();
+    match s.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
+        Some(inner) => split_top(inner),
+        None => Vec::new(),
+    }
+}
+
 /// A preset definition's shape: `(kind, [(name, type)], base_class)`.
 type DefinitionShape = (&'static str, Vec<(String, Option<String>)>, Option<String>);
 

@@ -21,6 +21,7 @@ import threading
 from typing import Any, Dict, Optional, Union
 
 from scalecodec import _core
+from scalecodec.constants import TYPE_DECOMP_MAX_RECURSIVE  # noqa: F401 (py-scale-codec exports it here too)
 from scalecodec.exceptions import InvalidScaleTypeValueException, RemainingScaleBytesNotEmptyException
 
 # The Rust engine reads the core preset's metadata definitions from the
@@ -304,8 +305,56 @@ class ScaleDecoder(_core.ScaleObject):
         return (runtime_config or RuntimeConfiguration()).create_scale_object(type_string, data=data, **kwargs)
 
 
+    # py-scale-codec's helpers for decoders written in Python (reading the
+    # object's ScaleBytes directly).
+
+    def get_next_u8(self) -> int:
+        """The next byte of ``data`` as an int."""
+        return int.from_bytes(self.get_next_bytes(1), byteorder="little")
+
+    def get_next_bool(self) -> bool:
+        """The next byte of ``data`` as a bool (an error unless it is 0 or 1)."""
+        byte = self.get_next_bytes(1)
+        if byte not in (b"\x00", b"\x01"):
+            raise InvalidScaleTypeValueException('Invalid value for datatype "bool"')
+        return byte == b"\x01"
+
+    @staticmethod
+    def is_primitive(type_string: str) -> bool:
+        """Whether ``type_string`` is one of py-scale-codec's primitive names."""
+        return type_string in _PRIMITIVES
+
+    @classmethod
+    def build_type_mapping(cls) -> None:
+        """Sets ``type_mapping`` of a tuple class (``type_string`` ``"(A, B)"``) to its element types."""
+        if cls.type_string and cls.type_string.startswith("(") and cls.type_string.endswith(")"):
+            cls.type_mapping = tuple(_core.tuple_elements(cls.type_string))
+
+    def process_type(self, type_string: str, **kwargs: Any) -> "ScaleType":
+        """Decodes a ``type_string`` object from this object's data at its offset."""
+        obj = self.runtime_config.create_scale_object(type_string, self.data, **kwargs)
+        obj.decode(check_remaining=False)
+        return obj
+
+
+_PRIMITIVES = ("bool", "u8", "u16", "u32", "u64", "u128", "u256", "i8", "i16", "i32", "i64", "i128", "i256",
+               "h160", "h256", "h512", "[u8; 4]", "[u8; 8]", "[u8; 16]", "[u8; 32]", "&[u8]")
+
+
 class ScaleType(ScaleDecoder):
     """A scale object that may carry runtime metadata (for calls and events)."""
+
+    #: The portable-registry entry of a ``scale_info::N`` class (set on those classes).
+    scale_info_type: Any = None
+
+    @property
+    def meta_info(self) -> dict:
+        """A dict for the user's own annotations (py-scale-codec's container)."""
+        return self.__dict__.setdefault("_meta_info", {})
+
+    @meta_info.setter
+    def meta_info(self, value: dict) -> None:
+        self.__dict__["_meta_info"] = value
 
 
 class ScalePrimitive(ScaleType):

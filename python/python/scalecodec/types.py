@@ -6,6 +6,7 @@ runtime configuration; the classes here only add views on the value.
 """
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any, Dict, List, Optional, Tuple as TypingTuple
 
 from scalecodec import _core
@@ -22,6 +23,8 @@ from scalecodec.base import (
     _wrap_parts,
 )
 from scalecodec.constants import TYPE_DECOMP_MAX_RECURSIVE
+from scalecodec.utils.math import next_power_of_two, trailing_zeros
+from scalecodec.utils.ss58 import is_valid_ss58_address, ss58_decode, ss58_decode_account_index, ss58_encode
 from scalecodec.exceptions import (  # noqa: F401 (py-scale-codec exports them here too)
     InvalidScaleTypeValueException,
     MetadataCallFunctionNotFound,
@@ -32,9 +35,35 @@ from scalecodec.exceptions import (  # noqa: F401 (py-scale-codec exports them h
 # Node kinds
 
 
+class _TypeStringOf:
+    """The ``type_string`` of a class used directly or subclassed without a
+    type string (``Vec()``, ``type("V", (Vec,), {"sub_type": "u32"})``):
+    written from its ``sub_type`` / ``element_count``, so that Rust decodes
+    and encodes it like the type string. A class made for a type string, or
+    an instance given one, has its own ``type_string``, which wins."""
+
+    def __init__(self, template: str, default: Optional[str] = None):
+        self.template, self.default = template, default
+
+    def __get__(self, obj: Any, cls: type) -> Optional[str]:
+        owner = obj if obj is not None else cls
+        sub = getattr(owner, "sub_type", None) or self.default
+        if sub is None:
+            return None
+        return self.template.format(sub=sub, count=getattr(owner, "element_count", 0))
+
+
 class Null(ScaleType, kinds=(K.Null,)): """Zero bytes, value ``None``."""
-class Compact(ScaleType, kinds=(K.Compact,)): """``Compact<T>``."""
-class Option(ScaleType, kinds=(K.Option,)): """``Option<T>``: ``None`` or the inner value."""
+class Compact(ScaleType, kinds=(K.Compact,)):
+    """``Compact<T>``."""
+
+    type_string = _TypeStringOf("Compact<{sub}>", "u128")
+
+class Option(ScaleType, kinds=(K.Option,)):
+    """``Option<T>``: ``None`` or the inner value."""
+
+    type_string = _TypeStringOf("Option<{sub}>")
+
 class OptionBytes(Option): """``Option<Vec<u8>>``."""
 
 
@@ -52,6 +81,8 @@ class HexBytes(ScaleType, kinds=(K.HexBytes,)): """Bytes always rendered ``"0x�
 class Vec(ScaleType, kinds=(K.Seq,)):
     """``Vec<T>``."""
 
+    type_string = _TypeStringOf("Vec<{sub}>")
+
     def __len__(self) -> int:
         return len(self.value_object)
 
@@ -66,10 +97,17 @@ class Vec(ScaleType, kinds=(K.Seq,)):
         value_object = self.value_object
         return value_object if isinstance(value_object, list) else []
 class BoundedVec(Vec): """``BoundedVec<T, S>``."""
-class BTreeSet(Vec): """``BTreeSet<T>``."""
+class BTreeSet(Vec):
+    """``BTreeSet<T>``."""
+
+    type_string = _TypeStringOf("BTreeSet<{sub}>")
+
 
 
 class FixedLengthArray(ScaleType, kinds=(K.Array, K.ByteArray)):
+    element_count = 0
+    type_string = _TypeStringOf("[{sub}; {count}]")
+
     """``[T; N]`` (a list of another length is encoded element by element, as
     py-scale-codec does)."""
 
@@ -77,13 +115,44 @@ class FixedLengthArray(ScaleType, kinds=(K.Array, K.ByteArray)):
 class Enum(ScaleType, kinds=(K.Enum, K.Result)):
     """An enum: ``"Name"`` or ``{"Name": value}``."""
 
+    value_list: Any = []
+
     @property
     def index(self) -> Optional[int]:
         """The variant index of the decoded value, when known."""
-        return getattr(self, "_index", None)
+        index = self.__dict__.get("_index")
+        if index is None and self.decoded:
+            value = self.value
+            name = next(iter(value)) if isinstance(value, dict) and len(value) == 1 else value
+            names = type(self).value_list
+            if isinstance(name, str) and isinstance(names, (list, tuple)) and name in names:
+                index = list(names).index(name)
+        return index
+
+    @index.setter
+    def index(self, value: Optional[int]) -> None:
+        self._index = value
+
+    def get_enum_value(self) -> Any:
+        """The variant's value (its name for a unit variant), ``None`` before decoding."""
+        value = self.value
+        if not value:
+            return None
+        return next(iter(value.values())) if isinstance(value, dict) and len(value) == 1 else value
 
 
-class Set(ScaleType, kinds=(K.Set,)): """A bit-flag set: list of flag names."""
+class Set(ScaleType, kinds=(K.Set,)):
+    """A bit-flag set: list of flag names."""
+
+    value_list: Any = []
+    value_type = "u64"
+
+    @property
+    def set_value(self) -> Optional[int]:
+        """The flags as the integer they are encoded as (``None`` before decoding)."""
+        used = self.get_used_bytes()
+        return int.from_bytes(bytes(used), "little") if self.data_end_offset is not None else None
+
 
 
 class BitVec(ScaleType, kinds=(K.BitSeq,)):
@@ -91,9 +160,35 @@ class BitVec(ScaleType, kinds=(K.BitSeq,)):
     list of bools, its length the number's bit length (py-scale-codec's)."""
 
 
-class Map(ScaleType): """A map: list of ``(key, value)``."""
-class BTreeMap(Map, kinds=(K.Map,)): """``BTreeMap<K, V>``."""
-class HashMap(Map): """``HashMap<K, V>``."""
+class Map(ScaleType):
+    """A map: list of ``(key, value)``."""
+
+    def _sub_types(self) -> List[Optional[str]]:
+        parts = _core.tuple_elements(f"({self.sub_type})") if self.sub_type else []
+        return (parts + [None, None])[:2]
+
+    @property
+    def map_key(self) -> Optional[str]:
+        """The key type (from ``sub_type``)."""
+        return self._sub_types()[0]
+
+    @property
+    def map_value(self) -> Optional[str]:
+        """The value type (from ``sub_type``)."""
+        return self._sub_types()[1]
+
+class BTreeMap(Map, kinds=(K.Map,)):
+    """``BTreeMap<K, V>``."""
+
+    type_string = _TypeStringOf("BTreeMap<{sub}>")
+
+
+class HashMap(Map):
+    """``HashMap<K, V>``."""
+
+    type_string = _TypeStringOf("HashMap<{sub}>")
+
+
 class BoundedBTreeMap(Map): """``BoundedBTreeMap<K, V, S>``."""
 
 
@@ -348,6 +443,22 @@ class GenericCall(_CallAccess, ScaleType, kinds=(K.Call,)):
 
     type_string = "Call"
 
+    @property
+    def call_index(self) -> Optional[str]:
+        """The pallet and call index in hex, without ``0x`` (as py-scale-codec keeps it)."""
+        index = self.value.get("call_index") if isinstance(self.value, dict) else None
+        return index[2:] if isinstance(index, str) and index.startswith("0x") else index
+
+    @property
+    def call_args(self) -> Any:
+        """The arguments (``{"name", "type", "value"}`` with value objects)."""
+        return self.value_object["call_args"] if isinstance(self.value, dict) else {}
+
+    @property
+    def call_hash(self) -> Optional[str]:
+        """The call's hash (``"0x…"``)."""
+        return self.value.get("call_hash") if isinstance(self.value, dict) else None
+
 
 class _CallPart(_CallAccess, _Part): """The call inside a decoded extrinsic."""
 
@@ -399,17 +510,84 @@ GenericExtrinsicV4 = GenericExtrinsic
 
 
 class Extrinsic(GenericExtrinsic): """``Extrinsic`` (instantiable directly with ``metadata=``)."""
-class GenericEvent(ScaleType, kinds=(K.Event,)): """A runtime event."""
+def _event_lookup(obj: ScaleType, value: Any) -> TypingTuple[Any, Any]:
+    """The pallet and event metadata objects of a decoded event value
+    (``(None, None)`` without metadata)."""
+    metadata = obj.metadata or obj.runtime_config.metadata
+    if metadata is None or not isinstance(value, dict):
+        return None, None
+    pallet = metadata.get_metadata_pallet(value.get("module_id"))
+    event = next((e for e in (pallet.events or []) if e.name == value.get("event_id")), None) if pallet else None
+    return pallet, event
+
+
+class GenericEvent(ScaleType, kinds=(K.Event,)):
+    """A runtime event: ``{"event_index", "module_id", "event_id", "attributes"}``."""
+
+    @property
+    def event_index(self) -> Optional[str]:
+        """The pallet and event index in hex."""
+        return self.value.get("event_index") if isinstance(self.value, dict) else None
+
+    @property
+    def attributes(self) -> Any:
+        """The event's arguments."""
+        return self.value.get("attributes") if isinstance(self.value, dict) else []
+
+    @property
+    def event_module(self) -> Any:
+        """The pallet metadata object (``None`` without metadata)."""
+        return _event_lookup(self, self.value)[0]
+
+    @property
+    def event(self) -> Any:
+        """The event metadata object (``None`` without metadata)."""
+        return _event_lookup(self, self.value)[1]
+
+
 class GenericScaleInfoEvent(GenericEvent, kinds=(K.ScaleInfoEvent,)): """A scale-info runtime event."""
 
 
 class GenericEventRecord(ScaleType, kinds=(K.EventRecord,)):
     """An event record (phase, event, topics)."""
 
+    def _get(self, key: str, default: Any = None) -> Any:
+        return self.value.get(key, default) if isinstance(self.value, dict) else default
+
     @property
     def event_index(self) -> Any:
         """The event's index (hex)."""
-        return self.value.get("event_index") if isinstance(self.value, dict) else None
+        return self._get("event_index")
+
+    @property
+    def phase(self) -> Any:
+        """The phase (``"ApplyExtrinsic"``, ``"Finalization"``, ``"Initialization"``)."""
+        return self._get("phase")
+
+    @property
+    def extrinsic_idx(self) -> Optional[int]:
+        """The extrinsic's position for an ``ApplyExtrinsic`` phase."""
+        return self._get("extrinsic_idx")
+
+    @property
+    def params(self) -> Any:
+        """The event's arguments."""
+        return self._get("attributes", [])
+
+    @property
+    def topics(self) -> Any:
+        """The topics."""
+        return self._get("topics", [])
+
+    @property
+    def event_module(self) -> Any:
+        """The pallet metadata object (``None`` without metadata)."""
+        return _event_lookup(self, self._get("event"))[0]
+
+    @property
+    def event(self) -> Any:
+        """The event metadata object (``None`` without metadata)."""
+        return _event_lookup(self, self._get("event"))[1]
 
 
 EventRecord = GenericEventRecord
@@ -865,24 +1043,25 @@ class GenericPalletMetadata(Struct):
 class ScaleInfoPalletMetadata(GenericPalletMetadata):
     """A V14+ pallet."""
 
-    def _enum(self, field: str, attr: str) -> Any:
+    def _enum(self, field: str) -> Any:
+        # V16 has one enum-metadata type for calls, events and errors
         inner = self.value_object[field].value_object
-        return getattr(inner, attr) if inner else []
+        return inner._variants() if inner else []
 
     @property
     def calls(self) -> Any:
         """The calls (``GenericVariant`` objects; ``[]`` without calls)."""
-        return self._enum("calls", "calls")
+        return self._enum("calls")
 
     @property
     def events(self) -> Any:
         """The events (``GenericVariant`` objects; ``[]`` without events)."""
-        return self._enum("event", "events")
+        return self._enum("event")
 
     @property
     def errors(self) -> Any:
         """The errors (``GenericVariant`` objects; ``[]`` without errors)."""
-        return self._enum("error", "errors")
+        return self._enum("error")
 
 
 class GenericMetadataAll(Enum):
@@ -1045,12 +1224,97 @@ MetadataVersioned = GenericMetadataVersioned
 # string; the names exist for imports, isinstance and presets' base_class.
 
 CompactU32 = type("CompactU32", (Compact,), {"type_string": "Compact<u32>"})
-CompactMoment = type("CompactMoment", (Compact,), {"type_string": "Compact<Moment>"})
-Conviction = type("Conviction", (Enum,), {"type_string": "Conviction"})
-StorageHasher = type("StorageHasher", (Enum,), {"type_string": "StorageHasher"})
+
+
+class CompactMoment(Compact):
+    """``Compact<Moment>``: a timestamp."""
+
+    type_string = "Compact<Moment>"
+
+    def to_datetime(self) -> datetime:
+        """The value as a naive UTC datetime (py-scale-codec reads the value as seconds)."""
+        return datetime.fromtimestamp(self.value, timezone.utc).replace(tzinfo=None)
+
+
+class Conviction(Enum):
+    """A vote's conviction."""
+
+    type_string = "Conviction"
+    CONVICTION_MASK = 0b01111111
+    DEFAULT_CONVICTION = 0b00000000
+
+
+class StorageHasher(Enum):
+    """A storage hasher."""
+
+    type_string = "StorageHasher"
+
+    def _is(self, name: str) -> bool:
+        return self.value == name
+
+    def is_blake2_128(self) -> bool:
+        """Whether the hasher is ``Blake2_128``."""
+        return self._is("Blake2_128")
+
+    def is_blake2_256(self) -> bool:
+        """Whether the hasher is ``Blake2_256``."""
+        return self._is("Blake2_256")
+
+    def is_twoblake2_128_concat(self) -> bool:
+        """Whether the hasher is ``Blake2_128Concat``."""
+        return self._is("Blake2_128Concat")
+
+    def is_twox128(self) -> bool:
+        """Whether the hasher is ``Twox128``."""
+        return self._is("Twox128")
+
+    def is_twox256(self) -> bool:
+        """Whether the hasher is ``Twox256``."""
+        return self._is("Twox256")
+
+    def is_twox64_concat(self) -> bool:
+        """Whether the hasher is ``Twox64Concat``."""
+        return self._is("Twox64Concat")
+
+    def is_identity(self) -> bool:
+        """Whether the hasher is ``Identity``."""
+        return self._is("Identity")
+
+
 GenericContractExecResult = type("GenericContractExecResult", (Enum,), {"type_string": "ContractExecResult"})
 TypeNotSupported = type("TypeNotSupported", (ScaleType,), {})
-GenericContractExecResultV2 = type("GenericContractExecResultV2", (Enum,), {})
+
+
+class GenericContractExecResultV2(Struct):
+    """A contract call's result (contracts pallet, runtimes after spec 267)."""
+
+    @property
+    def gas_consumed(self) -> Any:
+        """The gas consumed."""
+        return self.value["gas_consumed"]
+
+    @property
+    def gas_required(self) -> Any:
+        """The gas required."""
+        return self.value["gas_required"]
+
+    @property
+    def flags(self) -> Any:
+        """The flags of a successful result, else ``None``."""
+        try:
+            return self.value["result"]["Ok"]["flags"]
+        except (KeyError, TypeError):
+            return None
+
+    @property
+    def contract_result_data(self) -> Any:
+        """The returned data object of a successful result, else ``None``."""
+        try:
+            return self.value_object["result"][1]["data"]
+        except (KeyError, TypeError, IndexError):
+            return None
+
+
 LogDigest = type("LogDigest", (Enum,), {})
 GenericConsensusEngineId = type("GenericConsensusEngineId", (FixedLengthArray,), {})
 GenericConsensus = type("GenericConsensus", (Tuple,), {})
@@ -1060,7 +1324,20 @@ GenericSealV0 = type("GenericSealV0", (Tuple,), {})
 for _name in ("GenericBlock", "ProposalPreimage"):
     globals()[_name] = type(_name, (Struct,), {"__doc__": f"py-scale-codec's ``{_name}``."})
 
+# The type strings of py-scale-codec's classes that users instantiate
+# directly (``Bytes().encode("0x12")``, ``U32(ScaleBytes(…)).decode()``).
+for _cls, _type_string in ((Null, "Null"), (Bytes, "Bytes"), (String, "String"), (HexBytes, "HexBytes"),
+                           (OptionBytes, "Option<Bytes>"), (BitVec, "BitVec"), (Bool, "bool"), (U8, "u8"),
+                           (U16, "u16"), (U32, "u32"), (U64, "u64"), (U128, "u128"), (U256, "u256"), (I8, "i8"),
+                           (I16, "i16"), (I32, "i32"), (I64, "i64"), (I128, "i128"), (I256, "i256"), (H160, "H160"),
+                           (H256, "H256"), (H512, "H512"), (GenericAccountIndex, "AccountIndex"),
+                           (GenericEthereumAccountId, "H160"), (GenericVote, "GenericVote"), (Data, "Data")):
+    if "type_string" not in _cls.__dict__:
+        _cls.type_string = _type_string
+
 __all__ = [name for name, obj in list(globals().items())
            if isinstance(obj, type) and issubclass(obj, ScaleDecoder) and not name.startswith("_")]
 __all__ += ["ScaleBytes", "RuntimeConfiguration", "RuntimeConfigurationObject", "InvalidScaleTypeValueException",
-            "RemainingScaleBytesNotEmptyException", "MetadataCallFunctionNotFound"]
+            "RemainingScaleBytesNotEmptyException", "MetadataCallFunctionNotFound", "TYPE_DECOMP_MAX_RECURSIVE",
+            "is_valid_ss58_address", "ss58_decode", "ss58_decode_account_index", "ss58_encode", "next_power_of_two",
+            "trailing_zeros"]
