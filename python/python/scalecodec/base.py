@@ -105,6 +105,7 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self._classes: Dict[str, Optional[type]] = {}
         self.type_registry: Dict[str, Any] = {"types": _TypesView(self), "runtime_api": {}}
         self.implements_scale_info = implements_scale_info
+        self.only_primitives_on_init = only_primitives_on_init
         self.chain_id: Optional[str] = None
         self.metadata = None
         if ss58_format is not None:
@@ -143,8 +144,16 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self.metadata = None
         self._classes.clear()
 
-    def add_portable_registry(self, metadata: "ScaleType") -> None:
-        """Imports a V14+ metadata object's portable registry and runtime."""
+    @classmethod
+    def all_subclasses(cls, class_: type) -> set:
+        """Every subclass of ``class_``, at any depth."""
+        return set(class_.__subclasses__()).union(s for c in class_.__subclasses__() for s in cls.all_subclasses(c))
+
+    def add_portable_registry(self, metadata: "ScaleType", prefix: Optional[str] = None) -> None:
+        """Imports a V14+ metadata object's portable registry and runtime
+        (as ``scale_info::N``; no other ``prefix`` is supported)."""
+        if prefix not in (None, "scale_info"):
+            raise NotImplementedError(f"add_portable_registry: prefix {prefix!r} is not supported")
         self._sync_metadata(metadata)
         self.implements_scale_info = True
         self.metadata = metadata
@@ -287,11 +296,15 @@ class ScaleDecoder(_core.ScaleObject):
     def _build_value_object(self, value: Any) -> Any:
         return _wrap_parts(value, self.runtime_config)
 
-    def generate_type_decomposition(self, max_recursion: int = 32) -> Any:
-        """The type's shape down to primitive names (py-scale-codec's)."""
-        registry = self.runtime_config._registry
-        idx = type(self).__dict__.get("_node")
-        return registry.decomposition(registry.resolve(self.type_string) if idx is None else idx)
+    @classmethod
+    def generate_type_decomposition(cls, _recursion_level: int = 0,
+                                    max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> Any:
+        """The type's shape down to primitive names (py-scale-codec's);
+        callable on the class, as py-scale-codec's classmethod is, and on objects."""
+        config = cls.__dict__.get("_runtime_config") or RuntimeConfiguration()
+        registry = config._registry
+        idx = cls.__dict__.get("_node")
+        return registry.decomposition(registry.resolve(cls.type_string) if idx is None else idx)
 
     @classmethod
     def convert_type(cls, name: str) -> str:

@@ -361,7 +361,7 @@ class GenericEthereumAccountId(ScaleType, kinds=(K.EthereumAccountId,)): """A 20
 class GenericAccountIndex(ScaleType, kinds=(K.AccountIndex,)): """An account index."""
 
 
-class GenericMultiAddress(ScaleType, kinds=(K.MultiAddress,)):
+class GenericMultiAddress(Enum, kinds=(K.MultiAddress,)):
     """``MultiAddress``: the bare account id for ``Id``, else ``{"Variant": value}``
     (encoded also from an account index, as py-scale-codec takes it)."""
 
@@ -388,15 +388,30 @@ AccountIdAddress = RawAddress = GenericAddress
 
 
 class MultiAccountId(GenericAccountId, names=("multiaccountid",)):
-    """A multisig account id."""
+    """A multisig account id (``signatories``, ``threshold`` when made by
+    ``create_from_account_list``)."""
+
+    threshold: Optional[int] = None
+
+    @property
+    def signatories(self) -> List[str]:
+        """The member accounts, hex, sorted."""
+        return self.__dict__.get("_signatories", [])
+
+    @signatories.setter
+    def signatories(self, value: List[str]) -> None:
+        self.__dict__["_signatories"] = value
 
     @classmethod
     def create_from_account_list(cls, accounts: List[str], threshold: int) -> "MultiAccountId":
         """The multisig account of ``accounts`` (SS58 or hex) with ``threshold``."""
         account = _core.multi_account_id(accounts, threshold)
-        obj = (cls.__dict__.get("_runtime_config") or RuntimeConfiguration()).create_scale_object("AccountId")
+        obj = cls(runtime_config=cls.__dict__.get("_runtime_config") or RuntimeConfiguration())
+        obj.type_string = "AccountId"
         obj.encode(account)
         obj.value = account  # py-scale-codec gives it as hex whatever the SS58 format
+        obj.signatories = sorted(a if a.startswith("0x") else "0x" + _core.ss58_decode(a) for a in accounts)
+        obj.threshold = threshold
         return obj
 
 
@@ -521,8 +536,11 @@ def _event_lookup(obj: ScaleType, value: Any) -> TypingTuple[Any, Any]:
     return pallet, event
 
 
-class GenericEvent(ScaleType, kinds=(K.Event,)):
+class GenericEvent(Enum, kinds=(K.Event,)):
     """A runtime event: ``{"event_index", "module_id", "event_id", "attributes"}``."""
+
+    #: Never set, as in py-scale-codec.
+    event_idx = None
 
     @property
     def event_index(self) -> Optional[str]:
@@ -580,6 +598,11 @@ class GenericEventRecord(ScaleType, kinds=(K.EventRecord,)):
         return self._get("topics", [])
 
     @property
+    def arguments(self) -> Any:
+        """The event's arguments (as ``params``)."""
+        return self._get("attributes", [])
+
+    @property
     def event_module(self) -> Any:
         """The pallet metadata object (``None`` without metadata)."""
         return _event_lookup(self, self._get("event"))[0]
@@ -594,7 +617,7 @@ EventRecord = GenericEventRecord
 
 
 class GenericVote(ScaleType, kinds=(K.Vote,)): """A conviction vote byte."""
-class Data(ScaleType, kinds=(K.IdentityData,)): """Identity ``Data``."""
+class Data(Enum, kinds=(K.IdentityData,)): """Identity ``Data``."""
 
 
 class WrapperKeepOpaque(ScaleType, kinds=(K.WrapperKeepOpaque,), names=("wrapperkeepopaque",)):
