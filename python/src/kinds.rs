@@ -6,6 +6,7 @@
 
 use ferroscale_dynamic::graph::{Fields, Node, Prim, Special, TypeGraph};
 use ferroscale_dynamic::ops::decomposition::Decomposition;
+use ferroscale_dynamic::ops::portable_decomposition::Shape;
 use ferroscale_dynamic::preset::{Definition, EnumVariants, TypeRef};
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::TypeIdx;
@@ -363,6 +364,29 @@ pub fn class_info(
         }
     }
     Ok(info)
+}
+
+/// A portable type's decomposition as py-scale-codec's Python values.
+pub fn shape_to_py<'py>(py: Python<'py>, shape: &Shape) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match shape {
+        Shape::Name(n) => n.into_pyobject(py)?.into_any(),
+        Shape::None => py.None().into_bound(py),
+        Shape::Tuple(items) => {
+            let items = items
+                .iter()
+                .map(|i| shape_to_py(py, i))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyTuple::new(py, items)?.into_any()
+        }
+        Shape::List(inner) => PyList::new(py, [shape_to_py(py, inner)?])?.into_any(),
+        Shape::Dict(entries) => {
+            let out = PyDict::new(py);
+            for (k, v) in entries {
+                out.set_item(k.as_deref(), shape_to_py(py, v)?)?;
+            }
+            out.into_any()
+        }
+    })
 }
 
 /// A decomposition as py-scale-codec gives it: names as `str`, variant-name

@@ -303,6 +303,12 @@ class ScaleDecoder(_core.ScaleObject):
         callable on the class, as py-scale-codec's classmethod is, and on objects."""
         config = cls.__dict__.get("_runtime_config") or RuntimeConfiguration()
         registry = config._registry
+        type_string = cls.type_string or ""
+        if type_string.startswith("scale_info::") and type_string[12:].isdigit():
+            # portable types decompose as py-scale-codec's classes for them do
+            shape = registry.portable_decomposition(int(type_string[12:]), max_recursion)
+            if shape is not None:
+                return shape
         idx = cls.__dict__.get("_node")
         return registry.decomposition(registry.resolve(cls.type_string) if idx is None else idx)
 
