@@ -93,11 +93,31 @@ impl PathClass {
             "boundedvec" => PathClass::BoundedVec,
             "wrapperkeepopaque" => PathClass::WrapperKeepOpaque,
             "data" => PathClass::Data,
-            "era" | "map" | "btreemap" | "hashmap" | "boundedbtreemap" | "btreeset" | "h160"
-            | "h256" | "h512" | "u256" | "genericethereumaccountid" | "null" | "bitvec"
-            | "bytes" | "hexbytes" | "str" | "string" | "text" => PathClass::Named,
-            "struct" | "enum" | "tuple" | "genericmultiaddress" | "genericscaleinfoevent"
-            | "genericeventrecord" | "genericevent" => PathClass::Plain,
+            "era"
+            | "map"
+            | "btreemap"
+            | "hashmap"
+            | "boundedbtreemap"
+            | "btreeset"
+            | "h160"
+            | "h256"
+            | "h512"
+            | "u256"
+            | "genericethereumaccountid"
+            | "null"
+            | "bitvec"
+            | "bytes"
+            | "hexbytes"
+            | "str"
+            | "string"
+            | "text" => PathClass::Named,
+            "struct"
+            | "enum"
+            | "tuple"
+            | "genericmultiaddress"
+            | "genericscaleinfoevent"
+            | "genericeventrecord"
+            | "genericevent" => PathClass::Plain,
             _ => return None,
         })
     }
