@@ -23,10 +23,10 @@ use crate::error::Error;
 use crate::preset::{Definition, Definitions};
 
 /// The most shapes one decomposition may hold. py-scale-codec expands every
-/// struct and enum down to `max_recursion` levels, which on a real runtime
-/// reaches a few hundred thousand (a batch call's nested calls); a hostile
-/// registry could make it exponential.
-pub const MAX_SHAPES: usize = 4_000_000;
+/// struct and enum down to `max_recursion` levels, which on the real
+/// runtimes of the fixtures reaches about 50,000 (an XCM call's nested
+/// instructions); a hostile registry could make it exponential.
+pub const MAX_SHAPES: usize = 1_000_000;
 
 /// Nesting past which a type is named whatever it is (py-scale-codec limits
 /// structs and enums only; a registry type that nests itself through tuples
@@ -429,4 +429,84 @@ fn vote_shape() -> Shape {
             ),
         ),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use scale_info::form::PortableForm;
+    use scale_info::{
+        Field, Path, PortableRegistryBuilder, Type, TypeDefPrimitive, TypeDefTuple, TypeDefVariant,
+        Variant,
+    };
+
+    use super::{decompose, Shape, MAX_SHAPES};
+    use crate::preset::Definitions;
+
+    fn ty(def: impl Into<scale_info::TypeDef<PortableForm>>) -> Type<PortableForm> {
+        Type::new(Path::default(), vec![], def, vec![])
+    }
+
+    #[test]
+    fn a_type_that_nests_itself_through_tuples_is_named_not_followed_forever() {
+        // `struct A((A,))`-like: a tuple whose element is itself, with no
+        // struct or enum on the way for the depth limit to stop at
+        let mut b = PortableRegistryBuilder::new();
+        let id = b.next_type_id();
+        b.register_type(ty(TypeDefTuple::new_portable([id.into(), id.into()])));
+        match decompose(&b.finish(), &Definitions::new(), id, 9) {
+            Err(e) => assert!(e.to_string().contains("scale_info::0"), "{e}"),
+            Ok(_) => panic!("a self-nesting tuple was decomposed"),
+        }
+    }
+
+    #[test]
+    fn an_exponential_decomposition_is_refused() {
+        // enum E { V0(E, E), …, V15(E, E) }: each enum level is two walk levels
+        // down (variant, tuple), so 5 of them under max_recursion 9: 32^5 shapes
+        let mut b = PortableRegistryBuilder::new();
+        let id = b.next_type_id();
+        let field = || Field::new(None, id.into(), None, vec![]);
+        let variants =
+            (0..16u8).map(|i| Variant::new(format!("V{i}"), vec![field(), field()], i, vec![]));
+        b.register_type(ty(TypeDefVariant::new(variants)));
+        match decompose(&b.finish(), &Definitions::new(), id, 9) {
+            Err(e) => assert!(e.to_string().contains(&MAX_SHAPES.to_string()), "{e}"),
+            Ok(_) => panic!("an exponential decomposition was built"),
+        }
+    }
+
+    #[test]
+    fn unit_variants_with_a_gap_in_their_indices_give_a_tuple_of_names() {
+        let mut b = PortableRegistryBuilder::new();
+        let u8_id = b.register_type(ty(TypeDefPrimitive::U8));
+        let variants = [
+            Variant::new("A".into(), vec![], 0, vec![]),
+            Variant::new("C".into(), vec![], 2, vec![]),
+        ];
+        let unit = b.register_type(ty(TypeDefVariant::new(variants)));
+        let with_value = b.register_type(ty(TypeDefVariant::new([
+            Variant::new("A".into(), vec![], 0, vec![]),
+            Variant::new(
+                "C".into(),
+                vec![Field::new(None, u8_id.into(), None, vec![])],
+                2,
+                vec![],
+            ),
+        ])));
+        let reg = b.finish();
+        let name = |n: &str| Shape::Name(n.into());
+        assert_eq!(
+            decompose(&reg, &Definitions::new(), unit, 9).unwrap(),
+            Shape::Tuple(vec![name("A"), name("C")])
+        );
+        // a gap is a `None` entry, as py-scale-codec's placeholder variants give
+        assert_eq!(
+            decompose(&reg, &Definitions::new(), with_value, 9).unwrap(),
+            Shape::Dict(vec![
+                (Some("A".into()), Shape::None),
+                (None, Shape::None),
+                (Some("C".into()), name("u8"))
+            ])
+        );
+    }
 }
