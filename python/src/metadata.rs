@@ -189,12 +189,17 @@ pub fn presets_dir() -> PyResult<String> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// The process's registry of metadata definitions (the `core` preset's
-/// `MetadataV9`–`V14` and ours for V15/V16, the one `MetadataVersioned`
+/// A new registry of the metadata definitions (the `core` preset's
+/// `MetadataV9`–`V14` and ours for V15/V16, those `MetadataVersioned`
 /// decodes with): the Python layer takes the classes of a decoded metadata
 /// value's parts (pallets, calls, storage entries …) from it, as
-/// py-scale-codec types them.
+/// py-scale-codec types them. Its own copy, so that resolving class names
+/// never waits on the registry the decoder borrows.
 #[pyfunction]
 pub fn metadata_definitions(py: Python<'_>) -> PyResult<Bound<'_, PyRegistry>> {
-    PyRegistry::metadata_definitions(py).cloned()
+    let inner = guard("loading the metadata definitions", || {
+        ferroscale_dynamic::ops::portable_json::metadata_definitions()
+            .map_err(|e| crate::errors::to_py(py, &e))
+    })?;
+    Bound::new(py, PyRegistry::with_inner(inner))
 }

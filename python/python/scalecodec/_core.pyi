@@ -221,7 +221,7 @@ def metadata_info(data: bytes) -> Dict[str, Any]: ...
 def decode_metadata(data: bytes) -> Tuple[Any, int, Dict[str, Any]]:
     """``MetadataVersioned`` from the start of ``data``: (value, bytes used, model)."""
 def metadata_definitions() -> Registry:
-    """The process's registry of metadata definitions (``core`` preset's V9–V14, ours for V15/V16)."""
+    """A new registry of the metadata definitions (``core`` preset's V9–V14, ours for V15/V16)."""
 def tuple_elements(type_string: str) -> List[str]:
     """The element types of a tuple type string as written (``[]`` when it is not a tuple)."""
 def set_presets_dir(path: str) -> None:

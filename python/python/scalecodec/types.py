@@ -19,6 +19,7 @@ from scalecodec.base import (
     ScalePrimitive,
     ScaleType,
     _Part,
+    _raw_bytes,
     _typed_part,
     _wrap_parts,
 )
@@ -68,10 +69,31 @@ class OptionBytes(Option): """``Option<Vec<u8>>``."""
 
 
 class Bytes(ScaleType, kinds=(K.Bytes,)):
-    """``Vec<u8>``/``Bytes``: text when valid UTF-8, else ``"0x…"``."""
+    """``Vec<u8>``/``Bytes``: text when valid UTF-8, else ``"0x…"``;
+    ``value_object`` is the bytes (a ``bytearray``), as py-scale-codec keeps them."""
+
+    def _build_value_object(self, value: Any) -> Any:
+        return _raw_bytes(value) if isinstance(value, str) else value
+
+    def serialize(self) -> Any:
+        """The bytes as ``"0x…"`` hex (py-scale-codec's rendering of ``Bytes``)."""
+        value = self.value
+        return "0x" + _raw_bytes(value).hex() if isinstance(value, str) else value
+
+    # py-scale-codec shows Bytes by their serialization (hex), not the text
+    def __str__(self) -> str:
+        return str(self.serialize())
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}(value={self.serialize()})>"
 
 
-class String(ScaleType, kinds=(K.Str,)): """Text."""
+class String(ScaleType, kinds=(K.Str,)):
+    """Text; ``value_object`` is its UTF-8 bytes (a ``bytearray``), as py-scale-codec keeps them."""
+
+    def _build_value_object(self, value: Any) -> Any:
+        return _raw_bytes(value) if isinstance(value, str) else value
+
 
 
 Str = GenericStringType = Text = String
