@@ -42,6 +42,10 @@ _UNSET = _core.UNSET
 _BY_CLASS_NAME: Dict[str, type] = {}
 _BY_KIND: Dict[Any, type] = {}
 _BY_TYPE_STRING: Dict[str, type] = {}
+#: Scale classes users define (subclasses, ``type(...)``) outside this
+#: package, by lower-case name: type strings resolve to them, as in
+#: py-scale-codec (see ``RuntimeConfigurationObject._define_user_classes``).
+_USER_CLASSES: Dict[str, type] = {}
 
 
 class Singleton(type):
@@ -74,11 +78,12 @@ class _TypesView(dict):
     def get(self, key: str, default: Any = None):
         return self[key] if dict.__contains__(self, key) else default
 
+    # (over a copy of the keys: reading a class may define the user's classes here)
     def values(self):
-        return [self[k] for k in self.keys()]
+        return [self[k] for k in list(self.keys())]
 
     def items(self):
-        return [(k, self[k]) for k in self.keys()]
+        return [(k, self[k]) for k in list(self.keys())]
 
     def definitions(self) -> dict:
         """The raw preset definitions by lower-cased name."""
@@ -184,8 +189,35 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         try:
             idx = self._registry.resolve(type_string)
         except NotImplementedError:
-            return None
+            # a class the user defined since, named here or inside (``Vec<MyStruct>``)
+            if not self._define_user_classes():
+                return None
+            try:
+                idx = self._registry.resolve(type_string)
+            except NotImplementedError:
+                return None
+        user = _USER_CLASSES.get(type_string.lower())
+        if user is not None:
+            return type(user.__name__, (user,), {"_runtime_config": self, "type_string": type_string})
         return _class_for_node(self, type_string, idx)
+
+    def _define_user_classes(self) -> bool:
+        """Gives the registry the definitions of the scale classes users
+        defined (``type("MyStruct", (Struct,), {"type_mapping": …})``) that it
+        lacks, as py-scale-codec registers every subclass by name. Whether
+        there were any."""
+        # by name → the class defined under it (a name defined again is redefined)
+        done = self.__dict__.setdefault("_user_classes_defined", {})
+        pending = {}
+        for name, cls in list(_USER_CLASSES.items()):
+            if done.get(name) is not cls:
+                done[name] = cls
+                definition = _user_definition(cls)
+                if definition is not None:
+                    pending[cls.__name__] = definition
+        if pending:
+            self.update_type_registry_types(pending)
+        return bool(pending)
 
     def get_decoder_class_for_scale_info_definition(self, type_string: str, scale_info_type: "ScaleType",
                                                     prefix: str) -> Optional[type]:
@@ -239,6 +271,25 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self.metadata = None
 
 
+def _user_definition(cls: type) -> Optional[Union[str, dict]]:
+    """A user-defined scale class as a preset definition (its ``type_mapping``,
+    ``value_list`` or the type string it stands for), ``None`` if it has none."""
+    kinds = _BY_CLASS_NAME
+    mapping, values = cls.type_mapping, getattr(cls, "value_list", None)
+    if issubclass(cls, kinds["Struct"]) and mapping:
+        return {"type": "struct", "type_mapping": [list(pair) for pair in mapping]}
+    if issubclass(cls, kinds["Tuple"]) and mapping:
+        return {"type": "tuple", "type_mapping": list(mapping)}
+    if issubclass(cls, kinds["Set"]) and values:
+        return {"type": "set", "value_type": getattr(cls, "value_type", "u64"), "value_list": dict(values)}
+    if issubclass(cls, kinds["Enum"]) and mapping:
+        return {"type": "enum", "type_mapping": [[n, t or "Null"] for n, t in mapping]}
+    if issubclass(cls, kinds["Enum"]) and values:
+        return {"type": "enum", "value_list": values if isinstance(values, dict) else list(values)}
+    type_string = cls.type_string
+    return type_string if isinstance(type_string, str) and type_string.lower() != cls.__name__.lower() else None
+
+
 class RuntimeConfiguration(RuntimeConfigurationObject, metaclass=Singleton):
     """The shared configuration per ``config_id``."""
 
@@ -277,6 +328,8 @@ class ScaleDecoder(_core.ScaleObject):
         # classes made for a configuration are not catalogue entries
         if "_runtime_config" not in cls.__dict__:
             _BY_CLASS_NAME.setdefault(cls.__name__, cls)
+            if not cls.__module__.startswith("scalecodec"):
+                _USER_CLASSES[cls.__name__.lower()] = cls
         _BY_KIND.update(dict.fromkeys(kinds, cls))
         _BY_TYPE_STRING.update(dict.fromkeys(names, cls))
 

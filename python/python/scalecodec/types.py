@@ -21,6 +21,7 @@ from scalecodec.base import (
     _Part,
     _raw_bytes,
     _typed_part,
+    _user_definition,
     _wrap_parts,
 )
 from scalecodec.constants import TYPE_DECOMP_MAX_RECURSIVE
@@ -52,6 +53,20 @@ class _TypeStringOf:
         if sub is None:
             return None
         return self.template.format(sub=sub, count=getattr(owner, "element_count", 0))
+
+
+class _DefinedTypeString:
+    """The ``type_string`` of a user's enum or set class
+    (``type("E", (Enum,), {"value_list": […]})``): its own name, which the
+    object's configuration learns (``_define_user_classes``) when an object
+    first reads it, so that Rust decodes and encodes it by that name."""
+
+    def __get__(self, obj: Any, cls: type) -> Optional[str]:
+        if cls.__module__.startswith("scalecodec") or _user_definition(cls) is None:
+            return None
+        if obj is not None:
+            obj.runtime_config._define_user_classes()
+        return cls.__name__
 
 
 class Null(ScaleType, kinds=(K.Null,)): """Zero bytes, value ``None``."""
@@ -138,6 +153,7 @@ class Enum(ScaleType, kinds=(K.Enum, K.Result)):
     """An enum: ``"Name"`` or ``{"Name": value}``."""
 
     value_list: Any = []
+    type_string = _DefinedTypeString()
 
     @property
     def index(self) -> Optional[int]:
@@ -168,6 +184,7 @@ class Set(ScaleType, kinds=(K.Set,)):
 
     value_list: Any = []
     value_type = "u64"
+    type_string = _DefinedTypeString()
 
     @property
     def set_value(self) -> Optional[int]:
