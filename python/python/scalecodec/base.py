@@ -544,7 +544,8 @@ def _typed_part(value: Any, type_string: str, config: RuntimeConfigurationObject
     cls = source.get_decoder_class(type_string)
     if cls is None:
         return _Part(value, config, type_string)
-    obj = _typed_class(cls).__new__(_typed_class(cls))
+    typed = _typed_class(cls)
+    obj = typed.__new__(typed)
     obj.runtime_config, obj._value, obj.decoded = config, value, True
     obj._parts_source = source
     if getattr(cls, "value_list", None):
