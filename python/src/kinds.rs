@@ -201,7 +201,9 @@ pub fn tuple_elements(type_string: &str) -> Vec<String> {
 type DefinitionShape = (&'static str, Vec<(String, Option<String>)>, Option<String>);
 
 /// The preset definition behind `type_string` as written (aliases followed;
-/// `Name<A, B>` falls back to `Name`).
+/// `Name<A, B>` falls back to `Name`). An alias to a name the presets do not
+/// define (`"Type": "GenericStringType"`) gives that name as the base class,
+/// as py-scale-codec takes the class of that name.
 fn definition(registry: &Registry, type_string: &str) -> Option<DefinitionShape> {
     let defs = registry.definitions();
     let mut name = type_string.trim().to_owned();
@@ -220,10 +222,13 @@ fn definition(registry: &Registry, type_string: &str) -> Option<DefinitionShape>
         }
     };
     // Alias chains in presets are short; the cap only stops cycles.
-    for _ in 0..32 {
-        let named = defs
+    for step in 0..32 {
+        let Some(named) = defs
             .lookup(&name)
-            .or_else(|| name.find('<').and_then(|i| defs.lookup(name[..i].trim())))?;
+            .or_else(|| name.find('<').and_then(|i| defs.lookup(name[..i].trim())))
+        else {
+            return (step > 0).then(|| ("alias", Vec::new(), Some(name)));
+        };
         let (kind, mapping) = match &named.def {
             Definition::Alias(target) => {
                 if target.eq_ignore_ascii_case(&name) {

@@ -8,6 +8,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
+use ferroscale_dynamic::registry::legacy_signed_extension;
+
 use crate::errors::guard;
 use crate::registry::PyRegistry;
 
@@ -160,11 +162,18 @@ pub fn metadata_info<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, P
         let extensions = PyDict::new(py);
         for e in &md.extrinsic.signed_extensions {
             let ed = PyDict::new(py);
-            ed.set_item("extrinsic", e.ty.map(|t| format!("scale_info::{t}")))?;
-            ed.set_item(
-                "additional_signed",
-                e.additional_signed.map(|t| format!("scale_info::{t}")),
-            )?;
+            if md.version < 14 {
+                // legacy metadata names the extensions only: py-scale-codec's types
+                let (extrinsic, additional) = legacy_signed_extension(&e.identifier);
+                ed.set_item("extrinsic", extrinsic)?;
+                ed.set_item("additional_signed", additional)?;
+            } else {
+                ed.set_item("extrinsic", e.ty.map(|t| format!("scale_info::{t}")))?;
+                ed.set_item(
+                    "additional_signed",
+                    e.additional_signed.map(|t| format!("scale_info::{t}")),
+                )?;
+            }
             extensions.set_item(&e.identifier, ed)?;
         }
         d.set_item("signed_extensions", extensions)?;

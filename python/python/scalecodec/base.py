@@ -208,16 +208,21 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         there were any."""
         # by name → the class defined under it (a name defined again is redefined)
         done = self.__dict__.setdefault("_user_classes_defined", {})
-        pending = {}
+        defined = False
         for name, cls in list(_USER_CLASSES.items()):
             if done.get(name) is not cls:
                 done[name] = cls
                 definition = _user_definition(cls)
-                if definition is not None:
-                    pending[cls.__name__] = definition
-        if pending:
-            self.update_type_registry_types(pending)
-        return bool(pending)
+                if definition is None:
+                    continue
+                try:
+                    self.update_type_registry_types({cls.__name__: definition})
+                    defined = True
+                except (ValueError, TypeError, NotImplementedError):
+                    # a class whose attributes make no definition stays unknown by name,
+                    # and says why when used directly
+                    continue
+        return defined
 
     def get_decoder_class_for_scale_info_definition(self, type_string: str, scale_info_type: "ScaleType",
                                                     prefix: str) -> Optional[type]:

@@ -130,7 +130,8 @@ def read_fixture(path: str) -> list:
     with open(path, "rb") as f:
         md = config.create_scale_object("MetadataVersioned", data=ScaleBytes(f.read()))
     md.decode()
-    config.add_portable_registry(md)
+    if md.value_object[1].index >= 14:
+        config.add_portable_registry(md)
     r = Reader()
     r.read("value_object[1].index", lambda: md.value_object[1].index)
     r.read("value_object[0]", lambda: md.value_object[0])
@@ -148,7 +149,7 @@ def read_fixture(path: str) -> list:
     r.read("get_pallet_by_index(255)", lambda: md.get_pallet_by_index(255))
     for p in md.pallets:
         read_pallet(r, f"pallets[{p.name}]", p, md)
-        for i in range(len(p.errors or [])):
+        for i in range(len(p.errors or []) if "index" in p.value else 0):
             r.read(f"get_module_error({p.value['index']}, {i})",
                    lambda: md.get_module_error(p.value["index"], i))
     return r.reads
