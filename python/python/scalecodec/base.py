@@ -451,6 +451,10 @@ class _Part(ScaleType):
     def _build_value_object(self, value: Any) -> Any:
         return _wrap_parts(value, self.runtime_config) if isinstance(value, (list, tuple, dict)) else value
 
+    def __reduce__(self) -> tuple:
+        # a part has no bytes of its own to decode again: it pickles as its value
+        return (type(self), (self.value, self.runtime_config, self.__dict__.get("type_string")))
+
 
 def _wrap_parts(value: Any, config: RuntimeConfigurationObject) -> Any:
     if isinstance(value, list):
@@ -537,14 +541,16 @@ def _typed_class(cls: type) -> type:
     typed = _TYPED_CLASSES.get(cls)
     if typed is None:
         typed = _TYPED_CLASSES[cls] = type(cls.__name__, (cls,), {
-            "_build_value_object": _typed_value_object, "__module__": cls.__module__})
+            "_build_value_object": _typed_value_object, "__reduce__": _reduce_typed_part,
+            "__module__": cls.__module__})
     return typed
 
 
 def _typed_part(value: Any, type_string: str, config: RuntimeConfigurationObject,
-                source: Optional[RuntimeConfigurationObject] = None) -> "ScaleType":
+                source: Optional[RuntimeConfigurationObject] = None, root: Any = None) -> "ScaleType":
     """A decoded scale object of ``type_string`` (its class from ``source``,
-    by default the metadata definitions) holding ``value``, in ``config``."""
+    by default the metadata definitions) holding ``value``, in ``config``;
+    ``root`` is the object it is a part of (the metadata), kept by every part."""
     source = source or _metadata_definitions()
     cls = source.get_decoder_class(type_string)
     if cls is None:
@@ -552,13 +558,19 @@ def _typed_part(value: Any, type_string: str, config: RuntimeConfigurationObject
     typed = _typed_class(cls)
     obj = typed.__new__(typed)
     obj.runtime_config, obj._value, obj.decoded = config, value, True
-    obj._parts_source = source
+    obj._parts_source, obj._parts_root = source, root
     if getattr(cls, "value_list", None):
         # an enum's variant index
         name = next(iter(value)) if isinstance(value, dict) and len(value) == 1 else value
         if isinstance(name, str) and name in cls.value_list:
             obj._index = list(cls.value_list).index(name)
     return obj
+
+
+def _reduce_typed_part(self: "ScaleType") -> tuple:
+    """A typed part pickles as its value and type string (it has no bytes to
+    decode again); it is typed again from the metadata definitions."""
+    return (_typed_part, (self.value, self.type_string, self.runtime_config, None, self.__dict__.get("_parts_root")))
 
 
 def _raw_bytes(value: Any) -> bytearray:
@@ -582,11 +594,11 @@ def _typed_value_object(self: "ScaleType", value: Any) -> Any:
     source, config = self.__dict__.get("_parts_source"), self.runtime_config
     if source is None:
         return _wrap_parts(value, config)
-    kinds = _BY_CLASS_NAME
+    kinds, root = _BY_CLASS_NAME, self.__dict__.get("_parts_root")
     mapping, sub = self.type_mapping, self.sub_type
 
     def part(v: Any, t: Optional[str]) -> Any:
-        return _typed_part(v, t or "Null", config, source)
+        return _typed_part(v, t or "Null", config, source, root)
 
     if isinstance(self, kinds["Struct"]) and isinstance(value, dict) and mapping:
         return {name: part(value.get(name), t) for name, t in mapping}

@@ -525,6 +525,9 @@ class _UsedBytesPart(_Part):
         self.data = ScaleBytes(bytearray(used))
         self.data_start_offset, self.data_end_offset = 0, len(used)
 
+    def __reduce__(self) -> tuple:
+        return (type(self), (self.value, self.runtime_config, bytes(self.get_used_bytes())))
+
 
 class GenericExtrinsic(ScaleType, kinds=(K.Extrinsic,)):
     """An extrinsic (compact-length prefixed) as py-scale-codec shows it; it is
@@ -833,8 +836,13 @@ class _PalletEnumMetadata(Struct):
     def _variants(self) -> Any:
         if not self.value_object:
             return []
-        enum = self.runtime_config.get_decoder_class(self.get_type_string())
-        return enum.scale_info_type["def"][1]["variants"]
+        # the metadata this is part of has the enum's registry entry (the
+        # configuration too, once the metadata is added to it)
+        root = self.__dict__.get("_parts_root")
+        registry_type = root._registry_type(self.value["ty"]) if root is not None else None
+        if registry_type is None:
+            registry_type = self.runtime_config.get_decoder_class(self.get_type_string()).scale_info_type
+        return registry_type["def"][1]["variants"]
 
 
 class ScaleInfoCallMetadata(_PalletEnumMetadata):
@@ -1231,8 +1239,21 @@ class GenericMetadataVersioned(ScaleType, kinds=(K.MetadataVersioned,)):
 
     def _build_value_object(self, value: Any) -> Any:
         self._require()
-        return (_typed_part(value[0], "[u8; 4]", self.runtime_config),
-                _typed_part(value[1], "MetadataAll", self.runtime_config))
+        return (_typed_part(value[0], "[u8; 4]", self.runtime_config, root=self),
+                _typed_part(value[1], "MetadataAll", self.runtime_config, root=self))
+
+    def _registry_type(self, type_id: int) -> Any:
+        """The portable registry's entry ``type_id`` as a ``RegistryType``
+        object (V14+; ``None`` when there is none)."""
+        cache = self.__dict__.setdefault("_registry_types", {})
+        if type_id not in cache:
+            version = self._require()["version"]
+            types = self.value[1][f"V{version}"]["types"]["types"] if version >= 14 else []
+            entry = types[type_id] if 0 <= type_id < len(types) and types[type_id]["id"] == type_id else \
+                next((t for t in types if t["id"] == type_id), None)
+            cache[type_id] = None if entry is None else _typed_part(entry["type"], "RegistryType",
+                                                                     self.runtime_config, root=self)
+        return cache[type_id]
 
     @property
     def call_index(self) -> dict:
