@@ -74,3 +74,32 @@ def test_classes_built_with_type_are_found_by_name_in_type_strings():
     ]:
         assert config.create_scale_object(type_string, ScaleBytes(data)).decode() == value
         assert str(config.create_scale_object(type_string).encode(value)) == data
+
+
+def test_an_enum_object_s_index_is_its_discriminant_byte():
+    """Real events of Polkadot block 18,468,942 (58 records): the phase's and
+    the event's ``index`` are the variants' bytes, also where the outer event
+    enum skips indices (pallet 53, ``ParaInclusion``, after pallet 32)."""
+    from conftest import decode_metadata, fixture_path, fresh_config
+    config = fresh_config()
+    metadata = decode_metadata(config, "polkadot-v14-spec1000001.scale")
+    events = metadata.get_metadata_pallet("System").get_storage_function("Events")
+    record_id = int(config.get_decoder_class(events.get_value_type_string()).sub_type.split("::")[1])
+    types = metadata.portable_registry.value["types"]
+    fields = {f["name"]: f"scale_info::{f['type']}" for f in types[record_id]["type"]["def"]["composite"]["fields"]}
+    raw = fixture_path("payloads/polkadot-block-18468942/events.hex").read_text().strip()
+    data = ScaleBytes(raw)
+    count = config.create_scale_object("Compact<u32>", data)
+    count.decode(check_remaining=False)
+    indexes = []
+    for _ in range(count.value):
+        phase, event, topics = (config.create_scale_object(fields[n], data) for n in ("phase", "event", "topics"))
+        for obj in (phase, event, topics):
+            obj.decode(check_remaining=False)
+        indexes.append((phase.index, event.index, event.value["module_id"]))
+    assert data.offset == len(data.data) and len(indexes) == 58
+    pallets = {p.name: p.value["index"] for p in metadata.pallets}
+    # every event's index is its pallet's index in the metadata
+    assert all(index == pallets[name] for _, index, name in indexes)
+    assert {phase for phase, _, _ in indexes} == {0, 2}  # ApplyExtrinsic, Initialization
+    assert 53 in {index for _, index, _ in indexes}

@@ -509,6 +509,10 @@ impl ScaleObject {
             let mut this = slf.borrow_mut();
             this.data = Some(data.clone().unbind());
             this.data_start_offset = Some(offset);
+            this.decoded = false;
+        } else if slf.borrow().decoded {
+            // py-scale-codec decodes once: again without new data, the value stays
+            return Ok(opt(py, &slf.borrow().value).into_bound(py));
         }
         if let Some(value) = Self::decode_fast(slf, check_remaining)? {
             return Ok(value);
@@ -519,10 +523,9 @@ impl ScaleObject {
                 return Err(PyValueError::new_err("No data to decode"));
             };
             let buffer = data.bind(py).clone();
-            let start = match this.data_start_offset {
-                Some(s) => s,
-                None => buffer.getattr(intern!(py, "offset"))?.extract()?,
-            };
+            // where the data stands now, as py-scale-codec reads it (an object
+            // made before other values were read from the same data starts after them)
+            let start = buffer.getattr(intern!(py, "offset"))?.extract()?;
             this.data_start_offset = Some(start);
             (buffer, start)
         };
@@ -724,7 +727,7 @@ impl ScaleObject {
         if reg.current_generation() != fast.generation {
             return Ok(None);
         }
-        let start = this.data_start_offset.unwrap_or_else(|| buffer.offset());
+        let start = buffer.offset();
         let (value, used) = reg.decode_at(
             py,
             TypeIdx(fast.node),

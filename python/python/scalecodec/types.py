@@ -157,8 +157,13 @@ class Enum(ScaleType, kinds=(K.Enum, K.Result)):
 
     @property
     def index(self) -> Optional[int]:
-        """The variant index of the decoded value, when known."""
+        """The variant index (the discriminant byte) of the decoded or encoded
+        value, when known."""
         index = self.__dict__.get("_index")
+        if index is None and self.data_end_offset is not None:
+            used = self.get_used_bytes()
+            if len(used) > 0:
+                return used[0]
         if index is None and self.decoded:
             value = self.value
             name = next(iter(value)) if isinstance(value, dict) and len(value) == 1 else value
