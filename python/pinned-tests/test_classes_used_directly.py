@@ -5,6 +5,7 @@ registry: instantiated directly (``Bytes().encode(…)``), subclassed with a
 here also runs on py-scale-codec 1.2.12 itself (pinned)."""
 import pytest
 
+from conftest import decode_metadata, fixture_path, fresh_config
 from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
 from scalecodec.types import (
     Bool, Bytes, Compact, Enum, FixedLengthArray, H256, HexBytes, I64, Option, Set, String, Struct, Tuple, U32,
@@ -80,7 +81,6 @@ def test_an_enum_object_s_index_is_its_discriminant_byte():
     """Real events of Polkadot block 18,468,942 (58 records): the phase's and
     the event's ``index`` are the variants' bytes, also where the outer event
     enum skips indices (pallet 53, ``ParaInclusion``, after pallet 32)."""
-    from conftest import decode_metadata, fixture_path, fresh_config
     config = fresh_config()
     metadata = decode_metadata(config, "polkadot-v14-spec1000001.scale")
     events = metadata.get_metadata_pallet("System").get_storage_function("Events")
