@@ -590,6 +590,16 @@ class GenericEvent(Enum, kinds=(K.Event,)):
     event_idx = None
 
     @property
+    def index(self) -> Optional[int]:
+        """``None`` for a V9–V13 event (py-scale-codec sets no index there); a
+        scale-info event's pallet byte."""
+        return Enum.index.fget(self) if isinstance(self, GenericScaleInfoEvent) else None
+
+    @index.setter
+    def index(self, value: Optional[int]) -> None:
+        self._index = value
+
+    @property
     def event_index(self) -> Optional[str]:
         """The pallet and event index in hex."""
         return self.value.get("event_index") if isinstance(self.value, dict) else None
