@@ -33,6 +33,10 @@ pub const MAX_SHAPES: usize = 1_000_000;
 /// and sequences alone would never end).
 const MAX_LEVEL_OVER: u32 = 64;
 
+/// Nesting past which the walk stops whatever `max_recursion` asks (the
+/// walk recurses once per level: a bounded stack).
+const MAX_LEVEL: u32 = 512;
+
 /// A decomposition as py-scale-codec's Python values: text, `None`, tuples,
 /// lists and dicts (whose keys may be `None` for the gaps of an enum's
 /// variant indices).
@@ -207,7 +211,7 @@ impl Walk<'_> {
 
     fn id(&self, id: u32, level: u32) -> Shape {
         let left = self.left.get();
-        if left == 0 || level > self.max.saturating_add(MAX_LEVEL_OVER) {
+        if left == 0 || level > self.max.saturating_add(MAX_LEVEL_OVER).min(MAX_LEVEL) {
             self.left.set(0);
             return class_name(id);
         }
@@ -457,6 +461,17 @@ mod tests {
             Err(e) => assert!(e.to_string().contains("scale_info::0"), "{e}"),
             Ok(_) => panic!("a self-nesting tuple was decomposed"),
         }
+    }
+
+    #[test]
+    fn a_huge_max_recursion_stops_at_a_bounded_depth() {
+        // struct A { a: (A,) }: followed for as deep as max_recursion allows
+        let mut b = PortableRegistryBuilder::new();
+        let id = b.next_type_id();
+        let field = Field::new(Some("a".into()), (id + 1).into(), None, vec![]);
+        b.register_type(ty(scale_info::TypeDefComposite::new([field])));
+        b.register_type(ty(TypeDefTuple::new_portable([id.into()])));
+        assert!(decompose(&b.finish(), &Definitions::new(), id, u32::MAX).is_err());
     }
 
     #[test]

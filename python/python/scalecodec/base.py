@@ -364,7 +364,8 @@ class ScaleDecoder(_core.ScaleObject):
         type_string = cls.type_string or ""
         if type_string.startswith("scale_info::") and type_string[12:].isdigit():
             # portable types decompose as py-scale-codec's classes for them do
-            shape = registry.portable_decomposition(int(type_string[12:]), max_recursion)
+            depth = max(0, min(int(max_recursion), 2 ** 32 - 1))  # the Rust walk takes a u32
+            shape = registry.portable_decomposition(int(type_string[12:]), depth)
             if shape is not None:
                 return shape
         idx = cls.__dict__.get("_node")
