@@ -50,6 +50,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(object::restore_object, m)?)?;
     m.add_class::<kinds::TypeKind>()?;
     m.add_class::<kinds::ClassInfo>()?;
+    m.add_function(wrap_pyfunction!(kinds::tuple_elements, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::ss58_encode, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::ss58_decode, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::is_valid_ss58_address, m)?)?;
@@ -59,6 +60,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(metadata::metadata_info, m)?)?;
     m.add_function(wrap_pyfunction!(metadata::set_presets_dir, m)?)?;
     m.add_function(wrap_pyfunction!(metadata::presets_dir, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata::metadata_definitions, m)?)?;
     m.add_function(wrap_pyfunction!(ops::era_birth, m)?)?;
     m.add_function(wrap_pyfunction!(ops::era_death, m)?)?;
     m.add_function(wrap_pyfunction!(ops::multi_account_id, m)?)?;
