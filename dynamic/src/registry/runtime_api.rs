@@ -207,7 +207,7 @@ impl Registry {
         match answer.first() {
             // `Ok(Vec<u8>)`: the output's bytes behind a compact length.
             Some(0) => {
-                let (len, used) = crate::ops::compact::decode(&answer[1..])
+                let (len, used) = crate::decode::compact_prefix(&answer[1..])
                     .ok_or_else(|| failed("answer: no compact length after Ok".into()))?;
                 let payload = &answer[1 + used..];
                 if payload.len() as u128 != len {
