@@ -2,6 +2,8 @@
 a decoded ``MetadataVersioned`` with no bytes of their own) pickle with their
 values and stay usable after unpickling, as py-scale-codec's plain objects do."""
 import pickle
+import subprocess
+import sys
 
 from conftest import config_with_metadata
 
@@ -22,3 +24,20 @@ def test_metadata_parts_round_trip_through_pickle():
     assert account.value_object["default"].value_object == entry.value_object["default"].value_object
     assert clone.constants[0].constant_value == constant.constant_value == bytearray.fromhex(
         "00e40b54020000000000000000000000")  # ExistentialDeposit: 1 DOT (10^10 planck)
+
+
+def test_metadata_parts_unpickle_in_a_fresh_interpreter():
+    """Typed parts have classes made per process: they pickle as the call
+    that types them again, with their attributes and the metadata they are
+    part of, so a fresh interpreter (a client's disk cache) can load them."""
+    _rc, md = config_with_metadata("metadata/polkadot-v14-spec9180.scale")
+    pallet = md.get_metadata_pallet("Balances")
+    pallet.meta_info["note"] = "kept"
+    blob = pickle.dumps((md.get_metadata(), pallet))
+    child = ("import pickle, sys\n"
+             "version, pallet = pickle.loads(sys.stdin.buffer.read())\n"
+             "print(version.index, version.value_object[0], type(pallet).__name__, pallet.value['name'],\n"
+             "      pallet.meta_info['note'], len(pallet.calls), pallet.calls[0].name)")
+    out = subprocess.run([sys.executable, "-c", child], input=blob, capture_output=True, check=True).stdout
+    assert out.decode().split() == ["14", "V14", type(pallet).__name__, "Balances", "kept",
+                                    str(len(pallet.calls)), pallet.calls[0].name]
