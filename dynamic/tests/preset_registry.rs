@@ -31,6 +31,9 @@ fn built_in_names_decode_without_presets() {
         ("Bytes", &[8, 0xff, 0xfe], Value::str("0xfffe")),
         ("Text", &[8, b'o', b'k'], Value::str("ok")),
         ("[u8; 2]", &[0xab, 0xcd], Value::str("0xabcd")),
+        // py-scale-codec 1.2.12: an empty array is `[]`, bytes or not
+        ("[u8; 0]", &[], Value::List(vec![])),
+        ("[u32; 0]", &[], Value::List(vec![])),
         (
             "H160",
             &[0x11; 20],
@@ -508,4 +511,41 @@ fn generic_bases_follow_aliases() {
         r.decode("Wrapper<Whatever>", &[7]).unwrap().get("x"),
         Some(&Value::UInt(7))
     );
+}
+
+#[test]
+fn empty_byte_array_encodes_from_empty_hex_and_none() {
+    let mut r = Registry::new();
+    for v in [Value::str("0x"), Value::Null, Value::List(vec![])] {
+        assert_eq!(r.encode("[u8; 0]", &v).unwrap(), Vec::<u8>::new(), "{v}");
+    }
+    assert!(r.encode("[u8; 0]", &Value::str("0x00")).is_err());
+}
+
+#[test]
+fn i256_encodes_every_value_of_256_bits_twos_complement() {
+    // py-scale-codec 1.2.12 encodes -2^255 ..= 2^255 - 1; values of 128 bits or
+    // more reach the encoder unsigned (U256) or, below 2^128, as UInt.
+    let mut r = Registry::new();
+    let mut le = [0u8; 32];
+    le[16] = 1; // 2^128
+    let big = Value::U256(Box::new(le));
+    assert_eq!(r.encode("i256", &big).unwrap(), le.to_vec());
+    assert_eq!(r.decode("i256", &le).unwrap().to_string(), big.to_string());
+    let mut max = [0xffu8; 32];
+    max[31] = 0x7f; // 2^255 - 1
+    assert_eq!(
+        r.encode("i256", &Value::U256(Box::new(max))).unwrap(),
+        max.to_vec()
+    );
+    let mut top = [0u8; 32];
+    top[31] = 0x80; // 2^255: out of range
+    assert!(r.encode("i256", &Value::U256(Box::new(top))).is_err());
+    let mut want = [0u8; 32];
+    want[..16].copy_from_slice(&u128::MAX.to_le_bytes());
+    assert_eq!(
+        r.encode("i256", &Value::UInt(u128::MAX)).unwrap(),
+        want.to_vec()
+    );
+    assert_eq!(r.encode("i256", &Value::Int(-1)).unwrap(), vec![0xff; 32]);
 }

@@ -6,6 +6,7 @@
 
 use ferroscale_dynamic::graph::{Fields, Node, Prim, Special, TypeGraph};
 use ferroscale_dynamic::ops::decomposition::Decomposition;
+use ferroscale_dynamic::ops::portable_decomposition::Shape;
 use ferroscale_dynamic::preset::{Definition, EnumVariants, TypeRef};
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::TypeIdx;
@@ -184,11 +185,25 @@ pub fn sub_type_text(type_string: &str) -> Option<String> {
     None
 }
 
+/// The element types of a tuple type string as written (`"(A, Vec<B>)"` →
+/// `["A", "Vec<B>"]`; py-scale-codec's `build_type_mapping`); `[]` for
+/// anything that is not a parenthesised tuple.
+#[pyfunction]
+pub fn tuple_elements(type_string: &str) -> Vec<String> {
+    let s = type_string.trim();
+    match s.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
+        Some(inner) => split_top(inner),
+        None => Vec::new(),
+    }
+}
+
 /// A preset definition's shape: `(kind, [(name, type)], base_class)`.
 type DefinitionShape = (&'static str, Vec<(String, Option<String>)>, Option<String>);
 
 /// The preset definition behind `type_string` as written (aliases followed;
-/// `Name<A, B>` falls back to `Name`).
+/// `Name<A, B>` falls back to `Name`). An alias to a name the presets do not
+/// define (`"Type": "GenericStringType"`) gives that name as the base class,
+/// as py-scale-codec takes the class of that name.
 fn definition(registry: &Registry, type_string: &str) -> Option<DefinitionShape> {
     let defs = registry.definitions();
     let mut name = type_string.trim().to_owned();
@@ -207,10 +222,13 @@ fn definition(registry: &Registry, type_string: &str) -> Option<DefinitionShape>
         }
     };
     // Alias chains in presets are short; the cap only stops cycles.
-    for _ in 0..32 {
-        let named = defs
+    for step in 0..32 {
+        let Some(named) = defs
             .lookup(&name)
-            .or_else(|| name.find('<').and_then(|i| defs.lookup(name[..i].trim())))?;
+            .or_else(|| name.find('<').and_then(|i| defs.lookup(name[..i].trim())))
+        else {
+            return (step > 0).then(|| ("alias", Vec::new(), Some(name)));
+        };
         let (kind, mapping) = match &named.def {
             Definition::Alias(target) => {
                 if target.eq_ignore_ascii_case(&name) {
@@ -351,6 +369,29 @@ pub fn class_info(
         }
     }
     Ok(info)
+}
+
+/// A portable type's decomposition as py-scale-codec's Python values.
+pub fn shape_to_py<'py>(py: Python<'py>, shape: &Shape) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match shape {
+        Shape::Name(n) => n.into_pyobject(py)?.into_any(),
+        Shape::None => py.None().into_bound(py),
+        Shape::Tuple(items) => {
+            let items = items
+                .iter()
+                .map(|i| shape_to_py(py, i))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyTuple::new(py, items)?.into_any()
+        }
+        Shape::List(inner) => PyList::new(py, [shape_to_py(py, inner)?])?.into_any(),
+        Shape::Dict(entries) => {
+            let out = PyDict::new(py);
+            for (k, v) in entries {
+                out.set_item(k.as_deref(), shape_to_py(py, v)?)?;
+            }
+            out.into_any()
+        }
+    })
 }
 
 /// A decomposition as py-scale-codec gives it: names as `str`, variant-name

@@ -12,7 +12,8 @@
 //! Python objects with interned names), [`convert`] (Python values →
 //! `Value` for encoding), [`errors`] (Rust errors → py-scale-codec's
 //! exception classes, panic guard), [`ss58`], [`metadata`] (the metadata
-//! model as Python data), [`text`] (hex written straight into Python strings).
+//! model as Python data), [`text`] (hex written straight into Python strings),
+//! [`value_decoder`] (cyscale's `get_value_decoder` callables).
 
 pub mod convert;
 pub mod errors;
@@ -25,6 +26,7 @@ pub mod scale_bytes;
 pub mod sink;
 pub mod ss58;
 pub mod text;
+pub mod value_decoder;
 
 use pyo3::prelude::*;
 
@@ -43,10 +45,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<object::ScaleObject>()?;
     m.add_class::<object::ConfigBase>()?;
     m.add_class::<object::FastNode>()?;
+    m.add_class::<value_decoder::ValueDecoder>()?;
     m.add("UNSET", object::unset(m.py()))?;
     m.add_function(wrap_pyfunction!(object::restore_object, m)?)?;
     m.add_class::<kinds::TypeKind>()?;
     m.add_class::<kinds::ClassInfo>()?;
+    m.add_function(wrap_pyfunction!(kinds::tuple_elements, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::ss58_encode, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::ss58_decode, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::is_valid_ss58_address, m)?)?;
@@ -56,6 +60,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(metadata::metadata_info, m)?)?;
     m.add_function(wrap_pyfunction!(metadata::set_presets_dir, m)?)?;
     m.add_function(wrap_pyfunction!(metadata::presets_dir, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata::metadata_definitions, m)?)?;
     m.add_function(wrap_pyfunction!(ops::era_birth, m)?)?;
     m.add_function(wrap_pyfunction!(ops::era_death, m)?)?;
     m.add_function(wrap_pyfunction!(ops::multi_account_id, m)?)?;

@@ -8,7 +8,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
+use ferroscale_dynamic::registry::legacy_signed_extension;
+
 use crate::errors::guard;
+use crate::registry::PyRegistry;
 
 fn type_string(t: &TypeRef) -> String {
     t.to_string()
@@ -159,11 +162,18 @@ pub fn metadata_info<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, P
         let extensions = PyDict::new(py);
         for e in &md.extrinsic.signed_extensions {
             let ed = PyDict::new(py);
-            ed.set_item("extrinsic", e.ty.map(|t| format!("scale_info::{t}")))?;
-            ed.set_item(
-                "additional_signed",
-                e.additional_signed.map(|t| format!("scale_info::{t}")),
-            )?;
+            if md.version < 14 {
+                // legacy metadata names the extensions only: py-scale-codec's types
+                let (extrinsic, additional) = legacy_signed_extension(&e.identifier);
+                ed.set_item("extrinsic", extrinsic)?;
+                ed.set_item("additional_signed", additional)?;
+            } else {
+                ed.set_item("extrinsic", e.ty.map(|t| format!("scale_info::{t}")))?;
+                ed.set_item(
+                    "additional_signed",
+                    e.additional_signed.map(|t| format!("scale_info::{t}")),
+                )?;
+            }
             extensions.set_item(&e.identifier, ed)?;
         }
         d.set_item("signed_extensions", extensions)?;
@@ -186,4 +196,19 @@ pub fn presets_dir() -> PyResult<String> {
     ferroscale_dynamic::preset::presets_dir()
         .map(|d| d.display().to_string())
         .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// A new registry of the metadata definitions (the `core` preset's
+/// `MetadataV9`–`V14` and ours for V15/V16, those `MetadataVersioned`
+/// decodes with): the Python layer takes the classes of a decoded metadata
+/// value's parts (pallets, calls, storage entries …) from it, as
+/// py-scale-codec types them. Its own copy, so that resolving class names
+/// never waits on the registry the decoder borrows.
+#[pyfunction]
+pub fn metadata_definitions(py: Python<'_>) -> PyResult<Bound<'_, PyRegistry>> {
+    let inner = guard("loading the metadata definitions", || {
+        ferroscale_dynamic::ops::portable_json::metadata_definitions()
+            .map_err(|e| crate::errors::to_py(py, &e))
+    })?;
+    Bound::new(py, PyRegistry::with_inner(inner))
 }

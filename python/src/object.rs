@@ -359,8 +359,8 @@ impl ScaleObject {
     /// (Static, so that the abstract method can be called on anything, as
     /// py-scale-codec's suite does.)
     #[staticmethod]
-    #[pyo3(signature = (*_args))]
-    fn process(_args: &Bound<'_, PyTuple>) -> PyResult<()> {
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn process(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
         Err(PyNotImplementedError::new_err(
             "decoding runs in Rust (decode)",
         ))
@@ -368,8 +368,11 @@ impl ScaleObject {
 
     /// py-scale-codec's subclasses encode in `process_encode`; here Rust does.
     #[staticmethod]
-    #[pyo3(signature = (*_args))]
-    fn process_encode(_args: &Bound<'_, PyTuple>) -> PyResult<()> {
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn process_encode(
+        _args: &Bound<'_, PyTuple>,
+        _kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<()> {
         Err(PyNotImplementedError::new_err(
             "encoding runs in Rust (encode)",
         ))
@@ -506,6 +509,10 @@ impl ScaleObject {
             let mut this = slf.borrow_mut();
             this.data = Some(data.clone().unbind());
             this.data_start_offset = Some(offset);
+            this.decoded = false;
+        } else if slf.borrow().decoded {
+            // py-scale-codec decodes once: again without new data, the value stays
+            return Ok(opt(py, &slf.borrow().value).into_bound(py));
         }
         if let Some(value) = Self::decode_fast(slf, check_remaining)? {
             return Ok(value);
@@ -516,10 +523,9 @@ impl ScaleObject {
                 return Err(PyValueError::new_err("No data to decode"));
             };
             let buffer = data.bind(py).clone();
-            let start = match this.data_start_offset {
-                Some(s) => s,
-                None => buffer.getattr(intern!(py, "offset"))?.extract()?,
-            };
+            // where the data stands now, as py-scale-codec reads it (an object
+            // made before other values were read from the same data starts after them)
+            let start = buffer.getattr(intern!(py, "offset"))?.extract()?;
             this.data_start_offset = Some(start);
             (buffer, start)
         };
@@ -546,13 +552,31 @@ impl ScaleObject {
 
     /// Encodes `value` (default: the current value) and returns the bytes
     /// as a `ScaleBytes`, which becomes this object's data; the value becomes
-    /// the object's value.
-    #[pyo3(signature = (*args))]
+    /// the object's value. `value` may be given by keyword, as py-scale-codec
+    /// names it.
+    #[pyo3(signature = (*args, **kwargs))]
     fn encode<'py>(
         slf: &Bound<'py, Self>,
         args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyScaleBytes>> {
         let py = slf.py();
+        let keyword = match kwargs {
+            Some(kw) if !kw.is_empty() => {
+                let value = kw.get_item(intern!(py, "value"))?;
+                if value.is_none() || kw.len() > 1 || !args.is_empty() {
+                    return Err(pyo3::exceptions::PyTypeError::new_err(
+                        "encode() takes one argument, `value`",
+                    ));
+                }
+                value
+            }
+            _ => None,
+        };
+        let args = match keyword {
+            Some(v) => PyTuple::new(py, [v])?,
+            None => args.clone(),
+        };
         let value = match args.len() {
             0 => opt(py, &slf.borrow().value).into_bound(py),
             1 => {
@@ -703,7 +727,7 @@ impl ScaleObject {
         if reg.current_generation() != fast.generation {
             return Ok(None);
         }
-        let start = this.data_start_offset.unwrap_or_else(|| buffer.offset());
+        let start = buffer.offset();
         let (value, used) = reg.decode_at(
             py,
             TypeIdx(fast.node),

@@ -175,6 +175,9 @@ enum Input {
 /// Metadata currently loaded into the registry's runtime.
 struct LoadedMetadata {
     bytes: Vec<u8>,
+    /// The metadata model, read from `bytes` when first needed (the
+    /// portable registry's paths and definitions, for decompositions).
+    model: Option<Box<ferroscale_metadata::Metadata>>,
     /// Definitions generation the runtime was built against (legacy
     /// metadata resolves its argument types through the presets).
     generation: u64,
@@ -461,6 +464,7 @@ impl PyRegistry {
         let legacy = self.inner.portable().is_none();
         self.metadata = Some(LoadedMetadata {
             bytes: bytes.to_vec(),
+            model: None,
             generation: self.inner.definitions().generation(),
             legacy,
         });
@@ -678,6 +682,45 @@ impl PyRegistry {
         }
         let d = ferroscale_dynamic::ops::decomposition::decompose(self.inner.graph(), TypeIdx(idx));
         crate::kinds::decomposition_to_py(py, &d)
+    }
+
+    /// py-scale-codec's `generate_type_decomposition` of `scale_info::<type_id>`
+    /// of the loaded portable registry, with classes from this registry's
+    /// presets (`None` without a portable registry or such a type).
+    #[pyo3(signature = (type_id, max_recursion=9))]
+    fn portable_decomposition<'py>(
+        &mut self,
+        py: Python<'py>,
+        type_id: u32,
+        max_recursion: u32,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(loaded) = self.metadata.as_mut() else {
+            return Ok(None);
+        };
+        if loaded.model.is_none() {
+            let model = guard("reading metadata", || {
+                ferroscale_metadata::Metadata::load(&loaded.bytes)
+                    .map_err(|e| PyValueError::new_err(e.to_string()))
+            })?;
+            loaded.model = Some(Box::new(model));
+        }
+        let Some(types) = loaded.model.as_ref().and_then(|m| m.types.as_ref()) else {
+            return Ok(None);
+        };
+        if types.resolve(type_id).is_none() {
+            return Ok(None);
+        }
+        let definitions = self.inner.definitions();
+        let shape = guard("decomposing a type", || {
+            ferroscale_dynamic::ops::portable_decomposition::decompose(
+                types,
+                definitions,
+                type_id,
+                max_recursion,
+            )
+            .map_err(|e| to_py(py, &e))
+        })?;
+        crate::kinds::shape_to_py(py, &shape).map(Some)
     }
 
     /// Decodes an opaque wrapper (`WrapperKeepOpaque<T>`, `OpaqueCall`) of

@@ -5,6 +5,7 @@ import functools
 import hashlib
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,30 @@ def config_with_metadata(name: str, presets=("core",), spec=None, ss58_format=No
     if md.value_object[1].index >= 14:
         rc.add_portable_registry(md)
     return rc, md
+
+
+REFERENCE_SCRIPTS = Path(__file__).resolve().parent / "reference_scripts"
+
+
+def reference_python() -> str:
+    """The interpreter of the reference venv (py-scale-codec 1.2.12), from
+    ``$FERROSCALE_REF_PYTHON``; a differential test fails (never skips)
+    without it, saying how to get one."""
+    python = os.environ.get("FERROSCALE_REF_PYTHON")
+    if not python or not Path(python).is_file():
+        pytest.fail("FERROSCALE_REF_PYTHON does not name the reference interpreter (py-scale-codec 1.2.12): "
+                    "run `cargo xtask test`, or `python3 -m venv .venv-ref && .venv-ref/bin/pip install "
+                    "scalecodec==1.2.12` and set FERROSCALE_REF_PYTHON=$PWD/.venv-ref/bin/python")
+    return python
+
+
+def run_reference_script(python: str, script: str, *args: str, timeout: float = 600) -> object:
+    """Runs ``reference_scripts/<script>`` under ``python`` and returns the
+    JSON it prints (a failure with its stderr when it does not finish)."""
+    env = dict(os.environ, PYTHONPATH="")
+    # never let the reference interpreter import our package from the checkout
+    proc = subprocess.run([python, str(REFERENCE_SCRIPTS / script), *args], capture_output=True, text=True,
+                          timeout=timeout, env=env, cwd=str(REFERENCE_SCRIPTS))
+    if proc.returncode != 0:
+        pytest.fail(f"{script} under {python} failed:\n{proc.stderr[-4000:]}")
+    return json.loads(proc.stdout)

@@ -69,6 +69,10 @@ impl ToValue for u8 {
         Value::bytes_or_text(items)
     }
     fn array_to_value(items: &[Self]) -> Value {
+        // py-scale-codec 1.2.12 renders `[u8; 0]` as `[]`, like any empty array
+        if items.is_empty() {
+            return Value::List(Vec::new());
+        }
         Value::hex(items)
     }
 }
@@ -178,6 +182,7 @@ mod tests {
         assert_eq!(b"hi".to_vec().to_value(), Value::str("hi"));
         assert_eq!(vec![0xffu8, 0].to_value(), Value::str("0xff00"));
         assert_eq!([1u8, 2].to_value(), Value::str("0x0102"));
+        assert_eq!([0u8; 0].to_value(), Value::List(Vec::new()));
         assert_eq!([0xabu8; 65].to_value(), Value::hex(&[0xab; 65]));
         assert_eq!([0xcdu8; 64].to_value(), Value::hex(&[0xcd; 64]));
         assert_eq!(

@@ -103,6 +103,35 @@ impl<S> std::ops::DerefMut for Owned<S> {
     }
 }
 
+/// Reads a compact integer at the start of `bytes` outside a type walk:
+/// `(value, bytes used)`, or `None` when the input ends first or the value
+/// is wider than 128 bits (`ops::compact::decode` for users).
+pub(crate) fn compact_prefix(bytes: &[u8]) -> Option<(u128, usize)> {
+    let first = *bytes.first()?;
+    let len = match first & 3 {
+        0 => 1,
+        1 => 2,
+        2 => 4,
+        _ => 5 + (first >> 2) as usize,
+    };
+    let raw = bytes.get(..len)?;
+    let value = match first & 3 {
+        0 => u128::from(first >> 2),
+        1 => u128::from(u16::from_le_bytes([raw[0], raw[1]]) >> 2),
+        2 => u128::from(u32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]) >> 2),
+        _ => {
+            let digits = &raw[1..];
+            if digits.len() > 16 {
+                return None;
+            }
+            let mut le = [0u8; 16];
+            le[..digits.len()].copy_from_slice(digits);
+            u128::from_le_bytes(le)
+        }
+    };
+    Some((value, len))
+}
+
 /// Decodes all of `bytes` as `ty` into a [`Value`].
 pub fn decode_value(ctx: &Context<'_>, ty: TypeIdx, bytes: &[u8]) -> Result<Value, Error> {
     decode(ctx, ty, bytes, &mut ValueSink)

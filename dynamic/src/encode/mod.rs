@@ -140,6 +140,9 @@ impl<'c, 'a> Encoder<'c, 'a> {
                 out.extend_from_slice(&b);
                 Ok(())
             }
+            // An empty array takes no bytes from `None` or empty hex too, as
+            // py-scale-codec encodes `[u8; 0]` (its value `[]`, given as `"0x"`).
+            Node::Array(_, 0) if matches!(v, Value::Null) || v.as_str() == Some("0x") => Ok(()),
             Node::Array(inner, n) => {
                 let items = self.items(ty, v)?;
                 if items.len() != *n as usize {
@@ -367,6 +370,14 @@ impl<'c, 'a> Encoder<'c, 'a> {
             },
             Prim::I256 => match v {
                 Value::I256(le) => out.extend_from_slice(&le[..]),
+                // A positive value of 128 bits or more arrives unsigned: it
+                // fits while its top bit (the sign bit of an i256) is clear.
+                Value::U256(le) if le[31] & 0x80 == 0 => out.extend_from_slice(&le[..]),
+                Value::U256(_) => return Err(self.err(ty, format!("{v} out of range for i256"))),
+                Value::UInt(n) => {
+                    out.extend_from_slice(&n.to_le_bytes());
+                    out.extend_from_slice(&[0u8; 16]);
+                }
                 _ => {
                     let n = self.int(ty, v)?;
                     out.extend_from_slice(&n.to_le_bytes());

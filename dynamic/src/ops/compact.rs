@@ -20,24 +20,7 @@ pub fn encoded_len(first: u8) -> usize {
 /// Reads a compact integer at the start of `bytes`: `(value, bytes used)`,
 /// or `None` when the input ends first or the value is wider than 128 bits.
 pub fn decode(bytes: &[u8]) -> Option<(u128, usize)> {
-    let first = *bytes.first()?;
-    let len = encoded_len(first);
-    let raw = bytes.get(..len)?;
-    let value = match first & 3 {
-        0 => u128::from(first >> 2),
-        1 => u128::from(u16::from_le_bytes([raw[0], raw[1]]) >> 2),
-        2 => u128::from(u32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]) >> 2),
-        _ => {
-            let digits = &raw[1..];
-            if digits.len() > 16 {
-                return None;
-            }
-            let mut le = [0u8; 16];
-            le[..digits.len()].copy_from_slice(digits);
-            u128::from_le_bytes(le)
-        }
-    };
-    Some((value, len))
+    crate::decode::compact_prefix(bytes)
 }
 
 #[cfg(test)]

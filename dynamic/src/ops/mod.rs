@@ -14,4 +14,5 @@ pub mod era;
 pub mod multisig;
 pub mod object;
 pub mod opaque;
+pub mod portable_decomposition;
 pub mod portable_json;

@@ -21,6 +21,36 @@ const EXTENSION_FIELDS: [(&str, &[&str], &str); 4] = [
     ("asset_id", &["ChargeAssetTxPayment"], "Option<AssetId>"),
 ];
 
+/// The extension types py-scale-codec 1.2.12 names for legacy metadata,
+/// which gives only the identifiers (`get_signed_extensions`):
+/// `(identifier, extrinsic type, additional-signed type)`; any other
+/// identifier has neither.
+pub const LEGACY_SIGNED_EXTENSIONS: [(&str, Option<&str>, Option<&str>); 14] = [
+    ("CheckMortality", Some("Era"), Some("Hash")),
+    ("CheckEra", Some("Era"), Some("Hash")),
+    ("CheckNonce", Some("Compact<Index>"), None),
+    ("ChargeTransactionPayment", Some("Compact<Balance>"), None),
+    ("CheckSpecVersion", None, Some("u32")),
+    ("CheckTxVersion", None, Some("u32")),
+    ("CheckGenesis", None, Some("Hash")),
+    ("CheckWeight", None, None),
+    ("ValidateEquivocationReport", None, None),
+    ("LockStakingStatus", None, None),
+    ("CheckBlockGasLimit", None, None),
+    ("RestrictFunctionality", None, None),
+    ("LimitParathreadCommits", None, None),
+    ("ChargeAssetTxPayment", Some("Option<AssetId>"), None),
+];
+
+/// The extrinsic and additional-signed types of a legacy signed extension
+/// (see [`LEGACY_SIGNED_EXTENSIONS`]).
+pub fn legacy_signed_extension(identifier: &str) -> (Option<&'static str>, Option<&'static str>) {
+    LEGACY_SIGNED_EXTENSIONS
+        .iter()
+        .find(|(id, _, _)| *id == identifier)
+        .map_or((None, None), |(_, ext, add)| (*ext, *add))
+}
+
 fn type_string(ty: &TypeRef) -> Result<&str, Error> {
     ty.name()
         .ok_or_else(|| Error::Import("legacy metadata refers to a registry type id".to_string()))

@@ -30,18 +30,24 @@ pub const METADATA_VERSIONS: std::ops::RangeInclusive<u8> = 9..=16;
 /// versions newer than py-scale-codec 1.2.12's `core` preset knows, shaped
 /// like its V14 ones: same field names where the field is the same
 /// (`documentation` for entry docs, `type` for type ids, `SiLookupTypeId`
-/// for ids), frame-metadata's names for what is new.
+/// for ids), frame-metadata's names for what is new. `MetadataAll` (the
+/// version enum, not read by the decoder) gains `V15` and `V16`, and the new
+/// pallet, storage and constant structs name py-scale-codec's classes as
+/// `base_class`, so that the Python module types their parts as it does V14's.
 pub const NEWER_METADATA_TYPES: &str = r#"{
+  "MetadataAll": {"type": "enum", "base_class": "GenericMetadataAll", "type_mapping": [
+    ["V0", "TypeNotSupported<MetadataV0>"], ["V1", "TypeNotSupported<MetadataV1>"], ["V2", "TypeNotSupported<MetadataV2>"], ["V3", "TypeNotSupported<MetadataV3>"], ["V4", "TypeNotSupported<MetadataV4>"], ["V5", "TypeNotSupported<MetadataV5>"], ["V6", "TypeNotSupported<MetadataV6>"], ["V7", "TypeNotSupported<MetadataV7>"],
+    ["V8", "TypeNotSupported<MetadataV8>"], ["V9", "MetadataV9"], ["V10", "MetadataV10"], ["V11", "MetadataV11"], ["V12", "MetadataV12"], ["V13", "MetadataV13"], ["V14", "MetadataV14"], ["V15", "MetadataV15"], ["V16", "MetadataV16"]]},
   "MetadataV15": {"type": "struct", "type_mapping": [
     ["types", "PortableRegistry"], ["pallets", "Vec<PalletMetadataV15>"],
     ["extrinsic", "ExtrinsicMetadataV15"], ["runtime_type", "SiLookupTypeId"],
     ["apis", "Vec<RuntimeApiMetadataV15>"], ["outer_enums", "OuterEnumsV15"],
     ["custom", "BTreeMap<Text, CustomValueMetadataV15>"]]},
-  "PalletMetadataV15": {"type": "struct", "type_mapping": [
+  "PalletMetadataV15": {"type": "struct", "base_class": "ScaleInfoPalletMetadata", "type_mapping": [
     ["name", "Text"], ["storage", "Option<StorageMetadataV14>"], ["calls", "Option<PalletCallMetadataV14>"],
     ["event", "Option<PalletEventMetadataV14>"], ["constants", "Vec<PalletConstantMetadataV15>"],
     ["error", "Option<PalletErrorMetadataV14>"], ["index", "u8"], ["docs", "Vec<Text>"]]},
-  "PalletConstantMetadataV15": {"type": "struct", "type_mapping": [
+  "PalletConstantMetadataV15": {"type": "struct", "base_class": "ScaleInfoModuleConstantMetadata", "type_mapping": [
     ["name", "Text"], ["type", "SiLookupTypeId"], ["value", "Bytes"], ["documentation", "Vec<Text>"]]},
   "ExtrinsicMetadataV15": {"type": "struct", "type_mapping": [
     ["version", "u8"], ["address_type", "SiLookupTypeId"], ["call_type", "SiLookupTypeId"],
@@ -64,7 +70,7 @@ pub const NEWER_METADATA_TYPES: &str = r#"{
     ["types", "PortableRegistry"], ["pallets", "Vec<PalletMetadataV16>"],
     ["extrinsic", "ExtrinsicMetadataV16"], ["apis", "Vec<RuntimeApiMetadataV16>"],
     ["outer_enums", "OuterEnumsV15"], ["custom", "BTreeMap<Text, CustomValueMetadataV15>"]]},
-  "PalletMetadataV16": {"type": "struct", "type_mapping": [
+  "PalletMetadataV16": {"type": "struct", "base_class": "ScaleInfoPalletMetadata", "type_mapping": [
     ["name", "Text"], ["storage", "Option<StorageMetadataV16>"], ["calls", "Option<PalletEnumMetadataV16>"],
     ["event", "Option<PalletEnumMetadataV16>"], ["constants", "Vec<PalletConstantMetadataV16>"],
     ["error", "Option<PalletEnumMetadataV16>"], ["associated_types", "Vec<PalletAssociatedTypeMetadataV16>"],
@@ -72,12 +78,12 @@ pub const NEWER_METADATA_TYPES: &str = r#"{
     ["deprecation_info", "ItemDeprecationInfoV16"]]},
   "StorageMetadataV16": {"type": "struct", "type_mapping": [
     ["prefix", "Text"], ["entries", "Vec<StorageEntryMetadataV16>"]]},
-  "StorageEntryMetadataV16": {"type": "struct", "type_mapping": [
+  "StorageEntryMetadataV16": {"type": "struct", "base_class": "ScaleInfoStorageEntryMetadata", "type_mapping": [
     ["name", "Text"], ["modifier", "StorageEntryModifierV13"], ["type", "StorageEntryTypeV14"],
     ["default", "Bytes"], ["documentation", "Vec<Text>"], ["deprecation_info", "ItemDeprecationInfoV16"]]},
-  "PalletEnumMetadataV16": {"type": "struct", "type_mapping": [
+  "PalletEnumMetadataV16": {"type": "struct", "base_class": "ScaleInfoCallMetadata", "type_mapping": [
     ["ty", "SiLookupTypeId"], ["deprecation_info", "BTreeMap<u8, VariantDeprecationInfoV16>"]]},
-  "PalletConstantMetadataV16": {"type": "struct", "type_mapping": [
+  "PalletConstantMetadataV16": {"type": "struct", "base_class": "ScaleInfoModuleConstantMetadata", "type_mapping": [
     ["name", "Text"], ["type", "SiLookupTypeId"], ["value", "Bytes"], ["documentation", "Vec<Text>"],
     ["deprecation_info", "ItemDeprecationInfoV16"]]},
   "PalletAssociatedTypeMetadataV16": {"type": "struct", "type_mapping": [

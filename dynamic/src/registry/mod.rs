@@ -44,7 +44,7 @@ use crate::preset::{Definitions, Preset, TypeDefs};
 use crate::runtime::Runtime;
 
 pub use builtins::{builtin, Builtin};
-pub use legacy::legacy_runtime;
+pub use legacy::{legacy_runtime, legacy_signed_extension, LEGACY_SIGNED_EXTENSIONS};
 pub use metadata_types::{
     compile_core_preset, definitions_registry, install_core_preset, metadata_types,
     METADATA_VERSIONS, NEWER_METADATA_TYPES,

@@ -246,7 +246,9 @@ impl<'r> Resolution<'r> {
                 let inner_idx = self.expr(inner)?;
                 let len = u32::try_from(*len)
                     .map_err(|_| self.unknown(&expr.to_string(), "array length too large in"))?;
-                let node = if self.is_u8(inner_idx) {
+                // `[u8; 0]` is an empty list, not "0x" (py-scale-codec 1.2.12
+                // renders a zero-length array as `[]` whatever its element).
+                let node = if self.is_u8(inner_idx) && len > 0 {
                     Node::ByteArray(len)
                 } else {
                     Node::Array(inner_idx, len)

@@ -207,13 +207,10 @@ impl Registry {
         match answer.first() {
             // `Ok(Vec<u8>)`: the output's bytes behind a compact length.
             Some(0) => {
-                let mut payload = &answer[1..];
-                let len = <parity_scale_codec::Compact<u32> as parity_scale_codec::Decode>::decode(
-                    &mut payload,
-                )
-                .map_err(|_| failed("answer: no compact length after Ok".into()))?
-                .0;
-                if payload.len() as u64 != u64::from(len) {
+                let (len, used) = crate::decode::compact_prefix(&answer[1..])
+                    .ok_or_else(|| failed("answer: no compact length after Ok".into()))?;
+                let payload = &answer[1 + used..];
+                if payload.len() as u128 != len {
                     return Err(failed(format!(
                         "answer: Ok says {len} bytes, {} follow",
                         payload.len()

@@ -5,6 +5,7 @@
 //! succeeds used every byte; a type string's canonical form reads back as
 //! itself), the entry point asserts it, so a broken promise is a crash too.
 
+use ferroscale_dynamic::ops::portable_decomposition;
 use ferroscale_dynamic::portable::import_metadata_bytes;
 use ferroscale_dynamic::preset::{Definitions, Preset};
 use ferroscale_dynamic::typestr::{convert_type_string, parse, parse_key, rewrite_text};
@@ -35,6 +36,12 @@ pub fn run(name: &str, data: &[u8]) {
 /// registry imported from that same (hostile) blob.
 const CONSTANTS_DECODED: usize = 64;
 
+/// How many types of a loaded blob's portable registry are decomposed (as
+/// py-scale-codec's `generate_type_decomposition`), and how deep: shallow, so
+/// that a hostile registry's exponential expansion stays quick to refuse.
+const TYPES_DECOMPOSED: u32 = 16;
+const DECOMPOSITION_DEPTH: u32 = 3;
+
 /// Metadata loading: `ferroscale_core` (`Metadata::from_bytes`, `load`, which
 /// also reads hex text) and the dynamic layer's import of the portable
 /// registry; when both accept the blob, its constants are decoded against the
@@ -55,6 +62,12 @@ pub fn metadata(data: &[u8]) {
     for c in constants.take(CONSTANTS_DECODED) {
         if let Some(ty) = c.ty.id().and_then(|id| imported.types.idx(id)) {
             let _ = decode_value(&ctx, ty, &c.value);
+        }
+    }
+    if let Some(types) = &md.types {
+        let defs = Definitions::new();
+        for id in 0..TYPES_DECOMPOSED.min(types.types.len() as u32) {
+            let _ = portable_decomposition::decompose(types, &defs, id, DECOMPOSITION_DEPTH);
         }
     }
 }

@@ -15,12 +15,16 @@ classes made for type strings.
   and names when they are defined (``__init_subclass__``), so this module
   never imports that one.
 """
+import inspect
 import json
 import os
 import threading
+import types as _types
 from typing import Any, Dict, Optional, Union
 
 from scalecodec import _core
+from scalecodec.constants import ScaleValue
+from scalecodec.constants import TYPE_DECOMP_MAX_RECURSIVE  # noqa: F401 (py-scale-codec exports it here too)
 from scalecodec.exceptions import InvalidScaleTypeValueException, RemainingScaleBytesNotEmptyException
 
 # The Rust engine reads the core preset's metadata definitions from the
@@ -29,7 +33,7 @@ _core.set_presets_dir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "
 
 __all__ = ["ScaleBytes", "ScaleDecoder", "ScaleType", "ScalePrimitive", "RuntimeConfiguration",
            "RuntimeConfigurationObject", "RemainingScaleBytesNotEmptyException",
-           "InvalidScaleTypeValueException", "Singleton"]
+           "InvalidScaleTypeValueException", "Singleton", "ScaleValue"]
 
 #: py-scale-codec's byte buffer, in Rust: decoding reads it directly.
 ScaleBytes = _core.ScaleBytes
@@ -41,6 +45,13 @@ _UNSET = _core.UNSET
 _BY_CLASS_NAME: Dict[str, type] = {}
 _BY_KIND: Dict[Any, type] = {}
 _BY_TYPE_STRING: Dict[str, type] = {}
+#: Scale classes users define outside this package (subclasses,
+#: ``type("MyStruct", (Struct,), {"type_mapping": [...]})``), by lower-cased
+#: name (the last one defined under a name wins). Configurations created
+#: afterwards know them by name, as py-scale-codec's do; used directly, a
+#: class is defined in its object's configuration then
+#: (``RuntimeConfigurationObject._declared_name``).
+_DECLARED: Dict[str, type] = {}
 
 
 class Singleton(type):
@@ -73,11 +84,12 @@ class _TypesView(dict):
     def get(self, key: str, default: Any = None):
         return self[key] if dict.__contains__(self, key) else default
 
+    # (over a copy of the keys: reading a class may define the user's classes here)
     def values(self):
-        return [self[k] for k in self.keys()]
+        return [self[k] for k in list(self.keys())]
 
     def items(self):
-        return [(k, self[k]) for k in self.keys()]
+        return [(k, self[k]) for k in list(self.keys())]
 
     def definitions(self) -> dict:
         """The raw preset definitions by lower-cased name."""
@@ -104,10 +116,46 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self._classes: Dict[str, Optional[type]] = {}
         self.type_registry: Dict[str, Any] = {"types": _TypesView(self), "runtime_api": {}}
         self.implements_scale_info = implements_scale_info
+        self.only_primitives_on_init = only_primitives_on_init
         self.chain_id: Optional[str] = None
         self.metadata = None
         if ss58_format is not None:
             self.ss58_format = ss58_format
+        self._declare_classes()
+
+    def _declare_classes(self) -> None:
+        """Defines the classes declared outside this package by their names
+        (py-scale-codec registers every scale class it knows when a
+        configuration is created or cleared)."""
+        self._declared: Dict[str, type] = {}
+        for cls in list(_DECLARED.values()):
+            self._declare(cls)
+
+    def _declare(self, cls: type) -> Optional[str]:
+        """Defines ``cls`` (a declared class) by its name; ``None`` when it
+        declares no structure or its definition is refused."""
+        definition = _user_definition(cls)
+        if definition is None:
+            return None
+        try:
+            self._registry.update_types(json.dumps({cls.__name__: definition}))
+        except (ValueError, TypeError, NotImplementedError):
+            # a class whose attributes make no definition stays unknown by name
+            return None
+        self._mirror_types({cls.__name__: definition})
+        self._declared[cls.__name__.lower()] = cls
+        self._classes.clear()
+        return cls.__name__
+
+    def _declared_name(self, cls: type) -> str:
+        """The type string of a declared class in this configuration, defining
+        it first if the class came after the configuration."""
+        if self.__dict__.get("_declared", {}).get(cls.__name__.lower()) is cls:
+            return cls.__name__
+        name = self._declare(cls)
+        if name is None:
+            raise NotImplementedError(f"{cls.__name__} declares no type to decode or encode with")
+        return name
 
     def update_type_registry(self, type_registry: dict) -> None:
         """Applies a preset (``{"types": …, "versioning": …, "runtime_id": …}``)."""
@@ -131,8 +179,10 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self._classes.clear()
 
     def _mirror_types(self, types: dict) -> None:
+        declared = self.__dict__.get("_declared", {})
         for name, definition in types.items():
             dict.__setitem__(self.type_registry["types"], name.lower(), definition)
+            declared.pop(name.lower(), None)  # a later definition replaces a declared class
 
     def clear_type_registry(self) -> None:
         """Forgets every definition, the portable registry and the runtime."""
@@ -141,9 +191,18 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self.chain_id = None
         self.metadata = None
         self._classes.clear()
+        self._declare_classes()
 
-    def add_portable_registry(self, metadata: "ScaleType") -> None:
-        """Imports a V14+ metadata object's portable registry and runtime."""
+    @classmethod
+    def all_subclasses(cls, class_: type) -> set:
+        """Every subclass of ``class_``, at any depth."""
+        return set(class_.__subclasses__()).union(s for c in class_.__subclasses__() for s in cls.all_subclasses(c))
+
+    def add_portable_registry(self, metadata: "ScaleType", prefix: Optional[str] = None) -> None:
+        """Imports a V14+ metadata object's portable registry and runtime
+        (as ``scale_info::N``; no other ``prefix`` is supported)."""
+        if prefix not in (None, "scale_info"):
+            raise NotImplementedError(f"add_portable_registry: prefix {prefix!r} is not supported")
         self._sync_metadata(metadata)
         self.implements_scale_info = True
         self.metadata = metadata
@@ -176,6 +235,20 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         except NotImplementedError:
             return None
         return _class_for_node(self, type_string, idx)
+
+    def get_value_decoder(self, type_string: str) -> Optional["_core.ValueDecoder"]:
+        """cyscale 0.8's value decoder: a callable taking the bytes of one
+        ``type_string`` value (all of them) and returning the plain value, in
+        py-scale-codec's shapes; ``None`` when the type is unknown. Made once
+        per type string; it follows later changes to the registry."""
+        decoders = self.__dict__.setdefault("_value_decoders", {})
+        decoder = decoders.get(type_string)
+        if decoder is None:
+            try:
+                decoder = decoders[type_string] = _core.ValueDecoder(self._registry, type_string)
+            except NotImplementedError:
+                return None
+        return decoder
 
     def get_decoder_class_for_scale_info_definition(self, type_string: str, scale_info_type: "ScaleType",
                                                     prefix: str) -> Optional[type]:
@@ -218,6 +291,7 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self._registry = _core.Registry()
         self._registry.__setstate__(state["registry"])
         self._classes = {}
+        self._value_decoders = {}
         self.type_registry = {"types": _TypesView(self), "runtime_api": {}}
         for key, value in state["type_registry"].items():
             if key == "types":
@@ -227,6 +301,30 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self.implements_scale_info = state["implements_scale_info"]
         self.chain_id = state["chain_id"]
         self.metadata = None
+        # the registry replayed the declared classes' definitions; pair them again
+        self._declared = {name: cls for name, cls in _DECLARED.items()
+                          if dict.get(self.type_registry["types"], name) == _user_definition(cls)}
+
+
+def _user_definition(cls: type) -> Optional[Union[str, dict]]:
+    """A user-defined scale class as a preset definition (its ``type_mapping``,
+    ``value_list`` or the type string it stands for), ``None`` if it has none."""
+    kinds = _BY_CLASS_NAME
+    mapping, values = cls.type_mapping, getattr(cls, "value_list", None)
+    if issubclass(cls, kinds["Struct"]) and mapping:
+        return {"type": "struct", "type_mapping": [list(pair) for pair in mapping]}
+    if issubclass(cls, kinds["Tuple"]) and mapping:
+        return {"type": "tuple", "type_mapping": list(mapping)}
+    if issubclass(cls, kinds["Set"]) and values:
+        return {"type": "set", "value_type": getattr(cls, "value_type", "u64"), "value_list": dict(values)}
+    if issubclass(cls, kinds["Enum"]) and mapping:
+        return {"type": "enum", "type_mapping": [[n, t or "Null"] for n, t in mapping]}
+    if issubclass(cls, kinds["Enum"]) and values:
+        return {"type": "enum", "value_list": values if isinstance(values, dict) else list(values)}
+    if getattr(inspect.getattr_static(cls, "type_string", None), "names_its_class", False):
+        return None  # an enum or set without variants: its type string would be this definition
+    type_string = cls.type_string
+    return type_string if isinstance(type_string, str) and type_string.lower() != cls.__name__.lower() else None
 
 
 class RuntimeConfiguration(RuntimeConfigurationObject, metaclass=Singleton):
@@ -262,6 +360,11 @@ class ScaleDecoder(_core.ScaleObject):
     sub_type: Optional[str] = None
     debug = False
 
+    #: ``ScaleType[int]``, ``ScaleDecoder[ScaleValue]``: the class subscripted
+    #: for annotations, as cyscale 0.8's generic classes are (a
+    #: ``types.GenericAlias``, like ``list[int]``; nothing is checked).
+    __class_getitem__ = classmethod(_types.GenericAlias)
+
     def __init_subclass__(cls, kinds: tuple = (), names: tuple = (), **kwargs: Any):
         super().__init_subclass__(**kwargs)
         # classes made for a configuration are not catalogue entries
@@ -269,6 +372,8 @@ class ScaleDecoder(_core.ScaleObject):
             _BY_CLASS_NAME.setdefault(cls.__name__, cls)
         _BY_KIND.update(dict.fromkeys(kinds, cls))
         _BY_TYPE_STRING.update(dict.fromkeys(names, cls))
+        if "_runtime_config" not in cls.__dict__ and not cls.__module__.startswith("scalecodec"):
+            _DECLARED[cls.__name__.lower()] = cls
 
     def __init__(self, data: Optional[ScaleBytes] = None, sub_type: Optional[str] = None,
                  metadata: Optional["ScaleType"] = None,
@@ -286,11 +391,22 @@ class ScaleDecoder(_core.ScaleObject):
     def _build_value_object(self, value: Any) -> Any:
         return _wrap_parts(value, self.runtime_config)
 
-    def generate_type_decomposition(self, max_recursion: int = 32) -> Any:
-        """The type's shape down to primitive names (py-scale-codec's)."""
-        registry = self.runtime_config._registry
-        idx = type(self).__dict__.get("_node")
-        return registry.decomposition(registry.resolve(self.type_string) if idx is None else idx)
+    @classmethod
+    def generate_type_decomposition(cls, _recursion_level: int = 0,
+                                    max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> Any:
+        """The type's shape down to primitive names (py-scale-codec's);
+        callable on the class, as py-scale-codec's classmethod is, and on objects."""
+        config = cls.__dict__.get("_runtime_config") or RuntimeConfiguration()
+        registry = config._registry
+        type_string = cls.type_string or ""
+        if type_string.startswith("scale_info::") and type_string[12:].isdigit():
+            # portable types decompose as py-scale-codec's classes for them do
+            depth = max(0, min(int(max_recursion), 2 ** 32 - 1))  # the Rust walk takes a u32
+            shape = registry.portable_decomposition(int(type_string[12:]), depth)
+            if shape is not None:
+                return shape
+        idx = cls.__dict__.get("_node")
+        return registry.decomposition(registry.resolve(cls.type_string) if idx is None else idx)
 
     @classmethod
     def convert_type(cls, name: str) -> str:
@@ -304,8 +420,56 @@ class ScaleDecoder(_core.ScaleObject):
         return (runtime_config or RuntimeConfiguration()).create_scale_object(type_string, data=data, **kwargs)
 
 
+    # py-scale-codec's helpers for decoders written in Python (reading the
+    # object's ScaleBytes directly).
+
+    def get_next_u8(self) -> int:
+        """The next byte of ``data`` as an int."""
+        return int.from_bytes(self.get_next_bytes(1), byteorder="little")
+
+    def get_next_bool(self) -> bool:
+        """The next byte of ``data`` as a bool (an error unless it is 0 or 1)."""
+        byte = self.get_next_bytes(1)
+        if byte not in (b"\x00", b"\x01"):
+            raise InvalidScaleTypeValueException('Invalid value for datatype "bool"')
+        return byte == b"\x01"
+
+    @staticmethod
+    def is_primitive(type_string: str) -> bool:
+        """Whether ``type_string`` is one of py-scale-codec's primitive names."""
+        return type_string in _PRIMITIVES
+
+    @classmethod
+    def build_type_mapping(cls) -> None:
+        """Sets ``type_mapping`` of a tuple class (``type_string`` ``"(A, B)"``) to its element types."""
+        if cls.type_string and cls.type_string.startswith("(") and cls.type_string.endswith(")"):
+            cls.type_mapping = tuple(_core.tuple_elements(cls.type_string))
+
+    def process_type(self, type_string: str, **kwargs: Any) -> "ScaleType":
+        """Decodes a ``type_string`` object from this object's data at its offset."""
+        obj = self.runtime_config.create_scale_object(type_string, self.data, **kwargs)
+        obj.decode(check_remaining=False)
+        return obj
+
+
+_PRIMITIVES = ("bool", "u8", "u16", "u32", "u64", "u128", "u256", "i8", "i16", "i32", "i64", "i128", "i256",
+               "h160", "h256", "h512", "[u8; 4]", "[u8; 8]", "[u8; 16]", "[u8; 32]", "&[u8]")
+
+
 class ScaleType(ScaleDecoder):
     """A scale object that may carry runtime metadata (for calls and events)."""
+
+    #: The portable-registry entry of a ``scale_info::N`` class (set on those classes).
+    scale_info_type: Any = None
+
+    @property
+    def meta_info(self) -> dict:
+        """A dict for the user's own annotations (py-scale-codec's container)."""
+        return self.__dict__.setdefault("_meta_info", {})
+
+    @meta_info.setter
+    def meta_info(self, value: dict) -> None:
+        self.__dict__["_meta_info"] = value
 
 
 class ScalePrimitive(ScaleType):
@@ -324,6 +488,24 @@ class _Part(ScaleType):
 
     def _build_value_object(self, value: Any) -> Any:
         return _wrap_parts(value, self.runtime_config) if isinstance(value, (list, tuple, dict)) else value
+
+    def __reduce__(self):
+        # A part has no bytes of its own to be decoded again from (what
+        # scale objects pickle as): it pickles as its class, configuration,
+        # value and attributes; a value shared with its parent's is pickled once.
+        data = self.data
+        where = None if data is None else (data, self.data_start_offset, self.data_end_offset)
+        return (_restore_part, (type(self), self.runtime_config, self._value, dict(self.__dict__), where))
+
+
+def _restore_part(cls: type, config: RuntimeConfigurationObject, value: Any, attrs: dict, where: Any) -> "_Part":
+    """A pickled :class:`_Part` (or subclass) as it was, without its ``__init__``."""
+    obj = cls.__new__(cls)
+    obj.runtime_config, obj._value, obj.decoded = config, value, True
+    if where is not None:
+        obj.data, obj.data_start_offset, obj.data_end_offset = where
+    obj.__dict__.update(attrs)
+    return obj
 
 
 def _wrap_parts(value: Any, config: RuntimeConfigurationObject) -> Any:
@@ -349,6 +531,7 @@ def _class_for_node(config: RuntimeConfigurationObject, type_string: str, idx: i
     """The class of ``type_string`` (resolved to graph node ``idx``) in ``config``."""
     info = config._registry.class_info(type_string, idx)
     base = _BY_KIND.get(info.kind, ScalePrimitive if info.kind == _core.TypeKind.Char else ScaleType)
+    declared = config.__dict__.get("_declared", {}).get(type_string.lower())
     attrs: Dict[str, Any] = {"type_string": type_string, "_runtime_config": config, "_node": idx}
     for key in ("sub_type", "type_mapping", "value_list", "element_count"):
         if getattr(info, key) is not None:
@@ -356,6 +539,8 @@ def _class_for_node(config: RuntimeConfigurationObject, type_string: str, idx: i
     if type_string.startswith("scale_info::"):
         attrs["scale_info_type"] = _portable_type_of(config, type_string)
     named = _BY_CLASS_NAME.get(info.base_class) if info.base_class else None
+    if declared is not None and issubclass(declared, base):
+        named = declared  # the class declared under this name, as py-scale-codec returns it
     bases = (base,) if named is None or named is base else (named,) if issubclass(named, base) else (named, base)
     cls = type(type_string if type_string.isidentifier() else base.__name__, bases, attrs)
     # Rust decodes / encodes objects of a class that changes nothing about
@@ -376,4 +561,135 @@ def _portable_type_of(config: RuntimeConfigurationObject, type_string: str) -> O
     # ids are the positions in the registries seen so far; search if not
     entry = types[type_id] if 0 <= type_id < len(types) and types[type_id]["id"] == type_id else \
         next((t for t in types if t["id"] == type_id), None)
-    return None if entry is None else _Part(entry["type"], config, "PortableType")
+    return None if entry is None else _typed_part(entry["type"], "RegistryType", config)
+
+
+# --------------------------------------------------------------------------
+# Typed parts: the parts of a decoded value as the scale objects
+# py-scale-codec would have made while decoding it (a pallet as a
+# ``PalletMetadataV14`` object whose ``value_object['calls']`` is an
+# ``Option`` object …). The value is already decoded (by Rust); a part only
+# wraps its share of it, and builds its own parts when ``value_object`` is
+# first read.
+
+_DEFINITIONS: Optional[RuntimeConfigurationObject] = None
+
+
+def _metadata_definitions() -> RuntimeConfigurationObject:
+    """The configuration over the process's metadata definitions (the
+    ``core`` preset's ``MetadataV9``–``V14``, ours for V15/V16): metadata
+    parts take their classes from it, whatever the user's configuration holds."""
+    global _DEFINITIONS
+    if _DEFINITIONS is None:
+        config = RuntimeConfigurationObject(config_id="scalecodec-metadata-definitions")
+        config._registry = _core.metadata_definitions()
+        _DEFINITIONS = config
+    return _DEFINITIONS
+
+
+_TYPED_CLASSES: Dict[type, type] = {}
+
+
+def _typed_class(cls: type) -> type:
+    """``cls`` whose ``value_object`` is built of typed parts (one subclass
+    per class, same name)."""
+    typed = _TYPED_CLASSES.get(cls)
+    if typed is None:
+        typed = _TYPED_CLASSES[cls] = type(cls.__name__, (cls,), {
+            "_build_value_object": _typed_value_object, "__reduce__": _reduce_typed_part,
+            "__module__": cls.__module__})
+    return typed
+
+
+def _typed_part(value: Any, type_string: str, config: RuntimeConfigurationObject,
+                source: Optional[RuntimeConfigurationObject] = None, root: Any = None) -> "ScaleType":
+    """A decoded scale object of ``type_string`` (its class from ``source``,
+    by default the metadata definitions) holding ``value``, in ``config``;
+    ``root`` is the object it is a part of (the metadata), kept by every part."""
+    source = source or _metadata_definitions()
+    cls = source.get_decoder_class(type_string)
+    if cls is None:
+        return _Part(value, config, type_string)
+    typed = _typed_class(cls)
+    obj = typed.__new__(typed)
+    obj.runtime_config, obj._value, obj.decoded = config, value, True
+    obj._parts_source, obj._parts_root = source, root
+    if getattr(cls, "value_list", None):
+        # an enum's variant index
+        name = next(iter(value)) if isinstance(value, dict) and len(value) == 1 else value
+        if isinstance(name, str) and name in cls.value_list:
+            obj._index = list(cls.value_list).index(name)
+    return obj
+
+
+def _reduce_typed_part(self: "ScaleType") -> tuple:
+    """A typed part pickles as the :func:`_typed_part` call that makes it
+    again (its class is made per process, so it cannot pickle by reference;
+    it has no bytes to decode again), with the metadata it is part of and its
+    other attributes."""
+    attrs = {k: v for k, v in self.__dict__.items() if k not in ("_parts_source", "_parts_root")}
+    source = self.__dict__.get("_parts_source")
+    source = None if source is _DEFINITIONS else source
+    return (_restore_typed_part, (self._value, self.type_string, self.runtime_config, source,
+                                  self.__dict__.get("_parts_root"), attrs))
+
+
+def _restore_typed_part(value: Any, type_string: str, config: RuntimeConfigurationObject,
+                        source: Optional[RuntimeConfigurationObject], root: Any, attrs: dict) -> "ScaleType":
+    """A pickled typed part (see :func:`_reduce_typed_part`)."""
+    obj = _typed_part(value, type_string, config, source, root)
+    obj.__dict__.update(attrs)
+    return obj
+
+
+def _raw_bytes(value: Any) -> bytearray:
+    """The bytes behind a ``Bytes``/text value (``"0x…"`` when they are not
+    UTF-8, the text otherwise), as py-scale-codec keeps them in ``value_object``."""
+    if isinstance(value, (bytes, bytearray)):
+        return bytearray(value)
+    if isinstance(value, str):
+        if value.startswith("0x"):
+            try:
+                return bytearray.fromhex(value[2:])
+            except ValueError:
+                pass
+        return bytearray(value.encode())
+    return bytearray()
+
+
+def _typed_value_object(self: "ScaleType", value: Any) -> Any:
+    """py-scale-codec's ``value_object`` of a typed part: per class kind,
+    what its decoder would have left there."""
+    source, config = self.__dict__.get("_parts_source"), self.runtime_config
+    if source is None:
+        return _wrap_parts(value, config)
+    kinds, root = _BY_CLASS_NAME, self.__dict__.get("_parts_root")
+    mapping, sub = self.type_mapping, self.sub_type
+
+    def part(v: Any, t: Optional[str]) -> Any:
+        return _typed_part(v, t or "Null", config, source, root)
+
+    if isinstance(self, kinds["Struct"]) and isinstance(value, dict) and mapping:
+        return {name: part(value.get(name), t) for name, t in mapping}
+    if isinstance(self, kinds["Tuple"]) and mapping:
+        if len(mapping) == 1:
+            return part(value, mapping[0]).value_object
+        return tuple(part(v, t) for v, t in zip(value, mapping))
+    if isinstance(self, (kinds["Bytes"], kinds["String"])):
+        return _raw_bytes(value)
+    if isinstance(self, kinds["Option"]):
+        return None if value is None or sub is None else part(value, sub)
+    if isinstance(self, kinds["Vec"]) and sub is not None:
+        if isinstance(value, str):  # Vec<u8>: the bytes themselves
+            return _raw_bytes(value)
+        return [part(v, sub) for v in value or []]
+    if isinstance(self, kinds["FixedLengthArray"]) and isinstance(value, str):
+        return _raw_bytes(value)
+    if isinstance(self, kinds["Enum"]) and isinstance(mapping, (list, tuple)) and mapping:
+        types = dict((n, t) for n, t in mapping)
+        if isinstance(value, dict) and len(value) == 1:
+            name, inner = next(iter(value.items()))
+            return (name, None) if types.get(name) in (None, "Null") else (name, part(inner, types[name]))
+        if isinstance(value, str) and any(t not in (None, "Null") for t in types.values()):
+            return (value, None)
+    return value

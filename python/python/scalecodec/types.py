@@ -6,6 +6,7 @@ runtime configuration; the classes here only add views on the value.
 """
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any, Dict, List, Optional, Tuple as TypingTuple
 
 from scalecodec import _core
@@ -18,8 +19,14 @@ from scalecodec.base import (
     ScalePrimitive,
     ScaleType,
     _Part,
+    _raw_bytes,
+    _typed_part,
+    _user_definition,
     _wrap_parts,
 )
+from scalecodec.constants import TYPE_DECOMP_MAX_RECURSIVE
+from scalecodec.utils.math import next_power_of_two, trailing_zeros
+from scalecodec.utils.ss58 import is_valid_ss58_address, ss58_decode, ss58_decode_account_index, ss58_encode
 from scalecodec.exceptions import (  # noqa: F401 (py-scale-codec exports them here too)
     InvalidScaleTypeValueException,
     MetadataCallFunctionNotFound,
@@ -30,29 +37,120 @@ from scalecodec.exceptions import (  # noqa: F401 (py-scale-codec exports them h
 # Node kinds
 
 
+class _TypeStringOf:
+    """The ``type_string`` of a class used directly or subclassed without a
+    type string (``Vec()``, ``type("V", (Vec,), {"sub_type": "u32"})``):
+    written from its ``sub_type`` / ``element_count``, so that Rust decodes
+    and encodes it like the type string. A class made for a type string, or
+    an instance given one, has its own ``type_string``, which wins."""
+
+    def __init__(self, template: str, default: Optional[str] = None):
+        self.template, self.default = template, default
+
+    def __get__(self, obj: Any, cls: type) -> Optional[str]:
+        owner = obj if obj is not None else cls
+        sub = getattr(owner, "sub_type", None) or self.default
+        if sub is None:
+            return None
+        return self.template.format(sub=sub, count=getattr(owner, "element_count", 0))
+
+
+class _DefinedTypeString:
+    """The ``type_string`` of a user's enum or set class
+    (``type("E", (Enum,), {"value_list": […]})``): its own name, which the
+    object's configuration learns (``_declared_name``) when an object
+    first reads it, so that Rust decodes and encodes it by that name."""
+
+    #: ``_user_definition`` does not read a type string from this descriptor.
+    names_its_class = True
+
+    def __get__(self, obj: Any, cls: type) -> Optional[str]:
+        if cls.__module__.startswith("scalecodec") or _user_definition(cls) is None:
+            return None
+        if obj is not None:
+            try:
+                return obj.runtime_config._declared_name(cls)
+            except NotImplementedError:
+                pass  # a definition the registry refuses: decoding says why
+        return cls.__name__
+
+
 class Null(ScaleType, kinds=(K.Null,)): """Zero bytes, value ``None``."""
-class Compact(ScaleType, kinds=(K.Compact,)): """``Compact<T>``."""
-class Option(ScaleType, kinds=(K.Option,)): """``Option<T>``: ``None`` or the inner value."""
+class Compact(ScaleType, kinds=(K.Compact,)):
+    """``Compact<T>``."""
+
+    type_string = _TypeStringOf("Compact<{sub}>", "u128")
+
+class Option(ScaleType, kinds=(K.Option,)):
+    """``Option<T>``: ``None`` or the inner value."""
+
+    type_string = _TypeStringOf("Option<{sub}>")
+
 class OptionBytes(Option): """``Option<Vec<u8>>``."""
 
 
 class Bytes(ScaleType, kinds=(K.Bytes,)):
-    """``Vec<u8>``/``Bytes``: text when valid UTF-8, else ``"0x…"``."""
+    """``Vec<u8>``/``Bytes``: text when valid UTF-8, else ``"0x…"``;
+    ``value_object`` is the bytes (a ``bytearray``), as py-scale-codec keeps them."""
+
+    def _build_value_object(self, value: Any) -> Any:
+        return _raw_bytes(value) if isinstance(value, str) else value
+
+    def serialize(self) -> Any:
+        """The bytes as ``"0x…"`` hex (py-scale-codec's rendering of ``Bytes``)."""
+        value = self.value
+        return "0x" + _raw_bytes(value).hex() if isinstance(value, str) else value
+
+    # py-scale-codec shows Bytes by their serialization (hex), not the text
+    def __str__(self) -> str:
+        return str(self.serialize())
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}(value={self.serialize()})>"
 
 
-class String(ScaleType, kinds=(K.Str,)): """Text."""
+class String(ScaleType, kinds=(K.Str,)):
+    """Text; ``value_object`` is its UTF-8 bytes (a ``bytearray``), as py-scale-codec keeps them."""
+
+    def _build_value_object(self, value: Any) -> Any:
+        return _raw_bytes(value) if isinstance(value, str) else value
+
 
 
 Str = GenericStringType = Text = String
 
 
 class HexBytes(ScaleType, kinds=(K.HexBytes,)): """Bytes always rendered ``"0x…"``."""
-class Vec(ScaleType, kinds=(K.Seq,)): """``Vec<T>``."""
+class Vec(ScaleType, kinds=(K.Seq,)):
+    """``Vec<T>``."""
+
+    type_string = _TypeStringOf("Vec<{sub}>")
+
+    def __len__(self) -> int:
+        return len(self.value_object)
+
+    def __bool__(self) -> bool:
+        # py-scale-codec's Vec is falsy when empty (through __len__)
+        value_object = self.value_object
+        return value_object is None or len(value_object) > 0
+
+    @property
+    def elements(self) -> list:
+        """The element objects (``[]`` before decoding)."""
+        value_object = self.value_object
+        return value_object if isinstance(value_object, list) else []
 class BoundedVec(Vec): """``BoundedVec<T, S>``."""
-class BTreeSet(Vec): """``BTreeSet<T>``."""
+class BTreeSet(Vec):
+    """``BTreeSet<T>``."""
+
+    type_string = _TypeStringOf("BTreeSet<{sub}>")
+
 
 
 class FixedLengthArray(ScaleType, kinds=(K.Array, K.ByteArray)):
+    element_count = 0
+    type_string = _TypeStringOf("[{sub}; {count}]")
+
     """``[T; N]`` (a list of another length is encoded element by element, as
     py-scale-codec does)."""
 
@@ -60,13 +158,51 @@ class FixedLengthArray(ScaleType, kinds=(K.Array, K.ByteArray)):
 class Enum(ScaleType, kinds=(K.Enum, K.Result)):
     """An enum: ``"Name"`` or ``{"Name": value}``."""
 
+    value_list: Any = []
+    type_string = _DefinedTypeString()
+
     @property
     def index(self) -> Optional[int]:
-        """The variant index of the decoded value, when known."""
-        return getattr(self, "_index", None)
+        """The variant index (the discriminant byte) of the decoded or encoded
+        value, when known."""
+        index = self.__dict__.get("_index")
+        if index is None and self.data_end_offset is not None:
+            used = self.get_used_bytes()
+            if len(used) > 0:
+                return used[0]
+        if index is None and self.decoded:
+            value = self.value
+            name = next(iter(value)) if isinstance(value, dict) and len(value) == 1 else value
+            names = type(self).value_list
+            if isinstance(name, str) and isinstance(names, (list, tuple)) and name in names:
+                index = list(names).index(name)
+        return index
+
+    @index.setter
+    def index(self, value: Optional[int]) -> None:
+        self._index = value
+
+    def get_enum_value(self) -> Any:
+        """The variant's value (its name for a unit variant), ``None`` before decoding."""
+        value = self.value
+        if not value:
+            return None
+        return next(iter(value.values())) if isinstance(value, dict) and len(value) == 1 else value
 
 
-class Set(ScaleType, kinds=(K.Set,)): """A bit-flag set: list of flag names."""
+class Set(ScaleType, kinds=(K.Set,)):
+    """A bit-flag set: list of flag names."""
+
+    value_list: Any = []
+    value_type = "u64"
+    type_string = _DefinedTypeString()
+
+    @property
+    def set_value(self) -> Optional[int]:
+        """The flags as the integer they are encoded as (``None`` before decoding)."""
+        used = self.get_used_bytes()
+        return int.from_bytes(bytes(used), "little") if self.data_end_offset is not None else None
+
 
 
 class BitVec(ScaleType, kinds=(K.BitSeq,)):
@@ -74,9 +210,35 @@ class BitVec(ScaleType, kinds=(K.BitSeq,)):
     list of bools, its length the number's bit length (py-scale-codec's)."""
 
 
-class Map(ScaleType): """A map: list of ``(key, value)``."""
-class BTreeMap(Map, kinds=(K.Map,)): """``BTreeMap<K, V>``."""
-class HashMap(Map): """``HashMap<K, V>``."""
+class Map(ScaleType):
+    """A map: list of ``(key, value)``."""
+
+    def _sub_types(self) -> List[Optional[str]]:
+        parts = _core.tuple_elements(f"({self.sub_type})") if self.sub_type else []
+        return (parts + [None, None])[:2]
+
+    @property
+    def map_key(self) -> Optional[str]:
+        """The key type (from ``sub_type``)."""
+        return self._sub_types()[0]
+
+    @property
+    def map_value(self) -> Optional[str]:
+        """The value type (from ``sub_type``)."""
+        return self._sub_types()[1]
+
+class BTreeMap(Map, kinds=(K.Map,)):
+    """``BTreeMap<K, V>``."""
+
+    type_string = _TypeStringOf("BTreeMap<{sub}>")
+
+
+class HashMap(Map):
+    """``HashMap<K, V>``."""
+
+    type_string = _TypeStringOf("HashMap<{sub}>")
+
+
 class BoundedBTreeMap(Map): """``BoundedBTreeMap<K, V, S>``."""
 
 
@@ -249,7 +411,7 @@ class GenericEthereumAccountId(ScaleType, kinds=(K.EthereumAccountId,)): """A 20
 class GenericAccountIndex(ScaleType, kinds=(K.AccountIndex,)): """An account index."""
 
 
-class GenericMultiAddress(ScaleType, kinds=(K.MultiAddress,)):
+class GenericMultiAddress(Enum, kinds=(K.MultiAddress,)):
     """``MultiAddress``: the bare account id for ``Id``, else ``{"Variant": value}``
     (encoded also from an account index, as py-scale-codec takes it)."""
 
@@ -276,15 +438,30 @@ AccountIdAddress = RawAddress = GenericAddress
 
 
 class MultiAccountId(GenericAccountId, names=("multiaccountid",)):
-    """A multisig account id."""
+    """A multisig account id (``signatories``, ``threshold`` when made by
+    ``create_from_account_list``)."""
+
+    threshold: Optional[int] = None
+
+    @property
+    def signatories(self) -> List[str]:
+        """The member accounts, hex, sorted."""
+        return self.__dict__.get("_signatories", [])
+
+    @signatories.setter
+    def signatories(self, value: List[str]) -> None:
+        self.__dict__["_signatories"] = value
 
     @classmethod
     def create_from_account_list(cls, accounts: List[str], threshold: int) -> "MultiAccountId":
         """The multisig account of ``accounts`` (SS58 or hex) with ``threshold``."""
         account = _core.multi_account_id(accounts, threshold)
-        obj = (cls.__dict__.get("_runtime_config") or RuntimeConfiguration()).create_scale_object("AccountId")
+        obj = cls(runtime_config=cls.__dict__.get("_runtime_config") or RuntimeConfiguration())
+        obj.type_string = "AccountId"
         obj.encode(account)
         obj.value = account  # py-scale-codec gives it as hex whatever the SS58 format
+        obj.signatories = sorted(a if a.startswith("0x") else "0x" + _core.ss58_decode(a) for a in accounts)
+        obj.threshold = threshold
         return obj
 
 
@@ -331,6 +508,22 @@ class GenericCall(_CallAccess, ScaleType, kinds=(K.Call,)):
 
     type_string = "Call"
 
+    @property
+    def call_index(self) -> Optional[str]:
+        """The pallet and call index in hex, without ``0x`` (as py-scale-codec keeps it)."""
+        index = self.value.get("call_index") if isinstance(self.value, dict) else None
+        return index[2:] if isinstance(index, str) and index.startswith("0x") else index
+
+    @property
+    def call_args(self) -> Any:
+        """The arguments (``{"name", "type", "value"}`` with value objects)."""
+        return self.value_object["call_args"] if isinstance(self.value, dict) else {}
+
+    @property
+    def call_hash(self) -> Optional[str]:
+        """The call's hash (``"0x…"``)."""
+        return self.value.get("call_hash") if isinstance(self.value, dict) else None
+
 
 class _CallPart(_CallAccess, _Part): """The call inside a decoded extrinsic."""
 
@@ -342,6 +535,9 @@ class _UsedBytesPart(_Part):
         super().__init__(value, runtime_config)
         self.data = ScaleBytes(bytearray(used))
         self.data_start_offset, self.data_end_offset = 0, len(used)
+
+    def __reduce__(self) -> tuple:
+        return (type(self), (self.value, self.runtime_config, bytes(self.get_used_bytes())))
 
 
 class GenericExtrinsic(ScaleType, kinds=(K.Extrinsic,)):
@@ -388,24 +584,109 @@ GenericExtrinsicV4 = GenericExtrinsic
 
 
 class Extrinsic(GenericExtrinsic): """``Extrinsic`` (instantiable directly with ``metadata=``)."""
-class GenericEvent(ScaleType, kinds=(K.Event,)): """A runtime event."""
+def _event_lookup(obj: ScaleType, value: Any) -> TypingTuple[Any, Any]:
+    """The pallet and event metadata objects of a decoded event value
+    (``(None, None)`` without metadata)."""
+    metadata = obj.metadata or obj.runtime_config.metadata
+    if metadata is None or not isinstance(value, dict):
+        return None, None
+    pallet = metadata.get_metadata_pallet(value.get("module_id"))
+    event = next((e for e in (pallet.events or []) if e.name == value.get("event_id")), None) if pallet else None
+    return pallet, event
+
+
+class GenericEvent(Enum, kinds=(K.Event,)):
+    """A runtime event: ``{"event_index", "module_id", "event_id", "attributes"}``."""
+
+    #: Never set, as in py-scale-codec.
+    event_idx = None
+
+    @property
+    def index(self) -> Optional[int]:
+        """``None`` for a V9–V13 event (py-scale-codec sets no index there); a
+        scale-info event's pallet byte."""
+        return Enum.index.fget(self) if isinstance(self, GenericScaleInfoEvent) else None
+
+    @index.setter
+    def index(self, value: Optional[int]) -> None:
+        self._index = value
+
+    @property
+    def event_index(self) -> Optional[str]:
+        """The pallet and event index in hex."""
+        return self.value.get("event_index") if isinstance(self.value, dict) else None
+
+    @property
+    def attributes(self) -> Any:
+        """The event's arguments."""
+        return self.value.get("attributes") if isinstance(self.value, dict) else []
+
+    @property
+    def event_module(self) -> Any:
+        """The pallet metadata object (``None`` without metadata)."""
+        return _event_lookup(self, self.value)[0]
+
+    @property
+    def event(self) -> Any:
+        """The event metadata object (``None`` without metadata)."""
+        return _event_lookup(self, self.value)[1]
+
+
 class GenericScaleInfoEvent(GenericEvent, kinds=(K.ScaleInfoEvent,)): """A scale-info runtime event."""
 
 
 class GenericEventRecord(ScaleType, kinds=(K.EventRecord,)):
     """An event record (phase, event, topics)."""
 
+    def _get(self, key: str, default: Any = None) -> Any:
+        return self.value.get(key, default) if isinstance(self.value, dict) else default
+
     @property
     def event_index(self) -> Any:
         """The event's index (hex)."""
-        return self.value.get("event_index") if isinstance(self.value, dict) else None
+        return self._get("event_index")
+
+    @property
+    def phase(self) -> Any:
+        """The phase (``"ApplyExtrinsic"``, ``"Finalization"``, ``"Initialization"``)."""
+        return self._get("phase")
+
+    @property
+    def extrinsic_idx(self) -> Optional[int]:
+        """The extrinsic's position for an ``ApplyExtrinsic`` phase."""
+        return self._get("extrinsic_idx")
+
+    @property
+    def params(self) -> Any:
+        """The event's arguments."""
+        return self._get("attributes", [])
+
+    @property
+    def topics(self) -> Any:
+        """The topics."""
+        return self._get("topics", [])
+
+    @property
+    def arguments(self) -> Any:
+        """The event's arguments (as ``params``)."""
+        return self._get("attributes", [])
+
+    @property
+    def event_module(self) -> Any:
+        """The pallet metadata object (``None`` without metadata)."""
+        return _event_lookup(self, self._get("event"))[0]
+
+    @property
+    def event(self) -> Any:
+        """The event metadata object (``None`` without metadata)."""
+        return _event_lookup(self, self._get("event"))[1]
 
 
 EventRecord = GenericEventRecord
 
 
 class GenericVote(ScaleType, kinds=(K.Vote,)): """A conviction vote byte."""
-class Data(ScaleType, kinds=(K.IdentityData,)): """Identity ``Data``."""
+class Data(Enum, kinds=(K.IdentityData,)): """Identity ``Data``."""
 
 
 class WrapperKeepOpaque(ScaleType, kinds=(K.WrapperKeepOpaque,), names=("wrapperkeepopaque",)):
@@ -431,102 +712,537 @@ class OpaqueCall(WrapperKeepOpaque, names=("opaquecall",)):
 
 
 # --------------------------------------------------------------------------
-# Metadata
+# Metadata. The object API of a decoded ``MetadataVersioned`` is its
+# ``value_object``: typed parts (``base._typed_part``) with the classes the
+# metadata definitions name as ``base_class``, defined below, each reading its
+# share of the value Rust decoded.
 
 
-class GenericStorageEntryMetadata(_Part):
-    """A storage function of a pallet."""
+def _type_id_string(type_id: Any) -> str:
+    return f"scale_info::{type_id}"
 
-    def __init__(self, entry: dict, pallet: "GenericPalletMetadata", config: RuntimeConfigurationObject,
-                 value: Any):
-        super().__init__(value, config)
-        self._entry, self.pallet = entry, pallet
-        self.name, self.modifier, self.default = entry["name"], entry["modifier"], entry["default"]
 
-    def get_params_type_string(self) -> List[str]:
-        """The key types, one per hasher, as normalised type strings."""
-        return [self.runtime_config.convert_type_string(k) for k in self._entry["keys"]]
+class GenericStringType(String):
+    """Text used as a type name (``name`` is ``None``, ``type`` the text)."""
 
-    def get_param_hashers(self) -> List[str]:
-        """The hashers, one per key (``Twox64Concat`` for a plain entry, as py-scale-codec says)."""
-        return list(self._entry["hashers"]) or ["Twox64Concat"]
+    @property
+    def name(self) -> None:
+        """Always ``None``."""
+        return None
+
+    @property
+    def type(self) -> Any:
+        """The text."""
+        return self.value
+
+
+class GenericRegistryType(Struct):
+    """A portable-registry type (``path``, ``params``, ``def``, ``docs``)."""
+
+    @property
+    def docs(self) -> Any:
+        """Documentation lines."""
+        return self.value["docs"]
+
+
+class GenericField(Struct):
+    """A field of a composite or variant (portable registry)."""
+
+    @property
+    def name(self) -> Any:
+        """The field name (``None`` for a tuple-like field)."""
+        return self.value["name"]
+
+    @property
+    def docs(self) -> Any:
+        """Documentation lines."""
+        return self.value["docs"]
+
+    @property
+    def type(self) -> str:
+        """``scale_info::N`` of the field's type."""
+        return self.get_type_string()
+
+    def get_type_string(self) -> str:
+        """``scale_info::N`` of the field's type."""
+        return _type_id_string(self.value["type"])
+
+
+class GenericVariant(Struct):
+    """A variant (a call, event or error of a V14+ pallet)."""
+
+    @property
+    def args(self) -> Any:
+        """The fields (``GenericField`` objects)."""
+        return self.value_object["fields"]
+
+    def get_param_info(self, max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> dict:
+        """``{field name: type decomposition}`` of the fields."""
+        return {arg.name: self.runtime_config.create_scale_object(arg.type).generate_type_decomposition(
+            max_recursion=max_recursion) for arg in self.args}
+
+    @property
+    def name(self) -> Any:
+        """The variant name."""
+        return self.value["name"]
+
+    @property
+    def docs(self) -> Any:
+        """Documentation lines."""
+        return self.value["docs"]
+
+
+class GenericTypeDefComposite(Struct): """A composite type definition."""
+
+
+class GenericTypeDefVariant(Struct):
+    """A variant type definition."""
+
+    def get_variant_by_name(self, name: str) -> Optional[GenericVariant]:
+        """The variant called ``name``."""
+        return next((v for v in self.value_object["variants"] if v["name"].value == name), None)
+
+    def get_variant_by_index(self, index: int) -> Optional[GenericVariant]:
+        """The variant with index ``index``."""
+        return next((v for v in self.value_object["variants"] if v["index"].value == index), None)
+
+
+class GenericFunctionArgumentMetadata(Struct):
+    """An argument of a V9–V13 call."""
+
+    @property
+    def name(self) -> Any:
+        """The argument name."""
+        return self.value["name"]
+
+    @property
+    def type(self) -> str:
+        """The argument type, normalised."""
+        return self.convert_type(self.value["type"])
+
+
+class ScaleInfoFunctionArgumentMetadata(GenericFunctionArgumentMetadata):
+    """An argument of a V14+ call."""
+
+    @property
+    def type(self) -> str:
+        """The type name when the metadata gives one, else ``scale_info::N``."""
+        return self.value.get("typeName") or _type_id_string(self.value["type"])
+
+
+class GenericFunctionMetadata(Struct):
+    """A V9–V13 call."""
+
+    @property
+    def name(self) -> Any:
+        """The call name."""
+        return self.value["name"]
+
+    def get_identifier(self) -> Any:
+        """The call name."""
+        return self.value["name"]
+
+    @property
+    def args(self) -> Any:
+        """The arguments (``GenericFunctionArgumentMetadata`` objects)."""
+        return self.value_object["args"].value_object
+
+    @property
+    def docs(self) -> Any:
+        """Documentation lines."""
+        return self.value["documentation"]
+
+
+class _PalletEnumMetadata(Struct):
+    """A V14+ pallet's call, event or error enum (``ty``): its variants."""
+
+    def get_type_string(self) -> str:
+        """``scale_info::N`` of the enum."""
+        return _type_id_string(self.value["ty"])
+
+    def _variants(self) -> Any:
+        if not self.value_object:
+            return []
+        # the metadata this is part of has the enum's registry entry (the
+        # configuration too, once the metadata is added to it)
+        root = self.__dict__.get("_parts_root")
+        registry_type = root._registry_type(self.value["ty"]) if root is not None else None
+        if registry_type is None:
+            registry_type = self.runtime_config.get_decoder_class(self.get_type_string()).scale_info_type
+        return registry_type["def"][1]["variants"]
+
+
+class ScaleInfoCallMetadata(_PalletEnumMetadata):
+    """A V14+ pallet's calls."""
+
+    @property
+    def calls(self) -> Any:
+        """The calls (``GenericVariant`` objects)."""
+        return self._variants()
+
+
+class ScaleInfoPalletErrorMetadata(_PalletEnumMetadata):
+    """A V14+ pallet's errors."""
+
+    @property
+    def errors(self) -> Any:
+        """The errors (``GenericVariant`` objects)."""
+        return self._variants()
+
+
+class ScaleInfoPalletEventMetadata(_PalletEnumMetadata):
+    """A V14+ pallet's events."""
+
+    @property
+    def events(self) -> Any:
+        """The events (``GenericVariant`` objects)."""
+        return self._variants()
+
+
+class GenericStorageEntryMetadata(Struct):
+    """A V9–V13 storage function (and the storage-version entry of every pallet)."""
+
+    @property
+    def name(self) -> Any:
+        """The storage function's name."""
+        return self.value["name"]
+
+    @property
+    def modifier(self) -> Any:
+        """``"Optional"`` or ``"Default"``."""
+        return self.value["modifier"]
+
+    @property
+    def type(self) -> Any:
+        """``{"Plain": …}``, ``{"Map": …}``, ``{"DoubleMap": …}`` or ``{"NMap": …}``."""
+        return self.value["type"]
+
+    @property
+    def docs(self) -> Any:
+        """Documentation lines."""
+        return self.value["documentation"]
+
+    def get_type_string_for_type(self, ty: Any) -> str:
+        """The type string of a type named in the entry."""
+        return self.convert_type(ty)
+
+    def _shape(self) -> TypingTuple[str, Any]:
+        ty = self.value["type"]
+        for shape in ("Plain", "Map", "DoubleMap", "NMap"):
+            if shape in ty:
+                return shape, ty[shape]
+        raise NotImplementedError(f"storage entry type {ty!r}")
 
     def get_value_type_string(self) -> str:
         """The value type."""
-        return self.runtime_config.convert_type_string(self._entry["value"])
+        shape, ty = self._shape()
+        return self.get_type_string_for_type(ty if shape == "Plain" else ty["value"])
+
+    def get_params_type_string(self) -> List[str]:
+        """The key types, one per hasher."""
+        shape, ty = self._shape()
+        keys = [] if shape == "Plain" else [ty["key"]] if shape == "Map" else \
+            [ty["key1"], ty["key2"]] if shape == "DoubleMap" else ty["keys"]
+        return [self.get_type_string_for_type(k) for k in keys]
+
+    def get_param_hashers(self) -> List[str]:
+        """The hashers, one per key (``Twox64Concat`` for a plain entry)."""
+        shape, ty = self._shape()
+        return ["Twox64Concat"] if shape == "Plain" else [ty["hasher"]] if shape == "Map" else \
+            [ty["hasher"], ty["key2_hasher"]] if shape == "DoubleMap" else ty["hashers"]
+
+    def get_param_info(self, max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> list:
+        """Not available for V9–V13 entries (as in py-scale-codec)."""
+        raise NotImplementedError()
+
+
+class ScaleInfoStorageEntryMetadata(GenericStorageEntryMetadata):
+    """A V14+ storage function."""
+
+    def get_type_string_for_type(self, ty: Any) -> str:
+        """``scale_info::N``."""
+        return _type_id_string(ty)
+
+    def get_value_type_string(self) -> str:
+        """``scale_info::N`` of the value."""
+        shape, ty = self._shape()
+        if shape not in ("Plain", "Map"):
+            raise NotImplementedError()
+        return self.get_type_string_for_type(ty if shape == "Plain" else ty["value"])
+
+    def get_key_type_string(self) -> Optional[str]:
+        """``scale_info::N`` of the (possibly tuple) key of a map."""
+        ty = self.value["type"]
+        return self.get_type_string_for_type(ty["Map"]["key"]) if "Map" in ty else None
+
+    def _key_class(self) -> Optional[type]:
+        key = self.get_key_type_string()
+        return None if key is None else self.runtime_config.get_decoder_class(key)
+
+    def get_params_type_string(self) -> List[str]:
+        """The key types: a tuple key with several hashers gives one type per hasher."""
+        shape, _ = self._shape()
+        if shape == "Plain":
+            return []
+        if shape != "Map":
+            raise NotImplementedError()
+        key_class = self._key_class()
+        if key_class.type_mapping and key_class.scale_info_type["def"][0] == "tuple" and \
+                len(self.get_param_hashers()) > 1:
+            return key_class.type_mapping
+        return [self.get_key_type_string()]
+
+    def get_key_scale_info_definition(self) -> Optional[str]:
+        """The definition kind of the map's key type (``"tuple"``, ``"composite"`` …)."""
+        key_class = self._key_class()
+        return None if key_class is None else key_class.scale_info_type["def"][0]
+
+    def get_param_hashers(self) -> List[str]:
+        """The hashers, one per key (``Twox64Concat`` for a plain entry)."""
+        shape, ty = self._shape()
+        if shape not in ("Plain", "Map"):
+            raise NotImplementedError()
+        return ["Twox64Concat"] if shape == "Plain" else ty["hashers"]
+
+    def get_param_info(self, max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> list:
+        """The type decomposition of each key."""
+        return [self.runtime_config.create_scale_object(t).generate_type_decomposition(max_recursion=max_recursion)
+                for t in self.get_params_type_string()]
+
+
+class GenericRuntimeCallDefinition(Struct):
+    """A runtime-API call definition of a preset's ``runtime_api``."""
+
+    def get_param_info(self, max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> list:
+        """The type decomposition of each parameter."""
+        return [self.runtime_config.create_scale_object(p["type"]).generate_type_decomposition(
+            max_recursion=max_recursion) for p in self.value["params"]]
+
+
+class GenericEventMetadata(Struct):
+    """A V9–V13 event."""
 
     @property
-    def docs(self) -> List[str]:
+    def name(self) -> Any:
+        """The event name."""
+        return self.value["name"]
+
+    @property
+    def args(self) -> Any:
+        """The argument types (a ``Vec<Type>`` object)."""
+        return self.value_object["args"]
+
+    @property
+    def docs(self) -> Any:
         """Documentation lines."""
-        return list(self._entry["docs"])
+        return self.value["documentation"]
 
 
-class GenericPalletMetadata(_Part):
-    """A pallet (module) of the metadata; ``value`` is its decoded dict."""
-
-    def __init__(self, info: dict, config: RuntimeConfigurationObject, value: Any):
-        super().__init__(value, config)
-        self._info, self.name, self.index = info, info["name"], info["index"]
+class GenericErrorMetadata(Struct):
+    """A V9–V13 error."""
 
     @property
-    def storage(self) -> Optional[List[GenericStorageEntryMetadata]]:
-        """The storage functions (the storage version first, as py-scale-codec
-        lists it), ``None`` when the pallet has no storage."""
-        if self._info["storage"] is None:
+    def name(self) -> Any:
+        """The error name."""
+        return self.value["name"]
+
+    @property
+    def docs(self) -> Any:
+        """Documentation lines."""
+        return self.value["documentation"]
+
+
+class GenericModuleConstantMetadata(Struct):
+    """A V9–V13 pallet constant."""
+
+    @property
+    def name(self) -> Any:
+        """The constant's name."""
+        return self.value["name"]
+
+    @property
+    def type(self) -> str:
+        """The constant's type, normalised."""
+        return self.convert_type(self.value["type"])
+
+    @property
+    def docs(self) -> Any:
+        """Documentation lines."""
+        return self.value["documentation"]
+
+    @property
+    def constant_value(self) -> Optional[bytearray]:
+        """The constant's SCALE bytes."""
+        value = self.value_object.get("value")
+        return value.value_object if value else None
+
+
+class ScaleInfoModuleConstantMetadata(GenericModuleConstantMetadata):
+    """A V14+ pallet constant."""
+
+    @property
+    def type(self) -> str:
+        """``scale_info::N`` of the constant's type."""
+        return _type_id_string(self.value["type"])
+
+
+class GenericPalletMetadata(Struct):
+    """A V9–V13 module."""
+
+    @property
+    def name(self) -> Any:
+        """The pallet name."""
+        return self.value["name"]
+
+    def get_identifier(self) -> Any:
+        """The pallet name."""
+        return self.value["name"]
+
+    @property
+    def storage(self) -> Optional[list]:
+        """The storage functions, the storage-version entry first (as
+        py-scale-codec lists it); ``None`` without storage."""
+        storage = self.value_object["storage"].value_object
+        if not storage:
             return None
-        values = ((self.value or {}).get("storage") or {}).get("entries") or []
-        values = [dict(_core.STORAGE_VERSION_VALUE)] + values + [None] * len(self._info["storage"]["entries"])
-        return [GenericStorageEntryMetadata(e, self, self.runtime_config, v)
-                for e, v in zip(self._info["storage"]["entries"], values)]
+        version = _typed_part(dict(_core.STORAGE_VERSION_VALUE), "StorageEntryMetadataV13", self.runtime_config)
+        # py-scale-codec encodes this entry, which leaves the default's text in place of its bytes
+        version.value_object["default"].value_object = version.value["default"]
+        return [version] + storage["entries"].value_object
+
+    @property
+    def calls(self) -> Any:
+        """The calls (a ``Vec`` object), ``None`` when there are none."""
+        return self.value_object["calls"].value_object
+
+    @property
+    def events(self) -> Optional[list]:
+        """The events, ``None`` when there are none."""
+        events = self.value_object["events"].value_object
+        return events.value_object if events else None
+
+    @property
+    def constants(self) -> list:
+        """The constants (``GenericModuleConstantMetadata`` objects)."""
+        return self.value_object["constants"].value_object
+
+    @property
+    def errors(self) -> Any:
+        """The errors."""
+        return self.value_object["errors"].value_object
 
     def get_storage_function(self, name: str) -> Optional[GenericStorageEntryMetadata]:
         """The storage function called ``name`` (``PalletVersion``: the storage version)."""
         name = _core.STORAGE_VERSION_VALUE["name"] if name == "PalletVersion" else name
-        return next((e for e in self.storage or [] if e.name == name), None)
+        return next((e for e in self.storage or [] if e.value["name"] == name), None)
 
-    def _variants(self, kind: str) -> Optional[list]:
-        e = self._info[kind]
-        return None if e is None else [_MetaRef(v, self.runtime_config) for v in e["variants"]]
 
-    @property
-    def calls(self) -> Optional[list]:
-        """The calls (with ``name``, ``index``, ``args``)."""
-        return self._variants("calls")
+class ScaleInfoPalletMetadata(GenericPalletMetadata):
+    """A V14+ pallet."""
 
-    @property
-    def events(self) -> Optional[list]:
-        """The events."""
-        return self._variants("events")
+    def _enum(self, field: str) -> Any:
+        # V16 has one enum-metadata type for calls, events and errors
+        inner = self.value_object[field].value_object
+        return inner._variants() if inner else []
 
     @property
-    def errors(self) -> Optional[list]:
-        """The errors."""
-        return self._variants("errors")
+    def calls(self) -> Any:
+        """The calls (``GenericVariant`` objects; ``[]`` without calls)."""
+        return self._enum("calls")
 
     @property
-    def constants(self) -> list:
-        """The constants (dicts with ``name``, ``type``, ``value`` bytes)."""
-        return list(self._info["constants"])
+    def events(self) -> Any:
+        """The events (``GenericVariant`` objects; ``[]`` without events)."""
+        return self._enum("event")
 
-    def get_constant(self, name: str) -> Optional[dict]:
-        """The constant called ``name``."""
-        return next((c for c in self._info["constants"] if c["name"] == name), None)
+    @property
+    def errors(self) -> Any:
+        """The errors (``GenericVariant`` objects; ``[]`` without errors)."""
+        return self._enum("error")
 
 
-class _VersionEnum(_Part):
-    """``value_object[1]`` of a metadata object: the version variant."""
+class GenericMetadataAll(Enum):
+    """The versioned metadata enum (``{"V14": MetadataV14}``): pallets and,
+    for V9–V13, the call / event / error indexes."""
 
-    def __init__(self, value: Any, config: RuntimeConfigurationObject, index: int, inner: Any):
-        super().__init__(value, config)
-        self.index, self._inner = index, inner
+    @property
+    def _inner(self) -> Any:
+        return self.value_object[1]
 
-    def _build_value_object(self, value: Any) -> Any:
-        return (next(iter(value)), self._inner)
+    @property
+    def pallets(self) -> list:
+        """The pallets (modules) as objects."""
+        return self._inner.value_object["pallets" if self.index >= 14 else "modules"].value_object
+
+    def _indexes(self) -> TypingTuple[dict, dict, dict]:
+        built = self.__dict__.get("_built_indexes")
+        if built is None:
+            built = self.__dict__["_built_indexes"] = self._build_indexes()
+        return built
+
+    def _build_indexes(self) -> TypingTuple[dict, dict, dict]:
+        # V12/V13 modules carry their index; V9–V11 count the modules that have calls / events / errors
+        calls, events, errors = {}, {}, {}
+        if self.index >= 14:
+            return calls, events, errors
+        counters = [0, 0, 0]
+        for module in self._inner["modules"]:
+            numbered = self.index >= 12
+            for slot, (field, table) in enumerate((("calls", calls), ("events", events))):
+                entries = module[field].value_object
+                if entries is None:
+                    continue
+                position = module["index"].value if numbered else counters[slot]
+                for i, entry in enumerate(entries):
+                    entry.lookup = f"{position:02x}{i:02x}"
+                    table[entry.lookup] = (module, entry)
+                counters[slot] += 1
+            module_errors = module["errors"].value_object or []
+            if len(module_errors) > 0:
+                position = module["index"].value_object if numbered else counters[2]
+                for i, error in enumerate(module_errors):
+                    errors[f"{position}-{i}"] = error
+                counters[2] += 1
+        return calls, events, errors
+
+    @property
+    def call_index(self) -> dict:
+        """``{"PPCC": (module, call)}`` (V9–V13; empty for V14+, as in py-scale-codec)."""
+        return self._indexes()[0]
+
+    @property
+    def event_index(self) -> dict:
+        """``{"PPEE": (module, event)}`` (V9–V13; empty for V14+)."""
+        return self._indexes()[1]
+
+    @property
+    def error_index(self) -> dict:
+        """``{"module-error": error}`` (V9–V13; empty for V14+)."""
+        return self._indexes()[2]
+
+    def get_call_function(self, pallet_index: int, call_index: int) -> Any:
+        """``call_index["{pallet_index}-{call_index}"]`` (py-scale-codec's key form)."""
+        return self.call_index.get(f"{pallet_index}-{call_index}")
+
+    @property
+    def portable_registry(self) -> Any:
+        """The portable registry object (V14+), else ``None``."""
+        return self._inner.value_object["types"] if self.index >= 14 else None
+
+    def get_event(self, pallet_index: int, event_index: int) -> None:
+        """Always ``None`` (as in py-scale-codec)."""
+        return None
+
+    def get_metadata_pallet(self, name: str) -> Any:
+        """The pallet called ``name``, else ``None``."""
+        return next((p for p in self.pallets if p.value["name"] == name), None)
 
 
 class GenericMetadataVersioned(ScaleType, kinds=(K.MetadataVersioned,)):
-    """``MetadataVersioned``: runtime metadata V9–V16. Rust reads the model
-    behind the helpers and decodes the value (py-scale-codec's dict)."""
+    """``MetadataVersioned``: runtime metadata V9–V16. Rust decodes the
+    value (py-scale-codec's dict) and reads the model behind
+    ``get_signed_extensions``; ``value_object`` is the object tree
+    (``value_object[1]`` the ``MetadataAll`` enum)."""
 
     type_string = "MetadataVersioned"
     _info: Optional[dict] = None
@@ -548,48 +1264,68 @@ class GenericMetadataVersioned(ScaleType, kinds=(K.MetadataVersioned,)):
             raise ValueError("metadata is not decoded")
         return self._info
 
-    def _inner_value(self) -> dict:
-        return self.value[1][f"V{self._require()['version']}"]
-
-    def _pallet_objects(self) -> List[GenericPalletMetadata]:
-        pallets = self._inner_value()["pallets" if self._require()["version"] >= 14 else "modules"]
-        return [GenericPalletMetadata(p, self.runtime_config, v) for p, v in zip(self._require()["pallets"], pallets)]
-
     def _build_value_object(self, value: Any) -> Any:
-        version = self._require()["version"]
-        inner = {k: _Part(v, self.runtime_config) for k, v in self._inner_value().items()}
-        inner["pallets" if version >= 14 else "modules"] = self._pallet_objects()
-        return (_Part(self.value[0], self.runtime_config),
-                _VersionEnum(self.value[1], self.runtime_config, version, inner))
+        self._require()
+        return (_typed_part(value[0], "[u8; 4]", self.runtime_config, root=self),
+                _typed_part(value[1], "MetadataAll", self.runtime_config, root=self))
+
+    def _registry_type(self, type_id: int) -> Any:
+        """The portable registry's entry ``type_id`` as a ``RegistryType``
+        object (V14+; ``None`` when there is none)."""
+        cache = self.__dict__.setdefault("_registry_types", {})
+        if type_id not in cache:
+            version = self._require()["version"]
+            types = self.value[1][f"V{version}"]["types"]["types"] if version >= 14 else []
+            entry = types[type_id] if 0 <= type_id < len(types) and types[type_id]["id"] == type_id else \
+                next((t for t in types if t["id"] == type_id), None)
+            cache[type_id] = None if entry is None else _typed_part(entry["type"], "RegistryType",
+                                                                     self.runtime_config, root=self)
+        return cache[type_id]
+
+    @property
+    def call_index(self) -> dict:
+        """``{"PPCC": (module, call)}`` (V9–V13; empty for V14+, as in py-scale-codec)."""
+        return self.value_object[1].call_index
+
+    @property
+    def event_index(self) -> dict:
+        """``{"PPEE": (module, event)}`` (V9–V13; empty for V14+)."""
+        return self.value_object[1].event_index
+
+    def get_module_error(self, module_index: int, error_index: int) -> Any:
+        """The error ``error_index`` of the pallet with index ``module_index``."""
+        if self.portable_registry:
+            for module in self.pallets:
+                if module["index"] == module_index and module.errors:
+                    return module.errors[error_index]
+            return None
+        return self.value_object[1].error_index.get(f"{module_index}-{error_index}")
+
+    def get_metadata(self) -> Any:
+        """The version enum (``value_object[1]``): ``.index`` is the version,
+        ``.value_object[1].value`` the version's metadata dict (py-scale-codec's)."""
+        return self.value_object[1]
 
     @property
     def portable_registry(self) -> Any:
-        """The portable registry (V14+) as its decoded value, ``None`` for legacy metadata."""
-        v14 = self._require()["version"] >= 14
-        return _Part(self._inner_value()["types"], self.runtime_config) if v14 else None
+        """The portable registry (V14+) object, ``None`` for legacy metadata."""
+        return self.value_object[1].portable_registry
 
     @property
-    def pallets(self) -> List[GenericPalletMetadata]:
-        """The pallets (modules)."""
-        return self._pallet_objects()
+    def pallets(self) -> list:
+        """The pallets (modules) as objects."""
+        return self.value_object[1].pallets
 
-    def get_metadata_pallet(self, name: str) -> Optional[GenericPalletMetadata]:
-        """The pallet called ``name``."""
-        return next((p for p in self._pallet_objects() if p.name == name), None)
+    def get_metadata_pallet(self, name: str) -> Any:
+        """The pallet called ``name``, else ``None``."""
+        return self.value_object[1].get_metadata_pallet(name)
 
-    def _variant_index(self, kind: str) -> Dict[str, TypingTuple[GenericPalletMetadata, Any]]:
-        return {f"{p._info[kind]['pallet_index']:02x}{v['index']:02x}": (p, _MetaRef(v, self.runtime_config))
-                for p in self._pallet_objects() if p._info[kind] is not None for v in p._info[kind]["variants"]}
-
-    @property
-    def call_index(self) -> Dict[str, TypingTuple[GenericPalletMetadata, Any]]:
-        """``{"PPCC": (pallet, call)}`` keyed by pallet and call index in hex."""
-        return self._variant_index("calls")
-
-    @property
-    def event_index(self) -> Dict[str, TypingTuple[GenericPalletMetadata, Any]]:
-        """``{"PPEE": (pallet, event)}``."""
-        return self._variant_index("events")
+    def get_pallet_by_index(self, index: int) -> Any:
+        """The pallet with index ``index`` (a ``ValueError`` when there is none)."""
+        for pallet in self.pallets:
+            if pallet.value["index"] == index:
+                return pallet
+        raise ValueError(f'Pallet for index "{index}" not found')
 
     def get_signed_extensions(self) -> Dict[str, dict]:
         """Signed extensions ``{identifier: {"extrinsic", "additional_signed"}}``."""
@@ -603,28 +1339,120 @@ MetadataVersioned = GenericMetadataVersioned
 # string; the names exist for imports, isinstance and presets' base_class.
 
 CompactU32 = type("CompactU32", (Compact,), {"type_string": "Compact<u32>"})
-CompactMoment = type("CompactMoment", (Compact,), {"type_string": "Compact<Moment>"})
-Conviction = type("Conviction", (Enum,), {"type_string": "Conviction"})
-StorageHasher = type("StorageHasher", (Enum,), {"type_string": "StorageHasher"})
+
+
+class CompactMoment(Compact):
+    """``Compact<Moment>``: a timestamp."""
+
+    type_string = "Compact<Moment>"
+
+    def to_datetime(self) -> datetime:
+        """The value as a naive UTC datetime (py-scale-codec reads the value as seconds)."""
+        return datetime.fromtimestamp(self.value, timezone.utc).replace(tzinfo=None)
+
+
+class Conviction(Enum):
+    """A vote's conviction."""
+
+    type_string = "Conviction"
+    CONVICTION_MASK = 0b01111111
+    DEFAULT_CONVICTION = 0b00000000
+
+
+class StorageHasher(Enum):
+    """A storage hasher."""
+
+    type_string = "StorageHasher"
+
+    def _is(self, name: str) -> bool:
+        return self.value == name
+
+    def is_blake2_128(self) -> bool:
+        """Whether the hasher is ``Blake2_128``."""
+        return self._is("Blake2_128")
+
+    def is_blake2_256(self) -> bool:
+        """Whether the hasher is ``Blake2_256``."""
+        return self._is("Blake2_256")
+
+    def is_twoblake2_128_concat(self) -> bool:
+        """Whether the hasher is ``Blake2_128Concat``."""
+        return self._is("Blake2_128Concat")
+
+    def is_twox128(self) -> bool:
+        """Whether the hasher is ``Twox128``."""
+        return self._is("Twox128")
+
+    def is_twox256(self) -> bool:
+        """Whether the hasher is ``Twox256``."""
+        return self._is("Twox256")
+
+    def is_twox64_concat(self) -> bool:
+        """Whether the hasher is ``Twox64Concat``."""
+        return self._is("Twox64Concat")
+
+    def is_identity(self) -> bool:
+        """Whether the hasher is ``Identity``."""
+        return self._is("Identity")
+
+
 GenericContractExecResult = type("GenericContractExecResult", (Enum,), {"type_string": "ContractExecResult"})
 TypeNotSupported = type("TypeNotSupported", (ScaleType,), {})
-GenericContractExecResultV2 = type("GenericContractExecResultV2", (Enum,), {})
-GenericMetadataAll = type("GenericMetadataAll", (Enum,), {})
+
+
+class GenericContractExecResultV2(Struct):
+    """A contract call's result (contracts pallet, runtimes after spec 267)."""
+
+    @property
+    def gas_consumed(self) -> Any:
+        """The gas consumed."""
+        return self.value["gas_consumed"]
+
+    @property
+    def gas_required(self) -> Any:
+        """The gas required."""
+        return self.value["gas_required"]
+
+    @property
+    def flags(self) -> Any:
+        """The flags of a successful result, else ``None``."""
+        try:
+            return self.value["result"]["Ok"]["flags"]
+        except (KeyError, TypeError):
+            return None
+
+    @property
+    def contract_result_data(self) -> Any:
+        """The returned data object of a successful result, else ``None``."""
+        try:
+            return self.value_object["result"][1]["data"]
+        except (KeyError, TypeError, IndexError):
+            return None
+
+
 LogDigest = type("LogDigest", (Enum,), {})
 GenericConsensusEngineId = type("GenericConsensusEngineId", (FixedLengthArray,), {})
 GenericConsensus = type("GenericConsensus", (Tuple,), {})
 GenericPreRuntime = type("GenericPreRuntime", (Tuple,), {})
 GenericSeal = type("GenericSeal", (Tuple,), {})
 GenericSealV0 = type("GenericSealV0", (Tuple,), {})
-for _name in ("GenericBlock", "ProposalPreimage", "GenericErrorMetadata", "GenericEventMetadata", "GenericField",
-              "GenericFunctionArgumentMetadata", "GenericFunctionMetadata", "GenericModuleConstantMetadata",
-              "GenericRegistryType", "GenericRuntimeCallDefinition", "GenericTypeDefComposite",
-              "GenericTypeDefVariant", "GenericVariant", "ScaleInfoCallMetadata",
-              "ScaleInfoFunctionArgumentMetadata", "ScaleInfoModuleConstantMetadata", "ScaleInfoPalletErrorMetadata",
-              "ScaleInfoPalletEventMetadata", "ScaleInfoPalletMetadata", "ScaleInfoStorageEntryMetadata"):
+for _name in ("GenericBlock", "ProposalPreimage"):
     globals()[_name] = type(_name, (Struct,), {"__doc__": f"py-scale-codec's ``{_name}``."})
+
+# The type strings of py-scale-codec's classes that users instantiate
+# directly (``Bytes().encode("0x12")``, ``U32(ScaleBytes(…)).decode()``).
+for _cls, _type_string in ((Null, "Null"), (Bytes, "Bytes"), (String, "String"), (HexBytes, "HexBytes"),
+                           (OptionBytes, "Option<Bytes>"), (BitVec, "BitVec"), (Bool, "bool"), (U8, "u8"),
+                           (U16, "u16"), (U32, "u32"), (U64, "u64"), (U128, "u128"), (U256, "u256"), (I8, "i8"),
+                           (I16, "i16"), (I32, "i32"), (I64, "i64"), (I128, "i128"), (I256, "i256"), (H160, "H160"),
+                           (H256, "H256"), (H512, "H512"), (GenericAccountIndex, "AccountIndex"),
+                           (GenericEthereumAccountId, "H160"), (GenericVote, "GenericVote"), (Data, "Data")):
+    if "type_string" not in _cls.__dict__:
+        _cls.type_string = _type_string
 
 __all__ = [name for name, obj in list(globals().items())
            if isinstance(obj, type) and issubclass(obj, ScaleDecoder) and not name.startswith("_")]
 __all__ += ["ScaleBytes", "RuntimeConfiguration", "RuntimeConfigurationObject", "InvalidScaleTypeValueException",
-            "RemainingScaleBytesNotEmptyException", "MetadataCallFunctionNotFound"]
+            "RemainingScaleBytesNotEmptyException", "MetadataCallFunctionNotFound", "TYPE_DECOMP_MAX_RECURSIVE",
+            "is_valid_ss58_address", "ss58_decode", "ss58_decode_account_index", "ss58_encode", "next_power_of_two",
+            "trailing_zeros"]

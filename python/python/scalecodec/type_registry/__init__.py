@@ -17,6 +17,9 @@ SUPPORTED_TYPE_REGISTRY_PRESETS = (
     "polymesh-mainnet", "polymesh-testnet", "acala", "test", "contracts-on-rococo",
 )
 
+#: Where py-scale-codec's ``use_remote_preset`` fetches presets from (not used here: presets are pinned).
+ONLINE_BASE_URL = "https://raw.githubusercontent.com/polkascan/py-scale-codec/v1.0/scalecodec/type_registry/"
+
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 

@@ -1,0 +1,158 @@
+"""py-scale-codec 1.2.12's public surface, introspected in the reference venv
+and in ours (``reference_scripts/surface.py`` under both interpreters): every
+module, every public name, every public method and attribute of its classes
+(with the parameter names of its methods), the attributes its instances
+carry. A name 1.2.12 has and we lack fails the test, unless it is listed in
+``EXCEPTIONS`` with the reason; an exception that no longer fails the test
+fails it too (the list stays true).
+
+Keys: ``module:name`` for a module-level name, ``Class.attr`` for an
+attribute of a class (wherever the class is exported), ``Class.attr(param)``
+for a parameter name.
+"""
+import sys
+
+from conftest import reference_python, run_reference_script
+
+# What py-scale-codec 1.2.12 exposes that we deliberately do not, and why.
+_DECODER_STEP = ("a step of py-scale-codec's byte-by-byte Python decoder (state it keeps while it "
+                 "reads); ferroscale decodes in Rust and the decoded value carries the result")
+_SCALE_INFO_HOOK = ("class hook of py-scale-codec's Python portable-registry importer; ferroscale imports "
+                    "portable registries in Rust")
+_LEGACY_ADDRESS = ("pre-MultiAddress (2020) `Address` decoder state; the decoded value carries the account "
+                   "(see README, known gaps)")
+_CONTRACTS_V1 = ("contracts-pallet result before runtime spec 260 (2020), whose Python decoder fills these "
+                 "while reading; not supported (the V2 result, GenericContractExecResultV2, is)")
+_DIGEST = ("filled by py-scale-codec's Python digest-item decoders; ferroscale's digest values keep the raw "
+           "fields (README, known gaps)")
+
+EXCEPTIONS = {
+    "scalecodec.base:TYPE_CHECKING": "typing.TYPE_CHECKING, imported by py-scale-codec for annotations; not API",
+    "RuntimeConfiguration.add_contract_metadata_dict_to_type_registry":
+        "ink! contract metadata (portable types under an `ink::<hash>` prefix): only the `scale_info` prefix "
+        "is supported",
+    "RuntimeConfigurationObject.add_contract_metadata_dict_to_type_registry":
+        "ink! contract metadata (portable types under an `ink::<hash>` prefix): only the `scale_info` prefix "
+        "is supported",
+    "RuntimeConfiguration.arrow_match_re": "compiled regex of py-scale-codec's Python type-string parser",
+    "RuntimeConfiguration.bracket_match_re": "compiled regex of py-scale-codec's Python type-string parser",
+    "RuntimeConfigurationObject.arrow_match_re": "compiled regex of py-scale-codec's Python type-string parser",
+    "RuntimeConfigurationObject.bracket_match_re": "compiled regex of py-scale-codec's Python type-string parser",
+    "Compact.process_compact_bytes": _DECODER_STEP,
+    "Compact.compact_bytes": _DECODER_STEP,
+    "Compact.compact_length": _DECODER_STEP,
+    "CompactU32.process_compact_bytes": _DECODER_STEP,
+    "CompactU32.compact_bytes": _DECODER_STEP,
+    "CompactU32.compact_length": _DECODER_STEP,
+    "CompactMoment.process_compact_bytes": _DECODER_STEP,
+    "CompactMoment.compact_bytes": _DECODER_STEP,
+    "CompactMoment.compact_length": _DECODER_STEP,
+    "HexBytes.length_obj": _DECODER_STEP,
+    "BoundedVec.process_scale_info_definition": _SCALE_INFO_HOOK,
+    "Data.process_scale_info_definition": _SCALE_INFO_HOOK,
+    "Era.process_scale_info_definition": _SCALE_INFO_HOOK,
+    "GenericAccountId.process_scale_info_definition": _SCALE_INFO_HOOK,
+    "GenericEthereumAccountId.process_scale_info_definition": _SCALE_INFO_HOOK,
+    "MultiAccountId.process_scale_info_definition": _SCALE_INFO_HOOK,
+    "Option.process_scale_info_definition": _SCALE_INFO_HOOK,
+    "GenericAddress.account_id": _LEGACY_ADDRESS,
+    "GenericAddress.account_idx": _LEGACY_ADDRESS,
+    "GenericAddress.account_index": _LEGACY_ADDRESS,
+    "GenericAddress.account_length": _LEGACY_ADDRESS,
+    "AccountIdAddress.account_id": _LEGACY_ADDRESS,
+    "AccountIdAddress.account_idx": _LEGACY_ADDRESS,
+    "AccountIdAddress.account_index": _LEGACY_ADDRESS,
+    "AccountIdAddress.account_length": _LEGACY_ADDRESS,
+    "RawAddress.account_id": _LEGACY_ADDRESS,
+    "RawAddress.account_idx": _LEGACY_ADDRESS,
+    "RawAddress.account_index": _LEGACY_ADDRESS,
+    "RawAddress.account_length": _LEGACY_ADDRESS,
+    "GenericMultiAddress.account_idx": _DECODER_STEP,
+    "GenericMultiAddress.account_length": _DECODER_STEP,
+    "GenericContractExecResult.process_contract_result": _CONTRACTS_V1,
+    "GenericContractExecResult.contract_result_data": _CONTRACTS_V1,
+    "GenericContractExecResult.contract_result_scale_type": _CONTRACTS_V1,
+    "GenericContractExecResult.flags": _CONTRACTS_V1,
+    "GenericContractExecResult.gas_consumed": _CONTRACTS_V1,
+    "GenericContractExecResult.gas_required": _CONTRACTS_V1,
+    "GenericPreRuntime.authority_index": _DIGEST,
+    "GenericPreRuntime.slot_number": _DIGEST,
+    "LogDigest.index_value": _DIGEST,
+    "LogDigest.log_type": _DIGEST,
+}
+
+
+def _dump(python: str) -> dict:
+    return run_reference_script(python, "surface.py")
+
+
+def _param_gaps(ref: dict, ours: dict) -> list:
+    """Parameter names of ``ref`` that ``ours`` cannot take by keyword."""
+    if ref.get("params") is None or ours.get("params") is None or "**" in ours["params"]:
+        return []
+    return [p for p in ref["params"] if p not in ("*", "**") and p not in ours["params"]]
+
+
+def _class_gaps(name: str, ref: dict, ours: dict) -> list:
+    gaps = []
+    for attr, ref_attr in ref["attrs"].items():
+        our_attr = ours["attrs"].get(attr)
+        if our_attr is None:
+            gaps.append(f"{name}.{attr}")
+        elif our_attr["kind"] != ref_attr["kind"]:
+            gaps.append(f"{name}.{attr} is {our_attr['kind']}, not {ref_attr['kind']}")
+        elif not attr.startswith("__"):  # protocol methods are called positionally
+            gaps.extend(f"{name}.{attr}({p})" for p in _param_gaps(ref_attr, our_attr))
+    have = set(ours["instance_dir"] or []) | set(ours["attrs"])
+    gaps.extend(f"{name}.{attr}" for attr in ref["instance_attrs"] if attr not in have)
+    return gaps
+
+
+def surface_gaps(ref: dict, ours: dict) -> list:
+    gaps = []
+    for module, ref_module in ref.items():
+        if "error" in ref_module:
+            continue
+        our_module = ours.get(module, {})
+        if "error" in our_module:
+            gaps.append(f"{module} (module: {our_module['error']})")
+            continue
+        for name, ref_entry in ref_module["names"].items():
+            entry = our_module["names"].get(name)
+            if entry is None:
+                gaps.append(f"{module}:{name}")
+            elif entry["kind"] != ref_entry["kind"]:
+                gaps.append(f"{module}:{name} is a {entry['kind']}, not a {ref_entry['kind']}")
+            elif ref_entry["kind"] == "class":
+                gaps.extend(_class_gaps(name, ref_entry, entry))
+            elif ref_entry["kind"] == "callable":
+                gaps.extend(f"{module}:{name}({p})" for p in _param_gaps(ref_entry, entry))
+    return sorted(set(gaps))
+
+
+def test_reference_is_py_scale_codec_1_2_12():
+    ref = _dump(reference_python())
+    # the dump found py-scale-codec's classes, not an empty or foreign package
+    assert {"GenericMetadataVersioned", "ScaleInfoPalletMetadata", "GenericVariant"} <= set(
+        ref["scalecodec.types"]["names"])
+    assert ref["scalecodec.constants"]["names"]["TYPE_DECOMP_MAX_RECURSIVE"]["kind"] == "value"
+
+
+def test_every_public_name_of_py_scale_codec_1_2_12_exists():
+    ref, ours = _dump(reference_python()), _dump(sys.executable)
+    gaps = surface_gaps(ref, ours)
+    missing = [g for g in gaps if g not in EXCEPTIONS]
+    assert not missing, f"{len(missing)} public names of py-scale-codec 1.2.12 missing:\n" + "\n".join(missing)
+    stale = sorted(set(EXCEPTIONS) - set(gaps))
+    assert not stale, "listed as exceptions but present now (remove them):\n" + "\n".join(stale)
+
+
+def test_the_comparison_finds_a_missing_name():
+    """The checker itself: a name removed from our dump is reported."""
+    ref = _dump(reference_python())
+    ours = _dump(sys.executable)
+    del ours["scalecodec.types"]["names"]["GenericPalletMetadata"]["attrs"]["get_identifier"]
+    del ours["scalecodec.types"]["names"]["GenericVariant"]
+    gaps = surface_gaps(ref, ours)
+    assert "GenericPalletMetadata.get_identifier" in gaps
+    assert "scalecodec.types:GenericVariant" in gaps
