@@ -9,7 +9,7 @@
 //! (where the Python package carries them). They are found at run time,
 //! never through a path compiled into this crate: a folder given explicitly
 //! ([`Preset::named_in`], `Registry::with_presets_from`), else
-//! `$FERROSCALE_PRESETS_DIR`, else the folder set by [`set_presets_dir`]
+//! the folder set by [`set_presets_dir`], else `$FERROSCALE_PRESETS_DIR`
 //! ([`presets_dir`]). This workspace's `.cargo/config.toml` points the
 //! variable at the extracted folder for its own tests and tools. Any other
 //! preset loads with [`Preset::from_file`] / [`Preset::from_json_str`].
@@ -65,8 +65,10 @@ static PRESETS_DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
 
 /// Tells the engine where the shipped presets are — the Python module points
 /// it at the `type_registry/` folder of the installed package, wherever the
-/// wheel was unpacked. The first call wins; `$FERROSCALE_PRESETS_DIR` still
-/// takes precedence.
+/// wheel was unpacked. The first call wins, and it wins over
+/// `$FERROSCALE_PRESETS_DIR`: a program that says where its own presets are
+/// (the Python package, whose presets ship inside it) is not redirected by
+/// a variable meant for Rust crates that have none.
 pub fn set_presets_dir(dir: impl Into<PathBuf>) {
     let _ = PRESETS_DIR.set(dir.into());
 }
@@ -78,13 +80,13 @@ const WHERE: &str = "set FERROSCALE_PRESETS_DIR to a folder holding py-scale-cod
      ferroscale checkout; `pip download scalecodec==1.2.12` has them under \
      scalecodec/type_registry/)";
 
-/// The folder holding the shipped presets: `$FERROSCALE_PRESETS_DIR`, else
-/// the folder given to [`set_presets_dir`]. Fails, naming both, when neither
-/// is set or the folder has no `core.json`.
+/// The folder holding the shipped presets: the folder given to
+/// [`set_presets_dir`], else `$FERROSCALE_PRESETS_DIR`. Fails, naming both,
+/// when neither is set or the folder has no `core.json`.
 pub fn presets_dir() -> Result<PathBuf, PresetError> {
-    let (dir, from) = match (std::env::var_os(PRESETS_DIR_ENV), PRESETS_DIR.get()) {
-        (Some(d), _) if !d.is_empty() => (PathBuf::from(d), PRESETS_DIR_ENV),
-        (_, Some(d)) => (d.clone(), "set_presets_dir"),
+    let (dir, from) = match (PRESETS_DIR.get(), std::env::var_os(PRESETS_DIR_ENV)) {
+        (Some(d), _) => (d.clone(), "set_presets_dir"),
+        (None, Some(d)) if !d.is_empty() => (PathBuf::from(d), PRESETS_DIR_ENV),
         _ => {
             return Err(PresetError::at(
                 "",
