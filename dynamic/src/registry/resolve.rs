@@ -293,7 +293,7 @@ impl<'r> Resolution<'r> {
             Builtin::Bytes => Node::Bytes,
             Builtin::ByteArray(n) => Node::ByteArray(n),
             Builtin::Compact(Some(p)) => {
-                let inner = self.builtin(Builtin::Prim(p), prim_key(p))?;
+                let inner = self.builtin(Builtin::Prim(p), p.rust_name())?;
                 Node::Compact(inner)
             }
             Builtin::OptionBytes => {
@@ -763,26 +763,6 @@ impl<'r> Resolution<'r> {
                 )))
             }
         }
-    }
-}
-
-fn prim_key(p: Prim) -> &'static str {
-    match p {
-        Prim::Bool => "bool",
-        Prim::U8 => "u8",
-        Prim::U16 => "u16",
-        Prim::U32 => "u32",
-        Prim::U64 => "u64",
-        Prim::U128 => "u128",
-        Prim::U256 => "u256",
-        Prim::I8 => "i8",
-        Prim::I16 => "i16",
-        Prim::I32 => "i32",
-        Prim::I64 => "i64",
-        Prim::I128 => "i128",
-        Prim::I256 => "i256",
-        Prim::Char => "char",
-        Prim::Str => "str",
     }
 }
 
