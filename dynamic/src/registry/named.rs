@@ -198,7 +198,7 @@ impl Registry {
     }
 
     /// The metadata, or the error naming the item that needed it.
-    fn require_metadata(
+    pub(super) fn require_metadata(
         &self,
         kind: ItemKind,
         pallet: &str,

@@ -67,9 +67,7 @@ impl Registry {
     /// The runtime API method `trait_name.method` of the loaded metadata
     /// (V15+; V14 and older metadata list none: [`Error::NotInMetadata`]).
     pub fn runtime_api(&mut self, trait_name: &str, method: &str) -> Result<RuntimeApiCall, Error> {
-        let md = self.metadata.clone().ok_or_else(|| Error::NoRuntime {
-            ty: format!("runtime API {trait_name}.{method}"),
-        })?;
+        let md = self.require_metadata(ItemKind::RuntimeApi, trait_name, method)?;
         if md.version < 15 {
             return Err(Error::NotInMetadata {
                 kind: ItemKind::RuntimeApi,
@@ -87,9 +85,7 @@ impl Registry {
     /// The view function `pallet.name` of the loaded metadata (V16; older
     /// metadata lists none: [`Error::NotInMetadata`]).
     pub fn view_function(&mut self, pallet: &str, name: &str) -> Result<ViewFunctionCall, Error> {
-        let md = self.metadata.clone().ok_or_else(|| Error::NoRuntime {
-            ty: format!("view function {pallet}.{name}"),
-        })?;
+        let md = self.require_metadata(ItemKind::ViewFunction, pallet, name)?;
         if md.version < 16 {
             return Err(Error::NotInMetadata {
                 kind: ItemKind::ViewFunction,
