@@ -30,7 +30,7 @@ pub mod values;
 
 pub use accounts::{AccountId32, MultiAddress, DEFAULT_SS58_FORMAT};
 pub use bytes::{AccountId20, H160, H256, H512, I256, U256};
-#[allow(unused_imports)] // empty when no chain feature is enabled
+#[allow(unused_imports, unreachable_pub)] // empty when no chain feature is enabled
 pub use chains::*;
 pub use collections::{BTreeMap, BTreeSet};
 pub use extrinsic::{GeneralPart, Preamble, SignedPart, UncheckedExtrinsic};

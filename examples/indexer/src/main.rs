@@ -19,10 +19,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let file = dir.join("metadata/polkadot-v14-spec1000001.scale");
     let rpc_hex = hex::encode_prefixed(&std::fs::read(file)?);
     let metadata = Metadata::from_hex(&rpc_hex)?;
-    // Types that know their runtime: check before decoding.
+    // Types that know their runtime: check before decoding. After an upgrade
+    // (here: spec 9180's metadata) the check says which items changed.
     metadata.check(&polkadot::RUNTIME)?;
-    if let Err(e) = metadata.check(&ferroscale::runtime_types::polkadot::RUNTIME) {
-        println!("shipped types refused: {e}");
+    let other = Metadata::from_bytes(&std::fs::read(
+        dir.join("metadata/polkadot-v14-spec9180.scale"),
+    )?)?;
+    if let Err(e) = other.check(&polkadot::RUNTIME) {
+        println!("refused: {e:.160}…");
     }
 
     // Typed extrinsics and events of block 18,468,942.

@@ -71,6 +71,7 @@ fn the_example_decodes_block_18468942_typed_and_dynamically() {
     let events =
         ferroscale_test_support::read_string("payloads/polkadot-block-18468942/events.hex");
     ferroscale_test_support::read("metadata/polkadot-v14-spec1000001.scale");
+    ferroscale_test_support::read("metadata/polkadot-v14-spec9180.scale");
 
     let out = Command::new(env!("CARGO_BIN_EXE_ferroscale-example-indexer"))
         .arg(&fixtures)
@@ -118,11 +119,11 @@ fn the_example_decodes_block_18468942_typed_and_dynamically() {
     assert!(stdout.contains(&format!(
         "System.Events by name and by type string: {event_count} records"
     )));
-    // The shipped module (another spec) is refused before anything is decoded with it.
+    // Another spec's metadata is refused before anything is decoded with these types.
     assert!(
         stdout.contains(
-            "shipped types refused: types generated for polkadot spec 1001002 do not fit \
-             this metadata (polkadot spec 1000001)"
+            "refused: types generated for polkadot spec 1000001 do not fit \
+             this metadata (polkadot spec 9180)"
         ),
         "{stdout}"
     );
