@@ -16,6 +16,7 @@
 //! [`value_decoder`] (cyscale's `get_value_decoder` callables).
 
 pub mod convert;
+pub mod detached;
 pub mod errors;
 pub mod kinds;
 pub mod metadata;

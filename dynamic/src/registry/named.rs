@@ -68,6 +68,13 @@ impl Registry {
         self.load_model(Arc::new(metadata.clone()))
     }
 
+    /// [`Registry::load_metadata_model`] for a model already shared behind an
+    /// `Arc` (no copy): the Python module parses metadata with the
+    /// interpreter lock released and hands the model over here.
+    pub fn load_metadata_shared(&mut self, metadata: Arc<Metadata>) -> Result<(), Error> {
+        self.load_model(metadata)
+    }
+
     /// The loaded metadata, if any.
     pub fn metadata(&self) -> Option<&Metadata> {
         self.metadata.as_deref()
