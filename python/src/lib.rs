@@ -23,6 +23,7 @@ pub mod metadata;
 pub mod object;
 pub mod ops;
 pub mod registry;
+pub mod runtime_api;
 pub mod scale_bytes;
 pub mod sink;
 pub mod ss58;

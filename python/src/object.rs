@@ -874,6 +874,73 @@ impl ConfigBase {
         PyRegistry::batch(registry.bind(py), type_strings, scale_bytes_list)
     }
 
+    /// The runtime APIs of the loaded metadata (V15+; see `_core.pyi`).
+    fn runtime_apis<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        crate::runtime_api::runtime_apis(&self.registry(py)?)
+    }
+
+    /// The view functions of the loaded metadata (V16).
+    fn view_functions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        crate::runtime_api::view_functions(&self.registry(py)?)
+    }
+
+    /// `(method, "0x…" data)` to pass to `state_call` for `api.method`.
+    #[pyo3(signature = (api, method, params=None))]
+    fn runtime_api_request(
+        &self,
+        py: Python<'_>,
+        api: &str,
+        method: &str,
+        params: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(String, String)> {
+        crate::runtime_api::runtime_api_request(&self.registry(py)?, api, method, params)
+    }
+
+    /// The value of `api.method`'s answer (`bytes`, `bytearray` or hex).
+    fn decode_runtime_api_result<'py>(
+        &self,
+        py: Python<'py>,
+        api: &str,
+        method: &str,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::runtime_api::decode_runtime_api_result(&self.registry(py)?, api, method, data)
+    }
+
+    /// `(method, "0x…" data)` to pass to `state_call` for the view function `pallet.name`.
+    #[pyo3(signature = (pallet, name, params=None))]
+    fn view_function_request(
+        &self,
+        py: Python<'_>,
+        pallet: &str,
+        name: &str,
+        params: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(String, String)> {
+        crate::runtime_api::view_function_request(&self.registry(py)?, pallet, name, params)
+    }
+
+    /// The value of the view function's output bytes.
+    fn decode_view_function_result<'py>(
+        &self,
+        py: Python<'py>,
+        pallet: &str,
+        name: &str,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::runtime_api::decode_view_function_result(&self.registry(py)?, pallet, name, data)
+    }
+
+    /// The value of the view function's whole `state_call` answer (an `Err` raises).
+    fn decode_view_function_answer<'py>(
+        &self,
+        py: Python<'py>,
+        pallet: &str,
+        name: &str,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::runtime_api::decode_view_function_answer(&self.registry(py)?, pallet, name, data)
+    }
+
     /// SS58 format account ids render in (`None`: `"0x…"` hex).
     #[getter]
     fn get_ss58_format(&self, py: Python<'_>) -> PyResult<Option<u16>> {

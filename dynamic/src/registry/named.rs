@@ -80,6 +80,11 @@ impl Registry {
         self.metadata.as_deref()
     }
 
+    /// The loaded metadata, if any, shared (kept while the registry changes).
+    pub fn metadata_shared(&self) -> Option<Arc<Metadata>> {
+        self.metadata.clone()
+    }
+
     /// The storage key of `pallet.entry` for `keys` (one value per hasher, in
     /// order). Fewer keys than the map has give the prefix of every entry
     /// under them (iterate with the node's `state_getKeysPaged`); none gives
