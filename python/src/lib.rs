@@ -16,12 +16,14 @@
 //! [`value_decoder`] (cyscale's `get_value_decoder` callables).
 
 pub mod convert;
+pub mod detached;
 pub mod errors;
 pub mod kinds;
 pub mod metadata;
 pub mod object;
 pub mod ops;
 pub mod registry;
+pub mod runtime_api;
 pub mod scale_bytes;
 pub mod sink;
 pub mod ss58;

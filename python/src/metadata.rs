@@ -146,8 +146,11 @@ fn pallet_dict<'py>(py: Python<'py>, p: &Pallet) -> PyResult<Bound<'py, PyDict>>
 /// `{"version", "spec_name", "spec_version", "pallets": [...], "extrinsic_version"}`.
 #[pyfunction]
 pub fn metadata_info<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
+    // Read with the interpreter lock released (other threads run meanwhile).
+    let md = crate::detached::detached(py, "reading metadata", || Metadata::load(data))
+        .map_err(PyValueError::new_err)?
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     guard("reading metadata", || {
-        let md = Metadata::load(data).map_err(|e| PyValueError::new_err(e.to_string()))?;
         let d = PyDict::new(py);
         d.set_item("version", md.version)?;
         d.set_item("spec_name", md.spec_name())?;

@@ -707,38 +707,42 @@ impl ScaleObject {
         check_remaining: bool,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
         let py = slf.py();
-        // One borrow of the object and the registry for the whole decode: the
-        // sink builds plain Python values and never reaches either.
-        let mut this = slf.borrow_mut();
-        let (Some(fast), None, Some(data)) = (&this.fast, &this.metadata, &this.data) else {
-            return Ok(None);
+        // The object is not borrowed while it decodes: a large input is
+        // decoded with the interpreter lock released, and other threads may
+        // read the object meanwhile.
+        let (node, registry, data) = {
+            let this = slf.borrow();
+            let (Some(fast), None, Some(data)) = (&this.fast, &this.metadata, &this.data) else {
+                return Ok(None);
+            };
+            if !fast.decode {
+                return Ok(None);
+            }
+            let Ok(buffer) = data.bind(py).cast::<PyScaleBytes>() else {
+                return Ok(None);
+            };
+            let registry = fast.registry.bind(py).clone();
+            let Ok(reg) = registry.try_borrow() else {
+                return Ok(None);
+            };
+            if reg.current_generation() != fast.generation {
+                return Ok(None);
+            }
+            (fast.node, registry.clone(), buffer.clone())
         };
-        if !fast.decode {
-            return Ok(None);
-        }
-        let Ok(buffer) = data.bind(py).cast::<PyScaleBytes>() else {
-            return Ok(None);
-        };
-        let buffer = buffer.get();
-        let registry = fast.registry.bind(py);
-        let Ok(mut reg) = registry.try_borrow_mut() else {
-            return Ok(None);
-        };
-        if reg.current_generation() != fast.generation {
-            return Ok(None);
-        }
+        let buffer = data.get();
         let start = buffer.offset();
-        let (value, used) = reg.decode_at(
-            py,
-            TypeIdx(fast.node),
+        let (value, used) = PyRegistry::decode_in(
+            &registry,
+            TypeIdx(node),
             None,
             buffer.buffer().bind(py),
             start,
             check_remaining,
         )?;
-        drop(reg);
         let end = start + used;
         buffer.set_offset_to(end);
+        let mut this = slf.try_borrow_mut()?;
         this.data_start_offset = Some(start);
         this.data_end_offset = Some(end);
         this.value = Some(value.clone().unbind());
@@ -867,8 +871,74 @@ impl ConfigBase {
         let Some(registry) = slf.borrow().registry.as_ref().map(|r| r.clone_ref(py)) else {
             return Err(PyValueError::new_err("configuration has no registry"));
         };
-        let mut registry = registry.bind(py).try_borrow_mut()?;
-        registry.batch(py, type_strings, scale_bytes_list)
+        PyRegistry::batch(registry.bind(py), type_strings, scale_bytes_list)
+    }
+
+    /// The runtime APIs of the loaded metadata (V15+; see `_core.pyi`).
+    fn runtime_apis<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        crate::runtime_api::runtime_apis(&self.registry(py)?)
+    }
+
+    /// The view functions of the loaded metadata (V16).
+    fn view_functions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        crate::runtime_api::view_functions(&self.registry(py)?)
+    }
+
+    /// `(method, "0x…" data)` to pass to `state_call` for `api.method`.
+    #[pyo3(signature = (api, method, params=None))]
+    fn runtime_api_request(
+        &self,
+        py: Python<'_>,
+        api: &str,
+        method: &str,
+        params: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(String, String)> {
+        crate::runtime_api::runtime_api_request(&self.registry(py)?, api, method, params)
+    }
+
+    /// The value of `api.method`'s answer (`bytes`, `bytearray` or hex).
+    fn decode_runtime_api_result<'py>(
+        &self,
+        py: Python<'py>,
+        api: &str,
+        method: &str,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::runtime_api::decode_runtime_api_result(&self.registry(py)?, api, method, data)
+    }
+
+    /// `(method, "0x…" data)` to pass to `state_call` for the view function `pallet.name`.
+    #[pyo3(signature = (pallet, name, params=None))]
+    fn view_function_request(
+        &self,
+        py: Python<'_>,
+        pallet: &str,
+        name: &str,
+        params: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(String, String)> {
+        crate::runtime_api::view_function_request(&self.registry(py)?, pallet, name, params)
+    }
+
+    /// The value of the view function's output bytes.
+    fn decode_view_function_result<'py>(
+        &self,
+        py: Python<'py>,
+        pallet: &str,
+        name: &str,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::runtime_api::decode_view_function_result(&self.registry(py)?, pallet, name, data)
+    }
+
+    /// The value of the view function's whole `state_call` answer (an `Err` raises).
+    fn decode_view_function_answer<'py>(
+        &self,
+        py: Python<'py>,
+        pallet: &str,
+        name: &str,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::runtime_api::decode_view_function_answer(&self.registry(py)?, pallet, name, data)
     }
 
     /// SS58 format account ids render in (`None`: `"0x…"` hex).
@@ -959,11 +1029,7 @@ impl ConfigBase {
         // Borrowed, not copied: a metadata object is synced before every
         // decode of an object that carries one.
         let raw = raw.cast_into::<PyBytes>()?;
-        if self
-            .registry(py)?
-            .borrow_mut()
-            .ensure_metadata(py, raw.as_bytes())?
-        {
+        if PyRegistry::ensure_metadata_in(&self.registry(py)?, raw.as_bytes())? {
             self.clear_classes(py)?;
         }
         Ok(())

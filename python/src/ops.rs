@@ -165,12 +165,20 @@ pub fn decode_metadata<'py>(
             e.value(py).to_string(),
         )
     })?;
-    let mut registry = PyRegistry::metadata_definitions(py)?.try_borrow_mut()?;
+    let registry = PyRegistry::metadata_definitions(py)?;
     let ty = guard("resolving a type", || {
-        registry.resolve_idx(py, "MetadataVersioned")
+        registry
+            .try_borrow_mut()?
+            .resolve_idx(py, "MetadataVersioned")
     })?;
-    let (value, used) =
-        registry.decode_at(py, ty, Some("MetadataVersioned"), data.as_any(), 0, false)?;
+    let (value, used) = PyRegistry::decode_in(
+        registry,
+        ty,
+        Some("MetadataVersioned"),
+        data.as_any(),
+        0,
+        false,
+    )?;
     Ok((value, used, info.into_any()))
 }
 

@@ -16,7 +16,10 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
+use std::sync::Arc;
+
 use crate::convert::to_value;
+use crate::detached::{detached, to_python, BuiltSink, DETACH_MIN};
 use crate::errors::{guard, to_py};
 use crate::kinds::ClassInfo;
 use crate::sink::{NameCache, PySink};
@@ -162,6 +165,22 @@ impl<'py> ListBuilder<'py> {
     }
 }
 
+/// The bytes of one `batch_decode` item: a `bytes` object's own (kept
+/// alive, and immutable, while they are read), or a copy.
+enum BatchBytes<'py> {
+    Borrowed(Bound<'py, PyBytes>),
+    Owned(Vec<u8>),
+}
+
+impl BatchBytes<'_> {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            BatchBytes::Borrowed(b) => b.as_bytes(),
+            BatchBytes::Owned(v) => v,
+        }
+    }
+}
+
 /// One input that changed the registry; replayed in order on unpickling.
 #[derive(Clone)]
 enum Input {
@@ -177,7 +196,7 @@ struct LoadedMetadata {
     bytes: Vec<u8>,
     /// The metadata model, read from `bytes` when first needed (the
     /// portable registry's paths and definitions, for decompositions).
-    model: Option<Box<ferroscale_metadata::Metadata>>,
+    model: Option<Arc<ferroscale_metadata::Metadata>>,
     /// Definitions generation the runtime was built against (legacy
     /// metadata resolves its argument types through the presets).
     generation: u64,
@@ -187,7 +206,11 @@ struct LoadedMetadata {
 /// A type registry: presets, portable registry, runtime, SS58 format.
 #[pyclass(module = "scalecodec._core", name = "Registry")]
 pub struct PyRegistry {
-    inner: Registry,
+    /// Shared with decodes running with the interpreter lock released
+    /// ([`crate::detached`]): they hold a clone of the `Arc`, so a change
+    /// made meanwhile copies the registry ([`Self::inner_mut`]) instead of
+    /// changing it under them.
+    inner: Arc<Registry>,
     names: NameCache,
     metadata: Option<LoadedMetadata>,
     log: Vec<Input>,
@@ -227,12 +250,30 @@ impl PyRegistry {
     /// A Python registry around `inner` (built in Rust).
     pub(crate) fn with_inner(inner: Registry) -> Self {
         let mut registry = PyRegistry::new();
-        registry.inner = inner;
+        registry.inner = Arc::new(inner);
         registry
     }
 
+    /// The dynamic-layer registry.
+    pub(crate) fn inner(&self) -> &Registry {
+        &self.inner
+    }
+
+    /// The registry to change: copied first when a decode running with the
+    /// lock released still reads it.
+    pub(crate) fn inner_mut(&mut self) -> &mut Registry {
+        Arc::make_mut(&mut self.inner)
+    }
+
     pub(crate) fn resolve_idx(&mut self, py: Python<'_>, type_string: &str) -> PyResult<TypeIdx> {
-        self.inner.resolve(type_string).map_err(|e| to_py(py, &e))
+        // A type string seen before needs no change to the registry (and so
+        // no copy of it while a released decode shares it).
+        if let Some(idx) = self.inner.resolve_cached(type_string) {
+            return Ok(idx);
+        }
+        self.inner_mut()
+            .resolve(type_string)
+            .map_err(|e| to_py(py, &e))
     }
 
     /// The current generation (see the field).
@@ -284,15 +325,18 @@ impl PyRegistry {
 
     /// `batch_decode`: see the Python method (and `ConfigBase.batch_decode`).
     ///
-    /// One pass over both lists: each item's type is looked up, decoded and
-    /// stored in the result before the next is read, so the first failing
-    /// item raises, as decoding one by one would.
+    /// Each item's type is looked up and its bytes taken (with the lock
+    /// held), then the items are decoded in order, so the first failing item
+    /// raises, as decoding one by one would. A batch of [`DETACH_MIN`] bytes
+    /// or more decodes with the interpreter lock released
+    /// ([`crate::detached::decode_batch`]); a smaller one straight into
+    /// Python objects.
     pub(crate) fn batch<'py>(
-        &mut self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         type_strings: &Bound<'py, PyAny>,
         data_list: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
+        let py = slf.py();
         let type_strings = as_list(py, type_strings)?;
         let data_list = as_list(py, data_list)?;
         let n = type_strings.len();
@@ -302,14 +346,59 @@ impl PyRegistry {
                 data_list.len()
             )));
         }
+        let mut reg = slf.try_borrow_mut()?;
+        let (items, stopped) = guard("batch decoding", || {
+            Ok(reg.batch_items(py, &type_strings, &data_list))
+        })?;
+        let total: usize = items.iter().map(|(_, b)| b.bytes().len()).sum();
+        if total < DETACH_MIN {
+            let out = guard("batch decoding", || reg.batch_held(py, &items))?;
+            return match stopped {
+                Some(e) => Err(e),
+                None => Ok(out),
+            };
+        }
+        let snapshot = Arc::clone(&reg.inner);
+        drop(reg);
+        let slices: Vec<(TypeIdx, &[u8])> = items.iter().map(|(t, b)| (*t, b.bytes())).collect();
+        let decoded = detached(py, "batch decoding", || {
+            crate::detached::decode_batch(&snapshot.context(), &slices)
+        })
+        .map_err(PyValueError::new_err)?;
         guard("batch decoding", || {
+            let built = decoded.map_err(|e| match e {
+                crate::detached::BatchError::Decode(e) => to_py(py, &e),
+                crate::detached::BatchError::Accounts(e) => unrendered(e),
+            })?;
+            if let Some(e) = stopped {
+                return Err(e);
+            }
             let out = ListBuilder::new(py, n)?;
-            let mut types = TypeStringCache::default();
-            // Account ids rendered as SS58 are set aside and rendered in
-            // groups, several times faster per account (see `PendingAccounts`).
-            let mut accounts = PendingAccounts::for_context(&self.inner.context());
-            let put = |slot: usize, text: &str| out.set(slot, PyString::new(py, text).into_any());
-            for i in 0..n {
+            let mut fresh = NameCache::default();
+            let mut reg = slf.try_borrow_mut().ok();
+            let names = match reg.as_mut() {
+                Some(reg) => &mut reg.names,
+                // in use further up this thread's stack (a finalizer)
+                None => &mut fresh,
+            };
+            built.into_python(py, names, |i, v| out.set(i, v));
+            Ok(out.finish())
+        })
+    }
+
+    /// The node and bytes of each `batch_decode` item, up to the first one
+    /// that fails (its error is the second part).
+    fn batch_items<'py>(
+        &mut self,
+        py: Python<'py>,
+        type_strings: &Bound<'py, PyList>,
+        data_list: &Bound<'py, PyList>,
+    ) -> (Vec<(TypeIdx, BatchBytes<'py>)>, Option<PyErr>) {
+        let n = type_strings.len();
+        let mut items = Vec::with_capacity(n);
+        let mut types = TypeStringCache::default();
+        for i in 0..n {
+            let item = (|| -> PyResult<(TypeIdx, BatchBytes<'py>)> {
                 // Checked access: a finalizer run by an allocation could
                 // shrink either list while we are in the loop.
                 let t = type_strings.get_item(i)?;
@@ -322,33 +411,54 @@ impl PyRegistry {
                     }
                 };
                 let item = data_list.get_item(i)?;
-                let owned;
-                let bytes: &[u8] = match item.cast::<PyBytes>() {
-                    Ok(b) => b.as_bytes(),
-                    Err(_) => {
-                        owned = batch_input_bytes(&item)?;
-                        &owned
-                    }
+                let bytes = match item.cast_into::<PyBytes>() {
+                    Ok(b) => BatchBytes::Borrowed(b),
+                    Err(e) => BatchBytes::Owned(batch_input_bytes(&e.into_inner())?),
                 };
-                let ctx = self.inner.context();
-                if let Some(pending) = accounts.as_mut() {
-                    if pending.offer(&ctx, ty, i, bytes, put).map_err(unrendered)? {
-                        continue;
-                    }
-                }
-                let mut sink = PySink {
-                    py,
-                    names: &mut self.names,
-                };
-                let v = ferroscale_dynamic::decode(&ctx, ty, bytes, &mut sink)
-                    .map_err(|e| to_py(py, &e))?;
-                out.set(i, v);
+                Ok((ty, bytes))
+            })();
+            match item {
+                Ok(item) => items.push(item),
+                Err(e) => return (items, Some(e)),
             }
+        }
+        (items, None)
+    }
+
+    /// Decodes `items` straight into Python objects, the lock held.
+    fn batch_held<'py>(
+        &mut self,
+        py: Python<'py>,
+        items: &[(TypeIdx, BatchBytes<'py>)],
+    ) -> PyResult<Bound<'py, PyList>> {
+        let out = ListBuilder::new(py, items.len())?;
+        // Account ids rendered as SS58 are set aside and rendered in
+        // groups, several times faster per account (see `PendingAccounts`).
+        let ctx = self.inner.context();
+        let mut accounts = PendingAccounts::for_context(&ctx);
+        let put = |slot: usize, text: &str| out.set(slot, PyString::new(py, text).into_any());
+        for (i, (ty, bytes)) in items.iter().enumerate() {
+            let bytes = bytes.bytes();
             if let Some(pending) = accounts.as_mut() {
-                pending.flush(put).map_err(unrendered)?;
+                if pending
+                    .offer(&ctx, *ty, i, bytes, put)
+                    .map_err(unrendered)?
+                {
+                    continue;
+                }
             }
-            Ok(out.finish())
-        })
+            let mut sink = PySink {
+                py,
+                names: &mut self.names,
+            };
+            let v = ferroscale_dynamic::decode(&ctx, *ty, bytes, &mut sink)
+                .map_err(|e| to_py(py, &e))?;
+            out.set(i, v);
+        }
+        if let Some(pending) = accounts.as_mut() {
+            pending.flush(put).map_err(unrendered)?;
+        }
+        Ok(out.finish())
     }
 
     /// The wrapped type of an opaque wrapper class (see `decode_opaque`) and
@@ -446,29 +556,153 @@ impl PyRegistry {
         match input {
             Input::Preset(json) => {
                 let preset = Preset::from_json_str(json).map_err(|e| to_py(py, &e.into()))?;
-                self.inner.update(&preset);
+                self.inner_mut().update(&preset);
             }
             Input::Types(json) => self
-                .inner
+                .inner_mut()
                 .update_types_json(json)
                 .map_err(|e| to_py(py, &e))?,
-            Input::Spec(spec) => self.inner.set_active_spec_version_id(*spec),
-            Input::Ss58(f) => self.inner.set_ss58_format(*f),
+            Input::Spec(spec) => self.inner_mut().set_active_spec_version_id(*spec),
+            Input::Ss58(f) => self.inner_mut().set_ss58_format(*f),
             Input::Metadata(bytes) => self.load(py, bytes)?,
         }
         Ok(())
     }
 
     fn load(&mut self, py: Python<'_>, bytes: &[u8]) -> PyResult<()> {
-        self.inner.load_metadata(bytes).map_err(|e| to_py(py, &e))?;
+        let model =
+            ferroscale_metadata::Metadata::load(bytes).map_err(|e| to_py(py, &Error::from(e)))?;
+        self.install(py, bytes, Arc::new(model))
+    }
+
+    /// Loads `model`, read from `bytes`, into the registry's runtime.
+    fn install(
+        &mut self,
+        py: Python<'_>,
+        bytes: &[u8],
+        model: Arc<ferroscale_metadata::Metadata>,
+    ) -> PyResult<()> {
+        self.inner_mut()
+            .load_metadata_shared(model.clone())
+            .map_err(|e| to_py(py, &e))?;
         let legacy = self.inner.portable().is_none();
         self.metadata = Some(LoadedMetadata {
             bytes: bytes.to_vec(),
-            model: None,
+            model: Some(model),
             generation: self.inner.definitions().generation(),
             legacy,
         });
         Ok(())
+    }
+
+    /// Whether `data` is not the metadata loaded, or that one is stale (see
+    /// [`Self::ensure_metadata`]).
+    fn needs_load(&self, data: &[u8]) -> bool {
+        match &self.metadata {
+            Some(m) => {
+                let stale = m.legacy && m.generation != self.inner.definitions().generation();
+                m.bytes != data || stale
+            }
+            None => true,
+        }
+    }
+
+    /// [`Self::ensure_metadata`] with the lock held throughout; `model` is
+    /// `data` already read, when the caller read it.
+    fn ensure_metadata_held(
+        &mut self,
+        py: Python<'_>,
+        data: &[u8],
+        model: Option<Arc<ferroscale_metadata::Metadata>>,
+    ) -> PyResult<bool> {
+        if !self.needs_load(data) {
+            return Ok(false);
+        }
+        self.touch();
+        guard("loading metadata", || match model {
+            Some(model) => self.install(py, data, model),
+            None => self.load(py, data),
+        })?;
+        self.log.retain(|i| !matches!(i, Input::Metadata(_)));
+        self.log.push(Input::Metadata(data.to_vec()));
+        Ok(true)
+    }
+
+    /// [`Self::ensure_metadata`] of the registry `slf`: the metadata is read
+    /// with the interpreter lock released (no borrow of the registry held
+    /// meanwhile, so other threads keep using it), then loaded.
+    pub(crate) fn ensure_metadata_in(slf: &Bound<'_, Self>, data: &[u8]) -> PyResult<bool> {
+        let py = slf.py();
+        if !slf.try_borrow()?.needs_load(data) {
+            return Ok(false);
+        }
+        let model = detached(py, "reading metadata", || {
+            ferroscale_metadata::Metadata::load(data)
+        })
+        .map_err(PyValueError::new_err)?
+        .map_err(|e| to_py(py, &Error::from(e)))?;
+        slf.try_borrow_mut()?
+            .ensure_metadata_held(py, data, Some(Arc::new(model)))
+    }
+
+    /// [`Self::decode_at`] of the registry `slf`: an input of
+    /// [`DETACH_MIN`] bytes or more is decoded with the interpreter lock
+    /// released, against a shared snapshot of the registry, into Rust data
+    /// the Python objects are made from afterwards ([`crate::detached`]).
+    pub(crate) fn decode_in<'py>(
+        slf: &Bound<'py, Self>,
+        ty: TypeIdx,
+        type_name: Option<&str>,
+        data: &Bound<'py, PyAny>,
+        offset: usize,
+        check_remaining: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        let py = slf.py();
+        let owned: Vec<u8>;
+        let bytes: &[u8] = match (data.cast::<PyBytes>(), data.cast::<PyByteArray>()) {
+            (Ok(b), _) if b.as_bytes().len().saturating_sub(offset) >= DETACH_MIN => b.as_bytes(),
+            (_, Ok(b)) if b.len().saturating_sub(offset) >= DETACH_MIN => {
+                // copied: another thread could resize it while we read
+                owned = b.to_vec();
+                &owned
+            }
+            _ => {
+                return slf.try_borrow_mut()?.decode_at(
+                    py,
+                    ty,
+                    type_name,
+                    data,
+                    offset,
+                    check_remaining,
+                )
+            }
+        };
+        let snapshot = Arc::clone(&slf.try_borrow()?.inner);
+        let input = bytes.get(offset..).unwrap_or(&[]);
+        let (built, used) = detached(py, "decoding", || {
+            decode_prefix(&snapshot.context(), ty, input, &mut BuiltSink)
+        })
+        .map_err(PyValueError::new_err)?
+        .map_err(|e| to_py(py, &e))?;
+        if check_remaining && used != input.len() {
+            let e = Error::RemainingScaleBytesNotEmpty {
+                ty: type_name
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| snapshot.graph().describe(ty)),
+                offset: offset + used,
+                length: bytes.len(),
+            };
+            return Err(to_py(py, &e));
+        }
+        let value = guard("decoding", || {
+            Ok(match slf.try_borrow_mut() {
+                Ok(mut reg) => to_python(py, &mut reg.names, built),
+                // in use further up this thread's stack (a finalizer): the
+                // names are interned again for this value
+                Err(_) => to_python(py, &mut NameCache::default(), built),
+            })
+        })?;
+        Ok((value, used))
     }
 }
 
@@ -478,7 +712,7 @@ impl PyRegistry {
     #[new]
     fn new() -> Self {
         PyRegistry {
-            inner: Registry::new(),
+            inner: Arc::new(Registry::new()),
             names: NameCache::default(),
             metadata: None,
             log: Vec::new(),
@@ -505,7 +739,7 @@ impl PyRegistry {
     /// Forgets every definition, the portable registry and the runtime.
     fn clear(&mut self) {
         self.touch();
-        self.inner.clear();
+        self.inner_mut().clear();
         self.metadata = None;
         self.log.retain(|i| matches!(i, Input::Ss58(_)));
     }
@@ -513,7 +747,7 @@ impl PyRegistry {
     /// Switches the active spec version (applies the presets' versioning).
     pub(crate) fn set_active_spec_version_id(&mut self, spec: u64) {
         self.touch();
-        self.inner.set_active_spec_version_id(spec);
+        self.inner_mut().set_active_spec_version_id(spec);
         self.log.push(Input::Spec(spec));
     }
 
@@ -531,7 +765,7 @@ impl PyRegistry {
     /// Sets the newest block the runtime-upgrade table is known to cover.
     pub(crate) fn set_runtime_upgrades_head(&mut self, block: u64) {
         self.touch();
-        self.inner
+        self.inner_mut()
             .definitions_mut()
             .set_runtime_upgrades_head(block);
     }
@@ -554,7 +788,7 @@ impl PyRegistry {
     #[setter]
     pub(crate) fn set_ss58_format(&mut self, format: Option<u16>) {
         self.touch();
-        self.inner.set_ss58_format(format);
+        self.inner_mut().set_ss58_format(format);
         self.log.push(Input::Ss58(format));
     }
 
@@ -563,18 +797,8 @@ impl PyRegistry {
     ///
     /// Legacy metadata (V9–V13) is reloaded after the definitions changed,
     /// because its argument types resolve through the presets.
-    pub(crate) fn ensure_metadata(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<bool> {
-        if let Some(m) = &self.metadata {
-            let stale = m.legacy && m.generation != self.inner.definitions().generation();
-            if m.bytes == data && !stale {
-                return Ok(false);
-            }
-        }
-        self.touch();
-        guard("loading metadata", || self.load(py, data))?;
-        self.log.retain(|i| !matches!(i, Input::Metadata(_)));
-        self.log.push(Input::Metadata(data.to_vec()));
-        Ok(true)
+    pub(crate) fn ensure_metadata(slf: &Bound<'_, Self>, data: &[u8]) -> PyResult<bool> {
+        Self::ensure_metadata_in(slf, data)
     }
 
     /// The registry's generation: changes with every change to it.
@@ -600,32 +824,34 @@ impl PyRegistry {
     /// after the value are an error.
     #[pyo3(signature = (type_string, data, offset=0, check_remaining=true))]
     fn decode<'py>(
-        &mut self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         type_string: &str,
         data: &Bound<'py, PyAny>,
         offset: usize,
         check_remaining: bool,
     ) -> PyResult<(Bound<'py, PyAny>, usize)> {
-        let ty = guard("resolving a type", || self.resolve_idx(py, type_string))?;
-        self.decode_at(py, ty, Some(type_string), data, offset, check_remaining)
+        let py = slf.py();
+        let ty = {
+            let mut reg = slf.try_borrow_mut()?;
+            guard("resolving a type", || reg.resolve_idx(py, type_string))?
+        };
+        Self::decode_in(slf, ty, Some(type_string), data, offset, check_remaining)
     }
 
     /// [`Self::decode`] by graph index (from [`Self::resolve`]), skipping the
     /// type-string lookup: the classes of the Python layer keep their index.
     #[pyo3(signature = (idx, data, offset=0, check_remaining=true))]
     fn decode_node<'py>(
-        &mut self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         idx: u32,
         data: &Bound<'py, PyAny>,
         offset: usize,
         check_remaining: bool,
     ) -> PyResult<(Bound<'py, PyAny>, usize)> {
-        if self.inner.graph().get(TypeIdx(idx)).is_none() {
+        if slf.try_borrow()?.inner.graph().get(TypeIdx(idx)).is_none() {
             return Err(PyValueError::new_err(format!("no type node #{idx}")));
         }
-        self.decode_at(py, TypeIdx(idx), None, data, offset, check_remaining)
+        Self::decode_in(slf, TypeIdx(idx), None, data, offset, check_remaining)
     }
 
     /// Encodes `value` as `type_string`.
@@ -648,12 +874,11 @@ impl PyRegistry {
     /// object as the one before it (the usual `[t] * n`) or equal to it
     /// reuses that one's resolved node.
     fn batch_decode<'py>(
-        &mut self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         type_strings: &Bound<'py, PyAny>,
         data_list: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        self.batch(py, type_strings, data_list)
+        Self::batch(slf, type_strings, data_list)
     }
 
     /// The graph index `type_string` resolves to (`NotImplementedError` when unknown).
@@ -702,7 +927,7 @@ impl PyRegistry {
                 ferroscale_metadata::Metadata::load(&loaded.bytes)
                     .map_err(|e| PyValueError::new_err(e.to_string()))
             })?;
-            loaded.model = Some(Box::new(model));
+            loaded.model = Some(Arc::new(model));
         }
         let Some(types) = loaded.model.as_ref().and_then(|m| m.types.as_ref()) else {
             return Ok(None);
@@ -890,13 +1115,13 @@ impl PyRegistry {
         let mut definitions = definitions.try_borrow_mut()?;
         let raw = guard("encoding a portable registry", || {
             ferroscale_dynamic::ops::portable_json::v14_metadata_from_types(
-                &mut definitions.inner,
+                definitions.inner_mut(),
                 values,
             )
             .map_err(|e| to_py(py, &e))
         })?;
         drop(definitions);
-        self.ensure_metadata(py, &raw)
+        self.ensure_metadata_held(py, &raw, None)
     }
 
     /// The inputs that rebuild this registry, for pickling.
@@ -932,7 +1157,7 @@ impl PyRegistry {
                 "spec" => self.set_active_spec_version_id(payload.extract()?),
                 "ss58" => self.set_ss58_format(payload.extract()?),
                 "metadata" => {
-                    self.ensure_metadata(py, &payload.extract::<Vec<u8>>()?)?;
+                    self.ensure_metadata_held(py, &payload.extract::<Vec<u8>>()?, None)?;
                 }
                 other => {
                     return Err(PyValueError::new_err(format!(

@@ -52,13 +52,15 @@ impl ValueDecoder {
             )));
         };
         let registry = self.registry.bind(py);
-        let mut reg = registry.try_borrow_mut()?;
-        if reg.current_generation() != self.generation {
-            self.node = reg.resolve_idx(py, &self.type_string)?;
-            self.generation = reg.current_generation();
+        {
+            let mut reg = registry.try_borrow_mut()?;
+            if reg.current_generation() != self.generation {
+                self.node = reg.resolve_idx(py, &self.type_string)?;
+                self.generation = reg.current_generation();
+            }
         }
-        reg.decode_at(
-            py,
+        PyRegistry::decode_in(
+            registry,
             self.node,
             Some(&self.type_string),
             data,

@@ -68,9 +68,21 @@ impl Registry {
         self.load_model(Arc::new(metadata.clone()))
     }
 
+    /// [`Registry::load_metadata_model`] for a model already shared behind an
+    /// `Arc` (no copy): the Python module parses metadata with the
+    /// interpreter lock released and hands the model over here.
+    pub fn load_metadata_shared(&mut self, metadata: Arc<Metadata>) -> Result<(), Error> {
+        self.load_model(metadata)
+    }
+
     /// The loaded metadata, if any.
     pub fn metadata(&self) -> Option<&Metadata> {
         self.metadata.as_deref()
+    }
+
+    /// The loaded metadata, if any, shared (kept while the registry changes).
+    pub fn metadata_shared(&self) -> Option<Arc<Metadata>> {
+        self.metadata.clone()
     }
 
     /// The storage key of `pallet.entry` for `keys` (one value per hasher, in

@@ -65,6 +65,16 @@ impl Registry {
         Ok(idx)
     }
 
+    /// The node `type_string` (exactly as given) already resolved to, when it
+    /// is in the cache and the definitions have not changed since: a
+    /// look-up through `&self`, for callers sharing the registry read-only.
+    pub fn resolve_cached(&self, type_string: &str) -> Option<TypeIdx> {
+        if self.cache_generation != self.defs.generation() {
+            return None;
+        }
+        self.strings.get(type_string).copied()
+    }
+
     /// Resolves a parsed type expression.
     pub fn resolve_expr(&mut self, expr: &TypeExpr) -> Result<TypeIdx, Error> {
         self.sync_cache();

@@ -218,6 +218,24 @@ class ConfigBase:
     def set_runtime_upgrades_head(self, block_number: int) -> None: ...
     def convert_type_string(self, name: str) -> str: ...
     def _sync_metadata(self, metadata: Any) -> None: ...
+    # Runtime APIs (V15+ metadata) and view functions (V16): types are named
+    # ``scale_info::N``; params are a list (by position) or a dict (by name);
+    # data is bytes, bytearray or "0x…" hex. Older metadata raises ValueError.
+    def runtime_apis(self) -> List[Dict[str, Any]]:
+        """``[{"name", "methods": [{"name", "inputs": [{"name", "type", "type_id"}],
+        "output", "output_id", "docs"}], "docs", "version"}]``."""
+    def view_functions(self) -> List[Dict[str, Any]]:
+        """``[{"pallet", "name", "id", "inputs", "output", "output_id", "docs"}]``."""
+    def runtime_api_request(self, api: str, method: str,
+                            params: Optional[Union[Sequence[Any], Dict[str, Any]]] = None) -> Tuple[str, str]:
+        """``("Api_method", "0x…" encoded arguments)``: what ``state_call`` takes."""
+    def decode_runtime_api_result(self, api: str, method: str, data: Union[_Data, str]) -> Any: ...
+    def view_function_request(self, pallet: str, name: str,
+                              params: Optional[Union[Sequence[Any], Dict[str, Any]]] = None) -> Tuple[str, str]:
+        """``("RuntimeViewFunction_execute_view_function", "0x…" query id and arguments)``."""
+    def decode_view_function_result(self, pallet: str, name: str, data: Union[_Data, str]) -> Any: ...
+    def decode_view_function_answer(self, pallet: str, name: str, data: Union[_Data, str]) -> Any:
+        """The whole ``Result<Vec<u8>, ViewFunctionDispatchError>`` answer; an ``Err`` raises ``ValueError``."""
 
 def restore_object(type_string: Optional[str], data: Optional[bytes], config: Any) -> Any:
     """Unpickles a scale object (``ScaleObject.__reduce__``)."""
