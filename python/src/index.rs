@@ -13,7 +13,7 @@
 //! have (sorted by pallet and name), and [`IndexBatch::write_parquet`]
 //! writes them with the index crate's partition writer.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::ffi::{CStr, CString};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
@@ -37,6 +37,22 @@ type Key = ([u8; 32], Option<u16>);
 
 /// Decoders alive in this process (weakly held: the objects own them).
 static CACHE: Mutex<Vec<(Key, Weak<SpecDecoder>)>> = Mutex::new(Vec::new());
+/// The runtimes used last, kept alive: an engine may deserialize a decoder
+/// it was sent once more than once in a worker (Dask does when it replicates
+/// broadcast data), and a new copy must not mean a new registry.
+static RECENT: Mutex<VecDeque<Arc<SpecDecoder>>> = Mutex::new(VecDeque::new());
+/// How many runtimes [`RECENT`] keeps (a Polkadot registry is a few MB).
+const RECENT_RUNTIMES: usize = 8;
+
+/// Marks `decoder` as used last.
+fn keep(decoder: &Arc<SpecDecoder>) {
+    let mut recent = RECENT.lock().unwrap_or_else(|p| p.into_inner());
+    recent.retain(|d| !Arc::ptr_eq(d, decoder));
+    recent.push_back(decoder.clone());
+    while recent.len() > RECENT_RUNTIMES {
+        recent.pop_front();
+    }
+}
 /// Registry builds in this process, by spec version.
 static BUILDS: Mutex<BTreeMap<u32, u64>> = Mutex::new(BTreeMap::new());
 /// `SpecDecoder`s unpickled in this process, by spec version.
@@ -62,11 +78,13 @@ fn shared_decoder(metadata: &[u8], ss58: Option<u16>) -> Result<Arc<SpecDecoder>
         .find(|(k, _)| *k == key)
         .and_then(|(_, d)| d.upgrade())
     {
+        keep(&d);
         return Ok(d);
     }
     let decoder = Arc::new(SpecDecoder::from_metadata(metadata, ss58).map_err(|e| e.0)?);
     count(&BUILDS, decoder.spec_version());
     cache.push((key, Arc::downgrade(&decoder)));
+    keep(&decoder);
     Ok(decoder)
 }
 

@@ -172,13 +172,14 @@ def test_decoder_pickles_as_metadata_and_builds_once_per_process():
     unused = pickle.loads(pickle.dumps(live[0]))
     decode_blocks(real_blocks()[1:], [unused, copy])
     assert not unused.built
-    # A decoder rebuilt after every copy is gone is a new build.
+    # Once every copy is gone, a new one still finds the registry (the
+    # runtimes used last stay built in the process).
     metadata = read(META_9180)
     del live, copy, unused
     fresh = pickle.loads(pickle.dumps(SpecDecoder(metadata)))
     before = index_decoder_stats()["built"].get(9180, 0)
     decode_blocks(real_blocks()[:1], fresh)
-    assert index_decoder_stats()["built"].get(9180, 0) == before + 1
+    assert index_decoder_stats()["built"].get(9180, 0) == before
 
 
 def test_parquet_equals_the_pipeline(tmp_path):

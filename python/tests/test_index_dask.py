@@ -65,14 +65,15 @@ def test_dask_cluster_indexes_like_the_pipeline(tmp_path):
         assert canonical(tables[name]) == expected, name
         assert sorted(p.name for p in (tmp_path / "dask" / name).glob("*.parquet")) == sorted(
             p.name for p in (tmp_path / "pipeline" / name).glob("*.parquet")), name
-    # Three runs of 6 tasks (12 given the spec-1000001 decoder, so some worker
-    # ran at least 6 of them): the decoders reached each worker by the one
-    # broadcast (Dask may deserialize broadcast data twice on a worker: on
-    # receipt and when replicating it), not with every task, and each worker
-    # built each runtime's registry at most once.
+    # Three runs of 6 tasks, each given both decoders: shipped with every
+    # task they could be unpickled once per task. Broadcast, they reach each
+    # worker once (Dask may deserialize broadcast data again on a worker when
+    # it replicates it), and each worker builds each runtime's registry once.
+    tasks = 3 * len(ranges)
     assert len(stats) == 2
+    for spec in (9180, 1_000_001):
+        unpickled = [s["unpickled"].get(spec, 0) for s in stats.values()]
+        assert all(n >= 1 for n in unpickled) and sum(unpickled) < tasks / 2, (spec, stats)
     for worker, s in stats.items():
-        assert set(s["unpickled"]) == {9180, 1_000_001}, (worker, s)
-        assert all(n <= 2 for n in s["unpickled"].values()), (worker, s)
         assert set(s["built"]) <= {9180, 1_000_001} and all(n == 1 for n in s["built"].values()), (worker, s)
     assert {spec for s in stats.values() for spec in s["built"]} == {9180, 1_000_001}

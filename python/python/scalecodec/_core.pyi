@@ -264,7 +264,8 @@ _Block = Union[
 class SpecDecoder:
     """One runtime's decoder for :func:`decode_blocks` (metadata V14+).
     Pickles as its metadata and settings; an unpickled decoder builds its
-    registry on first use, once per process (shared while any copy lives)."""
+    registry on first use, once per process (shared by every copy; the last
+    eight runtimes used stay built)."""
 
     def __init__(self, metadata: Union[bytes, bytearray, str], ss58_format: Optional[int] = None) -> None: ...
     @property
