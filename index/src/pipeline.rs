@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::mpsc::sync_channel;
+use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -23,9 +24,11 @@ use crate::source::SourceError;
 use crate::spec::SpecDecoder;
 
 /// The decoders of every runtime the blocks may use, by spec version.
+/// Held by `Arc`: an embedder (the Python module) shares one decoder per
+/// spec between its own objects and any number of runs.
 #[derive(Debug, Default)]
 pub struct Decoders {
-    by_spec: HashMap<u32, SpecDecoder>,
+    by_spec: HashMap<u32, Arc<SpecDecoder>>,
 }
 
 impl Decoders {
@@ -36,12 +39,17 @@ impl Decoders {
 
     /// Adds a runtime's decoder (replacing one of the same spec version).
     pub fn insert(&mut self, decoder: SpecDecoder) {
+        self.insert_shared(Arc::new(decoder));
+    }
+
+    /// Adds a shared runtime's decoder (replacing one of the same spec version).
+    pub fn insert_shared(&mut self, decoder: Arc<SpecDecoder>) {
         self.by_spec.insert(decoder.spec_version(), decoder);
     }
 
     /// The decoder for `spec_version`.
     pub fn get(&self, spec_version: u32) -> Option<&SpecDecoder> {
-        self.by_spec.get(&spec_version)
+        self.by_spec.get(&spec_version).map(|d| &**d)
     }
 }
 

@@ -13,11 +13,14 @@
 //! `Value` for encoding), [`errors`] (Rust errors → py-scale-codec's
 //! exception classes, panic guard), [`ss58`], [`metadata`] (the metadata
 //! model as Python data), [`text`] (hex written straight into Python strings),
-//! [`value_decoder`] (cyscale's `get_value_decoder` callables).
+//! [`value_decoder`] (cyscale's `get_value_decoder` callables), [`index`]
+//! (columnar decoding to Arrow and Parquet; the `index` feature).
 
 pub mod convert;
 pub mod detached;
 pub mod errors;
+#[cfg(feature = "index")]
+pub mod index;
 pub mod kinds;
 pub mod metadata;
 pub mod object;
@@ -75,6 +78,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ops::decode_metadata, m)?)?;
     m.add_function(wrap_pyfunction!(ops::check_type_def, m)?)?;
     m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
+    #[cfg(feature = "index")]
+    index::register(m)?;
     m.add(
         "STORAGE_VERSION_VALUE",
         metadata::storage_version_value(m.py())?,

@@ -1,4 +1,5 @@
-//! The Python side of `cargo xtask test`: a venv with maturin and pytest, the
+//! The Python side of `cargo xtask test`: a venv with maturin and pytest (and
+//! pyarrow and dask's `distributed` for the columnar tests), the
 //! `scalecodec` module built from `python/` and installed as users get it,
 //! our pytest suite, and py-scale-codec 1.2.12's own suite run against the
 //! module under a ratchet.
@@ -46,6 +47,11 @@ pub(crate) fn venv_python() -> Result<String, String> {
             "--quiet",
             "maturin>=1.7,<2",
             "pytest>=8",
+            // Test-only: python/tests/test_index*.py read the columnar
+            // tables with pyarrow and run the Dask helper on a local
+            // cluster; the module itself imports neither.
+            "pyarrow>=14",
+            "distributed>=2024.1",
         ],
     )?;
     Ok(py)

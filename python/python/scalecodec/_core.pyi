@@ -1,7 +1,8 @@
 """Type stubs for ``scalecodec._core``, the Rust half of the package: every
 name the extension module exports."""
 import enum
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+import os
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 _Data = Union[bytes, bytearray]
 
@@ -269,3 +270,77 @@ def decode_float(data: bytes, offset: int, size: int, check_remaining: bool = Tr
 def encode_float(value: float, size: int) -> bytes: ...
 def trailing_zeros(value: int) -> int: ...
 def next_power_of_two(value: int) -> int: ...
+
+# Columnar decoding (ferroscale-index; the crate's `index` feature, on in
+# the wheel). `scalecodec.index` re-exports these and adds the Dask helper.
+
+_Block = Union[
+    Tuple[int, Union[str, bytes], int, Sequence[Union[bytes, str]], Optional[Union[bytes, str]]],
+    Dict[str, Any],
+]
+
+class SpecDecoder:
+    """One runtime's decoder for :func:`decode_blocks` (metadata V14+).
+    Pickles as its metadata and settings; an unpickled decoder builds its
+    registry on first use, once per process (shared by every copy; the last
+    eight runtimes used stay built)."""
+
+    def __init__(self, metadata: Union[bytes, bytearray, str], ss58_format: Optional[int] = None) -> None: ...
+    @property
+    def spec_version(self) -> int: ...
+    @property
+    def ss58_format(self) -> Optional[int]: ...
+    @property
+    def metadata(self) -> bytes: ...
+    @property
+    def built(self) -> bool:
+        """Whether this object holds its built registry (false after unpickling, until first use)."""
+    def __reduce__(self) -> Any: ...
+
+class ArrowTable:
+    """One table of an :class:`IndexBatch`; ``pyarrow.table(t)`` reads it
+    through the Arrow PyCapsule interface without copying."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def num_rows(self) -> int: ...
+    @property
+    def column_names(self) -> List[str]: ...
+    def __len__(self) -> int: ...
+    def __arrow_c_schema__(self) -> Any: ...
+    def __arrow_c_stream__(self, requested_schema: Optional[Any] = None) -> Any: ...
+    def __arrow_c_array__(self, requested_schema: Optional[Any] = None) -> Tuple[Any, Any]: ...
+
+class IndexBatch:
+    """Decoded rows of a batch of blocks: tables ``blocks``, ``extrinsics``,
+    ``calls``, ``events``, ``errors`` (rows sorted as in the Parquet files)."""
+
+    @property
+    def tables(self) -> List[str]: ...
+    @property
+    def num_rows(self) -> Dict[str, int]: ...
+    @property
+    def first_block(self) -> Optional[int]: ...
+    @property
+    def last_block(self) -> Optional[int]: ...
+    def table(self, name: str) -> ArrowTable: ...
+    def __getitem__(self, name: str) -> ArrowTable: ...
+    def write_parquet(self, out: Union[str, "os.PathLike[str]"], first: Optional[int] = None,
+                      last: Optional[int] = None) -> int:
+        """Writes the partition ``out/<table>/blocks_<first>_<last>.parquet`` (zstd); returns bytes written."""
+
+def decode_blocks(blocks: Iterable[_Block], decoders: Union[SpecDecoder, Iterable[SpecDecoder]]) -> IndexBatch:
+    """Decodes blocks (GIL released, every core) with each block's spec decoder."""
+def read_blocks(path: Union[str, "os.PathLike[str]"], first: Optional[int] = None,
+                last: Optional[int] = None) -> List[Tuple[int, str, int, List[bytes], Optional[bytes]]]:
+    """The blocks of a JSON-lines file whose numbers are in ``first..=last``."""
+def index_json_lines(source: Union[str, "os.PathLike[str]"], decoders: Union[SpecDecoder, Iterable[SpecDecoder]],
+                     out: Union[str, "os.PathLike[str]"], partition_blocks: int = 1000,
+                     threads: Optional[int] = None) -> Dict[str, Union[int, float]]:
+    """The index pipeline over a JSON-lines file into Parquet partitions; the run's summary."""
+def partition_finished(out: Union[str, "os.PathLike[str]"], first: int, last: int) -> bool: ...
+def index_decoder_stats() -> Dict[str, Dict[int, int]]:
+    """``{"built": {spec: registry builds}, "unpickled": {spec: decoders unpickled}}`` in this process."""
+def restore_spec_decoder(metadata: bytes, ss58_format: Optional[int], spec_version: int) -> SpecDecoder:
+    """Unpickles a SpecDecoder (lazily built)."""

@@ -1,0 +1,738 @@
+//! Columnar decoding from Python: `ferroscale-index` behind `_core`.
+//!
+//! [`PySpecDecoder`] (`SpecDecoder`) is one runtime's decoder. It pickles as
+//! its metadata bytes and settings; an unpickled one builds its registry
+//! lazily, on first use, through a process-wide cache ([`shared_decoder`]),
+//! so a distributed engine that ships it to a worker process once builds the
+//! registry once in that process. [`decode_blocks`] decodes a batch of
+//! blocks with the GIL released (on the rayon pool) into an [`IndexBatch`],
+//! whose tables ([`ArrowTable`]) reach pyarrow (or any Arrow consumer)
+//! through the Arrow PyCapsule interface (`__arrow_c_stream__`,
+//! `__arrow_c_array__`, `__arrow_c_schema__`): the consumer gets pointers to
+//! the Rust buffers, never a copy. Rows are in the order the Parquet files
+//! have (sorted by pallet and name), and [`IndexBatch::write_parquet`]
+//! writes them with the index crate's partition writer.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::ffi::{CStr, CString};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+
+use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
+use arrow_array::ffi_stream::FFI_ArrowArrayStream;
+use arrow_array::{Array, RecordBatch, RecordBatchIterator, StructArray};
+use ferroscale_index::pipeline::{self, Decoders, Options};
+use ferroscale_index::source::JsonLines;
+use ferroscale_index::tables::{record_batch, sort_rows};
+use ferroscale_index::{partition, Block, Rows, SpecDecoder, Table};
+use pyo3::exceptions::{PyKeyError, PyOSError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyCapsule, PyDict, PyList, PyString, PyTuple};
+
+use crate::errors::guard;
+
+/// What identifies a built decoder: the metadata's blake2-256 and the SS58
+/// setting.
+type Key = ([u8; 32], Option<u16>);
+
+/// Decoders alive in this process (weakly held: the objects own them).
+static CACHE: Mutex<Vec<(Key, Weak<SpecDecoder>)>> = Mutex::new(Vec::new());
+/// The runtimes used last, kept alive: an engine may deserialize a decoder
+/// it was sent once more than once in a worker (Dask does when it replicates
+/// broadcast data), and a new copy must not mean a new registry.
+static RECENT: Mutex<VecDeque<Arc<SpecDecoder>>> = Mutex::new(VecDeque::new());
+/// How many runtimes [`RECENT`] keeps (a Polkadot registry is a few MB).
+const RECENT_RUNTIMES: usize = 8;
+
+/// Marks `decoder` as used last.
+fn keep(decoder: &Arc<SpecDecoder>) {
+    let mut recent = RECENT.lock().unwrap_or_else(|p| p.into_inner());
+    recent.retain(|d| !Arc::ptr_eq(d, decoder));
+    recent.push_back(decoder.clone());
+    while recent.len() > RECENT_RUNTIMES {
+        recent.pop_front();
+    }
+}
+/// Registry builds in this process, by spec version.
+static BUILDS: Mutex<BTreeMap<u32, u64>> = Mutex::new(BTreeMap::new());
+/// `SpecDecoder`s unpickled in this process, by spec version.
+static UNPICKLED: Mutex<BTreeMap<u32, u64>> = Mutex::new(BTreeMap::new());
+
+fn count(counter: &Mutex<BTreeMap<u32, u64>>, spec_version: u32) {
+    *counter
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .entry(spec_version)
+        .or_default() += 1;
+}
+
+/// The decoder of `metadata`: the one already alive in this process, else a
+/// new one (counted in [`BUILDS`]). The lock is held while building, so two
+/// threads asking for the same runtime build it once.
+fn shared_decoder(metadata: &[u8], ss58: Option<u16>) -> Result<Arc<SpecDecoder>, String> {
+    let key = (ferroscale_core::hashing::blake2_256(metadata), ss58);
+    let mut cache = CACHE.lock().unwrap_or_else(|p| p.into_inner());
+    cache.retain(|(_, d)| d.strong_count() > 0);
+    if let Some(d) = cache
+        .iter()
+        .find(|(k, _)| *k == key)
+        .and_then(|(_, d)| d.upgrade())
+    {
+        keep(&d);
+        return Ok(d);
+    }
+    let decoder = Arc::new(SpecDecoder::from_metadata(metadata, ss58).map_err(|e| e.0)?);
+    count(&BUILDS, decoder.spec_version());
+    cache.push((key, Arc::downgrade(&decoder)));
+    keep(&decoder);
+    Ok(decoder)
+}
+
+/// What this process did with `SpecDecoder`s, by spec version:
+/// `{"built": {spec: registry builds}, "unpickled": {spec: decoders
+/// unpickled}}`. A decoder shipped to a worker once shows 1 and 1 there,
+/// however many tasks used it.
+#[pyfunction]
+pub fn index_decoder_stats() -> BTreeMap<&'static str, BTreeMap<u32, u64>> {
+    let read = |m: &Mutex<BTreeMap<u32, u64>>| m.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    BTreeMap::from([("built", read(&BUILDS)), ("unpickled", read(&UNPICKLED))])
+}
+
+/// One runtime's decoder for columnar decoding.
+#[pyclass(name = "SpecDecoder", module = "scalecodec._core", frozen)]
+pub struct PySpecDecoder {
+    metadata: Arc<[u8]>,
+    ss58_format: Option<u16>,
+    spec_version: u32,
+    decoder: OnceLock<Arc<SpecDecoder>>,
+}
+
+impl PySpecDecoder {
+    /// The built decoder (building it, GIL released, on first use after unpickling).
+    fn decoder(&self, py: Python<'_>) -> PyResult<Arc<SpecDecoder>> {
+        if let Some(d) = self.decoder.get() {
+            return Ok(d.clone());
+        }
+        let built = py
+            .detach(|| {
+                guard("building a runtime decoder", || {
+                    shared_decoder(&self.metadata, self.ss58_format).map_err(PyValueError::new_err)
+                })
+            })
+            .map_err(|e| PyValueError::new_err(format!("SpecDecoder: {}", e.value(py))))?;
+        if built.spec_version() != self.spec_version {
+            return Err(PyValueError::new_err(format!(
+                "SpecDecoder: the metadata is spec {}, the pickled decoder said {}",
+                built.spec_version(),
+                self.spec_version
+            )));
+        }
+        Ok(self.decoder.get_or_init(|| built).clone())
+    }
+}
+
+#[pymethods]
+impl PySpecDecoder {
+    /// A decoder for runtime metadata (V14 or later; bytes or `0x` hex);
+    /// accounts in SS58 with `ss58_format`, else the chain's `SS58Prefix`.
+    #[new]
+    #[pyo3(signature = (metadata, ss58_format=None))]
+    fn new(
+        py: Python<'_>,
+        metadata: &Bound<'_, PyAny>,
+        ss58_format: Option<u16>,
+    ) -> PyResult<Self> {
+        let metadata: Arc<[u8]> = bytes_arg(metadata, "metadata")?.into();
+        let decoder = py.detach(|| {
+            guard("building a runtime decoder", || {
+                shared_decoder(&metadata, ss58_format)
+                    .map_err(|e| PyValueError::new_err(format!("SpecDecoder: {e}")))
+            })
+        })?;
+        Ok(PySpecDecoder {
+            spec_version: decoder.spec_version(),
+            metadata,
+            ss58_format,
+            decoder: OnceLock::from(decoder),
+        })
+    }
+
+    /// The runtime's spec version (the metadata's `System.Version`).
+    #[getter]
+    fn spec_version(&self) -> u32 {
+        self.spec_version
+    }
+
+    /// The SS58 format given (`None`: the chain's own prefix).
+    #[getter]
+    fn ss58_format(&self) -> Option<u16> {
+        self.ss58_format
+    }
+
+    /// The metadata bytes.
+    #[getter]
+    fn metadata<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.metadata)
+    }
+
+    /// Whether this object holds its built registry (false after unpickling
+    /// until first use).
+    #[getter]
+    fn built(&self) -> bool {
+        self.decoder.get().is_some()
+    }
+
+    /// Pickles as the metadata and settings; the registry is rebuilt lazily.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let restore = py
+            .import("scalecodec._core")?
+            .getattr("restore_spec_decoder")?;
+        (
+            restore,
+            (
+                PyBytes::new(py, &self.metadata),
+                self.ss58_format,
+                self.spec_version,
+            ),
+        )
+            .into_pyobject(py)
+            .map(Bound::into_any)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "SpecDecoder(spec_version={}, metadata={} bytes, ss58_format={:?}, built={})",
+            self.spec_version,
+            self.metadata.len(),
+            self.ss58_format,
+            self.decoder.get().is_some()
+        )
+    }
+}
+
+/// Unpickles a `SpecDecoder`: its registry is built on first use.
+#[pyfunction]
+pub fn restore_spec_decoder(
+    metadata: &Bound<'_, PyAny>,
+    ss58_format: Option<u16>,
+    spec_version: u32,
+) -> PyResult<PySpecDecoder> {
+    count(&UNPICKLED, spec_version);
+    Ok(PySpecDecoder {
+        metadata: bytes_arg(metadata, "metadata")?.into(),
+        ss58_format,
+        spec_version,
+        decoder: OnceLock::new(),
+    })
+}
+
+/// `decoders` (a `SpecDecoder` or an iterable of them) as the index's
+/// table, built for the spec versions `wanted` accepts only (an unpickled
+/// decoder no block uses stays unbuilt).
+fn decoders_arg(decoders: &Bound<'_, PyAny>, wanted: impl Fn(u32) -> bool) -> PyResult<Decoders> {
+    let py = decoders.py();
+    let mut out = Decoders::new();
+    let mut add = |one: &PySpecDecoder| -> PyResult<()> {
+        if wanted(one.spec_version) {
+            out.insert_shared(one.decoder(py)?);
+        }
+        Ok(())
+    };
+    if let Ok(one) = decoders.cast::<PySpecDecoder>() {
+        add(one.get())?;
+        return Ok(out);
+    }
+    let items = decoders.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "decoders: expected a SpecDecoder or an iterable of them, got {}",
+            type_name(decoders)
+        ))
+    })?;
+    for (i, item) in items.enumerate() {
+        let item = item?;
+        let one = item.cast::<PySpecDecoder>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "decoders[{i}]: expected a SpecDecoder, got {}",
+                type_name(&item)
+            ))
+        })?;
+        add(one.get())?;
+    }
+    Ok(out)
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// Bytes from `bytes`, `bytearray`, `memoryview`-like buffers' `bytes()`, or `0x` hex text.
+fn bytes_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(b.as_bytes().to_vec());
+    }
+    if let Ok(b) = obj.cast::<PyByteArray>() {
+        return Ok(b.to_vec());
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        let s = s.to_str()?;
+        let digits = s.strip_prefix("0x").ok_or_else(|| {
+            PyValueError::new_err(format!("{what}: text must be 0x-prefixed hex"))
+        })?;
+        return ferroscale_core::hex::decode(digits)
+            .map_err(|e| PyValueError::new_err(format!("{what}: bad hex: {e}")));
+    }
+    Err(PyTypeError::new_err(format!(
+        "{what}: expected bytes, bytearray or 0x-hex str, got {}",
+        type_name(obj)
+    )))
+}
+
+/// One block from a dict (`number`, `hash`, `spec_version`, `extrinsics`,
+/// optional `events`) or a sequence in that order.
+fn block_arg(i: usize, obj: &Bound<'_, PyAny>) -> PyResult<Block> {
+    let at = |what: &str| format!("blocks[{i}]: {what}");
+    let fields: [Option<Bound<'_, PyAny>>; 5] = if let Ok(d) = obj.cast::<PyDict>() {
+        let get = |k: &str| d.get_item(k);
+        [
+            get("number")?,
+            get("hash")?,
+            get("spec_version")?,
+            get("extrinsics")?,
+            get("events")?,
+        ]
+    } else if let Ok(t) = obj.cast::<PyTuple>() {
+        tuple_fields(i, t.iter().collect())?
+    } else if let Ok(l) = obj.cast::<PyList>() {
+        tuple_fields(i, l.iter().collect())?
+    } else {
+        return Err(PyTypeError::new_err(at(&format!(
+            "expected a dict or a tuple (number, hash, spec_version, extrinsics, events), got {}",
+            type_name(obj)
+        ))));
+    };
+    let [number, hash, spec_version, extrinsics, events] = fields;
+    let need = |v: Option<_>, k: &str| v.ok_or_else(|| PyKeyError::new_err(at(&format!("no {k}"))));
+    let number: u64 = need(number, "number")?
+        .extract()
+        .map_err(|e| PyValueError::new_err(at(&format!("number: {e}"))))?;
+    let at = |what: &str| format!("blocks[{i}] (number {number}): {what}");
+    let hash = need(hash, "hash")?;
+    let hash = if let Ok(s) = hash.cast::<PyString>() {
+        s.to_str()?.to_owned()
+    } else {
+        ferroscale_core::hex::encode_prefixed(&bytes_arg(&hash, &at("hash"))?)
+    };
+    if hash
+        .strip_prefix("0x")
+        .and_then(|h| ferroscale_core::hex::decode(h).ok())
+        .is_none_or(|h| h.len() != 32)
+    {
+        return Err(PyValueError::new_err(at(&format!(
+            "hash {hash:?} is not 32 bytes (bytes or 0x-hex)"
+        ))));
+    }
+    let spec_version: u32 = need(spec_version, "spec_version")?
+        .extract()
+        .map_err(|e| PyValueError::new_err(at(&format!("spec_version: {e}"))))?;
+    let list = need(extrinsics, "extrinsics")?;
+    let items = list.try_iter().map_err(|_| {
+        PyTypeError::new_err(at(&format!(
+            "extrinsics: expected a list of bytes, got {}",
+            type_name(&list)
+        )))
+    })?;
+    let mut extrinsics = Vec::new();
+    for (k, x) in items.enumerate() {
+        extrinsics.push(bytes_arg(&x?, &at(&format!("extrinsics[{k}]")))?);
+    }
+    let events = match events {
+        Some(e) if !e.is_none() => Some(bytes_arg(&e, &at("events"))?),
+        _ => None,
+    };
+    Ok(Block {
+        number,
+        hash,
+        spec_version,
+        extrinsics,
+        events,
+    })
+}
+
+fn tuple_fields<'py>(
+    i: usize,
+    items: Vec<Bound<'py, PyAny>>,
+) -> PyResult<[Option<Bound<'py, PyAny>>; 5]> {
+    if !(4..=5).contains(&items.len()) {
+        return Err(PyValueError::new_err(format!(
+            "blocks[{i}]: expected (number, hash, spec_version, extrinsics[, events]), got {} items",
+            items.len()
+        )));
+    }
+    let mut it = items.into_iter();
+    Ok([it.next(), it.next(), it.next(), it.next(), it.next()])
+}
+
+/// Decodes `blocks` (an iterable of dicts or tuples `(number, hash,
+/// spec_version, extrinsics, events)`, bytes or `0x` hex) with the decoder
+/// of each block's spec version, in parallel with the GIL released. A block
+/// whose spec has no decoder, and any item that does not decode, is a row of
+/// the `errors` table.
+#[pyfunction]
+pub fn decode_blocks(
+    py: Python<'_>,
+    blocks: &Bound<'_, PyAny>,
+    decoders: &Bound<'_, PyAny>,
+) -> PyResult<IndexBatch> {
+    let items = blocks.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "blocks: expected an iterable of blocks, got {}",
+            type_name(blocks)
+        ))
+    })?;
+    let mut list = Vec::new();
+    for (i, b) in items.enumerate() {
+        list.push(block_arg(i, &b?)?);
+    }
+    let specs: std::collections::BTreeSet<u32> = list.iter().map(|b| b.spec_version).collect();
+    let decoders = decoders_arg(decoders, |s| specs.contains(&s))?;
+    let rows = py.detach(|| {
+        guard("decoding blocks", || {
+            let mut rows = pipeline::decode_blocks(&list, &decoders);
+            sort_rows(&mut rows);
+            Ok(rows)
+        })
+    })?;
+    Ok(IndexBatch::new(rows))
+}
+
+/// The blocks of a JSON-lines file (the index's file source) whose numbers
+/// are in `first..=last`, as tuples `(number, hash, spec_version,
+/// extrinsics, events)` for [`decode_blocks`]. The whole file is read (GIL
+/// released), one line at a time.
+#[pyfunction]
+#[pyo3(signature = (path, first=None, last=None))]
+pub fn read_blocks<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    first: Option<u64>,
+    last: Option<u64>,
+) -> PyResult<Bound<'py, PyList>> {
+    let (first, last) = (first.unwrap_or(0), last.unwrap_or(u64::MAX));
+    let blocks = py.detach(|| -> Result<Vec<Block>, String> {
+        let file = std::fs::File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut out = Vec::new();
+        for b in JsonLines::new(std::io::BufReader::new(file)) {
+            let b = b.map_err(|e| format!("{}: {e}", path.display()))?;
+            if (first..=last).contains(&b.number) {
+                out.push(b);
+            }
+        }
+        Ok(out)
+    });
+    let blocks = blocks.map_err(PyValueError::new_err)?;
+    let list = PyList::empty(py);
+    for b in blocks {
+        let extrinsics = PyList::new(py, b.extrinsics.iter().map(|x| PyBytes::new(py, x)))?;
+        let events = b.events.as_deref().map(|e| PyBytes::new(py, e));
+        list.append((b.number, b.hash, b.spec_version, extrinsics, events))?;
+    }
+    Ok(list)
+}
+
+/// Runs the index pipeline (every core; source → decode → Parquet,
+/// resumable) over a JSON-lines file, GIL released; returns the summary.
+#[pyfunction]
+#[pyo3(signature = (source, decoders, out, partition_blocks=1000, threads=None))]
+pub fn index_json_lines<'py>(
+    py: Python<'py>,
+    source: PathBuf,
+    decoders: &Bound<'py, PyAny>,
+    out: PathBuf,
+    partition_blocks: u64,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    // The file's spec versions are known only while it streams: every
+    // decoder is built.
+    let decoders = decoders_arg(decoders, |_| true)?;
+    let mut options = Options::new(out);
+    options.partition_blocks = partition_blocks;
+    options.threads = threads;
+    let summary = py.detach(|| {
+        guard("running the index pipeline", || {
+            let file = std::fs::File::open(&source)
+                .map_err(|e| PyOSError::new_err(format!("{}: {e}", source.display())))?;
+            let lines = JsonLines::new(std::io::BufReader::new(file));
+            pipeline::run(lines, &decoders, &options)
+                .map_err(|e| PyValueError::new_err(format!("{}: {e}", source.display())))
+        })
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("blocks", summary.blocks)?;
+    d.set_item("skipped_blocks", summary.skipped_blocks)?;
+    d.set_item("extrinsics", summary.extrinsics)?;
+    d.set_item("calls", summary.calls)?;
+    d.set_item("events", summary.events)?;
+    d.set_item("errors", summary.errors)?;
+    d.set_item("partitions", summary.partitions)?;
+    d.set_item("skipped_partitions", summary.skipped_partitions)?;
+    d.set_item("parquet_bytes", summary.parquet_bytes)?;
+    d.set_item("seconds", summary.seconds)?;
+    Ok(d)
+}
+
+/// Whether the partition of blocks `first..=last` under `out` is complete
+/// (every table's file renamed into place).
+#[pyfunction]
+pub fn partition_finished(out: PathBuf, first: u64, last: u64) -> bool {
+    partition::is_finished(&out, first, last)
+}
+
+fn table_named(name: &str) -> PyResult<Table> {
+    Table::ALL
+        .into_iter()
+        .find(|t| t.name() == name)
+        .ok_or_else(|| {
+            PyKeyError::new_err(format!(
+                "no table {name:?}; the tables are {}",
+                Table::ALL.map(Table::name).join(", ")
+            ))
+        })
+}
+
+/// Decoded rows of a batch of blocks: five tables.
+#[pyclass(name = "IndexBatch", module = "scalecodec._core", frozen)]
+pub struct IndexBatch {
+    rows: Mutex<Rows>,
+    counts: [usize; 5],
+    blocks: (Option<u64>, Option<u64>),
+    batches: [OnceLock<RecordBatch>; 5],
+}
+
+impl IndexBatch {
+    fn new(rows: Rows) -> Self {
+        let counts = [
+            rows.blocks.len(),
+            rows.extrinsics.len(),
+            rows.calls.len(),
+            rows.events.len(),
+            rows.errors.len(),
+        ];
+        let blocks = (
+            rows.blocks.iter().map(|b| b.number).min(),
+            rows.blocks.iter().map(|b| b.number).max(),
+        );
+        IndexBatch {
+            rows: Mutex::new(rows),
+            counts,
+            blocks,
+            batches: Default::default(),
+        }
+    }
+
+    /// `table`'s record batch, built on first request (GIL released).
+    fn batch(&self, py: Python<'_>, table: Table) -> PyResult<RecordBatch> {
+        let slot = &self.batches[table as usize];
+        if let Some(b) = slot.get() {
+            return Ok(b.clone());
+        }
+        let built = py.detach(|| {
+            guard("building a record batch", || {
+                let rows = self.rows.lock().unwrap_or_else(|p| p.into_inner());
+                record_batch(table, &rows)
+                    .map_err(|e| PyValueError::new_err(format!("table {}: {e}", table.name())))
+            })
+        })?;
+        Ok(slot.get_or_init(|| built).clone())
+    }
+}
+
+#[pymethods]
+impl IndexBatch {
+    /// The tables' names.
+    #[getter]
+    fn tables(&self) -> Vec<&'static str> {
+        Table::ALL.map(Table::name).to_vec()
+    }
+
+    /// Rows of each table, by name.
+    #[getter]
+    fn num_rows(&self) -> BTreeMap<&'static str, usize> {
+        Table::ALL
+            .iter()
+            .map(|t| (t.name(), self.counts[*t as usize]))
+            .collect()
+    }
+
+    /// Lowest block number (`None`: no blocks).
+    #[getter]
+    fn first_block(&self) -> Option<u64> {
+        self.blocks.0
+    }
+
+    /// Highest block number (`None`: no blocks).
+    #[getter]
+    fn last_block(&self) -> Option<u64> {
+        self.blocks.1
+    }
+
+    /// The table `name` (`blocks`, `extrinsics`, `calls`, `events`, `errors`)
+    /// as an Arrow table: `pyarrow.table(batch.table("events"))`.
+    fn table(&self, py: Python<'_>, name: &str) -> PyResult<ArrowTable> {
+        let table = table_named(name)?;
+        Ok(ArrowTable {
+            name: table.name(),
+            batch: self.batch(py, table)?,
+        })
+    }
+
+    fn __getitem__(&self, py: Python<'_>, name: &str) -> PyResult<ArrowTable> {
+        self.table(py, name)
+    }
+
+    /// Writes the rows as the Parquet partition of blocks `first..=last`
+    /// (default: the lowest and highest block) under `out`, with the index's
+    /// writer (zstd, atomic rename; GIL released). Returns the bytes written.
+    #[pyo3(signature = (out, first=None, last=None))]
+    fn write_parquet(
+        &self,
+        py: Python<'_>,
+        out: PathBuf,
+        first: Option<u64>,
+        last: Option<u64>,
+    ) -> PyResult<u64> {
+        let (Some(first), Some(last)) = (first.or(self.blocks.0), last.or(self.blocks.1)) else {
+            return Err(PyValueError::new_err(
+                "write_parquet: the batch has no blocks; give first and last",
+            ));
+        };
+        if first > last {
+            return Err(PyValueError::new_err(format!(
+                "write_parquet: first ({first}) is after last ({last})"
+            )));
+        }
+        py.detach(|| {
+            guard("writing a Parquet partition", || {
+                let mut rows = self.rows.lock().unwrap_or_else(|p| p.into_inner());
+                partition::write_partition(&out, first, last, &mut rows)
+                    .map_err(|e| PyOSError::new_err(e.to_string()))
+            })
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        let counts = Table::ALL
+            .iter()
+            .map(|t| format!("{}={}", t.name(), self.counts[*t as usize]))
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!("IndexBatch({counts})")
+    }
+}
+
+/// One table of an [`IndexBatch`], exported through the Arrow PyCapsule
+/// interface (each export hands out pointers to the same Rust buffers).
+#[pyclass(name = "ArrowTable", module = "scalecodec._core", frozen)]
+pub struct ArrowTable {
+    name: &'static str,
+    batch: RecordBatch,
+}
+
+const STREAM: &CStr = c"arrow_array_stream";
+const SCHEMA: &CStr = c"arrow_schema";
+const ARRAY: &CStr = c"arrow_array";
+
+#[pymethods]
+impl ArrowTable {
+    /// The table's name.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Number of rows.
+    #[getter]
+    fn num_rows(&self) -> usize {
+        self.batch.num_rows()
+    }
+
+    /// The column names, in order.
+    #[getter]
+    fn column_names(&self) -> Vec<String> {
+        self.batch
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.name().clone())
+            .collect()
+    }
+
+    fn __len__(&self) -> usize {
+        self.batch.num_rows()
+    }
+
+    /// The schema as an `arrow_schema` capsule.
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        let schema = FFI_ArrowSchema::try_from(self.batch.schema().as_ref())
+            .map_err(|e| PyValueError::new_err(format!("{}: schema: {e}", self.name)))?;
+        PyCapsule::new(py, schema, Some(CString::from(SCHEMA)))
+    }
+
+    /// The table as an `arrow_array_stream` capsule (one record batch).
+    /// `requested_schema` is accepted and ignored, as the protocol allows:
+    /// the table has one schema.
+    #[pyo3(signature = (requested_schema=None))]
+    fn __arrow_c_stream__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        let _ = requested_schema;
+        let reader = RecordBatchIterator::new(vec![Ok(self.batch.clone())], self.batch.schema());
+        let stream = FFI_ArrowArrayStream::new(Box::new(reader));
+        PyCapsule::new(py, stream, Some(CString::from(STREAM)))
+    }
+
+    /// The table as a struct array: `(arrow_schema, arrow_array)` capsules.
+    #[pyo3(signature = (requested_schema=None))]
+    fn __arrow_c_array__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<(Bound<'py, PyCapsule>, Bound<'py, PyCapsule>)> {
+        let _ = requested_schema;
+        let array = StructArray::from(self.batch.clone());
+        let schema = FFI_ArrowSchema::try_from(array.data_type())
+            .map_err(|e| PyValueError::new_err(format!("{}: schema: {e}", self.name)))?;
+        let array = FFI_ArrowArray::new(&array.to_data());
+        Ok((
+            PyCapsule::new(py, schema, Some(CString::from(SCHEMA)))?,
+            PyCapsule::new(py, array, Some(CString::from(ARRAY)))?,
+        ))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ArrowTable({}: {} rows × {} columns)",
+            self.name,
+            self.batch.num_rows(),
+            self.batch.num_columns()
+        )
+    }
+}
+
+/// Adds the columnar-decoding names to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PySpecDecoder>()?;
+    m.add_class::<IndexBatch>()?;
+    m.add_class::<ArrowTable>()?;
+    m.add_function(wrap_pyfunction!(restore_spec_decoder, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_blocks, m)?)?;
+    m.add_function(wrap_pyfunction!(read_blocks, m)?)?;
+    m.add_function(wrap_pyfunction!(index_json_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(partition_finished, m)?)?;
+    m.add_function(wrap_pyfunction!(index_decoder_stats, m)?)?;
+    Ok(())
+}
