@@ -13,7 +13,8 @@
 //! `Value` for encoding), [`errors`] (Rust errors → py-scale-codec's
 //! exception classes, panic guard), [`ss58`], [`metadata`] (the metadata
 //! model as Python data), [`text`] (hex written straight into Python strings),
-//! [`value_decoder`] (cyscale's `get_value_decoder` callables).
+//! [`value_decoder`] (cyscale's `get_value_decoder` callables), [`ownership`]
+//! (whether the installed `scalecodec` files are all ours).
 
 pub mod convert;
 pub mod errors;
@@ -21,6 +22,7 @@ pub mod kinds;
 pub mod metadata;
 pub mod object;
 pub mod ops;
+pub mod ownership;
 pub mod registry;
 pub mod scale_bytes;
 pub mod sink;
@@ -73,6 +75,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ops::decode_metadata, m)?)?;
     m.add_function(wrap_pyfunction!(ops::check_type_def, m)?)?;
     m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
+    m.add_function(wrap_pyfunction!(ownership::check_ownership, m)?)?;
     m.add(
         "STORAGE_VERSION_VALUE",
         metadata::storage_version_value(m.py())?,
