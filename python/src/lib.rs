@@ -13,7 +13,8 @@
 //! `Value` for encoding), [`errors`] (Rust errors → py-scale-codec's
 //! exception classes, panic guard), [`ss58`], [`metadata`] (the metadata
 //! model as Python data), [`text`] (hex written straight into Python strings),
-//! [`value_decoder`] (cyscale's `get_value_decoder` callables), [`index`]
+//! [`value_decoder`] (cyscale's `get_value_decoder` callables), [`ownership`]
+//! (whether the installed `scalecodec` files are all ours), [`index`]
 //! (columnar decoding to Arrow and Parquet; the `index` feature).
 
 pub mod convert;
@@ -25,6 +26,7 @@ pub mod kinds;
 pub mod metadata;
 pub mod object;
 pub mod ops;
+pub mod ownership;
 pub mod registry;
 pub mod runtime_api;
 pub mod scale_bytes;
@@ -78,6 +80,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ops::decode_metadata, m)?)?;
     m.add_function(wrap_pyfunction!(ops::check_type_def, m)?)?;
     m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
+    m.add_function(wrap_pyfunction!(ownership::check_ownership, m)?)?;
     #[cfg(feature = "index")]
     index::register(m)?;
     m.add(

@@ -11,15 +11,15 @@ classes; a Rust panic is caught at the boundary. Registries pickle as their
 inputs; scale objects as ``(type_string, bytes, configuration)``. Importing
 refuses a package folder mixed with another distribution's compiled modules
 and warns when cyscale or py-scale-codec also claim these files
-(:mod:`scalecodec._ownership`).
+(``_core.check_ownership``).
 """
 import os as _os
 
-from scalecodec import _ownership
+from scalecodec import _core
 
 # Before anything else is imported: another distribution's compiled modules
-# left in this folder would be imported instead of ours (see _ownership).
-_ownership.check(_os.path.dirname(_os.path.abspath(__file__)))
+# left in this folder would be imported instead of ours (python/src/ownership.rs).
+_core.check_ownership(_os.path.dirname(_os.path.abspath(__file__)))
 
 from scalecodec.base import *  # noqa: F401,F403,E402
 from scalecodec.types import *  # noqa: F401,F403,E402

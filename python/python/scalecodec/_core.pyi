@@ -344,3 +344,7 @@ def index_decoder_stats() -> Dict[str, Dict[int, int]]:
     """``{"built": {spec: registry builds}, "unpickled": {spec: decoders unpickled}}`` in this process."""
 def restore_spec_decoder(metadata: bytes, ss58_format: Optional[int], spec_version: int) -> SpecDecoder:
     """Unpickles a SpecDecoder (lazily built)."""
+
+def check_ownership(package_dir: str) -> None:
+    """Raises ``ImportError`` when the package folder holds another distribution's compiled modules; warns
+    (``RuntimeWarning``) when other distributions or ``scalecodec`` packages claim it."""

@@ -112,16 +112,19 @@ class RuntimeConfigurationObject(_core.ConfigBase):
     def __init__(self, config_id: Optional[str] = None, ss58_format: Optional[int] = None,
                  only_primitives_on_init: bool = False, implements_scale_info: bool = False):
         self.config_id = config_id
-        self._registry = _core.Registry()
-        self._classes: Dict[str, Optional[type]] = {}
-        self.type_registry: Dict[str, Any] = {"types": _TypesView(self), "runtime_api": {}}
         self.implements_scale_info = implements_scale_info
         self.only_primitives_on_init = only_primitives_on_init
+        self._reset(_core.Registry())
+        if ss58_format is not None:
+            self.ss58_format = ss58_format  # kept by the registry
+        self._declare_classes()
+
+    def _reset(self, registry: "_core.Registry") -> None:
+        """Starts over with ``registry``: no mirrored types, runtime or cached classes."""
+        self._registry, self._classes, self._value_decoders = registry, {}, {}
+        self.type_registry: Dict[str, Any] = {"types": _TypesView(self), "runtime_api": {}}
         self.chain_id: Optional[str] = None
         self.metadata = None
-        if ss58_format is not None:
-            self.ss58_format = ss58_format
-        self._declare_classes()
 
     def _declare_classes(self) -> None:
         """Defines the classes declared outside this package by their names
@@ -138,13 +141,11 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         if definition is None:
             return None
         try:
-            self._registry.update_types(json.dumps({cls.__name__: definition}))
+            self.update_type_registry_types({cls.__name__: definition})
         except (ValueError, TypeError, NotImplementedError):
             # a class whose attributes make no definition stays unknown by name
             return None
-        self._mirror_types({cls.__name__: definition})
         self._declared[cls.__name__.lower()] = cls
-        self._classes.clear()
         return cls.__name__
 
     def _declared_name(self, cls: type) -> str:
@@ -168,7 +169,6 @@ class RuntimeConfigurationObject(_core.ConfigBase):
             if key in type_registry:
                 self.type_registry[key] = type_registry[key]
         self.chain_id = type_registry.get("chain_id", self.chain_id)
-        self._classes.clear()
 
     def update_type_registry_types(self, types_dict: dict) -> None:
         """Adds or overrides type definitions ``{"Name": definition}``."""
@@ -176,21 +176,20 @@ class RuntimeConfigurationObject(_core.ConfigBase):
             raise TypeError("types_dict must be a dict")
         self._registry.update_types(json.dumps(types_dict))
         self._mirror_types(types_dict)
-        self._classes.clear()
 
     def _mirror_types(self, types: dict) -> None:
+        """Keeps ``type_registry['types']`` in step with new definitions (which
+        replace a declared class of the same name) and forgets the classes made."""
         declared = self.__dict__.get("_declared", {})
         for name, definition in types.items():
             dict.__setitem__(self.type_registry["types"], name.lower(), definition)
-            declared.pop(name.lower(), None)  # a later definition replaces a declared class
+            declared.pop(name.lower(), None)
+        self._classes.clear()
 
     def clear_type_registry(self) -> None:
         """Forgets every definition, the portable registry and the runtime."""
         self._registry.clear()
-        self.type_registry = {"types": _TypesView(self), "runtime_api": {}}
-        self.chain_id = None
-        self.metadata = None
-        self._classes.clear()
+        self._reset(self._registry)
         self._declare_classes()
 
     @classmethod
@@ -201,8 +200,7 @@ class RuntimeConfigurationObject(_core.ConfigBase):
     def add_portable_registry(self, metadata: "ScaleType", prefix: Optional[str] = None) -> None:
         """Imports a V14+ metadata object's portable registry and runtime
         (as ``scale_info::N``; no other ``prefix`` is supported)."""
-        if prefix not in (None, "scale_info"):
-            raise NotImplementedError(f"add_portable_registry: prefix {prefix!r} is not supported")
+        _only_scale_info("add_portable_registry", prefix)
         self._sync_metadata(metadata)
         self.implements_scale_info = True
         self.metadata = metadata
@@ -211,8 +209,7 @@ class RuntimeConfigurationObject(_core.ConfigBase):
     def update_from_scale_info_types(self, scale_info_types: list, prefix: Optional[str] = None) -> None:
         """Imports a bare portable registry (``{"id", "type"}`` values or their
         scale objects) as ``scale_info::N``, replacing the one loaded before."""
-        if prefix not in (None, "scale_info"):
-            raise NotImplementedError(f"update_from_scale_info_types: prefix {prefix!r} is not supported")
+        _only_scale_info("update_from_scale_info_types", prefix)
         if self._registry.load_portable_types(list(scale_info_types)):
             self._classes.clear()
         self.implements_scale_info = True
@@ -241,11 +238,10 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         ``type_string`` value (all of them) and returning the plain value, in
         py-scale-codec's shapes; ``None`` when the type is unknown. Made once
         per type string; it follows later changes to the registry."""
-        decoders = self.__dict__.setdefault("_value_decoders", {})
-        decoder = decoders.get(type_string)
+        decoder = self._value_decoders.get(type_string)
         if decoder is None:
             try:
-                decoder = decoders[type_string] = _core.ValueDecoder(self._registry, type_string)
+                decoder = self._value_decoders[type_string] = _core.ValueDecoder(self._registry, type_string)
             except NotImplementedError:
                 return None
         return decoder
@@ -268,8 +264,7 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         if kwargs:
             kwargs.setdefault("runtime_config", self)
             return cls(data=data, **kwargs)
-        if data is not None and not isinstance(data, ScaleBytes):
-            raise ValueError("Provided data is not in supported format: provided '{}'".format(type(data).__name__))
+        _check_data(data)
         # Without options the class's __init__ is skipped, as the Rust path does.
         obj = cls.__new__(cls)
         obj.runtime_config, obj.data = self, data
@@ -287,23 +282,30 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         }
 
     def __setstate__(self, state: dict) -> None:
-        self.config_id = state["config_id"]
-        self._registry = _core.Registry()
+        self.config_id, self.implements_scale_info = state["config_id"], state["implements_scale_info"]
+        self._reset(_core.Registry())
         self._registry.__setstate__(state["registry"])
-        self._classes = {}
-        self._value_decoders = {}
-        self.type_registry = {"types": _TypesView(self), "runtime_api": {}}
+        self.chain_id = state["chain_id"]
         for key, value in state["type_registry"].items():
             if key == "types":
                 dict.update(self.type_registry["types"], value)
             else:
                 self.type_registry[key] = value
-        self.implements_scale_info = state["implements_scale_info"]
-        self.chain_id = state["chain_id"]
-        self.metadata = None
         # the registry replayed the declared classes' definitions; pair them again
         self._declared = {name: cls for name, cls in _DECLARED.items()
                           if dict.get(self.type_registry["types"], name) == _user_definition(cls)}
+
+
+def _only_scale_info(method: str, prefix: Optional[str]) -> None:
+    """Portable types are imported as ``scale_info::N`` only."""
+    if prefix not in (None, "scale_info"):
+        raise NotImplementedError(f"{method}: prefix {prefix!r} is not supported")
+
+
+def _check_data(data: Any) -> None:
+    """py-scale-codec takes only a ``ScaleBytes`` (or nothing) as the data of a scale object."""
+    if data is not None and not isinstance(data, ScaleBytes):
+        raise ValueError("Provided data is not in supported format: provided '{}'".format(type(data).__name__))
 
 
 def _user_definition(cls: type) -> Optional[Union[str, dict]]:
@@ -378,8 +380,7 @@ class ScaleDecoder(_core.ScaleObject):
     def __init__(self, data: Optional[ScaleBytes] = None, sub_type: Optional[str] = None,
                  metadata: Optional["ScaleType"] = None,
                  runtime_config: Optional[RuntimeConfigurationObject] = None, **kwargs: Any):
-        if data is not None and not isinstance(data, ScaleBytes):
-            raise ValueError("Provided data is not in supported format: provided '{}'".format(type(data).__name__))
+        _check_data(data)
         self.runtime_config = runtime_config or type(self).__dict__.get("_runtime_config") or RuntimeConfiguration()
         self.data = data
         self.data_start_offset = data.offset if data is not None else None
@@ -558,10 +559,16 @@ def _portable_type_of(config: RuntimeConfigurationObject, type_string: str) -> O
         type_id = int(type_string[len("scale_info::"):])
     except (AttributeError, ValueError, TypeError, KeyError):
         return None
-    # ids are the positions in the registries seen so far; search if not
+    return _portable_entry(types, type_id, config)
+
+
+def _portable_entry(types: list, type_id: int, config: RuntimeConfigurationObject, root: Any = None) -> Any:
+    """Entry ``type_id`` of a portable registry's ``types`` as a ``RegistryType``
+    object (``None`` when there is none): ids are the positions in the
+    registries seen so far; searched for if not."""
     entry = types[type_id] if 0 <= type_id < len(types) and types[type_id]["id"] == type_id else \
         next((t for t in types if t["id"] == type_id), None)
-    return None if entry is None else _typed_part(entry["type"], "RegistryType", config)
+    return None if entry is None else _typed_part(entry["type"], "RegistryType", config, root=root)
 
 
 # --------------------------------------------------------------------------

@@ -2,12 +2,13 @@
 derive from these), the few with attributes users reach for (extrinsics,
 calls, events, metadata, Era, account ids), and py-scale-codec's other class
 names. Every class decodes and encodes through the Rust registry of its
-runtime configuration; the classes here only add views on the value.
+runtime configuration; the classes here only add views on the value, most
+of them one line each (``_item``, ``_get``, ``_part``: a field of the value).
 """
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any, Dict, List, Optional, Tuple as TypingTuple
+from typing import Any, Callable, Dict, List, Optional, Tuple as TypingTuple
 
 from scalecodec import _core
 from scalecodec._core import TypeKind as K
@@ -19,6 +20,7 @@ from scalecodec.base import (
     ScalePrimitive,
     ScaleType,
     _Part,
+    _portable_entry,
     _raw_bytes,
     _typed_part,
     _user_definition,
@@ -32,6 +34,46 @@ from scalecodec.exceptions import (  # noqa: F401 (py-scale-codec exports them h
     MetadataCallFunctionNotFound,
     RemainingScaleBytesNotEmptyException,
 )
+
+# --------------------------------------------------------------------------
+# Views on a decoded value: read-only properties, one line per attribute.
+
+
+def _item(key: str, doc: str) -> property:
+    """``self.value[key]``."""
+    return property(lambda self: self.value[key], doc=doc)
+
+
+def _get(key: str, doc: str, empty: Optional[Callable[[], Any]] = None) -> property:
+    """``self.value[key]`` of a dict value, else ``empty()`` (``None`` without ``empty``)."""
+    def read(self: ScaleType) -> Any:
+        value = self.value
+        default = empty() if empty else None
+        return value.get(key, default) if isinstance(value, dict) else default
+    return property(read, doc=doc)
+
+
+def _part(key: str, doc: str, inner: bool = False) -> property:
+    """``self.value_object[key]`` (its own ``value_object`` when ``inner``)."""
+    def read(self: ScaleType) -> Any:
+        part = self.value_object[key]
+        return part.value_object if inner else part
+    return property(read, doc=doc)
+
+
+def _type_id(key: str, doc: str) -> property:
+    """``scale_info::N`` of the type id ``self.value[key]``."""
+    return property(lambda self: _type_id_string(self.value[key]), doc=doc)
+
+
+def _type_id_string(type_id: Any) -> str:
+    return f"scale_info::{type_id}"
+
+
+def _decomposition(obj: ScaleType, type_string: str, max_recursion: int) -> Any:
+    """The type decomposition of ``type_string`` in ``obj``'s configuration."""
+    return obj.runtime_config.create_scale_object(type_string).generate_type_decomposition(max_recursion=max_recursion)
+
 
 # --------------------------------------------------------------------------
 # Node kinds
@@ -75,26 +117,44 @@ class _DefinedTypeString:
         return cls.__name__
 
 
-class Null(ScaleType, kinds=(K.Null,)): """Zero bytes, value ``None``."""
+def _declare(name: str, base: type, type_string: Optional[str] = None, doc: str = "", **attrs: Any) -> type:
+    """A class of py-scale-codec's with nothing of its own but its type string
+    (and, for ``kinds`` / ``names``, the node kinds and type strings it stands for)."""
+    kinds, names = attrs.pop("kinds", ()), attrs.pop("names", ())
+    namespace = {"__doc__": doc or f"``{type_string}``.", **attrs}
+    if type_string is not None:
+        namespace["type_string"] = type_string
+    return type(name, (base,), namespace, kinds=kinds, names=names)
+
+
+Null = _declare("Null", ScaleType, "Null", "Zero bytes, value ``None``.", kinds=(K.Null,))
+
+
 class Compact(ScaleType, kinds=(K.Compact,)):
     """``Compact<T>``."""
 
     type_string = _TypeStringOf("Compact<{sub}>", "u128")
+
 
 class Option(ScaleType, kinds=(K.Option,)):
     """``Option<T>``: ``None`` or the inner value."""
 
     type_string = _TypeStringOf("Option<{sub}>")
 
-class OptionBytes(Option): """``Option<Vec<u8>>``."""
+
+OptionBytes = _declare("OptionBytes", Option, "Option<Bytes>")
+
+
+def _bytes_value_object(self: ScaleType, value: Any) -> Any:
+    """py-scale-codec keeps text and bytes as their bytes (a ``bytearray``) in ``value_object``."""
+    return _raw_bytes(value) if isinstance(value, str) else value
 
 
 class Bytes(ScaleType, kinds=(K.Bytes,)):
-    """``Vec<u8>``/``Bytes``: text when valid UTF-8, else ``"0x…"``;
-    ``value_object`` is the bytes (a ``bytearray``), as py-scale-codec keeps them."""
+    """``Vec<u8>``/``Bytes``: text when valid UTF-8, else ``"0x…"``; ``value_object`` is the bytes."""
 
-    def _build_value_object(self, value: Any) -> Any:
-        return _raw_bytes(value) if isinstance(value, str) else value
+    type_string = "Bytes"
+    _build_value_object = _bytes_value_object
 
     def serialize(self) -> Any:
         """The bytes as ``"0x…"`` hex (py-scale-codec's rendering of ``Bytes``)."""
@@ -109,18 +169,14 @@ class Bytes(ScaleType, kinds=(K.Bytes,)):
         return f"<{type(self).__name__}(value={self.serialize()})>"
 
 
-class String(ScaleType, kinds=(K.Str,)):
-    """Text; ``value_object`` is its UTF-8 bytes (a ``bytearray``), as py-scale-codec keeps them."""
-
-    def _build_value_object(self, value: Any) -> Any:
-        return _raw_bytes(value) if isinstance(value, str) else value
-
-
-
+String = _declare("String", ScaleType, "String", "Text; ``value_object`` is its UTF-8 bytes.", kinds=(K.Str,),
+                  _build_value_object=_bytes_value_object)
 Str = GenericStringType = Text = String
 
 
-class HexBytes(ScaleType, kinds=(K.HexBytes,)): """Bytes always rendered ``"0x…"``."""
+HexBytes = _declare("HexBytes", ScaleType, "HexBytes", "Bytes always rendered ``\"0x…\"``.", kinds=(K.HexBytes,))
+
+
 class Vec(ScaleType, kinds=(K.Seq,)):
     """``Vec<T>``."""
 
@@ -139,20 +195,13 @@ class Vec(ScaleType, kinds=(K.Seq,)):
         """The element objects (``[]`` before decoding)."""
         value_object = self.value_object
         return value_object if isinstance(value_object, list) else []
-class BoundedVec(Vec): """``BoundedVec<T, S>``."""
-class BTreeSet(Vec):
-    """``BTreeSet<T>``."""
-
-    type_string = _TypeStringOf("BTreeSet<{sub}>")
 
 
-
-class FixedLengthArray(ScaleType, kinds=(K.Array, K.ByteArray)):
-    element_count = 0
-    type_string = _TypeStringOf("[{sub}; {count}]")
-
-    """``[T; N]`` (a list of another length is encoded element by element, as
-    py-scale-codec does)."""
+BoundedVec = _declare("BoundedVec", Vec, doc="``BoundedVec<T, S>``.")
+BTreeSet = _declare("BTreeSet", Vec, _TypeStringOf("BTreeSet<{sub}>"), "``BTreeSet<T>``.")
+FixedLengthArray = _declare("FixedLengthArray", ScaleType, _TypeStringOf("[{sub}; {count}]"),
+                            "``[T; N]`` (a list of another length is encoded element by element, as "
+                            "py-scale-codec does).", element_count=0, kinds=(K.Array, K.ByteArray))
 
 
 class Enum(ScaleType, kinds=(K.Enum, K.Result)):
@@ -204,42 +253,25 @@ class Set(ScaleType, kinds=(K.Set,)):
         return int.from_bytes(bytes(used), "little") if self.data_end_offset is not None else None
 
 
-
-class BitVec(ScaleType, kinds=(K.BitSeq,)):
-    """A bit sequence ``"0b…"``; encoded from an int, a ``"0b…"`` string or a
-    list of bools, its length the number's bit length (py-scale-codec's)."""
+BitVec = _declare("BitVec", ScaleType, "BitVec", "A bit sequence ``\"0b…\"``; encoded from an int, a ``\"0b…\"`` "
+                  "string or a list of bools, its length the number's bit length (py-scale-codec's).",
+                  kinds=(K.BitSeq,))
 
 
 class Map(ScaleType):
-    """A map: list of ``(key, value)``."""
+    """A map: list of ``(key, value)``; ``map_key`` and ``map_value`` are the types in ``sub_type``."""
 
     def _sub_types(self) -> List[Optional[str]]:
         parts = _core.tuple_elements(f"({self.sub_type})") if self.sub_type else []
         return (parts + [None, None])[:2]
 
-    @property
-    def map_key(self) -> Optional[str]:
-        """The key type (from ``sub_type``)."""
-        return self._sub_types()[0]
-
-    @property
-    def map_value(self) -> Optional[str]:
-        """The value type (from ``sub_type``)."""
-        return self._sub_types()[1]
-
-class BTreeMap(Map, kinds=(K.Map,)):
-    """``BTreeMap<K, V>``."""
-
-    type_string = _TypeStringOf("BTreeMap<{sub}>")
+    map_key = property(lambda self: self._sub_types()[0], doc="The key type (from ``sub_type``).")
+    map_value = property(lambda self: self._sub_types()[1], doc="The value type (from ``sub_type``).")
 
 
-class HashMap(Map):
-    """``HashMap<K, V>``."""
-
-    type_string = _TypeStringOf("HashMap<{sub}>")
-
-
-class BoundedBTreeMap(Map): """``BoundedBTreeMap<K, V, S>``."""
+BTreeMap = _declare("BTreeMap", Map, _TypeStringOf("BTreeMap<{sub}>"), "``BTreeMap<K, V>``.", kinds=(K.Map,))
+HashMap = _declare("HashMap", Map, _TypeStringOf("HashMap<{sub}>"), "``HashMap<K, V>``.")
+BoundedBTreeMap = _declare("BoundedBTreeMap", Map, doc="``BoundedBTreeMap<K, V, S>``.")
 
 
 class _Composite(ScaleType):
@@ -275,22 +307,22 @@ class Struct(_Composite, kinds=(K.Struct,)):
 
 
 # Primitives: one class per kind, named as py-scale-codec names them.
-class Bool(ScalePrimitive, kinds=(K.Bool,)): """``bool``."""
-class U8(ScalePrimitive, kinds=(K.U8,)): """``u8``."""
-class U16(ScalePrimitive, kinds=(K.U16,)): """``u16``."""
-class U32(ScalePrimitive, kinds=(K.U32,)): """``u32``."""
-class U64(ScalePrimitive, kinds=(K.U64,)): """``u64``."""
-class U128(ScalePrimitive, kinds=(K.U128,)): """``u128``."""
-class U256(ScalePrimitive, kinds=(K.U256,)): """``u256``."""
-class I8(ScalePrimitive, kinds=(K.I8,)): """``i8``."""
-class I16(ScalePrimitive, kinds=(K.I16,)): """``i16``."""
-class I32(ScalePrimitive, kinds=(K.I32,)): """``i32``."""
-class I64(ScalePrimitive, kinds=(K.I64,)): """``i64``."""
-class I128(ScalePrimitive, kinds=(K.I128,)): """``i128``."""
-class I256(ScalePrimitive, kinds=(K.I256,)): """``i256``."""
-class H160(ScaleType): """20 bytes, ``"0x…"``."""
-class H256(ScaleType): """32 bytes, ``"0x…"``."""
-class H512(ScaleType): """64 bytes, ``"0x…"``."""
+Bool = _declare("Bool", ScalePrimitive, "bool", kinds=(K.Bool,))
+U8 = _declare("U8", ScalePrimitive, "u8", kinds=(K.U8,))
+U16 = _declare("U16", ScalePrimitive, "u16", kinds=(K.U16,))
+U32 = _declare("U32", ScalePrimitive, "u32", kinds=(K.U32,))
+U64 = _declare("U64", ScalePrimitive, "u64", kinds=(K.U64,))
+U128 = _declare("U128", ScalePrimitive, "u128", kinds=(K.U128,))
+U256 = _declare("U256", ScalePrimitive, "u256", kinds=(K.U256,))
+I8 = _declare("I8", ScalePrimitive, "i8", kinds=(K.I8,))
+I16 = _declare("I16", ScalePrimitive, "i16", kinds=(K.I16,))
+I32 = _declare("I32", ScalePrimitive, "i32", kinds=(K.I32,))
+I64 = _declare("I64", ScalePrimitive, "i64", kinds=(K.I64,))
+I128 = _declare("I128", ScalePrimitive, "i128", kinds=(K.I128,))
+I256 = _declare("I256", ScalePrimitive, "i256", kinds=(K.I256,))
+H160 = _declare("H160", ScaleType, "H160", "20 bytes, ``\"0x…\"``.")
+H256 = _declare("H256", ScaleType, "H256", "32 bytes, ``\"0x…\"``.")
+H512 = _declare("H512", ScaleType, "H512", "64 bytes, ``\"0x…\"``.")
 
 
 class RawBytes(ScaleType, names=("rawbytes",)):
@@ -306,11 +338,11 @@ class RawBytes(ScaleType, names=("rawbytes",)):
         return bytes(ScaleBytes(value).data)
 
 
-class CallBytes(RawBytes): """A call as raw bytes."""
+CallBytes = _declare("CallBytes", RawBytes, doc="A call as raw bytes.")
 
 
 class _Float(ScalePrimitive):
-    """IEEE floats (not SCALE types; read and written by Rust)."""
+    """IEEE floats (not SCALE types; read and written by Rust), ``_size`` bytes."""
 
     _size = 8
 
@@ -321,17 +353,8 @@ class _Float(ScalePrimitive):
         return _core.encode_float(value, self._size)
 
 
-class F64(_Float, names=("f64",)):
-    """``f64``."""
-
-    type_string = "f64"
-
-
-class F32(_Float, names=("f32",)):
-    """``f32``."""
-
-    type_string = "f32"
-    _size = 4
+F64 = _declare("F64", _Float, "f64", names=("f64",))
+F32 = _declare("F32", _Float, "f32", names=("f32",), _size=4)
 
 
 # --------------------------------------------------------------------------
@@ -342,16 +365,10 @@ class Era(ScaleType, kinds=(K.Era,)):
     """``Era``: ``"00"`` (immortal) or ``(period, phase)``."""
 
     type_string = "Era"
-
-    @property
-    def period(self) -> Optional[int]:
-        """The mortal era's period, ``None`` when immortal."""
-        return self.value[0] if isinstance(self.value, tuple) else None
-
-    @property
-    def phase(self) -> Optional[int]:
-        """The mortal era's phase, ``None`` when immortal."""
-        return self.value[1] if isinstance(self.value, tuple) else None
+    period = property(lambda self: self.value[0] if isinstance(self.value, tuple) else None,
+                      doc="The mortal era's period, ``None`` when immortal.")
+    phase = property(lambda self: self.value[1] if isinstance(self.value, tuple) else None,
+                     doc="The mortal era's phase, ``None`` when immortal.")
 
     def is_immortal(self) -> bool:
         """Whether the era is immortal."""
@@ -370,45 +387,44 @@ class Era(ScaleType, kinds=(K.Era,)):
         return self.runtime_config._registry.decode(self.type_string, bytes(self.data.data))[0]
 
 
+def _settable(key: str, getter: Callable[[Any], Any], doc: str) -> property:
+    """A property worked out by ``getter`` from the decoded bytes, unless set
+    (``self.__dict__[key]``) or nothing was decoded or encoded yet."""
+    def read(self: ScaleType) -> Any:
+        if key in self.__dict__ or self.data_end_offset is None:
+            return self.__dict__.get(key)
+        return getter(self)
+    return property(read, lambda self, value: self.__dict__.__setitem__(key, value), doc=doc)
+
+
+def _ss58_address_of(account: ScaleType) -> Optional[str]:
+    if isinstance(account.value, str) and not account.value.startswith("0x"):
+        return account.value
+    fmt = account.runtime_config.ss58_format
+    return _core.ss58_encode(bytes(account.get_used_bytes()), fmt) if fmt is not None else None
+
+
 class GenericAccountId(ScaleType, kinds=(K.AccountId,)):
     """A 32-byte account id; ``ss58_address`` when an SS58 format is set.
     ``public_key`` and ``ss58_address`` are worked out when read, so that
     decoding needs no Python hook."""
 
     type_string = "AccountId"
-
-    @property
-    def public_key(self) -> Optional[str]:
-        """``"0x…"`` hex of the 32 bytes (``None`` before decode/encode)."""
-        if "_public_key" in self.__dict__ or self.data_end_offset is None:
-            return self.__dict__.get("_public_key")
-        return "0x" + bytes(self.get_used_bytes()).hex()
-
-    @public_key.setter
-    def public_key(self, value: Optional[str]) -> None:
-        self.__dict__["_public_key"] = value
-
-    @property
-    def ss58_address(self) -> Optional[str]:
-        """The SS58 address in the configuration's format (``None`` without one)."""
-        if "_ss58_address" in self.__dict__ or self.data_end_offset is None:
-            return self.__dict__.get("_ss58_address")
-        if isinstance(self.value, str) and not self.value.startswith("0x"):
-            return self.value
-        fmt = self.runtime_config.ss58_format
-        return _core.ss58_encode(bytes(self.get_used_bytes()), fmt) if fmt is not None else None
-
-    @ss58_address.setter
-    def ss58_address(self, value: Optional[str]) -> None:
-        self.__dict__["_ss58_address"] = value
+    public_key = _settable("_public_key", lambda self: "0x" + bytes(self.get_used_bytes()).hex(),
+                           "``\"0x…\"`` hex of the 32 bytes (``None`` before decode/encode).")
+    ss58_address = _settable("_ss58_address", _ss58_address_of,
+                             "The SS58 address in the configuration's format (``None`` without one).")
 
     def _encoded_value(self, value: Any) -> Any:
         raw, fmt = bytes(self.get_used_bytes()), self.runtime_config.ss58_format
         return _core.ss58_encode(raw, fmt) if fmt is not None else "0x" + raw.hex()
 
 
-class GenericEthereumAccountId(ScaleType, kinds=(K.EthereumAccountId,)): """A 20-byte account id."""
-class GenericAccountIndex(ScaleType, kinds=(K.AccountIndex,)): """An account index."""
+
+GenericEthereumAccountId = _declare("GenericEthereumAccountId", ScaleType, "H160", "A 20-byte account id.",
+                                    kinds=(K.EthereumAccountId,))
+GenericAccountIndex = _declare("GenericAccountIndex", ScaleType, "AccountIndex", "An account index.",
+                               kinds=(K.AccountIndex,))
 
 
 class GenericMultiAddress(Enum, kinds=(K.MultiAddress,)):
@@ -430,10 +446,8 @@ class GenericMultiAddress(Enum, kinds=(K.MultiAddress,)):
         return value.get("Index") if isinstance(value, dict) else value if isinstance(value, int) else None
 
 
-class GenericAddress(ScaleType, kinds=(K.LegacyAddress,)):
-    """The pre-MultiAddress ``Address`` encoding."""
-
-
+GenericAddress = _declare("GenericAddress", ScaleType, doc="The pre-MultiAddress ``Address`` encoding.",
+                          kinds=(K.LegacyAddress,))
 AccountIdAddress = RawAddress = GenericAddress
 
 
@@ -442,15 +456,9 @@ class MultiAccountId(GenericAccountId, names=("multiaccountid",)):
     ``create_from_account_list``)."""
 
     threshold: Optional[int] = None
-
-    @property
-    def signatories(self) -> List[str]:
-        """The member accounts, hex, sorted."""
-        return self.__dict__.get("_signatories", [])
-
-    @signatories.setter
-    def signatories(self, value: List[str]) -> None:
-        self.__dict__["_signatories"] = value
+    signatories = property(lambda self: self.__dict__.get("_signatories", []),
+                           lambda self, value: self.__dict__.__setitem__("_signatories", value),
+                           doc="The member accounts, hex, sorted.")
 
     @classmethod
     def create_from_account_list(cls, accounts: List[str], threshold: int) -> "MultiAccountId":
@@ -468,45 +476,33 @@ class MultiAccountId(GenericAccountId, names=("multiaccountid",)):
 class _MetaRef(_Part):
     """A pallet or call named by a decoded call (``call_module``/``call_function``)."""
 
-    @property
-    def name(self) -> Any:
-        """The name."""
-        return self.value.get("name") if isinstance(self.value, dict) else self.value
-
-
-def _call_view(value: Any, config: RuntimeConfigurationObject) -> Any:
-    if not isinstance(value, dict):
-        return _wrap_parts(value, config)
-    view = {k: (_MetaRef(v, config) if k in ("call_module", "call_function") else _Part(v, config))
-            for k, v in value.items()}
-    if isinstance(value.get("call_args"), list):
-        view["call_args"] = [{**a, "value": _Part(a["value"], config)} if isinstance(a, dict) and "value" in a
-                             else _Part(a, config) for a in value["call_args"]]
-    return view
+    name = property(lambda self: self.value.get("name") if isinstance(self.value, dict) else self.value,
+                    doc="The name.")
 
 
 class _CallAccess:
     """A call's ``value_object`` (pallet and call as objects with ``.name``)
     and its ``call_module`` / ``call_function``."""
 
+    call_module = _part("call_module", "The pallet (``.name``).")
+    call_function = _part("call_function", "The call (``.name``).")
+
     def _build_value_object(self, value: Any) -> Any:
-        return _call_view(value, self.runtime_config)
-
-    @property
-    def call_module(self) -> Any:
-        """The pallet (``.name``)."""
-        return self.value_object["call_module"]
-
-    @property
-    def call_function(self) -> Any:
-        """The call (``.name``)."""
-        return self.value_object["call_function"]
+        config = self.runtime_config
+        if not isinstance(value, dict):
+            return _wrap_parts(value, config)
+        view = {k: (_MetaRef if k in ("call_module", "call_function") else _Part)(v, config) for k, v in value.items()}
+        if isinstance(value.get("call_args"), list):
+            view["call_args"] = [{**a, "value": _Part(a["value"], config)} if isinstance(a, dict) and "value" in a
+                                 else _Part(a, config) for a in value["call_args"]]
+        return view
 
 
 class GenericCall(_CallAccess, ScaleType, kinds=(K.Call,)):
     """A call: ``{"call_index", "call_function", "call_module", "call_args", "call_hash"}``."""
 
     type_string = "Call"
+    call_hash = _get("call_hash", "The call's hash (``\"0x…\"``).")
 
     @property
     def call_index(self) -> Optional[str]:
@@ -518,11 +514,6 @@ class GenericCall(_CallAccess, ScaleType, kinds=(K.Call,)):
     def call_args(self) -> Any:
         """The arguments (``{"name", "type", "value"}`` with value objects)."""
         return self.value_object["call_args"] if isinstance(self.value, dict) else {}
-
-    @property
-    def call_hash(self) -> Optional[str]:
-        """The call's hash (``"0x…"``)."""
-        return self.value.get("call_hash") if isinstance(self.value, dict) else None
 
 
 class _CallPart(_CallAccess, _Part): """The call inside a decoded extrinsic."""
@@ -545,6 +536,7 @@ class GenericExtrinsic(ScaleType, kinds=(K.Extrinsic,)):
     encoded also from py-scale-codec's ``account_id`` and ``signature_version``."""
 
     type_string = "Extrinsic"
+    extrinsic_hash = _get("extrinsic_hash", "The extrinsic's hash, when the decoder reported one.")
 
     @property
     def signed(self) -> Optional[bool]:
@@ -574,32 +566,38 @@ class GenericExtrinsic(ScaleType, kinds=(K.Extrinsic,)):
                 era.value = value["era"]
         return view
 
-    @property
-    def extrinsic_hash(self) -> Optional[str]:
-        """The extrinsic's hash, when the decoder reported one."""
-        return self.value.get("extrinsic_hash") if isinstance(self.value, dict) else None
-
 
 GenericExtrinsicV4 = GenericExtrinsic
+Extrinsic = _declare("Extrinsic", GenericExtrinsic, doc="``Extrinsic`` (instantiable directly with ``metadata=``).")
 
 
-class Extrinsic(GenericExtrinsic): """``Extrinsic`` (instantiable directly with ``metadata=``)."""
-def _event_lookup(obj: ScaleType, value: Any) -> TypingTuple[Any, Any]:
-    """The pallet and event metadata objects of a decoded event value
-    (``(None, None)`` without metadata)."""
-    metadata = obj.metadata or obj.runtime_config.metadata
-    if metadata is None or not isinstance(value, dict):
-        return None, None
-    pallet = metadata.get_metadata_pallet(value.get("module_id"))
-    event = next((e for e in (pallet.events or []) if e.name == value.get("event_id")), None) if pallet else None
-    return pallet, event
+class _EventLookup:
+    """``event_module`` and ``event``: the pallet and event metadata objects
+    of the decoded event (``_event_value``), ``None`` without metadata."""
+
+    def _event_value(self) -> Any:
+        return self.value
+
+    def _lookup(self) -> TypingTuple[Any, Any]:
+        metadata, value = self.metadata or self.runtime_config.metadata, self._event_value()
+        if metadata is None or not isinstance(value, dict):
+            return None, None
+        pallet = metadata.get_metadata_pallet(value.get("module_id"))
+        event = next((e for e in (pallet.events or []) if e.name == value.get("event_id")), None) if pallet else None
+        return pallet, event
+
+    event_module = property(lambda self: self._lookup()[0],
+                            doc="The pallet metadata object (``None`` without metadata).")
+    event = property(lambda self: self._lookup()[1], doc="The event metadata object (``None`` without metadata).")
 
 
-class GenericEvent(Enum, kinds=(K.Event,)):
+class GenericEvent(_EventLookup, Enum, kinds=(K.Event,)):
     """A runtime event: ``{"event_index", "module_id", "event_id", "attributes"}``."""
 
     #: Never set, as in py-scale-codec.
     event_idx = None
+    event_index = _get("event_index", "The pallet and event index in hex.")
+    attributes = _get("attributes", "The event's arguments.", list)
 
     @property
     def index(self) -> Optional[int]:
@@ -611,82 +609,27 @@ class GenericEvent(Enum, kinds=(K.Event,)):
     def index(self, value: Optional[int]) -> None:
         self._index = value
 
-    @property
-    def event_index(self) -> Optional[str]:
-        """The pallet and event index in hex."""
-        return self.value.get("event_index") if isinstance(self.value, dict) else None
 
-    @property
-    def attributes(self) -> Any:
-        """The event's arguments."""
-        return self.value.get("attributes") if isinstance(self.value, dict) else []
-
-    @property
-    def event_module(self) -> Any:
-        """The pallet metadata object (``None`` without metadata)."""
-        return _event_lookup(self, self.value)[0]
-
-    @property
-    def event(self) -> Any:
-        """The event metadata object (``None`` without metadata)."""
-        return _event_lookup(self, self.value)[1]
+GenericScaleInfoEvent = _declare("GenericScaleInfoEvent", GenericEvent, doc="A scale-info runtime event.",
+                                 kinds=(K.ScaleInfoEvent,))
 
 
-class GenericScaleInfoEvent(GenericEvent, kinds=(K.ScaleInfoEvent,)): """A scale-info runtime event."""
-
-
-class GenericEventRecord(ScaleType, kinds=(K.EventRecord,)):
+class GenericEventRecord(_EventLookup, ScaleType, kinds=(K.EventRecord,)):
     """An event record (phase, event, topics)."""
 
-    def _get(self, key: str, default: Any = None) -> Any:
-        return self.value.get(key, default) if isinstance(self.value, dict) else default
+    event_index = _get("event_index", "The event's index (hex).")
+    phase = _get("phase", "The phase (``\"ApplyExtrinsic\"``, ``\"Finalization\"``, ``\"Initialization\"``).")
+    extrinsic_idx = _get("extrinsic_idx", "The extrinsic's position for an ``ApplyExtrinsic`` phase.")
+    params = arguments = _get("attributes", "The event's arguments.", list)
+    topics = _get("topics", "The topics.", list)
 
-    @property
-    def event_index(self) -> Any:
-        """The event's index (hex)."""
-        return self._get("event_index")
-
-    @property
-    def phase(self) -> Any:
-        """The phase (``"ApplyExtrinsic"``, ``"Finalization"``, ``"Initialization"``)."""
-        return self._get("phase")
-
-    @property
-    def extrinsic_idx(self) -> Optional[int]:
-        """The extrinsic's position for an ``ApplyExtrinsic`` phase."""
-        return self._get("extrinsic_idx")
-
-    @property
-    def params(self) -> Any:
-        """The event's arguments."""
-        return self._get("attributes", [])
-
-    @property
-    def topics(self) -> Any:
-        """The topics."""
-        return self._get("topics", [])
-
-    @property
-    def arguments(self) -> Any:
-        """The event's arguments (as ``params``)."""
-        return self._get("attributes", [])
-
-    @property
-    def event_module(self) -> Any:
-        """The pallet metadata object (``None`` without metadata)."""
-        return _event_lookup(self, self._get("event"))[0]
-
-    @property
-    def event(self) -> Any:
-        """The event metadata object (``None`` without metadata)."""
-        return _event_lookup(self, self._get("event"))[1]
+    def _event_value(self) -> Any:
+        return self.value.get("event") if isinstance(self.value, dict) else None
 
 
 EventRecord = GenericEventRecord
-
-
-class GenericVote(ScaleType, kinds=(K.Vote,)): """A conviction vote byte."""
-class Data(Enum, kinds=(K.IdentityData,)): """Identity ``Data``."""
+GenericVote = _declare("GenericVote", ScaleType, "GenericVote", "A conviction vote byte.", kinds=(K.Vote,))
+Data = _declare("Data", Enum, "Data", "Identity ``Data``.", kinds=(K.IdentityData,))
 
 
 class WrapperKeepOpaque(ScaleType, kinds=(K.WrapperKeepOpaque,), names=("wrapperkeepopaque",)):
@@ -705,10 +648,8 @@ class WrapperKeepOpaque(ScaleType, kinds=(K.WrapperKeepOpaque,), names=("wrapper
         return self.runtime_config._registry.encode_opaque(self.type_string, self.type_mapping, value)
 
 
-class OpaqueCall(WrapperKeepOpaque, names=("opaquecall",)):
-    """A call inside length-prefixed bytes; the value is the call's dict."""
-
-    type_string = "OpaqueCall"
+OpaqueCall = _declare("OpaqueCall", WrapperKeepOpaque, "OpaqueCall",
+                      "A call inside length-prefixed bytes; the value is the call's dict.", names=("opaquecall",))
 
 
 # --------------------------------------------------------------------------
@@ -717,140 +658,88 @@ class OpaqueCall(WrapperKeepOpaque, names=("opaquecall",)):
 # metadata definitions name as ``base_class``, defined below, each reading its
 # share of the value Rust decoded.
 
-
-def _type_id_string(type_id: Any) -> str:
-    return f"scale_info::{type_id}"
+_DOCS = "Documentation lines."
 
 
 class GenericStringType(String):
     """Text used as a type name (``name`` is ``None``, ``type`` the text)."""
 
-    @property
-    def name(self) -> None:
-        """Always ``None``."""
-        return None
-
-    @property
-    def type(self) -> Any:
-        """The text."""
-        return self.value
+    name = property(lambda self: None, doc="Always ``None``.")
+    type = property(lambda self: self.value, doc="The text.")
 
 
 class GenericRegistryType(Struct):
     """A portable-registry type (``path``, ``params``, ``def``, ``docs``)."""
 
-    @property
-    def docs(self) -> Any:
-        """Documentation lines."""
-        return self.value["docs"]
+    docs = _item("docs", _DOCS)
 
 
 class GenericField(Struct):
     """A field of a composite or variant (portable registry)."""
 
-    @property
-    def name(self) -> Any:
-        """The field name (``None`` for a tuple-like field)."""
-        return self.value["name"]
-
-    @property
-    def docs(self) -> Any:
-        """Documentation lines."""
-        return self.value["docs"]
-
-    @property
-    def type(self) -> str:
-        """``scale_info::N`` of the field's type."""
-        return self.get_type_string()
+    name = _item("name", "The field name (``None`` for a tuple-like field).")
+    docs = _item("docs", _DOCS)
+    type = _type_id("type", "``scale_info::N`` of the field's type.")
 
     def get_type_string(self) -> str:
         """``scale_info::N`` of the field's type."""
-        return _type_id_string(self.value["type"])
+        return self.type
 
 
 class GenericVariant(Struct):
     """A variant (a call, event or error of a V14+ pallet)."""
 
-    @property
-    def args(self) -> Any:
-        """The fields (``GenericField`` objects)."""
-        return self.value_object["fields"]
+    name = _item("name", "The variant name.")
+    docs = _item("docs", _DOCS)
+    args = _part("fields", "The fields (``GenericField`` objects).")
 
     def get_param_info(self, max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> dict:
         """``{field name: type decomposition}`` of the fields."""
-        return {arg.name: self.runtime_config.create_scale_object(arg.type).generate_type_decomposition(
-            max_recursion=max_recursion) for arg in self.args}
-
-    @property
-    def name(self) -> Any:
-        """The variant name."""
-        return self.value["name"]
-
-    @property
-    def docs(self) -> Any:
-        """Documentation lines."""
-        return self.value["docs"]
+        return {arg.name: _decomposition(self, arg.type, max_recursion) for arg in self.args}
 
 
-class GenericTypeDefComposite(Struct): """A composite type definition."""
+GenericTypeDefComposite = _declare("GenericTypeDefComposite", Struct, doc="A composite type definition.")
 
 
 class GenericTypeDefVariant(Struct):
     """A variant type definition."""
 
+    def _variant(self, key: str, wanted: Any) -> Optional[GenericVariant]:
+        return next((v for v in self.value_object["variants"] if v[key].value == wanted), None)
+
     def get_variant_by_name(self, name: str) -> Optional[GenericVariant]:
         """The variant called ``name``."""
-        return next((v for v in self.value_object["variants"] if v["name"].value == name), None)
+        return self._variant("name", name)
 
     def get_variant_by_index(self, index: int) -> Optional[GenericVariant]:
         """The variant with index ``index``."""
-        return next((v for v in self.value_object["variants"] if v["index"].value == index), None)
+        return self._variant("index", index)
 
 
 class GenericFunctionArgumentMetadata(Struct):
     """An argument of a V9–V13 call."""
 
-    @property
-    def name(self) -> Any:
-        """The argument name."""
-        return self.value["name"]
-
-    @property
-    def type(self) -> str:
-        """The argument type, normalised."""
-        return self.convert_type(self.value["type"])
+    name = _item("name", "The argument name.")
+    type = property(lambda self: self.convert_type(self.value["type"]), doc="The argument type, normalised.")
 
 
 class ScaleInfoFunctionArgumentMetadata(GenericFunctionArgumentMetadata):
     """An argument of a V14+ call."""
 
-    @property
-    def type(self) -> str:
-        """The type name when the metadata gives one, else ``scale_info::N``."""
-        return self.value.get("typeName") or _type_id_string(self.value["type"])
+    type = property(lambda self: self.value.get("typeName") or _type_id_string(self.value["type"]),
+                    doc="The type name when the metadata gives one, else ``scale_info::N``.")
 
 
 class GenericFunctionMetadata(Struct):
     """A V9–V13 call."""
 
-    @property
-    def name(self) -> Any:
-        """The call name."""
-        return self.value["name"]
+    name = _item("name", "The call name.")
+    docs = _item("documentation", _DOCS)
+    args = _part("args", "The arguments (``GenericFunctionArgumentMetadata`` objects).", inner=True)
 
     def get_identifier(self) -> Any:
         """The call name."""
-        return self.value["name"]
-
-    @property
-    def args(self) -> Any:
-        """The arguments (``GenericFunctionArgumentMetadata`` objects)."""
-        return self.value_object["args"].value_object
-
-    @property
-    def docs(self) -> Any:
-        """Documentation lines."""
-        return self.value["documentation"]
+        return self.name
 
 
 class _PalletEnumMetadata(Struct):
@@ -872,84 +761,64 @@ class _PalletEnumMetadata(Struct):
         return registry_type["def"][1]["variants"]
 
 
-class ScaleInfoCallMetadata(_PalletEnumMetadata):
-    """A V14+ pallet's calls."""
+_VARIANTS_DOC = "The {} (``GenericVariant`` objects)."
+ScaleInfoCallMetadata = _declare("ScaleInfoCallMetadata", _PalletEnumMetadata, doc="A V14+ pallet's calls.",
+                                 calls=property(_PalletEnumMetadata._variants, doc=_VARIANTS_DOC.format("calls")))
+ScaleInfoPalletErrorMetadata = _declare("ScaleInfoPalletErrorMetadata", _PalletEnumMetadata,
+                                        doc="A V14+ pallet's errors.",
+                                        errors=property(_PalletEnumMetadata._variants,
+                                                        doc=_VARIANTS_DOC.format("errors")))
+ScaleInfoPalletEventMetadata = _declare("ScaleInfoPalletEventMetadata", _PalletEnumMetadata,
+                                        doc="A V14+ pallet's events.",
+                                        events=property(_PalletEnumMetadata._variants,
+                                                        doc=_VARIANTS_DOC.format("events")))
 
-    @property
-    def calls(self) -> Any:
-        """The calls (``GenericVariant`` objects)."""
-        return self._variants()
-
-
-class ScaleInfoPalletErrorMetadata(_PalletEnumMetadata):
-    """A V14+ pallet's errors."""
-
-    @property
-    def errors(self) -> Any:
-        """The errors (``GenericVariant`` objects)."""
-        return self._variants()
-
-
-class ScaleInfoPalletEventMetadata(_PalletEnumMetadata):
-    """A V14+ pallet's events."""
-
-    @property
-    def events(self) -> Any:
-        """The events (``GenericVariant`` objects)."""
-        return self._variants()
+#: A storage entry's key types and hashers by its shape (``value["type"]``):
+#: ``(shape, key fields, hasher fields)``; a tuple of fields lists them, a
+#: string names the field holding the list.
+_STORAGE_SHAPES = (("Plain", (), None), ("Map", ("key",), ("hasher",)),
+                   ("DoubleMap", ("key1", "key2"), ("hasher", "key2_hasher")), ("NMap", "keys", "hashers"))
 
 
 class GenericStorageEntryMetadata(Struct):
     """A V9–V13 storage function (and the storage-version entry of every pallet)."""
 
-    @property
-    def name(self) -> Any:
-        """The storage function's name."""
-        return self.value["name"]
-
-    @property
-    def modifier(self) -> Any:
-        """``"Optional"`` or ``"Default"``."""
-        return self.value["modifier"]
-
-    @property
-    def type(self) -> Any:
-        """``{"Plain": …}``, ``{"Map": …}``, ``{"DoubleMap": …}`` or ``{"NMap": …}``."""
-        return self.value["type"]
-
-    @property
-    def docs(self) -> Any:
-        """Documentation lines."""
-        return self.value["documentation"]
+    name = _item("name", "The storage function's name.")
+    modifier = _item("modifier", "``\"Optional\"`` or ``\"Default\"``.")
+    type = _item("type", "``{\"Plain\": …}``, ``{\"Map\": …}``, ``{\"DoubleMap\": …}`` or ``{\"NMap\": …}``.")
+    docs = _item("documentation", _DOCS)
 
     def get_type_string_for_type(self, ty: Any) -> str:
         """The type string of a type named in the entry."""
         return self.convert_type(ty)
 
-    def _shape(self) -> TypingTuple[str, Any]:
+    def _shape(self, supported: TypingTuple[str, ...] = ("Plain", "Map", "DoubleMap", "NMap")) -> tuple:
+        """``(shape, entry, key fields, hasher fields)`` of the entry."""
         ty = self.value["type"]
-        for shape in ("Plain", "Map", "DoubleMap", "NMap"):
+        for shape, keys, hashers in _STORAGE_SHAPES:
             if shape in ty:
-                return shape, ty[shape]
+                if shape not in supported:
+                    raise NotImplementedError()
+                return shape, ty[shape], keys, hashers
         raise NotImplementedError(f"storage entry type {ty!r}")
+
+    def _fields(self, fields: Any, entry: Any) -> list:
+        return entry[fields] if isinstance(fields, str) else [entry[f] for f in fields]
 
     def get_value_type_string(self) -> str:
         """The value type."""
-        shape, ty = self._shape()
-        return self.get_type_string_for_type(ty if shape == "Plain" else ty["value"])
+        shape, entry, _, _ = self._shape()
+        return self.get_type_string_for_type(entry if shape == "Plain" else entry["value"])
 
     def get_params_type_string(self) -> List[str]:
         """The key types, one per hasher."""
-        shape, ty = self._shape()
-        keys = [] if shape == "Plain" else [ty["key"]] if shape == "Map" else \
-            [ty["key1"], ty["key2"]] if shape == "DoubleMap" else ty["keys"]
-        return [self.get_type_string_for_type(k) for k in keys]
+        _, entry, keys, _ = self._shape()
+        return [self.get_type_string_for_type(k) for k in self._fields(keys, entry)]
 
     def get_param_hashers(self) -> List[str]:
         """The hashers, one per key (``Twox64Concat`` for a plain entry)."""
-        shape, ty = self._shape()
-        return ["Twox64Concat"] if shape == "Plain" else [ty["hasher"]] if shape == "Map" else \
-            [ty["hasher"], ty["key2_hasher"]] if shape == "DoubleMap" else ty["hashers"]
+        _, entry, _, hashers = self._shape()
+        return ["Twox64Concat"] if hashers is None else self._fields(hashers, entry)
 
     def get_param_info(self, max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> list:
         """Not available for V9–V13 entries (as in py-scale-codec)."""
@@ -957,18 +826,16 @@ class GenericStorageEntryMetadata(Struct):
 
 
 class ScaleInfoStorageEntryMetadata(GenericStorageEntryMetadata):
-    """A V14+ storage function."""
+    """A V14+ storage function (``Plain`` or ``Map``, whose key may be a tuple
+    with one hasher per element)."""
+
+    def _shape(self, supported: TypingTuple[str, ...] = ("Plain", "Map")) -> tuple:
+        shape, entry, keys, _ = super()._shape(supported)
+        return shape, entry, keys, None if shape == "Plain" else "hashers"
 
     def get_type_string_for_type(self, ty: Any) -> str:
         """``scale_info::N``."""
         return _type_id_string(ty)
-
-    def get_value_type_string(self) -> str:
-        """``scale_info::N`` of the value."""
-        shape, ty = self._shape()
-        if shape not in ("Plain", "Map"):
-            raise NotImplementedError()
-        return self.get_type_string_for_type(ty if shape == "Plain" else ty["value"])
 
     def get_key_type_string(self) -> Optional[str]:
         """``scale_info::N`` of the (possibly tuple) key of a map."""
@@ -981,11 +848,8 @@ class ScaleInfoStorageEntryMetadata(GenericStorageEntryMetadata):
 
     def get_params_type_string(self) -> List[str]:
         """The key types: a tuple key with several hashers gives one type per hasher."""
-        shape, _ = self._shape()
-        if shape == "Plain":
+        if self._shape()[0] == "Plain":
             return []
-        if shape != "Map":
-            raise NotImplementedError()
         key_class = self._key_class()
         if key_class.type_mapping and key_class.scale_info_type["def"][0] == "tuple" and \
                 len(self.get_param_hashers()) > 1:
@@ -997,17 +861,9 @@ class ScaleInfoStorageEntryMetadata(GenericStorageEntryMetadata):
         key_class = self._key_class()
         return None if key_class is None else key_class.scale_info_type["def"][0]
 
-    def get_param_hashers(self) -> List[str]:
-        """The hashers, one per key (``Twox64Concat`` for a plain entry)."""
-        shape, ty = self._shape()
-        if shape not in ("Plain", "Map"):
-            raise NotImplementedError()
-        return ["Twox64Concat"] if shape == "Plain" else ty["hashers"]
-
     def get_param_info(self, max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> list:
         """The type decomposition of each key."""
-        return [self.runtime_config.create_scale_object(t).generate_type_decomposition(max_recursion=max_recursion)
-                for t in self.get_params_type_string()]
+        return [_decomposition(self, t, max_recursion) for t in self.get_params_type_string()]
 
 
 class GenericRuntimeCallDefinition(Struct):
@@ -1015,60 +871,30 @@ class GenericRuntimeCallDefinition(Struct):
 
     def get_param_info(self, max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> list:
         """The type decomposition of each parameter."""
-        return [self.runtime_config.create_scale_object(p["type"]).generate_type_decomposition(
-            max_recursion=max_recursion) for p in self.value["params"]]
+        return [_decomposition(self, p["type"], max_recursion) for p in self.value["params"]]
 
 
 class GenericEventMetadata(Struct):
     """A V9–V13 event."""
 
-    @property
-    def name(self) -> Any:
-        """The event name."""
-        return self.value["name"]
-
-    @property
-    def args(self) -> Any:
-        """The argument types (a ``Vec<Type>`` object)."""
-        return self.value_object["args"]
-
-    @property
-    def docs(self) -> Any:
-        """Documentation lines."""
-        return self.value["documentation"]
+    name = _item("name", "The event name.")
+    args = _part("args", "The argument types (a ``Vec<Type>`` object).")
+    docs = _item("documentation", _DOCS)
 
 
 class GenericErrorMetadata(Struct):
     """A V9–V13 error."""
 
-    @property
-    def name(self) -> Any:
-        """The error name."""
-        return self.value["name"]
-
-    @property
-    def docs(self) -> Any:
-        """Documentation lines."""
-        return self.value["documentation"]
+    name = _item("name", "The error name.")
+    docs = _item("documentation", _DOCS)
 
 
 class GenericModuleConstantMetadata(Struct):
     """A V9–V13 pallet constant."""
 
-    @property
-    def name(self) -> Any:
-        """The constant's name."""
-        return self.value["name"]
-
-    @property
-    def type(self) -> str:
-        """The constant's type, normalised."""
-        return self.convert_type(self.value["type"])
-
-    @property
-    def docs(self) -> Any:
-        """Documentation lines."""
-        return self.value["documentation"]
+    name = _item("name", "The constant's name.")
+    type = property(lambda self: self.convert_type(self.value["type"]), doc="The constant's type, normalised.")
+    docs = _item("documentation", _DOCS)
 
     @property
     def constant_value(self) -> Optional[bytearray]:
@@ -1080,23 +906,20 @@ class GenericModuleConstantMetadata(Struct):
 class ScaleInfoModuleConstantMetadata(GenericModuleConstantMetadata):
     """A V14+ pallet constant."""
 
-    @property
-    def type(self) -> str:
-        """``scale_info::N`` of the constant's type."""
-        return _type_id_string(self.value["type"])
+    type = _type_id("type", "``scale_info::N`` of the constant's type.")
 
 
 class GenericPalletMetadata(Struct):
     """A V9–V13 module."""
 
-    @property
-    def name(self) -> Any:
-        """The pallet name."""
-        return self.value["name"]
+    name = _item("name", "The pallet name.")
+    calls = _part("calls", "The calls (a ``Vec`` object), ``None`` when there are none.", inner=True)
+    constants = _part("constants", "The constants (``GenericModuleConstantMetadata`` objects).", inner=True)
+    errors = _part("errors", "The errors.", inner=True)
 
     def get_identifier(self) -> Any:
         """The pallet name."""
-        return self.value["name"]
+        return self.name
 
     @property
     def storage(self) -> Optional[list]:
@@ -1111,25 +934,10 @@ class GenericPalletMetadata(Struct):
         return [version] + storage["entries"].value_object
 
     @property
-    def calls(self) -> Any:
-        """The calls (a ``Vec`` object), ``None`` when there are none."""
-        return self.value_object["calls"].value_object
-
-    @property
     def events(self) -> Optional[list]:
         """The events, ``None`` when there are none."""
         events = self.value_object["events"].value_object
         return events.value_object if events else None
-
-    @property
-    def constants(self) -> list:
-        """The constants (``GenericModuleConstantMetadata`` objects)."""
-        return self.value_object["constants"].value_object
-
-    @property
-    def errors(self) -> Any:
-        """The errors."""
-        return self.value_object["errors"].value_object
 
     def get_storage_function(self, name: str) -> Optional[GenericStorageEntryMetadata]:
         """The storage function called ``name`` (``PalletVersion``: the storage version)."""
@@ -1137,37 +945,27 @@ class GenericPalletMetadata(Struct):
         return next((e for e in self.storage or [] if e.value["name"] == name), None)
 
 
+def _pallet_enum(field: str, doc: str) -> property:
+    """A V14+ pallet's calls, events or errors (V16 has one enum-metadata type for all three)."""
+    def read(self: ScaleType) -> Any:
+        inner = self.value_object[field].value_object
+        return inner._variants() if inner else []
+    return property(read, doc=doc)
+
+
 class ScaleInfoPalletMetadata(GenericPalletMetadata):
     """A V14+ pallet."""
 
-    def _enum(self, field: str) -> Any:
-        # V16 has one enum-metadata type for calls, events and errors
-        inner = self.value_object[field].value_object
-        return inner._variants() if inner else []
-
-    @property
-    def calls(self) -> Any:
-        """The calls (``GenericVariant`` objects; ``[]`` without calls)."""
-        return self._enum("calls")
-
-    @property
-    def events(self) -> Any:
-        """The events (``GenericVariant`` objects; ``[]`` without events)."""
-        return self._enum("event")
-
-    @property
-    def errors(self) -> Any:
-        """The errors (``GenericVariant`` objects; ``[]`` without errors)."""
-        return self._enum("error")
+    calls = _pallet_enum("calls", "The calls (``GenericVariant`` objects; ``[]`` without calls).")
+    events = _pallet_enum("event", "The events (``GenericVariant`` objects; ``[]`` without events).")
+    errors = _pallet_enum("error", "The errors (``GenericVariant`` objects; ``[]`` without errors).")
 
 
 class GenericMetadataAll(Enum):
     """The versioned metadata enum (``{"V14": MetadataV14}``): pallets and,
     for V9–V13, the call / event / error indexes."""
 
-    @property
-    def _inner(self) -> Any:
-        return self.value_object[1]
+    _inner = property(lambda self: self.value_object[1])
 
     @property
     def pallets(self) -> list:
@@ -1182,52 +980,36 @@ class GenericMetadataAll(Enum):
 
     def _build_indexes(self) -> TypingTuple[dict, dict, dict]:
         # V12/V13 modules carry their index; V9–V11 count the modules that have calls / events / errors
-        calls, events, errors = {}, {}, {}
+        tables, counters = ({}, {}, {}), [0, 0, 0]
         if self.index >= 14:
-            return calls, events, errors
-        counters = [0, 0, 0]
+            return tables
         for module in self._inner["modules"]:
-            numbered = self.index >= 12
-            for slot, (field, table) in enumerate((("calls", calls), ("events", events))):
+            for slot, field in enumerate(("calls", "events", "errors")):
                 entries = module[field].value_object
-                if entries is None:
+                if entries is None or (field == "errors" and len(entries) == 0):
                     continue
-                position = module["index"].value if numbered else counters[slot]
-                for i, entry in enumerate(entries):
-                    entry.lookup = f"{position:02x}{i:02x}"
-                    table[entry.lookup] = (module, entry)
+                position = module["index"].value if self.index >= 12 else counters[slot]
                 counters[slot] += 1
-            module_errors = module["errors"].value_object or []
-            if len(module_errors) > 0:
-                position = module["index"].value_object if numbered else counters[2]
-                for i, error in enumerate(module_errors):
-                    errors[f"{position}-{i}"] = error
-                counters[2] += 1
-        return calls, events, errors
+                for i, entry in enumerate(entries):
+                    if field == "errors":
+                        tables[slot][f"{position}-{i}"] = entry
+                    else:
+                        entry.lookup = f"{position:02x}{i:02x}"
+                        tables[slot][entry.lookup] = (module, entry)
+        return tables
 
-    @property
-    def call_index(self) -> dict:
-        """``{"PPCC": (module, call)}`` (V9–V13; empty for V14+, as in py-scale-codec)."""
-        return self._indexes()[0]
-
-    @property
-    def event_index(self) -> dict:
-        """``{"PPEE": (module, event)}`` (V9–V13; empty for V14+)."""
-        return self._indexes()[1]
-
-    @property
-    def error_index(self) -> dict:
-        """``{"module-error": error}`` (V9–V13; empty for V14+)."""
-        return self._indexes()[2]
+    call_index = property(lambda self: self._indexes()[0],
+                          doc="``{\"PPCC\": (module, call)}`` (V9–V13; empty for V14+, as in py-scale-codec).")
+    event_index = property(lambda self: self._indexes()[1],
+                           doc="``{\"PPEE\": (module, event)}`` (V9–V13; empty for V14+).")
+    error_index = property(lambda self: self._indexes()[2],
+                           doc="``{\"module-error\": error}`` (V9–V13; empty for V14+).")
+    portable_registry = property(lambda self: self._inner.value_object["types"] if self.index >= 14 else None,
+                                 doc="The portable registry object (V14+), else ``None``.")
 
     def get_call_function(self, pallet_index: int, call_index: int) -> Any:
         """``call_index["{pallet_index}-{call_index}"]`` (py-scale-codec's key form)."""
         return self.call_index.get(f"{pallet_index}-{call_index}")
-
-    @property
-    def portable_registry(self) -> Any:
-        """The portable registry object (V14+), else ``None``."""
-        return self._inner.value_object["types"] if self.index >= 14 else None
 
     def get_event(self, pallet_index: int, event_index: int) -> None:
         """Always ``None`` (as in py-scale-codec)."""
@@ -1236,6 +1018,11 @@ class GenericMetadataAll(Enum):
     def get_metadata_pallet(self, name: str) -> Any:
         """The pallet called ``name``, else ``None``."""
         return next((p for p in self.pallets if p.value["name"] == name), None)
+
+
+def _from_all(name: str) -> property:
+    """``MetadataAll``'s attribute ``name`` (``value_object[1]``'s), read through ``MetadataVersioned``."""
+    return property(lambda self: getattr(self.value_object[1], name), doc=getattr(GenericMetadataAll, name).__doc__)
 
 
 class GenericMetadataVersioned(ScaleType, kinds=(K.MetadataVersioned,)):
@@ -1247,6 +1034,8 @@ class GenericMetadataVersioned(ScaleType, kinds=(K.MetadataVersioned,)):
     type_string = "MetadataVersioned"
     _info: Optional[dict] = None
     _metadata_bytes: Optional[bytes] = None
+    call_index, event_index = _from_all("call_index"), _from_all("event_index")
+    portable_registry, pallets = _from_all("portable_registry"), _from_all("pallets")
 
     def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
         value, used, self._info = _core.decode_metadata(bytes(data[offset:]))
@@ -1276,21 +1065,8 @@ class GenericMetadataVersioned(ScaleType, kinds=(K.MetadataVersioned,)):
         if type_id not in cache:
             version = self._require()["version"]
             types = self.value[1][f"V{version}"]["types"]["types"] if version >= 14 else []
-            entry = types[type_id] if 0 <= type_id < len(types) and types[type_id]["id"] == type_id else \
-                next((t for t in types if t["id"] == type_id), None)
-            cache[type_id] = None if entry is None else _typed_part(entry["type"], "RegistryType",
-                                                                     self.runtime_config, root=self)
+            cache[type_id] = _portable_entry(types, type_id, self.runtime_config, root=self)
         return cache[type_id]
-
-    @property
-    def call_index(self) -> dict:
-        """``{"PPCC": (module, call)}`` (V9–V13; empty for V14+, as in py-scale-codec)."""
-        return self.value_object[1].call_index
-
-    @property
-    def event_index(self) -> dict:
-        """``{"PPEE": (module, event)}`` (V9–V13; empty for V14+)."""
-        return self.value_object[1].event_index
 
     def get_module_error(self, module_index: int, error_index: int) -> Any:
         """The error ``error_index`` of the pallet with index ``module_index``."""
@@ -1305,16 +1081,6 @@ class GenericMetadataVersioned(ScaleType, kinds=(K.MetadataVersioned,)):
         """The version enum (``value_object[1]``): ``.index`` is the version,
         ``.value_object[1].value`` the version's metadata dict (py-scale-codec's)."""
         return self.value_object[1]
-
-    @property
-    def portable_registry(self) -> Any:
-        """The portable registry (V14+) object, ``None`` for legacy metadata."""
-        return self.value_object[1].portable_registry
-
-    @property
-    def pallets(self) -> list:
-        """The pallets (modules) as objects."""
-        return self.value_object[1].pallets
 
     def get_metadata_pallet(self, name: str) -> Any:
         """The pallet called ``name``, else ``None``."""
@@ -1338,7 +1104,7 @@ MetadataVersioned = GenericMetadataVersioned
 # py-scale-codec's further class names: their behaviour comes from the type
 # string; the names exist for imports, isinstance and presets' base_class.
 
-CompactU32 = type("CompactU32", (Compact,), {"type_string": "Compact<u32>"})
+CompactU32 = _declare("CompactU32", Compact, "Compact<u32>")
 
 
 class CompactMoment(Compact):
@@ -1351,104 +1117,58 @@ class CompactMoment(Compact):
         return datetime.fromtimestamp(self.value, timezone.utc).replace(tzinfo=None)
 
 
-class Conviction(Enum):
-    """A vote's conviction."""
-
-    type_string = "Conviction"
-    CONVICTION_MASK = 0b01111111
-    DEFAULT_CONVICTION = 0b00000000
+Conviction = _declare("Conviction", Enum, "Conviction", "A vote's conviction.", CONVICTION_MASK=0b01111111,
+                      DEFAULT_CONVICTION=0b00000000)
 
 
-class StorageHasher(Enum):
-    """A storage hasher."""
-
-    type_string = "StorageHasher"
-
-    def _is(self, name: str) -> bool:
+def _is_hasher(name: str) -> Callable[[Any], bool]:
+    def test(self: ScaleType) -> bool:
         return self.value == name
-
-    def is_blake2_128(self) -> bool:
-        """Whether the hasher is ``Blake2_128``."""
-        return self._is("Blake2_128")
-
-    def is_blake2_256(self) -> bool:
-        """Whether the hasher is ``Blake2_256``."""
-        return self._is("Blake2_256")
-
-    def is_twoblake2_128_concat(self) -> bool:
-        """Whether the hasher is ``Blake2_128Concat``."""
-        return self._is("Blake2_128Concat")
-
-    def is_twox128(self) -> bool:
-        """Whether the hasher is ``Twox128``."""
-        return self._is("Twox128")
-
-    def is_twox256(self) -> bool:
-        """Whether the hasher is ``Twox256``."""
-        return self._is("Twox256")
-
-    def is_twox64_concat(self) -> bool:
-        """Whether the hasher is ``Twox64Concat``."""
-        return self._is("Twox64Concat")
-
-    def is_identity(self) -> bool:
-        """Whether the hasher is ``Identity``."""
-        return self._is("Identity")
+    test.__doc__ = f"Whether the hasher is ``{name}``."
+    return test
 
 
-GenericContractExecResult = type("GenericContractExecResult", (Enum,), {"type_string": "ContractExecResult"})
-TypeNotSupported = type("TypeNotSupported", (ScaleType,), {})
+#: ``StorageHasher``'s tests, by py-scale-codec's method name.
+_HASHER_TESTS = {"is_blake2_128": "Blake2_128", "is_blake2_256": "Blake2_256",
+                 "is_twoblake2_128_concat": "Blake2_128Concat", "is_twox128": "Twox128", "is_twox256": "Twox256",
+                 "is_twox64_concat": "Twox64Concat", "is_identity": "Identity"}
+StorageHasher = _declare("StorageHasher", Enum, "StorageHasher", "A storage hasher.",
+                         **{method: _is_hasher(name) for method, name in _HASHER_TESTS.items()})
+GenericContractExecResult = _declare("GenericContractExecResult", Enum, "ContractExecResult")
+TypeNotSupported = _declare("TypeNotSupported", ScaleType, doc="A type py-scale-codec does not support.")
+
+
+def _contract_ok(path: TypingTuple[Any, ...], doc: str, of_value_object: bool = False) -> property:
+    """A part of a successful contract result, else ``None``."""
+    def read(self: ScaleType) -> Any:
+        found = self.value_object if of_value_object else self.value
+        try:
+            for key in path:
+                found = found[key]
+        except (KeyError, TypeError, IndexError):
+            return None
+        return found
+    return property(read, doc=doc)
 
 
 class GenericContractExecResultV2(Struct):
     """A contract call's result (contracts pallet, runtimes after spec 267)."""
 
-    @property
-    def gas_consumed(self) -> Any:
-        """The gas consumed."""
-        return self.value["gas_consumed"]
-
-    @property
-    def gas_required(self) -> Any:
-        """The gas required."""
-        return self.value["gas_required"]
-
-    @property
-    def flags(self) -> Any:
-        """The flags of a successful result, else ``None``."""
-        try:
-            return self.value["result"]["Ok"]["flags"]
-        except (KeyError, TypeError):
-            return None
-
-    @property
-    def contract_result_data(self) -> Any:
-        """The returned data object of a successful result, else ``None``."""
-        try:
-            return self.value_object["result"][1]["data"]
-        except (KeyError, TypeError, IndexError):
-            return None
+    gas_consumed = _item("gas_consumed", "The gas consumed.")
+    gas_required = _item("gas_required", "The gas required.")
+    flags = _contract_ok(("result", "Ok", "flags"), "The flags of a successful result, else ``None``.")
+    contract_result_data = _contract_ok(("result", 1, "data"), "The returned data object of a successful "
+                                        "result, else ``None``.", of_value_object=True)
 
 
-LogDigest = type("LogDigest", (Enum,), {})
-GenericConsensusEngineId = type("GenericConsensusEngineId", (FixedLengthArray,), {})
-GenericConsensus = type("GenericConsensus", (Tuple,), {})
-GenericPreRuntime = type("GenericPreRuntime", (Tuple,), {})
-GenericSeal = type("GenericSeal", (Tuple,), {})
-GenericSealV0 = type("GenericSealV0", (Tuple,), {})
-for _name in ("GenericBlock", "ProposalPreimage"):
-    globals()[_name] = type(_name, (Struct,), {"__doc__": f"py-scale-codec's ``{_name}``."})
-
-# The type strings of py-scale-codec's classes that users instantiate
-# directly (``Bytes().encode("0x12")``, ``U32(ScaleBytes(…)).decode()``).
-for _cls, _type_string in ((Null, "Null"), (Bytes, "Bytes"), (String, "String"), (HexBytes, "HexBytes"),
-                           (OptionBytes, "Option<Bytes>"), (BitVec, "BitVec"), (Bool, "bool"), (U8, "u8"),
-                           (U16, "u16"), (U32, "u32"), (U64, "u64"), (U128, "u128"), (U256, "u256"), (I8, "i8"),
-                           (I16, "i16"), (I32, "i32"), (I64, "i64"), (I128, "i128"), (I256, "i256"), (H160, "H160"),
-                           (H256, "H256"), (H512, "H512"), (GenericAccountIndex, "AccountIndex"),
-                           (GenericEthereumAccountId, "H160"), (GenericVote, "GenericVote"), (Data, "Data")):
-    if "type_string" not in _cls.__dict__:
-        _cls.type_string = _type_string
+LogDigest = _declare("LogDigest", Enum, doc="A digest item.")
+GenericConsensusEngineId = _declare("GenericConsensusEngineId", FixedLengthArray, doc="A consensus engine id.")
+GenericConsensus = _declare("GenericConsensus", Tuple, doc="A consensus digest item.")
+GenericPreRuntime = _declare("GenericPreRuntime", Tuple, doc="A pre-runtime digest item.")
+GenericSeal = _declare("GenericSeal", Tuple, doc="A seal digest item.")
+GenericSealV0 = _declare("GenericSealV0", Tuple, doc="A V0 seal digest item.")
+GenericBlock = _declare("GenericBlock", Struct, doc="py-scale-codec's ``GenericBlock``.")
+ProposalPreimage = _declare("ProposalPreimage", Struct, doc="py-scale-codec's ``ProposalPreimage``.")
 
 __all__ = [name for name, obj in list(globals().items())
            if isinstance(obj, type) and issubclass(obj, ScaleDecoder) and not name.startswith("_")]
