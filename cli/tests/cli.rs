@@ -281,7 +281,11 @@ mod from_a_node {
     const BLOCK: &str = "payloads/polkadot-block-18468942";
 
     fn node(file: &str) -> TestServer {
-        let rt = TestRuntime::new("polkadot", 1000001, vec![ferroscale_test_support::read(file)]);
+        let rt = TestRuntime::new(
+            "polkadot",
+            1000001,
+            vec![ferroscale_test_support::read(file)],
+        );
         TestNode::new(rt).start().expect("the test node starts")
     }
 
@@ -293,7 +297,11 @@ mod from_a_node {
     fn metadata_summary_pallet_and_type() {
         let server = node(V15);
         for url in [server.http_url(), server.ws_url()] {
-            for extra in [&["--json"][..], &["--pallet", "Balances"], &["--type", "42"]] {
+            for extra in [
+                &["--json"][..],
+                &["--pallet", "Balances"],
+                &["--type", "42"],
+            ] {
                 let p = path(V15);
                 let mut from_file = vec!["metadata", p.as_str()];
                 from_file.extend_from_slice(extra);
@@ -318,9 +326,10 @@ mod from_a_node {
         let by_url = ok(&["events", &events, "--url", &server.ws_url(), "--ss58", "0"]);
         assert_eq!(json(&by_url), json(&by_file));
         assert_eq!(json(&by_url).as_array().unwrap().len(), 58);
-        let list: Vec<String> =
-            serde_json::from_slice(&ferroscale_test_support::read(&format!("{BLOCK}/extrinsics.json")))
-                .unwrap();
+        let list: Vec<String> = serde_json::from_slice(&ferroscale_test_support::read(&format!(
+            "{BLOCK}/extrinsics.json"
+        )))
+        .unwrap();
         for x in &list {
             let by_file = ok(&["extrinsic", x, "--metadata", &path(V14)]);
             let by_url = ok(&["extrinsic", x, "--url", &server.http_url()]);
@@ -363,8 +372,14 @@ mod from_a_node {
             with(&["storage-key", "System", "Account", account], &file)
         );
         assert_eq!(
-            json(&with(&["runtime-api", "Metadata", "metadata_versions"], &node)),
-            json(&with(&["runtime-api", "Metadata", "metadata_versions"], &file))
+            json(&with(
+                &["runtime-api", "Metadata", "metadata_versions"],
+                &node
+            )),
+            json(&with(
+                &["runtime-api", "Metadata", "metadata_versions"],
+                &file
+            ))
         );
         assert_eq!(ok(&["generate", "--url", &url]), ok(&["generate", &v15]));
     }
@@ -380,7 +395,10 @@ mod from_a_node {
         let out = run(&["metadata", "--url", &url]);
         assert_eq!(out.status.code(), Some(1));
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.starts_with(&format!("error: cannot reach {url}")), "{err}");
+        assert!(
+            err.starts_with(&format!("error: cannot reach {url}")),
+            "{err}"
+        );
 
         let rt = TestRuntime::new("x", 1, vec![ferroscale_test_support::read(V14)]);
         let other = TestNode::new(rt).not_substrate().start().unwrap();
@@ -403,15 +421,37 @@ mod from_a_node {
         // A file and a node at once is a usage error.
         let out = run(&["extrinsic", "0x00", "--metadata", &path(V14), "--url", &url]);
         assert_eq!(out.status.code(), Some(2));
-        assert_eq!(run(&["metadata", &path(V14), "--url", &url]).status.code(), Some(2));
+        assert_eq!(
+            run(&["metadata", &path(V14), "--url", &url]).status.code(),
+            Some(2)
+        );
     }
 
     #[test]
     fn metadata_at_a_block() {
-        let old = TestRuntime::new("polkadot", 9180, vec![ferroscale_test_support::read("metadata/polkadot-v14-spec9180.scale")]);
-        let new = TestRuntime::new("polkadot", 1001002, vec![ferroscale_test_support::read(V15)]);
-        let empty = |runtime| TestBlock { runtime, extrinsics: vec![], events: None };
-        let server = TestNode::new(old).runtime(new).block(empty(0)).block(empty(1)).start().unwrap();
+        let old = TestRuntime::new(
+            "polkadot",
+            9180,
+            vec![ferroscale_test_support::read(
+                "metadata/polkadot-v14-spec9180.scale",
+            )],
+        );
+        let new = TestRuntime::new(
+            "polkadot",
+            1001002,
+            vec![ferroscale_test_support::read(V15)],
+        );
+        let empty = |runtime| TestBlock {
+            runtime,
+            extrinsics: vec![],
+            events: None,
+        };
+        let server = TestNode::new(old)
+            .runtime(new)
+            .block(empty(0))
+            .block(empty(1))
+            .start()
+            .unwrap();
         let first = ferroscale_core::hex::encode_prefixed(&server.block_hash(0).unwrap());
         let at_first = ok(&["metadata", "--url", &server.ws_url(), "--at", &first]);
         assert!(at_first.contains("spec:     polkadot 9180"), "{at_first}");
