@@ -19,10 +19,14 @@ pub(crate) struct Args {
 /// What to do.
 #[derive(Subcommand, Debug)]
 pub(crate) enum Command {
-    /// Summary of a metadata file (binary or 0x hex): version, spec, pallets.
+    /// Summary of a runtime's metadata (a file, binary or 0x hex, or a
+    /// node's with `--url`): version, spec, pallets.
     Metadata {
         /// The metadata file.
-        file: PathBuf,
+        #[arg(required_unless_present = "url", conflicts_with = "url")]
+        file: Option<PathBuf>,
+        #[command(flatten)]
+        node: NodeArgs,
         /// One pallet in detail: its calls, events, errors, constants and storage.
         #[arg(long)]
         pallet: Option<String>,
@@ -101,10 +105,14 @@ pub(crate) enum Command {
         #[command(subcommand)]
         action: Ss58Action,
     },
-    /// Rust types (`parity_scale_codec` derives) for every type of a V14+ metadata file.
+    /// Rust types (`parity_scale_codec` derives) for every type of a V14+
+    /// runtime (a metadata file, or a node's with `--url`).
     Generate {
         /// The metadata file.
-        file: PathBuf,
+        #[arg(required_unless_present = "url", conflicts_with = "url")]
+        file: Option<PathBuf>,
+        #[command(flatten)]
+        node: NodeArgs,
         /// Write the module here instead of stdout.
         #[arg(long)]
         out: Option<PathBuf>,
@@ -132,12 +140,30 @@ pub(crate) enum Ss58Action {
     },
 }
 
+/// A node to fetch metadata from, instead of a file.
+#[derive(ClapArgs, Debug, Default)]
+pub(crate) struct NodeArgs {
+    /// Fetch the runtime's metadata from this node's JSON-RPC endpoint
+    /// (`http://` or `ws://`): the newest of V14–V16 it offers, else
+    /// `state_getMetadata`.
+    #[arg(long, value_name = "URL")]
+    pub(crate) url: Option<String>,
+    /// The block (0x hash) whose runtime `--url` asks for; default the best block.
+    #[arg(long, value_name = "HASH", requires = "url")]
+    pub(crate) at: Option<String>,
+    /// Seconds `--url` waits for each answer of the node.
+    #[arg(long, value_name = "SECS", default_value_t = 60, requires = "url")]
+    pub(crate) rpc_timeout: u64,
+}
+
 /// What the dynamic registry is built from.
 #[derive(ClapArgs, Debug, Default)]
 pub(crate) struct RegistryArgs {
     /// Runtime metadata (binary or 0x hex; V9–V16). V14+ needs no presets.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "url")]
     pub(crate) metadata: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) node: NodeArgs,
     /// py-scale-codec type-registry presets to load first, in order
     /// (`core,legacy,polkadot`); needed for legacy (V9–V13) metadata and
     /// for preset type names.

@@ -1,10 +1,12 @@
 //! Reading what the user gives: bytes as hex, files or stdin; metadata
-//! files; JSON values.
+//! from a file or a node (`--url`); JSON values.
 
 use std::io::Read;
 use std::path::Path;
 
 use ferroscale_value::Value;
+
+use crate::cli::NodeArgs;
 
 /// The text of an argument: as is, `@FILE` read from a file, `-` from stdin.
 pub(crate) fn text(arg: &str) -> Result<String, String> {
@@ -41,6 +43,48 @@ fn hex(text: &str, what: &str) -> Result<Vec<u8>, String> {
 /// A metadata file's bytes (binary or hex text; the loader accepts both).
 pub(crate) fn file(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// Metadata from a file or a node (`--url`), with how to name it in
+/// messages; `None` when neither is given.
+pub(crate) fn metadata_opt(
+    file_arg: Option<&Path>,
+    node: &NodeArgs,
+) -> Result<Option<(Vec<u8>, String)>, String> {
+    match (file_arg, &node.url) {
+        (Some(path), _) => Ok(Some((file(path)?, path.display().to_string()))),
+        (None, Some(url)) => from_node(url, node).map(Some),
+        (None, None) => Ok(None),
+    }
+}
+
+/// Metadata from a file or a node; one of them is required.
+pub(crate) fn metadata(
+    file_arg: Option<&Path>,
+    node: &NodeArgs,
+) -> Result<(Vec<u8>, String), String> {
+    metadata_opt(file_arg, node)?.ok_or_else(|| "give a metadata FILE or --url URL".into())
+}
+
+/// The node's newest metadata (V14–V16, else `state_getMetadata`) at `--at`.
+fn from_node(url: &str, node: &NodeArgs) -> Result<(Vec<u8>, String), String> {
+    let at = node
+        .at
+        .as_deref()
+        .map(|h| {
+            let bytes = hex(h.trim(), "--at")?;
+            <[u8; 32]>::try_from(bytes.as_slice())
+                .map_err(|_| format!("--at: a block hash is 32 bytes, not {}", bytes.len()))
+        })
+        .transpose()?;
+    let config = ferroscale_rpc::ClientConfig {
+        request_timeout: std::time::Duration::from_secs(node.rpc_timeout.max(1)),
+        ..ferroscale_rpc::ClientConfig::default()
+    };
+    let client =
+        ferroscale_rpc::BlockingClient::connect_with(url, config).map_err(|e| e.to_string())?;
+    let fetched = client.metadata(at.as_ref()).map_err(|e| e.to_string())?;
+    Ok((fetched.bytes, format!("{url} ({})", fetched.source)))
 }
 
 /// A JSON text as a dynamic value: objects keep their keys (order does not

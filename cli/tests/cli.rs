@@ -267,3 +267,195 @@ fn runtime_api_requests_and_answers() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no runtime API metadata"));
 }
+
+mod from_a_node {
+    //! `--url`: the same commands with the metadata fetched from the
+    //! loopback test node (serving the fixture), giving the same output as
+    //! with `--metadata FILE`.
+
+    use super::{fixture, json, ok, run};
+    use ferroscale_rpc::test_server::{TestBlock, TestNode, TestRuntime, TestServer};
+
+    const V14: &str = "metadata/polkadot-v14-spec1000001.scale";
+    const V15: &str = "metadata/polkadot-v15-spec1001002.scale";
+    const BLOCK: &str = "payloads/polkadot-block-18468942";
+
+    fn node(file: &str) -> TestServer {
+        let rt = TestRuntime::new(
+            "polkadot",
+            1000001,
+            vec![ferroscale_test_support::read(file)],
+        );
+        TestNode::new(rt).start().expect("the test node starts")
+    }
+
+    fn path(file: &str) -> String {
+        fixture(file).to_str().unwrap().to_owned()
+    }
+
+    #[test]
+    fn metadata_summary_pallet_and_type() {
+        let server = node(V15);
+        for url in [server.http_url(), server.ws_url()] {
+            for extra in [
+                &["--json"][..],
+                &["--pallet", "Balances"],
+                &["--type", "42"],
+            ] {
+                let p = path(V15);
+                let mut from_file = vec!["metadata", p.as_str()];
+                from_file.extend_from_slice(extra);
+                let mut from_url = vec!["metadata", "--url", &url];
+                from_url.extend_from_slice(extra);
+                assert_eq!(json(&ok(&from_url)), json(&ok(&from_file)), "{from_url:?}");
+            }
+            let table = ok(&["metadata", "--url", &url]);
+            assert!(
+                table.contains("Metadata_metadata_at_version(15)"),
+                "the table names where the metadata came from: {table}"
+            );
+            assert!(table.contains("spec:     polkadot 1001002"), "{table}");
+        }
+    }
+
+    #[test]
+    fn events_and_extrinsics_of_a_real_block() {
+        let server = node(V14);
+        let events = format!("@{}", path(&format!("{BLOCK}/events.hex")));
+        let by_file = ok(&["events", &events, "--metadata", &path(V14), "--ss58", "0"]);
+        let by_url = ok(&["events", &events, "--url", &server.ws_url(), "--ss58", "0"]);
+        assert_eq!(json(&by_url), json(&by_file));
+        assert_eq!(json(&by_url).as_array().unwrap().len(), 58);
+        let list: Vec<String> = serde_json::from_slice(&ferroscale_test_support::read(&format!(
+            "{BLOCK}/extrinsics.json"
+        )))
+        .unwrap();
+        for x in &list {
+            let by_file = ok(&["extrinsic", x, "--metadata", &path(V14)]);
+            let by_url = ok(&["extrinsic", x, "--url", &server.http_url()]);
+            assert_eq!(json(&by_url), json(&by_file));
+        }
+    }
+
+    #[test]
+    fn decode_encode_storage_key_runtime_api_and_generate() {
+        let server = node(V15);
+        let url = server.http_url();
+        let v15 = path(V15);
+        let value = r#"{"nonce": 5, "consumers": 0, "providers": 1, "sufficients": 0, "data": {"free": 10, "reserved": 0, "frozen": 0, "flags": 0}}"#;
+        // `System.Account`'s value type, named by its registry id.
+        let md = ferroscale_metadata::Metadata::load(&ferroscale_test_support::read(V15)).unwrap();
+        let (_, entry) = md.storage_entry("System", "Account").unwrap();
+        let ferroscale_metadata::TypeRef::Id(id) = entry.value else {
+            panic!("V15 storage types are registry ids")
+        };
+        let type_string = format!("scale_info::{id}");
+        let type_string = type_string.as_str();
+        let with = |args: &[&str], source: &[&str]| {
+            let mut all = args.to_vec();
+            all.extend_from_slice(source);
+            ok(&all)
+        };
+        let file = ["--metadata", v15.as_str()];
+        let node = ["--url", url.as_str()];
+        // A type the registry names by path needs the metadata.
+        let hex_file = with(&["encode", type_string, value], &file);
+        let hex_url = with(&["encode", type_string, value], &node);
+        assert_eq!(hex_url, hex_file);
+        assert_eq!(
+            json(&with(&["decode", type_string, hex_url.trim()], &node)),
+            json(&with(&["decode", type_string, hex_file.trim()], &file))
+        );
+        let account = r#""5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY""#;
+        assert_eq!(
+            with(&["storage-key", "System", "Account", account], &node),
+            with(&["storage-key", "System", "Account", account], &file)
+        );
+        assert_eq!(
+            json(&with(
+                &["runtime-api", "Metadata", "metadata_versions"],
+                &node
+            )),
+            json(&with(
+                &["runtime-api", "Metadata", "metadata_versions"],
+                &file
+            ))
+        );
+        assert_eq!(ok(&["generate", "--url", &url]), ok(&["generate", &v15]));
+    }
+
+    #[test]
+    fn a_node_that_cannot_answer_is_an_error_on_stderr() {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let url = format!("ws://127.0.0.1:{port}");
+        let out = run(&["metadata", "--url", &url]);
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with(&format!("error: cannot reach {url}")),
+            "{err}"
+        );
+
+        let rt = TestRuntime::new("x", 1, vec![ferroscale_test_support::read(V14)]);
+        let other = TestNode::new(rt).not_substrate().start().unwrap();
+        let out = run(&["events", "0x00", "--url", &other.http_url()]);
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("is not a Substrate node"), "{err}");
+
+        // A node that answers too slowly for --rpc-timeout.
+        let rt = TestRuntime::new("x", 1, vec![ferroscale_test_support::read(V14)]);
+        let slow = TestNode::new(rt)
+            .delay("state_call", std::time::Duration::from_secs(4))
+            .start()
+            .unwrap();
+        let out = run(&["metadata", "--url", &slow.http_url(), "--rpc-timeout", "1"]);
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("got no answer within 1s"), "{err}");
+
+        // A file and a node at once is a usage error.
+        let out = run(&["extrinsic", "0x00", "--metadata", &path(V14), "--url", &url]);
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            run(&["metadata", &path(V14), "--url", &url]).status.code(),
+            Some(2)
+        );
+    }
+
+    #[test]
+    fn metadata_at_a_block() {
+        let old = TestRuntime::new(
+            "polkadot",
+            9180,
+            vec![ferroscale_test_support::read(
+                "metadata/polkadot-v14-spec9180.scale",
+            )],
+        );
+        let new = TestRuntime::new(
+            "polkadot",
+            1001002,
+            vec![ferroscale_test_support::read(V15)],
+        );
+        let empty = |runtime| TestBlock {
+            runtime,
+            extrinsics: vec![],
+            events: None,
+        };
+        let server = TestNode::new(old)
+            .runtime(new)
+            .block(empty(0))
+            .block(empty(1))
+            .start()
+            .unwrap();
+        let first = ferroscale_core::hex::encode_prefixed(&server.block_hash(0).unwrap());
+        let at_first = ok(&["metadata", "--url", &server.ws_url(), "--at", &first]);
+        assert!(at_first.contains("spec:     polkadot 9180"), "{at_first}");
+        let best = ok(&["metadata", "--url", &server.ws_url()]);
+        assert!(best.contains("spec:     polkadot 1001002"), "{best}");
+    }
+}

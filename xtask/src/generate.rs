@@ -4,6 +4,8 @@
 //! - `generate --chain NAME`: one chain of the table.
 //! - `generate --metadata FILE [--name NAME]`: any other V14+ blob, written
 //!   as `runtime-types/src/<NAME>.rs` with a cargo feature `NAME`.
+//! - `generate --url URL --name NAME [--at HASH]`: the same from a node's
+//!   metadata (the newest of V14–V16 it offers, through `ferroscale-rpc`).
 //! - `generate --check`: regenerate every chain of the table in memory and
 //!   fail if a checked-in file differs (CI runs this).
 //!
@@ -54,6 +56,8 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let mut chain: Option<String> = None;
     let mut metadata: Option<PathBuf> = None;
     let mut name: Option<String> = None;
+    let mut url: Option<String> = None;
+    let mut at: Option<String> = None;
     let mut check = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -63,9 +67,27 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
                 metadata = Some(PathBuf::from(it.next().ok_or("--metadata needs a FILE")?))
             }
             "--name" => name = Some(it.next().ok_or("--name needs a NAME")?.clone()),
+            "--url" => url = Some(it.next().ok_or("--url needs a URL")?.clone()),
+            "--at" => at = Some(it.next().ok_or("--at needs a block HASH")?.clone()),
             "--check" => check = true,
             other => return Err(format!("generate: unknown argument {other:?}\n{USAGE}")),
         }
+    }
+    if at.is_some() && url.is_none() {
+        return Err(format!("generate: --at goes with --url\n{USAGE}"));
+    }
+    if let Some(url) = url {
+        if metadata.is_some() || chain.is_some() || check {
+            return Err(format!(
+                "generate: --url takes the place of --chain, --metadata and --check\n{USAGE}"
+            ));
+        }
+        let name = name.ok_or("generate --url: give the chain's --name")?;
+        validate_name(&name)?;
+        let bytes = from_node(&url, at.as_deref())?;
+        let out = generate_one(&name, &bytes)?;
+        write_chain(&name, &out)?;
+        return register(&name);
     }
     if let Some(file) = metadata {
         let name = match name {
@@ -77,7 +99,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
                 .ok_or("--metadata: cannot derive a chain name from the file name; pass --name")?,
         };
         validate_name(&name)?;
-        let out = generate_one(&name, &file)?;
+        let out = generate_one(&name, &read(&name, &file)?)?;
         write_chain(&name, &out)?;
         return register(&name);
     }
@@ -93,7 +115,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let mut stale = Vec::new();
     for c in &selected {
         let file = fixtures_dir().join(c.fixture);
-        let out = generate_one(c.name, &file)?;
+        let out = generate_one(c.name, &read(c.name, &file)?)?;
         if check {
             let path = output_path(c.name);
             let current = std::fs::read_to_string(&path).unwrap_or_default();
@@ -125,8 +147,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-const USAGE: &str =
-    "usage: cargo xtask generate [--chain NAME | --metadata FILE [--name NAME]] [--check]";
+const USAGE: &str = "usage: cargo xtask generate [--chain NAME | --metadata FILE [--name NAME]] [--check]\n       cargo xtask generate --url URL --name NAME [--at HASH]";
 
 fn validate_name(name: &str) -> Result<(), String> {
     let ok = !name.is_empty()
@@ -165,12 +186,36 @@ fn chains_rs() -> PathBuf {
     workspace_root().join("runtime-types/src/chains.rs")
 }
 
+/// A metadata file's bytes.
+fn read(name: &str, file: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(file).map_err(|e| format!("{name}: cannot read {}: {e}", file.display()))
+}
+
+/// A node's newest metadata (V14–V16, else `state_getMetadata`) at block `at`.
+fn from_node(url: &str, at: Option<&str>) -> Result<Vec<u8>, String> {
+    let at = at
+        .map(|h| {
+            let bytes = ferroscale_core::hex::decode(h.trim())
+                .map_err(|e| format!("--at {h:?}: not hex: {e}"))?;
+            <[u8; 32]>::try_from(bytes.as_slice())
+                .map_err(|_| format!("--at: a block hash is 32 bytes, not {}", bytes.len()))
+        })
+        .transpose()?;
+    let node = ferroscale_rpc::BlockingClient::connect(url).map_err(|e| e.to_string())?;
+    let fetched = node.metadata(at.as_ref()).map_err(|e| e.to_string())?;
+    eprintln!(
+        "{url}: V{} metadata through {}, {} bytes",
+        fetched.version,
+        fetched.source,
+        fetched.bytes.len()
+    );
+    Ok(fetched.bytes)
+}
+
 /// Generates and formats one chain, printing what it produced.
-fn generate_one(name: &str, file: &Path) -> Result<String, String> {
-    let bytes =
-        std::fs::read(file).map_err(|e| format!("{name}: cannot read {}: {e}", file.display()))?;
+fn generate_one(name: &str, bytes: &[u8]) -> Result<String, String> {
     let start = Instant::now();
-    let generated = ferroscale_codegen::generate(&bytes).map_err(|e| format!("{name}: {e}"))?;
+    let generated = ferroscale_codegen::generate(bytes).map_err(|e| format!("{name}: {e}"))?;
     let text = ferroscale_codegen::render(&generated.tokens).map_err(|e| format!("{name}: {e}"))?;
     let elapsed = start.elapsed();
     eprintln!(

@@ -2,7 +2,7 @@
 //!
 //! - `test`: everything CI runs (format, lints, Rust tests, Python module and suites).
 //! - `presets`: fetch the py-scale-codec presets into `python/python/scalecodec/type_registry/`.
-//! - `generate --chain NAME | --metadata FILE [--name NAME]`: runtime types (codegen).
+//! - `generate --chain NAME | --metadata FILE [--name NAME] | --url URL --name NAME`: runtime types (codegen).
 //! - `cycles`: no import cycles between the modules of any crate.
 //! - `block [--legacy] [--full]`: print a real Polkadot block, typed and dynamically.
 //! - `bench-metadata [--iterations N] [FILE…]`: time metadata loading (run with `--release`).
@@ -35,7 +35,7 @@ fn main() -> ExitCode {
         Some("bench-dynamic") => bench_dynamic::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
         _ => Err(format!(
-            "usage: cargo xtask <command>\n\ncommands:\n  test        run every check CI runs\n  presets     fetch py-scale-codec 1.2.12 type-registry presets (pinned wheel, sha256-checked)\n  generate    runtime types from metadata ([--chain NAME | --metadata FILE [--name NAME]] [--check])\n  cycles      check that no crate has import cycles between its modules
+            "usage: cargo xtask <command>\n\ncommands:\n  test        run every check CI runs\n  presets     fetch py-scale-codec 1.2.12 type-registry presets (pinned wheel, sha256-checked)\n  generate    runtime types from metadata ([--chain NAME | --metadata FILE [--name NAME] | --url URL --name NAME] [--check])\n  cycles      check that no crate has import cycles between its modules
   block       print Polkadot block 18,468,942 typed (examples/indexer) and dynamically (--legacy: block 5,000,000; --full)\n  bench-metadata  time metadata loading (use --release): bench-metadata [--iterations N] [FILE...]\n  bench-dynamic   dynamic decoding next to scale-value (release, own workspace): bench-dynamic [--iterations N] [--only delegates|events|metadata]\n  fuzz        cargo-fuzz targets: fuzz seed [TARGET...] | fuzz run [--seconds N] [--asan] [TARGET...]\n\nunknown or missing command: {:?}",
             args.first()
         )),

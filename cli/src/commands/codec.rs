@@ -22,10 +22,8 @@ fn registry(args: &RegistryArgs) -> Result<(Registry, Option<Metadata>), String>
         registry.set_active_spec_version_id(spec);
     }
     registry.set_ss58_format(args.ss58);
-    let metadata = match &args.metadata {
-        Some(path) => {
-            let bytes = input::file(path)?;
-            let shown = path.display();
+    let metadata = match input::metadata_opt(args.metadata.as_deref(), &args.node)? {
+        Some((bytes, shown)) => {
             let md = Metadata::load(&bytes).map_err(|e| format!("{shown}: {e}"))?;
             if md.version < 14 && names.is_empty() {
                 return Err(format!(
@@ -42,6 +40,11 @@ fn registry(args: &RegistryArgs) -> Result<(Registry, Option<Metadata>), String>
         None => None,
     };
     Ok((registry, metadata))
+}
+
+/// Whether the options name a runtime's metadata (a file or a node).
+fn has_metadata(args: &RegistryArgs) -> bool {
+    args.metadata.is_some() || args.node.url.is_some()
 }
 
 /// `decode TYPE HEX`.
@@ -71,8 +74,10 @@ pub(crate) fn encode(type_string: &str, json: &str, args: &RegistryArgs) -> Resu
 
 /// `extrinsic HEX --metadata FILE`.
 pub(crate) fn extrinsic(hex: &str, args: &RegistryArgs, pretty: bool) -> Result<String, String> {
-    if args.metadata.is_none() {
-        return Err("an extrinsic decodes against its runtime: give --metadata FILE".into());
+    if !has_metadata(args) {
+        return Err(
+            "an extrinsic decodes against its runtime: give --metadata FILE or --url URL".into(),
+        );
     }
     decode("Extrinsic", hex, args, pretty)
 }
@@ -82,7 +87,9 @@ pub(crate) fn events(hex: &str, args: &RegistryArgs, pretty: bool) -> Result<Str
     let bytes = input::bytes(hex)?;
     let (mut registry, metadata) = registry(args)?;
     let Some(metadata) = metadata else {
-        return Err("events decode against their runtime: give --metadata FILE".into());
+        return Err(
+            "events decode against their runtime: give --metadata FILE or --url URL".into(),
+        );
     };
     // V14+ names the storage value's registry type; legacy runtimes use
     // the preset name.
@@ -101,9 +108,9 @@ pub(crate) fn events(hex: &str, args: &RegistryArgs, pretty: bool) -> Result<Str
 
 /// The registry over `--metadata`, which these commands need.
 fn runtime_registry(args: &RegistryArgs, what: &str) -> Result<Registry, String> {
-    if args.metadata.is_none() {
+    if !has_metadata(args) {
         return Err(format!(
-            "{what} needs the runtime's metadata: give --metadata FILE"
+            "{what} needs the runtime's metadata: give --metadata FILE or --url URL"
         ));
     }
     Ok(registry(args)?.0)

@@ -1,13 +1,17 @@
-//! `generate FILE`: the Rust module for every type of a V14+ runtime.
+//! `generate FILE|--url URL`: the Rust module for every type of a V14+ runtime.
 
 use std::path::Path;
 
+use crate::cli::NodeArgs;
 use crate::input;
 
 /// Generates and renders the module; writes it to `out` or returns it.
-pub(crate) fn run(file: &Path, out: Option<&Path>) -> Result<String, String> {
-    let bytes = input::file(file)?;
-    let shown = file.display();
+pub(crate) fn run(
+    file: Option<&Path>,
+    node: &NodeArgs,
+    out: Option<&Path>,
+) -> Result<String, String> {
+    let (bytes, shown) = input::metadata(file, node)?;
     let generated = ferroscale_codegen::generate(&bytes).map_err(|e| format!("{shown}: {e}"))?;
     let text = ferroscale_codegen::render(&generated.tokens).map_err(|e| e.to_string())?;
     let summary = format!(

@@ -1,4 +1,4 @@
-//! `ferroscale metadata FILE`: a metadata file's version, spec, type count
+//! `ferroscale metadata FILE|--url URL`: a runtime's metadata version, spec, type count
 //! and one line per pallet; `--pallet NAME` one pallet's items; `--type
 //! ID|PATH` one registry type; `--json` the same as JSON.
 
@@ -8,18 +8,20 @@ use std::path::Path;
 use ferroscale_metadata::{Metadata, Pallet};
 use ferroscale_value::Value;
 
+use crate::cli::NodeArgs;
 use crate::input;
 
 /// Runs the command.
 pub(crate) fn run(
-    file: &Path,
+    file: Option<&Path>,
+    node: &NodeArgs,
     pallet: Option<&str>,
     type_: Option<&str>,
     json: bool,
     pretty: bool,
 ) -> Result<String, String> {
-    let path = file.display().to_string();
-    let metadata = Metadata::load(&input::file(file)?).map_err(|e| format!("{path}: {e}"))?;
+    let (bytes, path) = input::metadata(file, node)?;
+    let metadata = Metadata::load(&bytes).map_err(|e| format!("{path}: {e}"))?;
     if let Some(name) = pallet {
         let p = metadata.pallet(name).ok_or_else(|| {
             let names: Vec<&str> = metadata.pallets.iter().map(|p| p.name.as_str()).collect();
@@ -129,7 +131,7 @@ pub(crate) fn render(path: &str, m: &Metadata) -> String {
         None => "none (legacy metadata: types are strings)".into(),
     };
     // Writing into a String cannot fail.
-    let _ = writeln!(out, "file:     {path}");
+    let _ = writeln!(out, "from:     {path}");
     let _ = writeln!(out, "metadata: V{}", m.version);
     let _ = writeln!(out, "spec:     {spec}");
     let _ = writeln!(out, "types:    {types}");

@@ -13,10 +13,18 @@ pub(crate) fn run(args: Args) -> Result<String, String> {
     match args.command {
         Command::Metadata {
             file,
+            node,
             pallet,
             type_,
             json,
-        } => metadata::run(&file, pallet.as_deref(), type_.as_deref(), json, pretty),
+        } => metadata::run(
+            file.as_deref(),
+            &node,
+            pallet.as_deref(),
+            type_.as_deref(),
+            json,
+            pretty,
+        ),
         Command::Decode {
             type_string,
             hex,
@@ -50,6 +58,8 @@ pub(crate) fn run(args: Args) -> Result<String, String> {
             pretty,
         ),
         Command::Ss58 { action } => ss58::run(action, pretty),
-        Command::Generate { file, out } => generate::run(&file, out.as_deref()),
+        Command::Generate { file, node, out } => {
+            generate::run(file.as_deref(), &node, out.as_deref())
+        }
     }
 }
