@@ -1134,6 +1134,7 @@ impl ConfigBase {
 
 /// `cls.__dict__.get(name)`: the class's own attribute, not an inherited one
 /// (a user subclass of a generated class does not inherit `_fast_node`).
+#[cfg(not(feature = "abi3"))]
 fn own_class_attr<'py>(
     cls: &Bound<'py, PyType>,
     name: &Bound<'py, PyString>,
@@ -1152,6 +1153,22 @@ fn own_class_attr<'py>(
     dict.get_item(name)
 }
 
+/// `cls.__dict__.get(name)`, as above. The stable ABI hides the type
+/// object's fields: this goes through the `__dict__` mapping proxy.
+#[cfg(feature = "abi3")]
+fn own_class_attr<'py>(
+    cls: &Bound<'py, PyType>,
+    name: &Bound<'py, PyString>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = cls.py();
+    let dict = cls.getattr(pyo3::intern!(py, "__dict__"))?;
+    match dict.get_item(name) {
+        Ok(v) => Ok(Some(v)),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyKeyError>(py) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// `cls.__new__(cls)` without `__init__`, as the Python code did.
 fn new_instance<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
     let py = cls.py();
@@ -1161,7 +1178,17 @@ fn new_instance<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
     // keywords, and returns a new reference or NULL with an exception set.
     unsafe {
         let ty = cls.as_type_ptr();
-        let Some(tp_new) = (*ty).tp_new else {
+        #[cfg(not(feature = "abi3"))]
+        let tp_new = (*ty).tp_new;
+        // The stable ABI reads the slot through PyType_GetSlot (static
+        // types too from 3.10); a NULL slot is `None`.
+        #[cfg(feature = "abi3")]
+        let tp_new = {
+            let slot = pyo3::ffi::PyType_GetSlot(ty, pyo3::ffi::Py_tp_new);
+            (!slot.is_null())
+                .then(|| std::mem::transmute::<*mut std::ffi::c_void, pyo3::ffi::newfunc>(slot))
+        };
+        let Some(tp_new) = tp_new else {
             return Err(pyo3::exceptions::PyTypeError::new_err(
                 "scale class cannot be instantiated",
             ));

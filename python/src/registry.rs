@@ -151,8 +151,21 @@ impl<'py> ListBuilder<'py> {
         // SAFETY: the list is fresh and not yet shared with Python code, `i`
         // is below its length, and the slot is still NULL; SET_ITEM steals
         // the reference `into_ptr` hands over.
+        #[cfg(not(feature = "abi3"))]
         unsafe {
             pyo3::ffi::PyList_SET_ITEM(
+                self.list.as_ptr(),
+                i as pyo3::ffi::Py_ssize_t,
+                value.into_ptr(),
+            );
+        }
+        // The stable ABI has no SET_ITEM macro; SetItem (bounds-checked,
+        // steals the reference also on failure) cannot fail here: `i` is
+        // below the length and the list is a list.
+        // SAFETY: as above.
+        #[cfg(feature = "abi3")]
+        unsafe {
+            pyo3::ffi::PyList_SetItem(
                 self.list.as_ptr(),
                 i as pyo3::ffi::Py_ssize_t,
                 value.into_ptr(),

@@ -3,14 +3,26 @@
 //! `PyString::new` copies (and re-validates) a Rust string; for the hex of a
 //! large byte string (py-scale-codec renders non-UTF-8 `Bytes` as `"0x…"`,
 //! two characters per byte) the text is written straight into a new compact
-//! ASCII string instead.
+//! ASCII string instead. The stable ABI (the `abi3` feature) has no
+//! `PyUnicode_New`: there the hex is rendered in Rust (on the stack when
+//! short) and copied once.
 
+#[cfg(not(feature = "abi3"))]
 use std::mem::MaybeUninit;
 
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
 /// `"0x"` followed by the lower-case hex of `bytes`, as a new Python `str`.
+#[cfg(feature = "abi3")]
+pub fn hex_prefixed<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyString>> {
+    Ok(ferroscale_core::hex::with_prefixed(bytes, |text| {
+        PyString::new(py, text)
+    }))
+}
+
+/// `"0x"` followed by the lower-case hex of `bytes`, as a new Python `str`.
+#[cfg(not(feature = "abi3"))]
 pub fn hex_prefixed<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyString>> {
     let len = bytes
         .len()
