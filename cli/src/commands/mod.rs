@@ -2,6 +2,8 @@
 
 mod codec;
 mod generate;
+#[cfg(feature = "index")]
+mod index;
 mod metadata;
 mod ss58;
 
@@ -51,5 +53,7 @@ pub(crate) fn run(args: Args) -> Result<String, String> {
         ),
         Command::Ss58 { action } => ss58::run(action, pretty),
         Command::Generate { file, out } => generate::run(&file, out.as_deref()),
+        #[cfg(feature = "index")]
+        Command::Index(index_args) => index::run(&index_args, pretty),
     }
 }
