@@ -1,0 +1,122 @@
+//! [`Client`]: one node endpoint, its timeouts, and raw calls.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use jsonrpsee_core::params::ArrayParams;
+use serde_json::Value;
+use tokio::sync::Mutex;
+
+use crate::error::Error;
+use crate::transport::Transport;
+
+/// Timeouts and limits of a [`Client`].
+#[derive(Debug, Clone)]
+pub struct ClientConfig {
+    /// How long one request may take (sending, waiting, reading the answer).
+    pub request_timeout: Duration,
+    /// How long opening a connection may take (TCP and, for WebSocket, the
+    /// handshake).
+    pub connect_timeout: Duration,
+    /// The largest answer accepted, in bytes of JSON. Metadata is the
+    /// largest answer a node gives (about 1.4 MB of hex for Polkadot
+    /// today); the default leaves room for growth and for large blocks.
+    pub max_response_bytes: usize,
+}
+
+impl Default for ClientConfig {
+    fn default() -> Self {
+        ClientConfig {
+            request_timeout: Duration::from_secs(60),
+            connect_timeout: Duration::from_secs(10),
+            max_response_bytes: 64 << 20,
+        }
+    }
+}
+
+/// A JSON-RPC client of one Substrate node, over HTTP (`http://`) or
+/// WebSocket (`ws://`; `https://` and `wss://` with the `tls` feature).
+///
+/// Cheap to clone (the connection is shared). A WebSocket the node closes
+/// is reopened before the next request. Async; [`BlockingClient`](crate::BlockingClient)
+/// wraps it for synchronous code.
+#[derive(Clone)]
+pub struct Client {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    url: String,
+    config: ClientConfig,
+    transport: Mutex<Arc<Transport>>,
+}
+
+impl Client {
+    /// Connects to `url` with the default [`ClientConfig`].
+    pub async fn connect(url: &str) -> Result<Client, Error> {
+        Client::connect_with(url, ClientConfig::default()).await
+    }
+
+    /// Connects to `url`. For WebSocket this opens the connection (an
+    /// unreachable node is an error here); for HTTP the first request does.
+    pub async fn connect_with(url: &str, config: ClientConfig) -> Result<Client, Error> {
+        let transport = Transport::connect(url, &config).await?;
+        Ok(Client {
+            inner: Arc::new(Inner {
+                url: url.to_owned(),
+                config,
+                transport: Mutex::new(Arc::new(transport)),
+            }),
+        })
+    }
+
+    /// The endpoint's URL.
+    pub fn url(&self) -> &str {
+        &self.inner.url
+    }
+
+    /// The timeouts and limits in use.
+    pub fn config(&self) -> &ClientConfig {
+        &self.inner.config
+    }
+
+    /// Calls `method` with positional `params`; the answer as JSON. The
+    /// building block of every other call, for methods this crate does not
+    /// wrap.
+    pub async fn request(&self, method: &str, params: Vec<Value>) -> Result<Value, Error> {
+        let mut array = ArrayParams::new();
+        for p in params {
+            array.insert(p).map_err(|e| Error::InvalidUrl {
+                url: self.inner.url.clone(),
+                reason: format!("cannot encode the parameters of {method}: {e}"),
+            })?;
+        }
+        let transport = self.transport().await?;
+        transport
+            .call(
+                &self.inner.url,
+                self.inner.config.request_timeout,
+                method,
+                array,
+            )
+            .await
+    }
+
+    /// The live connection, reopened if the node closed it.
+    async fn transport(&self) -> Result<Arc<Transport>, Error> {
+        let mut current = self.inner.transport.lock().await;
+        if !current.is_connected() {
+            *current = Arc::new(Transport::connect(&self.inner.url, &self.inner.config).await?);
+        }
+        Ok(current.clone())
+    }
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("url", &self.inner.url)
+            .field("config", &self.inner.config)
+            .finish()
+    }
+}

@@ -1,0 +1,57 @@
+//! ferroscale-rpc: a JSON-RPC client of Substrate nodes, over HTTP and
+//! WebSocket (jsonrpsee), for what ferroscale needs from a live node.
+//!
+//! - **Metadata** ([`Client::metadata`]): the newest version the node offers
+//!   among V14–V16 (`Metadata_metadata_versions`, then
+//!   `Metadata_metadata_at_version`), with a fallback to `state_getMetadata`;
+//!   the `RuntimeMetadataPrefixed` bytes `ferroscale_metadata::Metadata`
+//!   loads, and which call gave them ([`FetchedMetadata`]).
+//! - **Blocks for indexers**: [`Client::block_hash`], [`Client::block`]
+//!   (number, hash, parent, extrinsics as bytes), [`Client::storage`] and
+//!   [`Client::events`] (`System.Events`), [`Client::runtime_version`], and
+//!   [`Client::blocks`], a range in order with bounded concurrency and
+//!   retries with exponential backoff ([`RangeOptions`], [`RetryPolicy`]).
+//! - **Synchronous use**: [`BlockingClient`] owns a small tokio runtime and
+//!   offers the same calls blocking; [`BlockingClient::blocks`] is an
+//!   iterator that fetches ahead while the caller decodes.
+//!
+//! ```no_run
+//! use ferroscale_rpc::{BlockingClient, RangeOptions};
+//!
+//! let node = BlockingClient::connect("ws://127.0.0.1:9944")?;
+//! let metadata = node.metadata(None)?; // V16 via the runtime API, say
+//! println!("{} bytes of V{} from {}", metadata.bytes.len(), metadata.version, metadata.source);
+//! for block in node.blocks(100..110, RangeOptions::default()) {
+//!     let block = block?; // an error names the block
+//!     println!("#{} {} extrinsics", block.block.number, block.block.extrinsics.len());
+//! }
+//! # Ok::<(), ferroscale_rpc::Error>(())
+//! ```
+//!
+//! Every answer is untrusted: a wrong shape, bad hex or a SCALE length
+//! prefix beyond the bytes present is an [`Error::Malformed`] naming the
+//! method; answers are capped in size ([`ClientConfig::max_response_bytes`]);
+//! nothing panics on what a node sends.
+//!
+//! With the `test-server` feature, [`test_server`] is a loopback node that
+//! answers from fixture data, for the tests of this crate and the crates
+//! above it.
+
+mod answer;
+mod blocking;
+mod blocks;
+mod client;
+mod error;
+mod metadata;
+#[cfg(feature = "test-server")]
+pub mod test_server;
+mod transport;
+
+pub use answer::Hash;
+pub use blocking::{BlockIter, BlockingClient};
+pub use blocks::{
+    system_events_key, Block, FetchedBlock, RangeOptions, RetryPolicy, RuntimeVersion,
+};
+pub use client::{Client, ClientConfig};
+pub use error::Error;
+pub use metadata::{FetchedMetadata, MetadataSource, SUPPORTED_VERSIONS};

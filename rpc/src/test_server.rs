@@ -1,0 +1,503 @@
+//! A loopback Substrate node for tests (feature `test-server`): a
+//! JSON-RPC server on `127.0.0.1` and an ephemeral port, speaking HTTP and
+//! WebSocket on the same port, answering from data the test gives it
+//! (fixture metadata and blocks), with faults a test can switch on: a
+//! runtime without the metadata API, an endpoint that is not a Substrate
+//! node, fixed (malformed) answers, slow methods, and methods that fail
+//! their first calls.
+//!
+//! It stops when dropped, and by itself after its lifetime (two minutes by
+//! default) so a leaked server never outlives a test run.
+//!
+//! ```no_run
+//! use ferroscale_rpc::test_server::{TestBlock, TestNode, TestRuntime};
+//!
+//! let metadata = std::fs::read("../shared/fixtures/metadata/polkadot-v14-spec1000001.scale").unwrap();
+//! let runtime = TestRuntime::new("polkadot", 1000001, vec![metadata]);
+//! let server = TestNode::new(runtime)
+//!     .first_number(18468942)
+//!     .block(TestBlock { runtime: 0, extrinsics: vec![], events: None })
+//!     .start()
+//!     .unwrap();
+//! let url = server.ws_url(); // ws://127.0.0.1:PORT
+//! ```
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use jsonrpsee_server::types::ErrorObjectOwned;
+use jsonrpsee_server::{RpcModule, Server, ServerHandle};
+use parity_scale_codec::{Compact, Encode};
+use serde_json::{json, Value};
+
+use crate::answer::Hash;
+use crate::blocks::system_events_key;
+
+/// A runtime the test node runs: its version and metadata.
+#[derive(Debug, Clone)]
+pub struct TestRuntime {
+    /// `specName`.
+    pub spec_name: String,
+    /// `specVersion`.
+    pub spec_version: u32,
+    /// Metadata blobs (`RuntimeMetadataPrefixed` bytes), one per version
+    /// (the fifth byte says which).
+    pub metadata: Vec<Vec<u8>>,
+    /// What `Metadata_metadata_versions` answers; `None`: the versions of
+    /// `metadata`.
+    pub offered_versions: Option<Vec<u32>>,
+}
+
+impl TestRuntime {
+    /// A runtime offering exactly the versions of `metadata`.
+    pub fn new(spec_name: &str, spec_version: u32, metadata: Vec<Vec<u8>>) -> TestRuntime {
+        TestRuntime {
+            spec_name: spec_name.to_owned(),
+            spec_version,
+            metadata,
+            offered_versions: None,
+        }
+    }
+
+    fn blob(&self, version: u32) -> Option<&Vec<u8>> {
+        self.metadata
+            .iter()
+            .find(|b| b.get(4).map(|&v| u32::from(v)) == Some(version))
+    }
+}
+
+/// A block of the test chain.
+#[derive(Debug, Clone)]
+pub struct TestBlock {
+    /// Index of its runtime in the node's runtimes.
+    pub runtime: usize,
+    /// Its extrinsics (SCALE, with length prefixes).
+    pub extrinsics: Vec<Vec<u8>>,
+    /// Its `System.Events` value.
+    pub events: Option<Vec<u8>>,
+}
+
+impl TestBlock {
+    /// A block from fixture texts: a JSON list of `0x` hex extrinsics (as in
+    /// `payloads/*/extrinsics.json`) and optional `0x` hex events.
+    pub fn from_fixture(
+        runtime: usize,
+        extrinsics_json: &str,
+        events_hex: Option<&str>,
+    ) -> Result<TestBlock, String> {
+        let list: Vec<String> =
+            serde_json::from_str(extrinsics_json).map_err(|e| format!("extrinsics: {e}"))?;
+        let hex = |t: &str| {
+            ferroscale_core::hex::decode(t.trim().trim_start_matches("0x"))
+                .map_err(|e| e.to_string())
+        };
+        Ok(TestBlock {
+            runtime,
+            extrinsics: list.iter().map(|x| hex(x)).collect::<Result<_, _>>()?,
+            events: events_hex.map(hex).transpose()?,
+        })
+    }
+}
+
+/// The test node's configuration; [`TestNode::start`] serves it.
+#[derive(Debug, Clone)]
+pub struct TestNode {
+    runtimes: Vec<TestRuntime>,
+    first_number: u64,
+    blocks: Vec<TestBlock>,
+    metadata_api: bool,
+    substrate: bool,
+    answers: HashMap<String, Value>,
+    delays: HashMap<String, Duration>,
+    flaky: HashMap<String, u32>,
+    lifetime: Duration,
+}
+
+/// Every method the node serves (a list of `'static` names, as jsonrpsee
+/// registers them).
+const METHODS: &[&str] = &[
+    "chain_getBlockHash",
+    "chain_getBlock",
+    "state_getStorage",
+    "state_getRuntimeVersion",
+    "state_getMetadata",
+    "state_call",
+];
+
+/// What a non-Substrate endpoint serves instead (an Ethereum-style node).
+const OTHER_METHODS: &[&str] = &["eth_chainId", "net_version"];
+
+impl TestNode {
+    /// A node running `runtime` (index 0) with no blocks yet.
+    pub fn new(runtime: TestRuntime) -> TestNode {
+        TestNode {
+            runtimes: vec![runtime],
+            first_number: 0,
+            blocks: Vec::new(),
+            metadata_api: true,
+            substrate: true,
+            answers: HashMap::new(),
+            delays: HashMap::new(),
+            flaky: HashMap::new(),
+            lifetime: Duration::from_secs(120),
+        }
+    }
+
+    /// Adds a runtime (for upgrades); blocks name it by index.
+    pub fn runtime(mut self, runtime: TestRuntime) -> TestNode {
+        self.runtimes.push(runtime);
+        self
+    }
+
+    /// The number of the first block (default 0).
+    pub fn first_number(mut self, number: u64) -> TestNode {
+        self.first_number = number;
+        self
+    }
+
+    /// Appends a block.
+    pub fn block(mut self, block: TestBlock) -> TestNode {
+        self.blocks.push(block);
+        self
+    }
+
+    /// Runtimes without the `Metadata` runtime API: `state_call` of its
+    /// methods fails as on an old runtime.
+    pub fn without_metadata_api(mut self) -> TestNode {
+        self.metadata_api = false;
+        self
+    }
+
+    /// Serves no Substrate method at all (every one is "method not found").
+    pub fn not_substrate(mut self) -> TestNode {
+        self.substrate = false;
+        self
+    }
+
+    /// `method` always answers `answer` (for malformed answers).
+    pub fn answer(mut self, method: &str, answer: Value) -> TestNode {
+        self.answers.insert(method.to_owned(), answer);
+        self
+    }
+
+    /// `method` waits `delay` before answering.
+    pub fn delay(mut self, method: &str, delay: Duration) -> TestNode {
+        self.delays.insert(method.to_owned(), delay);
+        self
+    }
+
+    /// The first `failures` calls of `method` with each distinct parameter
+    /// list fail with an internal error (-32603).
+    pub fn flaky(mut self, method: &str, failures: u32) -> TestNode {
+        self.flaky.insert(method.to_owned(), failures);
+        self
+    }
+
+    /// How long the server runs at most (default two minutes).
+    pub fn lifetime(mut self, lifetime: Duration) -> TestNode {
+        self.lifetime = lifetime;
+        self
+    }
+
+    /// Starts serving on `127.0.0.1` and an ephemeral port.
+    pub fn start(self) -> Result<TestServer, String> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("ferroscale-test-node")
+            .enable_all()
+            .build()
+            .map_err(|e| format!("test node runtime: {e}"))?;
+        let lifetime = self.lifetime;
+        let state = Arc::new(State::new(self));
+        let (addr, handle) = runtime.block_on(serve(state.clone()))?;
+        let stopper = handle.clone();
+        runtime.spawn(async move {
+            tokio::time::sleep(lifetime).await;
+            let _ = stopper.stop();
+        });
+        Ok(TestServer {
+            addr,
+            handle,
+            state,
+            runtime: Some(runtime),
+        })
+    }
+}
+
+/// A running test node; stops when dropped.
+pub struct TestServer {
+    addr: SocketAddr,
+    handle: ServerHandle,
+    state: Arc<State>,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl TestServer {
+    /// `http://127.0.0.1:PORT`.
+    pub fn http_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// `ws://127.0.0.1:PORT`.
+    pub fn ws_url(&self) -> String {
+        format!("ws://{}", self.addr)
+    }
+
+    /// How many calls of `method` the node received.
+    pub fn requests(&self, method: &str) -> u64 {
+        let counts = self.state.counts.lock().unwrap_or_else(|e| e.into_inner());
+        counts.get(method).copied().unwrap_or(0)
+    }
+
+    /// The hash the node gives block `number`.
+    pub fn block_hash(&self, number: u64) -> Option<Hash> {
+        let i = number.checked_sub(self.state.node.first_number)?;
+        self.state.hashes.get(usize::try_from(i).ok()?).copied()
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        let _ = self.handle.stop();
+        if let Some(rt) = self.runtime.take() {
+            rt.shutdown_background();
+        }
+    }
+}
+
+struct State {
+    node: TestNode,
+    hashes: Vec<Hash>,
+    parents: Vec<Hash>,
+    by_hash: HashMap<Hash, usize>,
+    counts: Mutex<HashMap<String, u64>>,
+    failures: Mutex<HashMap<String, u32>>,
+}
+
+impl State {
+    fn new(node: TestNode) -> State {
+        let mut hashes = Vec::with_capacity(node.blocks.len());
+        let mut parents = Vec::with_capacity(node.blocks.len());
+        let mut parent = [0u8; 32];
+        for (i, _) in node.blocks.iter().enumerate() {
+            // A real header's encoding (parent, compact number, state and
+            // extrinsics roots, empty digest) so hashes look like a chain's.
+            let mut header = parent.to_vec();
+            Compact(node.first_number + i as u64).encode_to(&mut header);
+            header.extend_from_slice(&[0u8; 64]);
+            Compact(0u32).encode_to(&mut header);
+            let hash = ferroscale_core::hashing::blake2_256(&header);
+            parents.push(parent);
+            hashes.push(hash);
+            parent = hash;
+        }
+        let by_hash = hashes.iter().enumerate().map(|(i, h)| (*h, i)).collect();
+        State {
+            node,
+            hashes,
+            parents,
+            by_hash,
+            counts: Mutex::new(HashMap::new()),
+            failures: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn hex(bytes: &[u8]) -> Value {
+        Value::from(ferroscale_core::hex::encode_prefixed(bytes))
+    }
+
+    /// The block `at` names (the best block when absent), or `None` for a
+    /// node without blocks.
+    fn at(&self, param: Option<&Value>) -> Result<Option<usize>, ErrorObjectOwned> {
+        match param {
+            None | Some(Value::Null) => Ok(self.hashes.len().checked_sub(1)),
+            Some(v) => {
+                let hash =
+                    crate::answer::hash("at", "at", v).map_err(|e| invalid(e.to_string()))?;
+                self.by_hash
+                    .get(&hash)
+                    .copied()
+                    .map(Some)
+                    .ok_or_else(|| ErrorObjectOwned::owned(4003, "Unknown block", None::<()>))
+            }
+        }
+    }
+
+    fn runtime_at(&self, at: Option<usize>) -> &TestRuntime {
+        let index = at.map_or(0, |i| self.node.blocks[i].runtime);
+        &self.node.runtimes[index.min(self.node.runtimes.len() - 1)]
+    }
+
+    fn answer(&self, method: &str, params: &[Value]) -> Result<Value, ErrorObjectOwned> {
+        match method {
+            "eth_chainId" => Ok(json!("0x1")),
+            "net_version" => Ok(json!("1")),
+            "chain_getBlockHash" => {
+                let i = match params.first() {
+                    None | Some(Value::Null) => self.hashes.len().checked_sub(1),
+                    Some(v) => {
+                        let n = v.as_u64().ok_or_else(|| invalid("block number".into()))?;
+                        n.checked_sub(self.node.first_number)
+                            .and_then(|i| usize::try_from(i).ok())
+                            .filter(|&i| i < self.hashes.len())
+                    }
+                };
+                Ok(i.map_or(Value::Null, |i| Self::hex(&self.hashes[i])))
+            }
+            "chain_getBlock" => {
+                let Some(i) = self.at(params.first()).ok().flatten() else {
+                    return Ok(Value::Null);
+                };
+                let block = &self.node.blocks[i];
+                Ok(json!({
+                    "block": {
+                        "header": {
+                            "parentHash": Self::hex(&self.parents[i]),
+                            "number": format!("0x{:x}", self.node.first_number + i as u64),
+                            "stateRoot": Self::hex(&[0; 32]),
+                            "extrinsicsRoot": Self::hex(&[0; 32]),
+                            "digest": {"logs": []},
+                        },
+                        "extrinsics": block.extrinsics.iter().map(|x| Self::hex(x)).collect::<Vec<_>>(),
+                    },
+                    "justifications": null,
+                }))
+            }
+            "state_getStorage" => {
+                let key = params.first().and_then(Value::as_str).unwrap_or_default();
+                let at = self.at(params.get(1))?;
+                let events_key = ferroscale_core::hex::encode_prefixed(&system_events_key());
+                let value = at
+                    .filter(|_| key.eq_ignore_ascii_case(&events_key))
+                    .and_then(|i| self.node.blocks[i].events.as_deref());
+                Ok(value.map_or(Value::Null, Self::hex))
+            }
+            "state_getRuntimeVersion" => {
+                let rt = self.runtime_at(self.at(params.first())?);
+                Ok(json!({
+                    "specName": rt.spec_name,
+                    "implName": rt.spec_name,
+                    "authoringVersion": 0,
+                    "specVersion": rt.spec_version,
+                    "implVersion": 0,
+                    "apis": [],
+                    "transactionVersion": 1,
+                    "stateVersion": 1,
+                }))
+            }
+            "state_getMetadata" => {
+                let rt = self.runtime_at(self.at(params.first())?);
+                // Nodes answer V14 here when they have it (the default
+                // version of the API).
+                let blob = rt.blob(14).or(rt.metadata.first());
+                blob.map(|b| Self::hex(b))
+                    .ok_or_else(|| invalid("no metadata".into()))
+            }
+            "state_call" => {
+                let name = params.first().and_then(Value::as_str).unwrap_or_default();
+                let data = params
+                    .get(1)
+                    .and_then(Value::as_str)
+                    .and_then(|t| ferroscale_core::hex::decode(t.trim_start_matches("0x")).ok())
+                    .ok_or_else(|| invalid("call data".into()))?;
+                let rt = self.runtime_at(self.at(params.get(2))?);
+                let missing = || {
+                    ErrorObjectOwned::owned(
+                        4003,
+                        format!(
+                            "Client error: Execution failed: Exported method {name} is not found"
+                        ),
+                        None::<()>,
+                    )
+                };
+                if !self.node.metadata_api {
+                    return Err(missing());
+                }
+                match name {
+                    "Metadata_metadata_versions" => {
+                        let versions = rt.offered_versions.clone().unwrap_or_else(|| {
+                            rt.metadata
+                                .iter()
+                                .filter_map(|b| b.get(4).map(|&v| u32::from(v)))
+                                .collect()
+                        });
+                        Ok(Self::hex(&versions.encode()))
+                    }
+                    "Metadata_metadata_at_version" => {
+                        let version = <[u8; 4]>::try_from(data.as_slice())
+                            .map(u32::from_le_bytes)
+                            .map_err(|_| invalid("version".into()))?;
+                        Ok(Self::hex(&rt.blob(version).cloned().encode()))
+                    }
+                    _ => Err(missing()),
+                }
+            }
+            _ => Err(ErrorObjectOwned::owned(
+                -32601,
+                "Method not found",
+                None::<()>,
+            )),
+        }
+    }
+
+    /// The faults and bookkeeping around [`State::answer`].
+    async fn handle(&self, method: &str, params: Vec<Value>) -> Result<Value, ErrorObjectOwned> {
+        {
+            let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+            *counts.entry(method.to_owned()).or_default() += 1;
+        }
+        if let Some(delay) = self.node.delays.get(method) {
+            tokio::time::sleep(*delay).await;
+        }
+        if let Some(&n) = self.node.flaky.get(method) {
+            let key = format!("{method}{}", Value::from(params.clone()));
+            let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+            let seen = failures.entry(key).or_default();
+            if *seen < n {
+                *seen += 1;
+                return Err(ErrorObjectOwned::owned(
+                    -32603,
+                    "Internal error (the test node's injected failure)",
+                    None::<()>,
+                ));
+            }
+        }
+        if let Some(answer) = self.node.answers.get(method) {
+            return Ok(answer.clone());
+        }
+        self.answer(method, &params)
+    }
+}
+
+fn invalid(what: String) -> ErrorObjectOwned {
+    ErrorObjectOwned::owned(-32602, format!("Invalid params: {what}"), None::<()>)
+}
+
+async fn serve(state: Arc<State>) -> Result<(SocketAddr, ServerHandle), String> {
+    let server = Server::builder()
+        .build("127.0.0.1:0")
+        .await
+        .map_err(|e| format!("test node: cannot bind 127.0.0.1: {e}"))?;
+    let addr = server.local_addr().map_err(|e| format!("test node: {e}"))?;
+    let mut module = RpcModule::from_arc(state.clone());
+    let methods = if state.node.substrate {
+        METHODS
+    } else {
+        OTHER_METHODS
+    };
+    for &name in methods {
+        module
+            .register_async_method(name, move |params, state, _| async move {
+                let list: Vec<Value> = match params.as_str() {
+                    None => Vec::new(),
+                    Some(text) => serde_json::from_str(text)
+                        .map_err(|e| invalid(format!("not a list: {e}")))?,
+                };
+                state.handle(name, list).await
+            })
+            .map_err(|e| format!("test node: {e}"))?;
+    }
+    Ok((addr, server.start(module)))
+}

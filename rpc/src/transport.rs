@@ -1,0 +1,210 @@
+//! The jsonrpsee connection behind a [`Client`](crate::Client): HTTP or
+//! WebSocket by the URL's scheme, one call as a JSON value, and jsonrpsee's
+//! errors sorted into [`Error`]'s kinds.
+
+use std::time::Duration;
+
+use jsonrpsee_core::client::{ClientT, Error as RpcError};
+use jsonrpsee_core::params::ArrayParams;
+use jsonrpsee_http_client::{HttpClient, HttpClientBuilder};
+use jsonrpsee_ws_client::{WsClient, WsClientBuilder};
+use serde_json::Value;
+
+use crate::client::ClientConfig;
+use crate::error::Error;
+
+/// JSON-RPC "method not found".
+const METHOD_NOT_FOUND: i32 = -32601;
+
+/// Which transport a URL asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Scheme {
+    Http,
+    Ws,
+}
+
+/// The scheme of `url`, or why it cannot be used.
+pub(crate) fn scheme(url: &str) -> Result<Scheme, Error> {
+    let invalid = |reason: &str| Error::InvalidUrl {
+        url: url.to_owned(),
+        reason: reason.to_owned(),
+    };
+    let (scheme, rest) = url
+        .split_once("://")
+        .ok_or_else(|| invalid("expected http://, https://, ws:// or wss://"))?;
+    if rest.is_empty() {
+        return Err(invalid("no host"));
+    }
+    let tls = cfg!(feature = "tls");
+    match scheme.to_ascii_lowercase().as_str() {
+        "http" => Ok(Scheme::Http),
+        "ws" => Ok(Scheme::Ws),
+        "https" if tls => Ok(Scheme::Http),
+        "wss" if tls => Ok(Scheme::Ws),
+        "https" | "wss" => Err(invalid(
+            "TLS is not built in (build ferroscale-rpc with the `tls` feature)",
+        )),
+        _ => Err(invalid("expected http://, https://, ws:// or wss://")),
+    }
+}
+
+/// One open connection.
+pub(crate) enum Transport {
+    Http(HttpClient),
+    Ws(WsClient),
+}
+
+impl Transport {
+    /// Opens a connection (a WebSocket handshake; for HTTP only the client,
+    /// the first request connects).
+    pub(crate) async fn connect(url: &str, config: &ClientConfig) -> Result<Transport, Error> {
+        let size = u32::try_from(config.max_response_bytes).unwrap_or(u32::MAX);
+        match scheme(url)? {
+            Scheme::Http => HttpClientBuilder::default()
+                .request_timeout(config.request_timeout)
+                .connect_timeout(config.connect_timeout)
+                .max_response_size(size)
+                .build(url)
+                .map(Transport::Http)
+                .map_err(|e| Error::InvalidUrl {
+                    url: url.to_owned(),
+                    reason: chain(&e),
+                }),
+            Scheme::Ws => {
+                let build = WsClientBuilder::default()
+                    .request_timeout(config.request_timeout)
+                    .connection_timeout(config.connect_timeout)
+                    .max_response_size(size)
+                    .build(url);
+                // The builder's own timeout covers the handshake; this one
+                // also bounds name resolution and TCP connect.
+                match tokio::time::timeout(config.connect_timeout, build).await {
+                    Ok(Ok(client)) => Ok(Transport::Ws(client)),
+                    Ok(Err(e)) => Err(sort(url, "connect", config.connect_timeout, e)),
+                    Err(_) => Err(Error::Timeout {
+                        url: url.to_owned(),
+                        method: "connect".into(),
+                        after: config.connect_timeout,
+                    }),
+                }
+            }
+        }
+    }
+
+    /// Whether the connection can still carry requests (a WebSocket the
+    /// node closed cannot).
+    pub(crate) fn is_connected(&self) -> bool {
+        match self {
+            Transport::Http(_) => true,
+            Transport::Ws(c) => c.is_connected(),
+        }
+    }
+
+    /// One call; the answer as JSON, errors sorted.
+    pub(crate) async fn call(
+        &self,
+        url: &str,
+        timeout: Duration,
+        method: &str,
+        params: ArrayParams,
+    ) -> Result<Value, Error> {
+        let answer = match self {
+            Transport::Http(c) => c.request::<Value, _>(method, params).await,
+            Transport::Ws(c) => c.request::<Value, _>(method, params).await,
+        };
+        answer.map_err(|e| sort(url, method, timeout, e))
+    }
+}
+
+/// An error and its sources in one line.
+fn chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(s) = source {
+        let more = s.to_string();
+        if !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        source = s.source();
+    }
+    text
+}
+
+/// jsonrpsee's error as one of ours.
+fn sort(url: &str, method: &str, timeout: Duration, error: RpcError) -> Error {
+    let not_substrate = |reason: String| Error::NotSubstrate {
+        url: url.to_owned(),
+        method: method.to_owned(),
+        reason,
+    };
+    match error {
+        RpcError::Call(obj) if obj.code() == METHOD_NOT_FOUND => {
+            not_substrate("the node has no such method".into())
+        }
+        RpcError::Call(obj) => Error::Rpc {
+            method: method.to_owned(),
+            code: obj.code(),
+            message: obj.message().to_owned(),
+        },
+        RpcError::RequestTimeout => Error::Timeout {
+            url: url.to_owned(),
+            method: method.to_owned(),
+            after: timeout,
+        },
+        RpcError::ParseError(e) => Error::Malformed {
+            method: method.to_owned(),
+            reason: format!("not a JSON-RPC answer: {e}"),
+        },
+        RpcError::Transport(e) => {
+            // An HTTP server that is not a JSON-RPC endpoint answers with a
+            // status; anything else is the network.
+            if let Some(jsonrpsee_http_client::transport::Error::Rejected { status_code }) =
+                e.downcast_ref::<jsonrpsee_http_client::transport::Error>()
+            {
+                return not_substrate(format!("HTTP status {status_code}"));
+            }
+            let text = chain(e.as_ref());
+            if text.contains("Connection timeout") || text.contains("timed out") {
+                return Error::Timeout {
+                    url: url.to_owned(),
+                    method: method.to_owned(),
+                    after: timeout,
+                };
+            }
+            if text.contains("status code") || text.contains("rejected") {
+                return not_substrate(text);
+            }
+            Error::Unreachable {
+                url: url.to_owned(),
+                reason: text,
+            }
+        }
+        RpcError::RestartNeeded(e) => Error::Unreachable {
+            url: url.to_owned(),
+            reason: format!("connection closed: {e}"),
+        },
+        other => Error::Unreachable {
+            url: url.to_owned(),
+            reason: chain(&other),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schemes() {
+        assert_eq!(scheme("http://127.0.0.1:9933").unwrap(), Scheme::Http);
+        assert_eq!(scheme("WS://127.0.0.1:9944").unwrap(), Scheme::Ws);
+        assert!(scheme("127.0.0.1:9944").is_err());
+        assert!(scheme("ftp://x").is_err());
+        assert!(scheme("ws://").is_err());
+        if !cfg!(feature = "tls") {
+            let err = scheme("wss://rpc.example").unwrap_err().to_string();
+            assert!(err.contains("`tls` feature"), "{err}");
+        }
+    }
+}
