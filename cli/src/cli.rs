@@ -161,12 +161,20 @@ pub(crate) struct RegistryArgs {
 /// `ferroscale index`: where blocks come from, which ones, and where they go.
 #[cfg(feature = "index")]
 #[derive(ClapArgs, Debug)]
-#[command(group(clap::ArgGroup::new("blocks").required(true).args(["source"])))]
+#[command(group(clap::ArgGroup::new("blocks").required(true).args(["source", "url"])))]
 pub(crate) struct IndexArgs {
     /// Blocks dumped as JSON lines, one block a line:
     /// `{"number": N, "hash": "0x…", "spec_version": S, "extrinsics": ["0x…"], "events": "0x…"}`.
     #[arg(long, value_name = "FILE")]
     pub(crate) source: Option<PathBuf>,
+    /// A node (`ws://…` or `http://…`) to fetch the range from (needs
+    /// `--from` and `--to`); each runtime's metadata is fetched once into
+    /// the metadata folder.
+    #[arg(long, value_name = "URL", requires_all = ["from", "to"])]
+    pub(crate) url: Option<String>,
+    /// Blocks fetched from the node at the same time.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub(crate) concurrency: usize,
     /// The output folder: `OUT/<table>/blocks_<first>_<last>.parquet`.
     #[arg(long, value_name = "DIR")]
     pub(crate) out: PathBuf,
@@ -181,7 +189,8 @@ pub(crate) struct IndexArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) metadata: Vec<PathBuf>,
     /// A folder of runtimes' metadata, `DIR/<spec_name>/<spec_version>.scale`,
-    /// each loaded when a block first needs it.
+    /// each loaded when a block first needs it; with `--url` the cache the
+    /// node's metadata is kept in (default `OUT/metadata`).
     #[arg(long, value_name = "DIR")]
     pub(crate) metadata_dir: Option<PathBuf>,
     /// Width of a partition in block numbers.

@@ -390,3 +390,81 @@ fn index_errors_name_the_problem() {
     assert_eq!(r.status.code(), Some(1));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--url`: the same blocks from the loopback test node (spec 9180 up to
+/// block 110, which enacts the upgrade; spec 1,000,001 after), metadata
+/// fetched into `OUT/metadata`, a rerun fetching nothing.
+#[test]
+fn index_from_a_node() {
+    use ferroscale_rpc::test_server::{TestBlock, TestNode, TestRuntime};
+    let read = ferroscale_test_support::read;
+    let (x10, x18) = (extrinsics(BLOCK_10M), extrinsics(BLOCK_18M));
+    let hex = |x: &String| ferroscale_test_support::decode_hex(x).unwrap();
+    let (x10b, x18b): (Vec<Vec<u8>>, Vec<Vec<u8>>) =
+        (x10.iter().map(hex).collect(), x18.iter().map(hex).collect());
+    let events = ferroscale_test_support::read_hex(EVENTS_18M);
+    let mut node = TestNode::new(TestRuntime::new("polkadot", 9180, vec![read(META_9180)]))
+        .runtime(TestRuntime::new(
+            "polkadot",
+            1_000_001,
+            vec![read(META_1000001)],
+        ))
+        .first_number(100)
+        .lifetime(std::time::Duration::from_secs(60));
+    for n in 100..=115u64 {
+        node = node.block(match n {
+            ..=110 => TestBlock {
+                runtime: usize::from(n == 110),
+                extrinsics: x10b.clone(),
+                events: None,
+            },
+            _ => TestBlock {
+                runtime: 1,
+                extrinsics: x18b.clone(),
+                events: Some(events.clone()),
+            },
+        });
+    }
+    let server = node.start().expect("test node");
+    let dir = temp_dir("url");
+    let out = dir.join("out");
+    let url = server.ws_url();
+    let args = [
+        "index",
+        "--url",
+        &url,
+        "--from",
+        "101",
+        "--to",
+        "114",
+        "--out",
+        out.to_str().unwrap(),
+        "--partition-blocks",
+        "5",
+        "--json",
+    ];
+    let summary = ok_json(&args);
+    let (n10, n18) = (x10.len() as u64, x18.len() as u64);
+    assert_eq!(summary["blocks"], 14, "{summary}");
+    assert_eq!(summary["errors"], 0, "{summary}");
+    assert_eq!(summary["extrinsics"], 10 * n10 + 4 * n18, "{summary}");
+    assert_eq!(summary["events"], 4 * 58, "{summary}");
+    assert_eq!(summary["partitions"], 3, "{summary}");
+    for spec in [9180, 1_000_001] {
+        assert!(out
+            .join("metadata/polkadot")
+            .join(format!("{spec}.scale"))
+            .is_file());
+    }
+    let fetched = server.requests("chain_getBlock");
+    let again = ok_json(&args);
+    assert_eq!(again["skipped_partitions"], 3, "{again}");
+    assert_eq!(again["skipped_blocks"], 14, "{again}");
+    assert_eq!(again["blocks"], 0, "{again}");
+    assert_eq!(server.requests("chain_getBlock"), fetched);
+
+    // --url without a range is a usage error.
+    let r = run(&["index", "--url", &url, "--out", out.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,7 +8,8 @@
 //! zstd Parquet partitions, one file per table per block range.
 //!
 //! - [`block`]: the input model; [`source`]: blocks from JSON lines;
-//!   [`metadata_dir`]: runtime metadata on disk, one file per spec.
+//!   [`metadata_dir`]: runtime metadata on disk, one file per spec;
+//!   `rpc_source` (feature `rpc`): blocks from a node.
 //! - [`spec`]: one runtime's decoder (registry + resolved types), shared
 //!   read-only by every thread.
 //! - [`rows`]: a block into rows; [`json`]: a value's JSON text (the one
@@ -33,6 +34,8 @@ pub mod metadata_dir;
 pub mod partition;
 pub mod pipeline;
 pub mod rows;
+#[cfg(feature = "rpc")]
+pub mod rpc_source;
 pub mod source;
 pub mod spec;
 pub mod tables;
