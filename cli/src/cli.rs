@@ -105,6 +105,10 @@ pub(crate) enum Command {
         #[command(subcommand)]
         action: Ss58Action,
     },
+    /// Decode a block range into zstd Parquet partitions (tables blocks,
+    /// extrinsics, calls, events, errors), resuming where a previous run stopped.
+    #[cfg(feature = "index")]
+    Index(IndexArgs),
     /// Rust types (`parity_scale_codec` derives) for every type of a V14+
     /// runtime (a metadata file, or a node's with `--url`).
     Generate {
@@ -178,4 +182,54 @@ pub(crate) struct RegistryArgs {
     /// Render account ids as SS58 addresses of this network format.
     #[arg(long)]
     pub(crate) ss58: Option<u16>,
+}
+
+/// `ferroscale index`: where blocks come from, which ones, and where they go.
+#[cfg(feature = "index")]
+#[derive(ClapArgs, Debug)]
+#[command(group(clap::ArgGroup::new("blocks").required(true).args(["source", "url"])))]
+pub(crate) struct IndexArgs {
+    /// Blocks dumped as JSON lines, one block a line:
+    /// `{"number": N, "hash": "0x…", "spec_version": S, "extrinsics": ["0x…"], "events": "0x…"}`.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) source: Option<PathBuf>,
+    /// A node (`ws://…` or `http://…`) to fetch the range from (needs
+    /// `--from` and `--to`); each runtime's metadata is fetched once into
+    /// the metadata folder.
+    #[arg(long, value_name = "URL", requires_all = ["from", "to"])]
+    pub(crate) url: Option<String>,
+    /// Blocks fetched from the node at the same time.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub(crate) concurrency: usize,
+    /// The output folder: `OUT/<table>/blocks_<first>_<last>.parquet`.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: PathBuf,
+    /// First block (inclusive).
+    #[arg(long, value_name = "A")]
+    pub(crate) from: Option<u64>,
+    /// Last block (inclusive).
+    #[arg(long, value_name = "B", requires = "from")]
+    pub(crate) to: Option<u64>,
+    /// A runtime's metadata (binary or 0x hex, V14+); once per runtime the
+    /// blocks use (its spec version is read from the file).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) metadata: Vec<PathBuf>,
+    /// A folder of runtimes' metadata, `DIR/<spec_name>/<spec_version>.scale`,
+    /// each loaded when a block first needs it; with `--url` the cache the
+    /// node's metadata is kept in (default `OUT/metadata`).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) metadata_dir: Option<PathBuf>,
+    /// Width of a partition in block numbers.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub(crate) partition_blocks: u64,
+    /// Decoding threads (default: every core).
+    #[arg(long, value_name = "N")]
+    pub(crate) threads: Option<usize>,
+    /// Render account ids as SS58 addresses of this network format (default:
+    /// the chain's own `System.SS58Prefix`).
+    #[arg(long)]
+    pub(crate) ss58: Option<u16>,
+    /// The final summary as JSON instead of a line of text.
+    #[arg(long)]
+    pub(crate) json: bool,
 }

@@ -100,7 +100,7 @@ fn main() {
                 ..template.clone()
             })
         });
-        let summary = run(source, &decoders, &options).expect("run");
+        let summary = run(source, &mut decoders, &options).expect("run");
         println!(
             "streamed {n} blocks of 18468942 in 100-block partitions: {:.0} blocks/s, peak resident {} MB",
             summary.blocks as f64 / summary.seconds,
@@ -215,7 +215,7 @@ fn main() {
             options.threads = Some(threads);
             let summary = run(
                 JsonLines::new(std::io::Cursor::new(text.as_bytes())),
-                &decoders,
+                &mut decoders,
                 &options,
             )
             .expect("run");

@@ -7,7 +7,9 @@
 //! parent), `events` and `errors` (items that did not decode) — written as
 //! zstd Parquet partitions, one file per table per block range.
 //!
-//! - [`block`]: the input model; [`source`]: blocks from JSON lines.
+//! - [`block`]: the input model; [`source`]: blocks from JSON lines;
+//!   [`metadata_dir`]: runtime metadata on disk, one file per spec;
+//!   `rpc_source` (feature `rpc`): blocks from a node.
 //! - [`spec`]: one runtime's decoder (registry + resolved types), shared
 //!   read-only by every thread.
 //! - [`rows`]: a block into rows; [`json`]: a value's JSON text (the one
@@ -22,21 +24,24 @@
 //! let mut decoders = pipeline::Decoders::new();
 //! decoders.insert(SpecDecoder::from_metadata(&metadata, None).unwrap());
 //! let file = std::io::BufReader::new(std::fs::File::open("blocks.jsonl").unwrap());
-//! let summary = pipeline::run(JsonLines::new(file), &decoders, &pipeline::Options::new("out")).unwrap();
+//! let summary = pipeline::run(JsonLines::new(file), &mut decoders, &pipeline::Options::new("out")).unwrap();
 //! println!("{summary}");
 //! ```
 
 pub mod block;
 pub mod json;
+pub mod metadata_dir;
 pub mod partition;
 pub mod pipeline;
 pub mod rows;
+#[cfg(feature = "rpc")]
+pub mod rpc_source;
 pub mod source;
 pub mod spec;
 pub mod tables;
 
 pub use block::Block;
-pub use pipeline::{run, Decoders, IndexError, Options, Summary};
+pub use pipeline::{run, run_observed, Decoders, IndexError, Options, Progress, Summary};
 pub use rows::{decode_block, Rows};
 pub use spec::SpecDecoder;
 pub use tables::{record_batch, Table};

@@ -8,7 +8,7 @@
 //! partitions are in memory whatever the length of the range. Finished
 //! partitions ([`crate::partition::is_finished`]) are not decoded again.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::mpsc::sync_channel;
@@ -18,23 +18,43 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::block::Block;
+use crate::metadata_dir;
 use crate::partition::{is_finished, write_partition, WriteError};
 use crate::rows::{decode_block, Rows};
 use crate::source::SourceError;
-use crate::spec::SpecDecoder;
+use crate::spec::{SpecDecoder, SpecError};
 
-/// The decoders of every runtime the blocks may use, by spec version.
-/// Held by `Arc`: an embedder (the Python module) shares one decoder per
-/// spec between its own objects and any number of runs.
+/// The decoders of every runtime the blocks may use, by spec version:
+/// given up front ([`Decoders::insert`], [`Decoders::insert_shared`]) or
+/// loaded when first needed from a metadata folder
+/// ([`Decoders::with_metadata_dir`]). Held by `Arc`: an embedder (the Python
+/// module) shares one decoder per spec between its own objects and any
+/// number of runs.
 #[derive(Debug, Default)]
 pub struct Decoders {
     by_spec: HashMap<u32, Arc<SpecDecoder>>,
+    /// Where missing runtimes are looked up ([`crate::metadata_dir`]).
+    dir: Option<PathBuf>,
+    ss58_format: Option<u16>,
+    /// Spec versions loaded from `dir`: dropped again once a partition no
+    /// longer uses them, so a range over many upgrades holds few registries.
+    from_dir: HashSet<u32>,
 }
 
 impl Decoders {
     /// No decoders yet.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Decoders loaded on demand from `dir` (`DIR/<spec_name>/<spec_version>.scale`),
+    /// accounts rendered with `ss58_format` (else each chain's own prefix).
+    pub fn with_metadata_dir(dir: impl Into<PathBuf>, ss58_format: Option<u16>) -> Self {
+        Decoders {
+            dir: Some(dir.into()),
+            ss58_format,
+            ..Self::default()
+        }
     }
 
     /// Adds a runtime's decoder (replacing one of the same spec version).
@@ -44,12 +64,53 @@ impl Decoders {
 
     /// Adds a shared runtime's decoder (replacing one of the same spec version).
     pub fn insert_shared(&mut self, decoder: Arc<SpecDecoder>) {
+        self.from_dir.remove(&decoder.spec_version());
         self.by_spec.insert(decoder.spec_version(), decoder);
     }
 
     /// The decoder for `spec_version`.
     pub fn get(&self, spec_version: u32) -> Option<&SpecDecoder> {
         self.by_spec.get(&spec_version).map(|d| &**d)
+    }
+
+    /// Makes the decoders of `specs` available: each one missing is loaded
+    /// from the metadata folder when it has the file (a spec without one
+    /// stays missing, and its blocks become error rows); decoders loaded
+    /// from the folder earlier and not in `specs` are dropped. A file that
+    /// is there but unusable is an error (a broken cache, not a bad block).
+    pub fn prepare(&mut self, specs: &[u32]) -> Result<(), SpecError> {
+        let Some(dir) = &self.dir else {
+            return Ok(());
+        };
+        self.from_dir.retain(|s| {
+            let keep = specs.contains(s);
+            if !keep {
+                self.by_spec.remove(s);
+            }
+            keep
+        });
+        for &spec in specs {
+            if self.by_spec.contains_key(&spec) {
+                continue;
+            }
+            let Some(path) = metadata_dir::find(dir, spec).map_err(|e| SpecError(e.0))? else {
+                continue;
+            };
+            let bytes =
+                std::fs::read(&path).map_err(|e| SpecError(format!("{}: {e}", path.display())))?;
+            let decoder = SpecDecoder::from_metadata(&bytes, self.ss58_format)
+                .map_err(|e| SpecError(format!("{}: {e}", path.display())))?;
+            if decoder.spec_version() != spec {
+                return Err(SpecError(format!(
+                    "{}: the metadata is of spec version {}, not {spec}",
+                    path.display(),
+                    decoder.spec_version()
+                )));
+            }
+            self.by_spec.insert(spec, Arc::new(decoder));
+            self.from_dir.insert(spec);
+        }
+        Ok(())
     }
 }
 
@@ -115,13 +176,20 @@ pub struct Summary {
     pub seconds: f64,
 }
 
+impl Summary {
+    /// Blocks decoded per second of wall-clock time.
+    pub fn blocks_per_second(&self) -> f64 {
+        self.blocks as f64 / self.seconds.max(1e-9)
+    }
+}
+
 impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let secs = self.seconds.max(1e-9);
         write!(
             f,
-            "{} blocks ({} skipped as done), {} extrinsics, {} calls, {} events, {} errors, \
-             {} partitions in {:.2} s: {:.0} blocks/s, {:.1} MB/s of SCALE",
+            "{} blocks ({} skipped as done), {} extrinsics, {} calls, {} events, {} errors; \
+             partitions: {} written, {} skipped; {:.2} s: {:.0} blocks/s, {:.1} MB/s of SCALE",
             self.blocks,
             self.skipped_blocks,
             self.extrinsics,
@@ -129,11 +197,25 @@ impl fmt::Display for Summary {
             self.events,
             self.errors,
             self.partitions,
+            self.skipped_partitions,
             self.seconds,
-            self.blocks as f64 / secs,
+            self.blocks_per_second(),
             self.scale_bytes as f64 / secs / 1e6,
         )
     }
+}
+
+/// How far a run is: given to the observer of [`run_observed`] after each
+/// partition (decoded or skipped).
+#[derive(Clone, Copy, Debug)]
+pub struct Progress<'a> {
+    /// The counts so far (`seconds`: elapsed; `partitions`: handed to the
+    /// writer, which may still be writing the last one).
+    pub summary: &'a Summary,
+    /// The last block of the partition just done.
+    pub last_block: u64,
+    /// Its spec version.
+    pub spec_version: u32,
 }
 
 /// Why a run stopped.
@@ -154,6 +236,8 @@ pub enum IndexError {
     Threads(String),
     /// `partition_blocks` is zero.
     Options(String),
+    /// A runtime's metadata could not be loaded.
+    Spec(SpecError),
 }
 
 impl fmt::Display for IndexError {
@@ -167,6 +251,7 @@ impl fmt::Display for IndexError {
             IndexError::Write(e) => write!(f, "{e}"),
             IndexError::Threads(e) => write!(f, "thread pool: {e}"),
             IndexError::Options(e) => write!(f, "options: {e}"),
+            IndexError::Spec(e) => write!(f, "metadata: {e}"),
         }
     }
 }
@@ -182,7 +267,20 @@ struct Partition {
 
 /// Runs the pipeline over `source` (blocks in increasing number order),
 /// writing partitions under `options.out`.
-pub fn run<I>(source: I, decoders: &Decoders, options: &Options) -> Result<Summary, IndexError>
+pub fn run<I>(source: I, decoders: &mut Decoders, options: &Options) -> Result<Summary, IndexError>
+where
+    I: Iterator<Item = Result<Block, SourceError>> + Send,
+{
+    run_observed(source, decoders, options, &mut |_| {})
+}
+
+/// [`run`], calling `observer` after each partition (for a progress display).
+pub fn run_observed<I>(
+    source: I,
+    decoders: &mut Decoders,
+    options: &Options,
+    observer: &mut dyn FnMut(&Progress<'_>),
+) -> Result<Summary, IndexError>
 where
     I: Iterator<Item = Result<Block, SourceError>> + Send,
 {
@@ -266,11 +364,25 @@ where
                     break;
                 }
             };
+            let spec_version = p.blocks.last().map_or(0, |b| b.spec_version);
             if is_finished(out, p.first, p.last) {
                 summary.skipped_blocks += p.blocks.len() as u64;
                 summary.skipped_partitions += 1;
+                summary.seconds = start.elapsed().as_secs_f64();
+                observer(&Progress {
+                    summary: &summary,
+                    last_block: p.last,
+                    spec_version,
+                });
                 continue;
             }
+            let mut specs: Vec<u32> = p.blocks.iter().map(|b| b.spec_version).collect();
+            specs.dedup();
+            if let Err(e) = decoders.prepare(&specs) {
+                failed = Some(IndexError::Spec(e));
+                break;
+            }
+            let decoders = &*decoders;
             let rows = pool.install(|| decode_blocks(&p.blocks, decoders));
             summary.blocks += p.blocks.len() as u64;
             summary.scale_bytes += p.blocks.iter().map(|b| b.scale_bytes() as u64).sum::<u64>();
@@ -278,6 +390,13 @@ where
             summary.calls += rows.calls.len() as u64;
             summary.events += rows.events.len() as u64;
             summary.errors += rows.errors.len() as u64;
+            summary.partitions += 1;
+            summary.seconds = start.elapsed().as_secs_f64();
+            observer(&Progress {
+                summary: &summary,
+                last_block: p.last,
+                spec_version,
+            });
             drop(p.blocks);
             if write_tx.send((p.first, p.last, rows)).is_err() {
                 // The writer stopped on an error, reported below.

@@ -17,7 +17,7 @@ use crate::block::Block;
 /// 10 MB; the cap stops a file without line breaks from filling memory).
 pub const MAX_LINE_BYTES: u64 = 256 << 20;
 
-/// Why a line of the source could not be read as a block.
+/// Why the source could not give a block.
 #[derive(Debug)]
 pub enum SourceError {
     /// Reading the file failed.
@@ -34,6 +34,13 @@ pub enum SourceError {
         /// What is wrong.
         reason: String,
     },
+    /// The node could not give a block (after retries) or gave a malformed answer.
+    Node {
+        /// The block concerned, when known (the node's error names it otherwise).
+        block: Option<u64>,
+        /// What went wrong.
+        reason: String,
+    },
 }
 
 impl fmt::Display for SourceError {
@@ -41,6 +48,14 @@ impl fmt::Display for SourceError {
         match self {
             SourceError::Io { line, error } => write!(f, "line {line}: read error: {error}"),
             SourceError::Malformed { line, reason } => write!(f, "line {line}: {reason}"),
+            SourceError::Node {
+                block: Some(block),
+                reason,
+            } => write!(f, "block {block}: {reason}"),
+            SourceError::Node {
+                block: None,
+                reason,
+            } => f.write_str(reason),
         }
     }
 }
@@ -170,4 +185,27 @@ pub fn block_to_json_line(block: &Block) -> String {
         "events": block.events.as_deref().map(hex),
     });
     value.to_string()
+}
+
+/// The blocks of `source` numbered `from..=to` (an end `None` is open):
+/// earlier blocks are skipped, and reading stops at the first block past
+/// `to` (sources give blocks in increasing order, so the rest of a long
+/// file is never read). Errors pass through.
+pub fn in_range<I>(
+    source: I,
+    from: Option<u64>,
+    to: Option<u64>,
+) -> impl Iterator<Item = Result<Block, SourceError>>
+where
+    I: Iterator<Item = Result<Block, SourceError>>,
+{
+    source
+        .take_while(move |item| match (item, to) {
+            (Ok(b), Some(to)) => b.number <= to,
+            _ => true,
+        })
+        .filter(move |item| match (item, from) {
+            (Ok(b), Some(from)) => b.number >= from,
+            _ => true,
+        })
 }

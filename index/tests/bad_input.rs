@@ -20,7 +20,7 @@ fn run_text(
     options.partition_blocks = 1;
     run(
         JsonLines::new(Cursor::new(text.into_bytes())),
-        &decoders(),
+        &mut decoders(),
         &options,
     )
 }
@@ -88,7 +88,7 @@ fn blocks_out_of_order_stop_the_run() {
 
 #[test]
 fn undecodable_items_become_error_rows() {
-    let decoders = decoders();
+    let mut decoders = decoders();
     // A truncated extrinsic, a corrupted event vector and an unknown runtime.
     let mut block = block_18468942();
     let cut = block.extrinsics[2].len() - 10;
@@ -122,7 +122,7 @@ fn undecodable_items_become_error_rows() {
     let text = format!("{}\n", block_to_json_line(&block));
     let summary = run(
         JsonLines::new(Cursor::new(text.into_bytes())),
-        &decoders,
+        &mut decoders,
         &options,
     )
     .expect("run");

@@ -35,7 +35,7 @@ fn run_file(source: &Path, out: &Path) -> ferroscale_index::Summary {
     let mut options = Options::new(out);
     // Both blocks in partitions of their own.
     options.partition_blocks = 1_000_000;
-    run(JsonLines::new(file), &decoders(), &options).expect("pipeline")
+    run(JsonLines::new(file), &mut decoders(), &options).expect("pipeline")
 }
 
 /// The dynamic layer's values for a block, decoded apart from the indexer:

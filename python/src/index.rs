@@ -456,7 +456,7 @@ pub fn index_json_lines<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     // The file's spec versions are known only while it streams: every
     // decoder is built.
-    let decoders = decoders_arg(decoders, |_| true)?;
+    let mut decoders = decoders_arg(decoders, |_| true)?;
     let mut options = Options::new(out);
     options.partition_blocks = partition_blocks;
     options.threads = threads;
@@ -465,7 +465,7 @@ pub fn index_json_lines<'py>(
             let file = std::fs::File::open(&source)
                 .map_err(|e| PyOSError::new_err(format!("{}: {e}", source.display())))?;
             let lines = JsonLines::new(std::io::BufReader::new(file));
-            pipeline::run(lines, &decoders, &options)
+            pipeline::run(lines, &mut decoders, &options)
                 .map_err(|e| PyValueError::new_err(format!("{}: {e}", source.display())))
         })
     })?;

@@ -2,6 +2,8 @@
 
 mod codec;
 mod generate;
+#[cfg(feature = "index")]
+mod index;
 mod metadata;
 mod ss58;
 
@@ -61,5 +63,7 @@ pub(crate) fn run(args: Args) -> Result<String, String> {
         Command::Generate { file, node, out } => {
             generate::run(file.as_deref(), &node, out.as_deref())
         }
+        #[cfg(feature = "index")]
+        Command::Index(index_args) => index::run(&index_args, pretty),
     }
 }

@@ -1,0 +1,134 @@
+//! `ferroscale index`: arguments into the index crate's pipeline
+//! ([`ferroscale_index::run_observed`]) over its file or RPC source; the
+//! decoding, partitioning, runtime tracking and resume rules are all the
+//! library's. A progress line on stderr when it
+//! is a terminal, the summary on stdout.
+
+mod progress;
+
+use std::fs::File;
+use std::io::{BufReader, IsTerminal as _};
+
+use ferroscale_index::rpc_source::{RpcBlocks, RpcOptions};
+use ferroscale_index::source::{in_range, JsonLines};
+use ferroscale_index::{run_observed, Decoders, Options, Progress, SpecDecoder, Summary};
+use ferroscale_rpc::{BlockingClient, RangeOptions};
+use ferroscale_value::Value;
+
+use crate::cli::IndexArgs;
+use progress::Reporter;
+
+/// Runs the command: the summary (text, or JSON with `--json`).
+pub(crate) fn run(args: &IndexArgs, pretty: bool) -> Result<String, String> {
+    if let (Some(from), Some(to)) = (args.from, args.to) {
+        if to < from {
+            return Err(format!("--to {to} is before --from {from}"));
+        }
+    }
+    let metadata_dir = match (&args.url, &args.metadata_dir) {
+        (Some(_), None) => Some(args.out.join("metadata")),
+        (_, dir) => dir.clone(),
+    };
+    let mut decoders = decoders(args, metadata_dir.as_deref())?;
+    let mut options = Options::new(&args.out);
+    options.partition_blocks = args.partition_blocks;
+    options.threads = args.threads;
+    let total = args.from.zip(args.to).map(|(a, b)| b - a + 1);
+    let mut reporter = Reporter::new(std::io::stderr().is_terminal(), total);
+    let summary = match (&args.source, &args.url, metadata_dir) {
+        (Some(path), _, _) => {
+            let file =
+                File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let blocks = in_range(JsonLines::new(BufReader::new(file)), args.from, args.to);
+            run_observed(blocks, &mut decoders, &options, &mut |p| reporter.update(p))
+                .map_err(|e| format!("{}: {e}", path.display()))
+        }
+        (None, Some(url), Some(dir)) => {
+            let client = BlockingClient::connect(url).map_err(|e| format!("{url}: {e}"))?;
+            let source = RpcBlocks::new(
+                &client,
+                RpcOptions {
+                    from: args.from.unwrap_or(0),
+                    to: args.to.unwrap_or(0),
+                    partition_blocks: args.partition_blocks,
+                    out: args.out.clone(),
+                    metadata_dir: dir,
+                    range: RangeOptions {
+                        concurrency: args.concurrency.max(1),
+                        ..RangeOptions::default()
+                    },
+                },
+            );
+            // Partitions the source found finished were never fetched:
+            // they count as skipped, in the progress line and the summary.
+            let skipped = source.skipped();
+            let with_skipped = |s: &Summary| {
+                let (partitions, blocks) = skipped.get();
+                Summary {
+                    skipped_partitions: s.skipped_partitions + partitions,
+                    skipped_blocks: s.skipped_blocks + blocks,
+                    ..s.clone()
+                }
+            };
+            run_observed(source, &mut decoders, &options, &mut |p| {
+                let summary = with_skipped(p.summary);
+                reporter.update(&Progress {
+                    summary: &summary,
+                    ..*p
+                })
+            })
+            .map(|s| with_skipped(&s))
+            .map_err(|e| format!("{url}: {e}"))
+        }
+        _ => Err("give --source FILE or --url URL".to_string()),
+    };
+    reporter.finish();
+    let summary = summary?;
+    Ok(if args.json {
+        crate::output::json(&summary_value(&summary), pretty)
+    } else {
+        summary.to_string()
+    })
+}
+
+/// The runtimes given: `--metadata` files now, `--metadata-dir` on demand.
+fn decoders(args: &IndexArgs) -> Result<Decoders, String> {
+    if args.metadata.is_empty() && args.metadata_dir.is_none() {
+        return Err(
+            "give the blocks' runtimes: --metadata FILE (once per runtime) or --metadata-dir DIR"
+                .into(),
+        );
+    }
+    let mut decoders = match &args.metadata_dir {
+        Some(dir) => Decoders::with_metadata_dir(dir, args.ss58),
+        None => Decoders::new(),
+    };
+    for path in &args.metadata {
+        let bytes = crate::input::file(path)?;
+        let decoder = SpecDecoder::from_metadata(&bytes, args.ss58)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        decoders.insert(decoder);
+    }
+    Ok(decoders)
+}
+
+fn summary_value(s: &Summary) -> Value {
+    let n = |v: u64| Value::UInt(v.into());
+    Value::Dict(vec![
+        ("blocks".into(), n(s.blocks)),
+        ("skipped_blocks".into(), n(s.skipped_blocks)),
+        ("extrinsics".into(), n(s.extrinsics)),
+        ("calls".into(), n(s.calls)),
+        ("events".into(), n(s.events)),
+        ("errors".into(), n(s.errors)),
+        ("partitions".into(), n(s.partitions)),
+        ("skipped_partitions".into(), n(s.skipped_partitions)),
+        ("parquet_bytes".into(), n(s.parquet_bytes)),
+        // Milliseconds: the value model has no floats.
+        ("elapsed_ms".into(), n((s.seconds * 1000.0).round() as u64)),
+        (
+            "blocks_per_second".into(),
+            n(s.blocks_per_second().round() as u64),
+        ),
+    ])
+}
