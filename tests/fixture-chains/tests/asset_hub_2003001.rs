@@ -17,3 +17,14 @@ fn asset_hub_2003001_values_roundtrip_with_generated_types() {
         chain::roundtrip_type,
     );
 }
+
+#[test]
+fn asset_hub_2003001_runtime_apis_and_view_functions_typed_equal_dynamic() {
+    let counts = ferroscale_fixture_chains::check_payloads(
+        "metadata/asset-hub-polkadot-v16-spec2003001.scale",
+        chain::payload_roundtrip,
+    );
+    // The fixture README counts 28 view functions: every one has its typed query.
+    assert_eq!(counts.view_functions, 28, "{counts:?}");
+    assert!(counts.real_answers > 0, "{counts:?}");
+}

@@ -17,3 +17,12 @@ fn substrate_node_268_v16_values_roundtrip_with_generated_types() {
         chain::roundtrip_type,
     );
 }
+
+#[test]
+fn substrate_node_268_v16_runtime_apis_and_view_functions_typed_equal_dynamic() {
+    let counts = ferroscale_fixture_chains::check_payloads(
+        "metadata/substrate-node-v16-spec268.scale",
+        chain::payload_roundtrip,
+    );
+    assert!(counts.real_answers > 0, "{counts:?}");
+}
