@@ -6,20 +6,26 @@
 //! decode through the typed result type back to their bytes and through
 //! the dynamic layer too.
 //!
-//! Argument and answer values are what each type decodes from a run of one
-//! byte (the first of a few fills that decodes), so both layers start from
-//! bytes a real runtime could send. Real answers are added where the
+//! Argument and answer values come from bytes both layers accept for the
+//! parameter's type: the type's smallest value (first variant, empty
+//! sequences, zeros), an unsigned `System.remark` for an extrinsic, or what
+//! the type decodes from a run of one byte; a candidate counts when the
+//! dynamic layer decodes all of it and the generated type round-trips it
+//! (`roundtrip_type`), so a payload difference is never a sampling artefact. Real answers are added where the
 //! fixture itself is one: `Metadata_metadata_at_version` answers
 //! `Some(OpaqueMetadata)` holding the fixture's own blob, and
 //! `Metadata_metadata_versions` the versions up to the fixture's.
 
 use ferroscale_dynamic::registry::Registry;
-use ferroscale_dynamic::{decode_prefix, TypeIdx, ValueSink};
+use ferroscale_dynamic::{decode_prefix, ValueSink};
 use ferroscale_metadata::fingerprint::ItemKind;
 use ferroscale_metadata::{Metadata, Param};
 use ferroscale_runtime_types::PayloadRoundtrip;
 use ferroscale_value::Value;
 use parity_scale_codec::{Compact, Encode};
+use scale_info::{PortableRegistry, TypeDef, TypeDefPrimitive};
+
+use crate::Roundtrip;
 
 /// A generated chain's `payload_roundtrip(kind, owner, name, args, result)`.
 pub type PayloadDispatch = fn(
@@ -43,27 +49,131 @@ pub struct PayloadCounts {
     pub real_answers: usize,
 }
 
-/// Byte fills tried for sample values, in order.
-const FILLS: [u8; 3] = [4, 1, 0];
-/// Length of the byte run a sample value is decoded from.
+/// Byte fills tried for sample values, after the smallest value.
+const FILLS: [u8; 4] = [4, 1, 0, 8];
+/// Length of the byte run a fill sample is decoded from.
 const RUN: usize = 4096;
+/// Nesting depth at which the smallest-value builder gives up.
+const MAX_DEPTH: u32 = 64;
 
-/// A value of `ty` and its bytes: what the type decodes from a run of one byte.
-fn sample(registry: &Registry, ty: TypeIdx) -> Option<(Value, Vec<u8>)> {
-    let ctx = registry.context();
-    FILLS.into_iter().find_map(|fill| {
-        let run = [fill; RUN];
-        let (v, used) = decode_prefix(&ctx, ty, &run, &mut ValueSink).ok()?;
-        Some((v, run[..used].to_vec()))
-    })
+/// What the checker samples values with.
+struct Sampler<'a> {
+    registry: &'a mut Registry,
+    types: &'a PortableRegistry,
+    roundtrip: Roundtrip,
+    /// An unsigned `System.remark(b"")` extrinsic, with its length prefix.
+    remark: Option<Vec<u8>>,
+}
+
+impl Sampler<'_> {
+    /// A value of registry type `ty` and its bytes (see the module docs).
+    fn sample(&mut self, ty: u32) -> Option<(Value, Vec<u8>)> {
+        // `scale_info::<id>`: the registry type by id, py-scale-codec's spelling.
+        let node = self.registry.resolve(&format!("scale_info::{ty}")).ok()?;
+        let mut candidates = Vec::new();
+        if self.is_extrinsic(ty) {
+            candidates.extend(self.remark.clone());
+        }
+        let mut smallest = Vec::new();
+        if smallest_value(self.types, ty, 0, &mut smallest) {
+            candidates.push(smallest);
+        }
+        let ctx = self.registry.context();
+        for fill in FILLS {
+            let run = [fill; RUN];
+            if let Ok((_, used)) = decode_prefix(&ctx, node, &run, &mut ValueSink) {
+                candidates.push(run[..used].to_vec());
+            }
+        }
+        candidates.into_iter().find_map(|bytes| {
+            let (v, used) = decode_prefix(&ctx, node, &bytes, &mut ValueSink).ok()?;
+            let typed = (self.roundtrip)(ty, &bytes)?.ok()?;
+            (used == bytes.len() && typed == bytes).then_some((v, bytes))
+        })
+    }
+
+    fn is_extrinsic(&self, ty: u32) -> bool {
+        self.types
+            .resolve(ty)
+            .and_then(|t| t.path.segments.last())
+            .is_some_and(|s| s == "UncheckedExtrinsic")
+    }
+}
+
+/// An unsigned (version 4) `System.remark(b"")` with its length prefix.
+fn remark_extrinsic(metadata: &Metadata) -> Option<Vec<u8>> {
+    let system = metadata.pallet("System")?;
+    let calls = system.call_enum.as_ref()?;
+    let remark = calls.variants.iter().find(|v| v.name == "remark")?;
+    let body = vec![4, calls.pallet_index, remark.index, 0];
+    Some(body.encode())
+}
+
+/// Appends the smallest value of `ty`: the first variant, empty sequences,
+/// zero numbers. `false` when there is none within the depth limit.
+fn smallest_value(types: &PortableRegistry, ty: u32, depth: u32, out: &mut Vec<u8>) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    let Some(t) = types.resolve(ty) else {
+        return false;
+    };
+    let d = depth + 1;
+    match &t.type_def {
+        TypeDef::Composite(c) => c
+            .fields
+            .iter()
+            .all(|f| smallest_value(types, f.ty.id, d, out)),
+        TypeDef::Variant(v) => {
+            // The first variant whose fields can be built (recursive types
+            // have a way out, usually their first variant).
+            let start = out.len();
+            v.variants.iter().any(|var| {
+                out.truncate(start);
+                out.push(var.index);
+                var.fields
+                    .iter()
+                    .all(|f| smallest_value(types, f.ty.id, d, out))
+            })
+        }
+        TypeDef::Sequence(_) | TypeDef::Compact(_) | TypeDef::BitSequence(_) => {
+            out.push(0);
+            true
+        }
+        TypeDef::Array(a) => (0..a.len).all(|_| smallest_value(types, a.type_param.id, d, out)),
+        TypeDef::Tuple(t) => t.fields.iter().all(|f| smallest_value(types, f.id, d, out)),
+        TypeDef::Primitive(p) => {
+            let size = match p {
+                TypeDefPrimitive::Bool | TypeDefPrimitive::U8 | TypeDefPrimitive::I8 => 1,
+                TypeDefPrimitive::Str => 1,
+                TypeDefPrimitive::U16 | TypeDefPrimitive::I16 => 2,
+                TypeDefPrimitive::U32 | TypeDefPrimitive::I32 => 4,
+                TypeDefPrimitive::U64 | TypeDefPrimitive::I64 => 8,
+                TypeDefPrimitive::U128 | TypeDefPrimitive::I128 => 16,
+                TypeDefPrimitive::U256 | TypeDefPrimitive::I256 => 32,
+                // `char` is a u32 code point: 'a'.
+                TypeDefPrimitive::Char => {
+                    out.extend(u32::from(b'a').to_le_bytes());
+                    return true;
+                }
+            };
+            out.extend(std::iter::repeat_n(0, size));
+            true
+        }
+    }
 }
 
 /// Checks every runtime API method and view function of the fixture
 /// `fixture` through `dispatch`, the `payload_roundtrip` of the module
-/// generated from that same fixture. Panics naming the fixture and every
+/// generated from that same fixture (and `roundtrip`, its `roundtrip_type`,
+/// to pick sample values the generated types accept). Panics naming the fixture and every
 /// item that disagrees, lacks a generated function, or cannot be sampled,
 /// and when the fixture lists nothing to check.
-pub fn check_payloads(fixture: &str, dispatch: PayloadDispatch) -> PayloadCounts {
+pub fn check_payloads(
+    fixture: &str,
+    roundtrip: Roundtrip,
+    dispatch: PayloadDispatch,
+) -> PayloadCounts {
     let bytes = ferroscale_test_support::read(fixture);
     let metadata =
         Metadata::load(&bytes).unwrap_or_else(|e| panic!("{fixture}: metadata does not load: {e}"));
@@ -74,6 +184,16 @@ pub fn check_payloads(fixture: &str, dispatch: PayloadDispatch) -> PayloadCounts
     registry
         .load_metadata(&bytes)
         .unwrap_or_else(|e| panic!("{fixture}: the dynamic layer does not load it: {e}"));
+    let types = metadata
+        .types
+        .as_ref()
+        .unwrap_or_else(|| panic!("{fixture}: no type registry"));
+    let mut sampler = Sampler {
+        registry: &mut registry,
+        types,
+        roundtrip,
+        remark: remark_extrinsic(&metadata),
+    };
     let mut failures = Vec::new();
     let mut counts = PayloadCounts {
         apis: metadata.apis.len(),
@@ -82,18 +202,36 @@ pub fn check_payloads(fixture: &str, dispatch: PayloadDispatch) -> PayloadCounts
     let mut items = Vec::new();
     for api in &metadata.apis {
         for m in &api.methods {
-            items.push((ItemKind::RuntimeApi, &api.name, &m.name, &m.inputs));
+            items.push((
+                ItemKind::RuntimeApi,
+                &api.name,
+                &m.name,
+                &m.inputs,
+                m.output,
+            ));
         }
     }
     for p in &metadata.pallets {
         for f in &p.view_functions {
-            items.push((ItemKind::ViewFunction, &p.name, &f.name, &f.inputs));
+            items.push((
+                ItemKind::ViewFunction,
+                &p.name,
+                &f.name,
+                &f.inputs,
+                f.output,
+            ));
         }
     }
-    for (kind, owner, name, inputs) in items {
+    for (kind, owner, name, inputs, output) in items {
         let what = format!("{kind} {owner}.{name}");
         let hash = fingerprint.item(kind, owner, name);
-        match check_one(&mut registry, dispatch, kind, owner, name, inputs, hash) {
+        match check_one(
+            &mut sampler,
+            dispatch,
+            (kind, owner, name),
+            (inputs, output),
+            hash,
+        ) {
             Ok(()) if kind == ItemKind::RuntimeApi => counts.methods += 1,
             Ok(()) => counts.view_functions += 1,
             Err(e) => failures.push(format!("{what}: {e}")),
@@ -101,7 +239,7 @@ pub fn check_payloads(fixture: &str, dispatch: PayloadDispatch) -> PayloadCounts
     }
     for (method, answer) in real_answers(&metadata, &bytes) {
         let what = format!("real answer of Metadata.{method}");
-        match real_answer(&mut registry, dispatch, method, &answer) {
+        match real_answer(sampler.registry, dispatch, method, &answer) {
             Ok(()) => counts.real_answers += 1,
             Err(e) => failures.push(format!("{what}: {e}")),
         }
@@ -126,14 +264,13 @@ pub fn check_payloads(fixture: &str, dispatch: PayloadDispatch) -> PayloadCounts
 
 /// One item: sample arguments and answer, both requests, the typed result.
 fn check_one(
-    registry: &mut Registry,
+    sampler: &mut Sampler<'_>,
     dispatch: PayloadDispatch,
-    kind: ItemKind,
-    owner: &str,
-    name: &str,
-    inputs: &[Param],
+    (kind, owner, name): (ItemKind, &str, &str),
+    (inputs, output_ty): (&[Param], u32),
     hash: Option<u128>,
 ) -> Result<(), String> {
+    let registry = &mut *sampler.registry;
     let (signature, dynamic_request) = match kind {
         ItemKind::RuntimeApi => {
             let call = registry
@@ -153,13 +290,17 @@ fn check_one(
     }
     let mut values = Vec::new();
     let mut arg_bytes = Vec::new();
-    for (arg, ty) in &signature.inputs {
-        let (v, b) = sample(registry, *ty).ok_or(format!("no sample value of argument {arg}"))?;
+    for p in inputs {
+        let (v, b) = sampler
+            .sample(p.ty)
+            .ok_or(format!("no sample value of argument {}", p.name))?;
         values.push(v);
         arg_bytes.push(b);
     }
-    let (output, output_bytes) =
-        sample(registry, signature.output).ok_or("no sample value of the output")?;
+    let (output, output_bytes) = sampler
+        .sample(output_ty)
+        .ok_or("no sample value of the output")?;
+    let registry = &mut *sampler.registry;
     let (method, data) = match &dynamic_request {
         None => {
             let call = registry

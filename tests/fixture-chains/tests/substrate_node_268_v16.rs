@@ -22,6 +22,7 @@ fn substrate_node_268_v16_values_roundtrip_with_generated_types() {
 fn substrate_node_268_v16_runtime_apis_and_view_functions_typed_equal_dynamic() {
     let counts = ferroscale_fixture_chains::check_payloads(
         "metadata/substrate-node-v16-spec268.scale",
+        chain::roundtrip_type,
         chain::payload_roundtrip,
     );
     assert!(counts.real_answers > 0, "{counts:?}");
