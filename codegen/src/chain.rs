@@ -70,6 +70,11 @@ pub(crate) fn module_body(input: &ChainInput, gen: &TypeGen<'_>, options: &Optio
         .roundtrip
         .attr()
         .map(|gate| roundtrip_dispatch(gen, &gate));
+    let payload_dispatch = options
+        .roundtrip
+        .attr()
+        .and_then(|gate| crate::payloads::roundtrip_dispatch(input, gen, &gate));
+    let runtime_apis = crate::payloads::runtime_apis_module(input, gen);
     let hash_table = hash_table(gen, &hashes);
     let decoders = values
         .as_ref()
@@ -104,11 +109,15 @@ pub(crate) fn module_body(input: &ChainInput, gen: &TypeGen<'_>, options: &Optio
 
         #pallets
 
+        #runtime_apis
+
         #hash_table
 
         #decoders
 
         #dispatch
+
+        #payload_dispatch
     }
 }
 

@@ -18,7 +18,8 @@ pub(crate) fn runtime_items(f: &Fingerprint) -> TokenStream {
         });
         quote!(&[#(#rows),*])
     };
-    let [calls, events, storage, constants, extrinsic] = ItemKind::ALL.map(list);
+    let [calls, events, storage, constants, extrinsic, runtime_apis, view_functions] =
+        ItemKind::ALL.map(list);
     quote! {
         /// The `spec_name` of the runtime these types were generated from
         /// (empty when its metadata had no `System.Version`).
@@ -27,7 +28,8 @@ pub(crate) fn runtime_items(f: &Fingerprint) -> TokenStream {
         pub const SPEC_VERSION: u32 = #spec_version;
         /// The hash of the whole runtime these types were generated from
         /// (`ferroscale_metadata::fingerprint`): equal for a runtime whose
-        /// calls, events, storage, constants and extrinsic format decode the same.
+        /// calls, events, storage, constants, extrinsic format, runtime APIs and
+        /// view functions decode the same.
         pub const METADATA_HASH: u128 = #hash;
         /// The runtime these types were generated from, item by item: check it
         /// against a loaded runtime with `Metadata::check(&RUNTIME)` (all of it)
@@ -43,6 +45,8 @@ pub(crate) fn runtime_items(f: &Fingerprint) -> TokenStream {
                 storage: #storage,
                 constants: #constants,
                 extrinsic: #extrinsic,
+                runtime_apis: #runtime_apis,
+                view_functions: #view_functions,
             };
     }
 }

@@ -72,6 +72,21 @@ pub fn screaming(name: &str) -> String {
     snake(name).to_ascii_uppercase()
 }
 
+/// Names made distinct in order: a name seen before gets `_` appended
+/// until it is new (two pallets whose names snake-case alike keep both).
+pub fn unique_names<I: IntoIterator<Item = String>>(names: I) -> Vec<String> {
+    let mut seen = std::collections::BTreeSet::new();
+    names
+        .into_iter()
+        .map(|mut name| {
+            while !seen.insert(name.clone()) {
+                name.push('_');
+            }
+            name
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@
 //! generator and the loader's framing, limits and consistency checks apply.
 
 use ferroscale_metadata::fingerprint::Fingerprint;
-use ferroscale_metadata::{Metadata, StorageHasher, StorageModifier, TypeRef};
+use ferroscale_metadata::{Metadata, Param, StorageHasher, StorageModifier, TypeRef};
 use scale_info::PortableRegistry;
 
 use crate::CodegenError;
@@ -41,6 +41,38 @@ pub struct StorageInfo {
     pub optional: bool,
 }
 
+/// A runtime API method or view function: what its typed payload needs.
+#[derive(Debug, Clone)]
+pub struct MethodInfo {
+    /// Method name, e.g. `metadata_at_version`.
+    pub name: String,
+    /// Parameter names and type ids, in order.
+    pub inputs: Vec<(String, u32)>,
+    /// Output type id.
+    pub output: u32,
+    /// The first documentation line (the rest stays in the metadata: the
+    /// generated files are large enough).
+    pub doc: Option<String>,
+}
+
+/// A runtime API trait (V15+).
+#[derive(Debug, Clone)]
+pub struct ApiInfo {
+    /// Trait name, e.g. `Metadata`.
+    pub name: String,
+    /// Its methods, in metadata order.
+    pub methods: Vec<MethodInfo>,
+}
+
+/// A pallet view function (V16).
+#[derive(Debug, Clone)]
+pub struct ViewFunctionInfo {
+    /// The 32-byte query id.
+    pub id: [u8; 32],
+    /// Name, parameters and output.
+    pub method: MethodInfo,
+}
+
 /// One pallet, reduced to what typed access needs.
 #[derive(Debug, Clone)]
 pub struct PalletInfo {
@@ -60,6 +92,8 @@ pub struct PalletInfo {
     pub event: Option<u32>,
     /// The pallet's `Error` enum type id.
     pub error: Option<u32>,
+    /// View functions (V16; empty before).
+    pub view_functions: Vec<ViewFunctionInfo>,
 }
 
 /// Everything the generator reads from one metadata blob.
@@ -77,6 +111,8 @@ pub struct ChainInput {
     pub runtime_event: Option<u32>,
     /// `RuntimeError` (V15+).
     pub runtime_error: Option<u32>,
+    /// Runtime API traits (V15+; empty for V14 and a bare registry).
+    pub apis: Vec<ApiInfo>,
     /// The runtime's fingerprint (spec, hashes of every item), written into
     /// the module as `RUNTIME`; `None` for a bare type registry.
     pub fingerprint: Option<Fingerprint>,
@@ -150,6 +186,14 @@ pub fn from_metadata(metadata: Metadata) -> Result<ChainInput, CodegenError> {
                 calls: p.call_enum.as_ref().and_then(|e| e.type_id),
                 event: p.event_enum.as_ref().and_then(|e| e.type_id),
                 error: p.error_enum.as_ref().and_then(|e| e.type_id),
+                view_functions: p
+                    .view_functions
+                    .iter()
+                    .map(|f| ViewFunctionInfo {
+                        id: f.id,
+                        method: method_info(&f.name, &f.inputs, f.output, &f.docs),
+                    })
+                    .collect(),
             })
         })
         .collect::<Result<_, CodegenError>>()?;
@@ -160,8 +204,33 @@ pub fn from_metadata(metadata: Metadata) -> Result<ChainInput, CodegenError> {
         extrinsic: Some(extrinsic),
         runtime_event: metadata.outer_enums.as_ref().map(|o| o.event),
         runtime_error: metadata.outer_enums.as_ref().map(|o| o.error),
+        apis: metadata
+            .apis
+            .iter()
+            .map(|a| ApiInfo {
+                name: a.name.clone(),
+                methods: a
+                    .methods
+                    .iter()
+                    .map(|m| method_info(&m.name, &m.inputs, m.output, &m.docs))
+                    .collect(),
+            })
+            .collect(),
         fingerprint,
     })
+}
+
+fn method_info(name: &str, inputs: &[Param], output: u32, docs: &[String]) -> MethodInfo {
+    MethodInfo {
+        name: name.to_owned(),
+        inputs: inputs.iter().map(|p| (p.name.clone(), p.ty)).collect(),
+        output,
+        doc: docs
+            .iter()
+            .map(|d| d.trim())
+            .find(|d| !d.is_empty())
+            .map(str::to_owned),
+    }
 }
 
 /// The registry id of a V14+ type reference (legacy names never reach here:
@@ -186,6 +255,7 @@ pub fn from_registry_json(text: &str) -> Result<ChainInput, CodegenError> {
         extrinsic: None,
         runtime_event: None,
         runtime_error: None,
+        apis: Vec::new(),
         fingerprint: None,
     })
 }

@@ -9,8 +9,12 @@
 //!
 //! The generated module holds `runtime_types::<path>::Name` definitions, the
 //! chain-level aliases (`RuntimeCall`, `RuntimeEvent`, `UncheckedExtrinsic` …)
-//! and, behind the `roundtrip` cargo feature of the crate that includes it, a
-//! decode-and-re-encode dispatch by type id used by the real-data tests.
+//! typed access per pallet (`pallets`), typed runtime API calls
+//! (`runtime_apis`, V15+; none for V14, whose metadata lists no runtime
+//! APIs) and view functions (`pallets::<pallet>::view_functions`, V16), and,
+//! behind the `roundtrip` cargo feature of the crate that includes it, a
+//! decode-and-re-encode dispatch by type id (and one by runtime API method
+//! and view function name) used by the real-data tests.
 
 mod chain;
 mod error;
@@ -19,6 +23,7 @@ pub mod idents;
 pub mod input;
 mod options;
 mod pallets;
+mod payloads;
 mod recursion;
 mod substitutes;
 mod types;

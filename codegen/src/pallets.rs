@@ -6,6 +6,8 @@
 //!   default, `storage::entry_default()` decodes it.
 //! - `calls::name(args…)` builds the `RuntimeCall` whose encoding is the
 //!   extrinsic's call bytes.
+//! - `view_functions::name(args…)` (V16) builds the typed query
+//!   (`ViewFunctionPayload`, see `payloads`).
 //!
 //! Every function is `#[inline]`, so a chain's types compile without
 //! instantiating a decoder per constant and storage entry; only what a
@@ -17,7 +19,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use scale_info::TypeDef;
 
-use crate::idents::{ident, snake};
+use crate::idents::{ident, snake, unique_names};
 use crate::input::{ChainInput, PalletInfo, StorageInfo};
 use crate::types::TypeGen;
 
@@ -26,16 +28,16 @@ const SECTION_DEPTH: usize = 3;
 
 /// The `pallets` module.
 pub(crate) fn pallets_module(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
-    let mut seen = BTreeSet::new();
-    let modules = input.pallets.iter().map(|p| {
-        let name = unique(&mut seen, snake(&p.name));
+    let names = unique_names(input.pallets.iter().map(|p| snake(&p.name)));
+    let modules = input.pallets.iter().zip(names).map(|(p, name)| {
         let name = ident(&name);
         let body = pallet_body(input, gen, p);
         let doc = format!("The `{}` pallet (index {}).", p.name, p.index);
         quote!(#[doc = #doc] pub mod #name { #body })
     });
     quote! {
-        /// Typed access to each pallet: constants, storage keys and values, call constructors.
+        /// Typed access to each pallet: constants, storage keys and values, call
+        /// constructors, view functions.
         pub mod pallets { #(#modules)* }
     }
 }
@@ -83,6 +85,13 @@ fn pallet_body(input: &ChainInput, gen: &TypeGen<'_>, p: &PalletInfo) -> TokenSt
         out.extend(quote! {
             /// Constructors of the pallet's calls as `RuntimeCall`s.
             pub mod calls { #calls }
+        });
+    }
+    if !p.view_functions.is_empty() {
+        let fns = crate::payloads::view_functions(gen, p, SECTION_DEPTH);
+        out.extend(quote! {
+            /// The pallet's view functions (V16) as typed queries.
+            pub mod view_functions { #fns }
         });
     }
     out

@@ -80,3 +80,48 @@ fn a_type_containing_itself_through_anonymous_types_is_refused() {
     let err = ferroscale_codegen::generate_from(&input).unwrap_err();
     assert!(err.to_string().contains("anonymous"), "{err}");
 }
+
+/// `runtime_apis` is generated exactly for metadata that lists runtime APIs
+/// (V15+; V14 has none), with one module per trait and one function per
+/// method; `view_functions` exactly for pallets with view functions (V16).
+#[test]
+fn runtime_apis_and_view_functions_are_generated_from_v15_and_v16_only() {
+    let (mut with_apis, mut v14) = (0, 0);
+    for entry in ferroscale_test_support::entries_under("metadata") {
+        let bytes = ferroscale_test_support::read(entry.name);
+        if version_of(&bytes) < 14 {
+            continue;
+        }
+        let md = ferroscale_metadata::Metadata::load(&bytes).unwrap();
+        let text = render(&generate(&bytes).unwrap().tokens).unwrap();
+        let methods: usize = md.apis.iter().map(|a| a.methods.len()).sum();
+        let views: usize = md.pallets.iter().map(|p| p.view_functions.len()).sum();
+        assert_eq!(
+            text.contains("pub mod runtime_apis"),
+            methods > 0,
+            "{}",
+            entry.name
+        );
+        assert_eq!(
+            text.matches("RuntimeApiPayload::new(").count(),
+            methods,
+            "{}: one function per runtime API method",
+            entry.name
+        );
+        assert_eq!(
+            text.matches("ViewFunctionPayload::new(").count(),
+            views,
+            "{}: one function per view function",
+            entry.name
+        );
+        if md.version == 14 {
+            assert_eq!(methods, 0, "{}", entry.name);
+            v14 += 1;
+        }
+        with_apis += usize::from(methods > 0);
+    }
+    assert!(
+        with_apis >= 6 && v14 >= 5,
+        "{with_apis} with APIs, {v14} V14"
+    );
+}

@@ -1,6 +1,7 @@
 //! What generated runtime types record about the runtime they were made
 //! from: its spec name and version, one hash for the whole runtime and one
-//! per call, event, storage entry, constant and extrinsic part.
+//! per call, event, storage entry, constant, extrinsic part, runtime API
+//! method (V15+) and view function (V16).
 //!
 //! Plain data, so that the generated modules (`ferroscale-runtime-types`)
 //! can carry it without depending on the metadata model; the hashes are
@@ -24,16 +25,24 @@ pub enum ItemKind {
     /// A part of the extrinsic format (`Address`, `Call`, `Signature`,
     /// `Extra`), under the pallet name `""`.
     Extrinsic,
+    /// A runtime API method (V15+), under its trait's name in place of the
+    /// pallet: parameter names and types, output type.
+    RuntimeApi,
+    /// A pallet's view function (V16): query id, parameter names and
+    /// types, output type.
+    ViewFunction,
 }
 
 impl ItemKind {
     /// Every kind, in the order the whole-runtime hash visits them.
-    pub const ALL: [ItemKind; 5] = [
+    pub const ALL: [ItemKind; 7] = [
         ItemKind::Call,
         ItemKind::Event,
         ItemKind::Storage,
         ItemKind::Constant,
         ItemKind::Extrinsic,
+        ItemKind::RuntimeApi,
+        ItemKind::ViewFunction,
     ];
 
     /// The kind's position in [`ItemKind::ALL`].
@@ -50,6 +59,8 @@ impl fmt::Display for ItemKind {
             ItemKind::Storage => "storage entry",
             ItemKind::Constant => "constant",
             ItemKind::Extrinsic => "extrinsic part",
+            ItemKind::RuntimeApi => "runtime API",
+            ItemKind::ViewFunction => "view function",
         })
     }
 }
@@ -77,6 +88,10 @@ pub struct RuntimeFingerprint {
     pub constants: &'static [ItemHash],
     /// Extrinsic parts.
     pub extrinsic: &'static [ItemHash],
+    /// Runtime API methods, as `(trait, method, hash)` (empty before V15).
+    pub runtime_apis: &'static [ItemHash],
+    /// View functions (empty before V16).
+    pub view_functions: &'static [ItemHash],
 }
 
 impl RuntimeFingerprint {
@@ -88,6 +103,8 @@ impl RuntimeFingerprint {
             ItemKind::Storage => self.storage,
             ItemKind::Constant => self.constants,
             ItemKind::Extrinsic => self.extrinsic,
+            ItemKind::RuntimeApi => self.runtime_apis,
+            ItemKind::ViewFunction => self.view_functions,
         }
     }
 
@@ -98,5 +115,29 @@ impl RuntimeFingerprint {
             .binary_search_by(|&(p, n, _)| (p, n).cmp(&(pallet, name)))
             .ok()
             .map(|i| items[i].2)
+    }
+}
+
+/// One item of a generated module's runtime, as a typed payload carries it
+/// (a runtime API call, a view function query): the module's `RUNTIME` and
+/// the item's kind and name, so that `ferroscale_metadata::Metadata::check_payload`
+/// can say whether the item still fits a loaded runtime before it is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuntimeItem {
+    /// The runtime the item was generated from.
+    pub runtime: &'static RuntimeFingerprint,
+    /// What it is.
+    pub kind: ItemKind,
+    /// Its pallet, or its trait for a runtime API method.
+    pub pallet: &'static str,
+    /// Its name.
+    pub name: &'static str,
+}
+
+impl RuntimeItem {
+    /// The item's hash in its runtime (`None` only for a hand-made item the
+    /// runtime does not list).
+    pub fn hash(&self) -> Option<u128> {
+        self.runtime.item(self.kind, self.pallet, self.name)
     }
 }

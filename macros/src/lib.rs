@@ -25,7 +25,8 @@
 //! named through its `codec` re-export); `values = false` leaves out the
 //! `ToValue` impls and `TYPED_DECODERS` (included by default: the expansion
 //! never depends on the invoking crate's cargo features); `roundtrip = true`
-//! adds `roundtrip_type(type_id, bytes)` (the project's real-data tests).
+//! adds `roundtrip_type(type_id, bytes)` and `payload_roundtrip(…)` (the
+//! project's real-data tests).
 
 use std::path::{Path, PathBuf};
 

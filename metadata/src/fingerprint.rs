@@ -1,6 +1,7 @@
 //! Runtime fingerprints: does a set of generated types fit this metadata?
 //!
-//! Every call, event, storage entry, constant and extrinsic part gets a hash
+//! Every call, event, storage entry, constant, extrinsic part, runtime API
+//! method (V15+) and view function (V16) gets a hash
 //! of what decoding it depends on (names, indices, hashers and the
 //! structural hashes of its types, [`crate::type_hash`]); the whole runtime's
 //! hash is that of every item in order. Generated modules carry the hashes of
@@ -14,12 +15,12 @@
 
 use std::fmt;
 
-pub use ferroscale_core::fingerprint::{ItemHash, ItemKind, RuntimeFingerprint};
+pub use ferroscale_core::fingerprint::{ItemHash, ItemKind, RuntimeFingerprint, RuntimeItem};
 use ferroscale_core::hashing::blake2_128;
 use parity_scale_codec::Encode;
 
 use crate::type_hash::TypeHasher;
-use crate::{Error, Metadata, Pallet, TypeRef, Variant};
+use crate::{Error, Metadata, Pallet, Param, TypeRef, Variant};
 
 /// One item of an owned fingerprint: `(pallet, name, hash)`.
 pub type OwnedItem = (String, String, u128);
@@ -36,7 +37,7 @@ pub struct Fingerprint {
     pub hash: u128,
     /// Items by kind (indexed by [`ItemKind::index`]), each list sorted by
     /// `(pallet, name)`.
-    pub items: [Vec<OwnedItem>; 5],
+    pub items: [Vec<OwnedItem>; ItemKind::ALL.len()],
 }
 
 impl Fingerprint {
@@ -185,7 +186,7 @@ impl Metadata {
             ))
         })?;
         let mut hasher = TypeHasher::new(types);
-        let mut items: [Vec<OwnedItem>; 5] = Default::default();
+        let mut items: [Vec<OwnedItem>; ItemKind::ALL.len()] = Default::default();
         for kind in ItemKind::ALL {
             let list = &mut items[kind.index()];
             for (pallet, name) in self.item_names(kind) {
@@ -282,6 +283,17 @@ impl Metadata {
         })
     }
 
+    /// Whether the item a typed payload was generated for (a runtime API
+    /// method, a view function: its [`RuntimeItem`]) fits this runtime,
+    /// exactly as [`Metadata::check_item`] checks it.
+    ///
+    /// # Errors
+    ///
+    /// A [`RuntimeMismatch`] naming the item when it changed or is missing.
+    pub fn check_payload(&self, item: &RuntimeItem) -> Result<(), RuntimeMismatch> {
+        self.check_item(item.runtime, item.kind, item.pallet, item.name)
+    }
+
     fn spec(&self) -> Option<(String, u32)> {
         self.runtime_version
             .as_ref()
@@ -321,6 +333,14 @@ impl Metadata {
                 .iter()
                 .map(|n| (String::new(), (*n).to_owned()))
                 .collect(),
+            ItemKind::RuntimeApi => self
+                .apis
+                .iter()
+                .flat_map(|a| a.methods.iter().map(|m| (a.name.clone(), m.name.clone())))
+                .collect(),
+            ItemKind::ViewFunction => {
+                of(&|p| p.view_functions.iter().map(|f| f.name.clone()).collect())
+            }
         }
     }
 
@@ -351,6 +371,20 @@ impl Metadata {
                 _ => false,
             };
             return Ok(found.then(|| buf.digest()));
+        }
+        if kind == ItemKind::RuntimeApi {
+            let method = self
+                .apis
+                .iter()
+                .find(|a| a.name == pallet)
+                .and_then(|a| a.methods.iter().find(|m| m.name == name));
+            let Some(m) = method else {
+                return Ok(None);
+            };
+            buf.str(pallet);
+            buf.str(name);
+            buf.signature(hasher, &m.inputs, m.output)?;
+            return Ok(Some(buf.digest()));
         }
         let Some(p) = self.pallet(pallet) else {
             return Ok(None);
@@ -386,7 +420,15 @@ impl Metadata {
                 };
                 buf.ty(hasher, &c.ty)?;
             }
-            ItemKind::Extrinsic => unreachable!("handled above"),
+            ItemKind::ViewFunction => {
+                let Some(f) = p.view_functions.iter().find(|f| f.name == name) else {
+                    return Ok(None);
+                };
+                // The query id is what the runtime dispatches on.
+                buf.0.extend(f.id);
+                buf.signature(hasher, &f.inputs, f.output)?;
+            }
+            ItemKind::Extrinsic | ItemKind::RuntimeApi => unreachable!("handled above"),
         }
         Ok(Some(buf.digest()))
     }
@@ -488,6 +530,24 @@ impl Buf {
             }
             None => Ok(false),
         }
+    }
+
+    /// Parameter names and types in order, then the output type: what
+    /// encoding a runtime API call or view function query and decoding its
+    /// answer depend on.
+    fn signature(
+        &mut self,
+        hasher: &mut TypeHasher<'_>,
+        inputs: &[Param],
+        output: u32,
+    ) -> Result<(), Error> {
+        self.0.extend((inputs.len() as u32).to_le_bytes());
+        for p in inputs {
+            self.str(&p.name);
+            self.0.extend(hasher.hash(p.ty)?.to_le_bytes());
+        }
+        self.0.extend(hasher.hash(output)?.to_le_bytes());
+        Ok(())
     }
 
     fn variant(&mut self, hasher: &mut TypeHasher<'_>, v: &Variant) -> Result<(), Error> {

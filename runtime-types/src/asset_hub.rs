@@ -48,8 +48,9 @@ pub const SPEC_NAME: &str = "statemint";
 pub const SPEC_VERSION: u32 = 2000003u32;
 /// The hash of the whole runtime these types were generated from
 /// (`ferroscale_metadata::fingerprint`): equal for a runtime whose
-/// calls, events, storage, constants and extrinsic format decode the same.
-pub const METADATA_HASH: u128 = 0xcff94611c33cbc4085501cdf33ac1937;
+/// calls, events, storage, constants, extrinsic format, runtime APIs and
+/// view functions decode the same.
+pub const METADATA_HASH: u128 = 0x60b7258dfa41805524bb9623405fe3e9;
 /// The runtime these types were generated from, item by item: check it
 /// against a loaded runtime with `Metadata::check(&RUNTIME)` (all of it)
 /// or `Metadata::check_item(&RUNTIME, kind, pallet, name)` (one item)
@@ -128,6 +129,8 @@ pub static RUNTIME: ::ferroscale_runtime_types::RuntimeFingerprint = ::ferroscal
         ("", "Extra", 0x03d21e4d232de87927e296c5033f7fdf),
         ("", "Signature", 0xf06c34864a64880d145d1cfa20ae2e84),
     ],
+    runtime_apis: &[],
+    view_functions: &[],
 };
 /// Every type of the runtime, by its metadata path.
 pub mod runtime_types {
@@ -39882,7 +39885,8 @@ pub mod runtime_types {
         }
     }
 }
-/// Typed access to each pallet: constants, storage keys and values, call constructors.
+/// Typed access to each pallet: constants, storage keys and values, call
+/// constructors, view functions.
 pub mod pallets {
     ///The `System` pallet (index 0).
     pub mod system {

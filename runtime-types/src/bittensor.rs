@@ -50,8 +50,9 @@ pub const SPEC_NAME: &str = "node-subtensor";
 pub const SPEC_VERSION: u32 = 343u32;
 /// The hash of the whole runtime these types were generated from
 /// (`ferroscale_metadata::fingerprint`): equal for a runtime whose
-/// calls, events, storage, constants and extrinsic format decode the same.
-pub const METADATA_HASH: u128 = 0x1b2cf5417a7d9f10166abbe40aebfedc;
+/// calls, events, storage, constants, extrinsic format, runtime APIs and
+/// view functions decode the same.
+pub const METADATA_HASH: u128 = 0xa6e2499b9fdcfa262576c49a9ab5edac;
 /// The runtime these types were generated from, item by item: check it
 /// against a loaded runtime with `Metadata::check(&RUNTIME)` (all of it)
 /// or `Metadata::check_item(&RUNTIME, kind, pallet, name)` (one item)
@@ -1598,6 +1599,229 @@ pub static RUNTIME: ::ferroscale_runtime_types::RuntimeFingerprint = ::ferroscal
         ("", "Extra", 0x5efb92d8fa1971f9b4f800d29e783bc6),
         ("", "Signature", 0xf06c34864a64880d145d1cfa20ae2e84),
     ],
+    runtime_apis: &[
+        ("AccountNonceApi", "account_nonce", 0x76e99aeff43fca998071a63667ab0f50),
+        ("AuraApi", "authorities", 0x9c2c1d34a874a1e9e96f36a1a64c5a93),
+        ("AuraApi", "slot_duration", 0xa360746d25e5abaa097d05c349e96926),
+        ("BabeApi", "configuration", 0xdeab697e1a4880c986bd39293d56ac69),
+        ("BabeApi", "current_epoch", 0x2d1fa4cc62917cfcde01b2fa48d1872a),
+        ("BabeApi", "current_epoch_start", 0xdf4b984a293ce95171dcb76d5d88b986),
+        ("BabeApi", "generate_key_ownership_proof", 0xa5be5bc0a6623c1f30dd9b8f73bb62a7),
+        ("BabeApi", "next_epoch", 0x0f1c920517ffd3f42856b1a847759447),
+        (
+            "BabeApi",
+            "submit_report_equivocation_unsigned_extrinsic",
+            0xb4508c5529426a7fcf4f194385b8e188,
+        ),
+        ("BlockBuilder", "apply_extrinsic", 0xd74639e8d61b5e9180772e30651fc741),
+        ("BlockBuilder", "check_inherents", 0x4e61ab01468431d3f69eea5a170710b1),
+        ("BlockBuilder", "finalize_block", 0xfef3575edad2fa098f3bb9b760ab1c0b),
+        ("BlockBuilder", "inherent_extrinsics", 0xbc8fa2b9212e6c3909d43d4ab804f5a2),
+        ("ContractsApi", "call", 0xde28e933a98ae5b8e53cbd94a389a718),
+        ("ContractsApi", "get_storage", 0xc98249c898790ac702769560f8aff150),
+        ("ContractsApi", "instantiate", 0x792dd24462205b8b2882563079a54571),
+        ("ContractsApi", "upload_code", 0xe3af28da2ba4ad4148e0824e39ae6536),
+        (
+            "ConvertTransactionRuntimeApi",
+            "convert_transaction",
+            0x59e6c93b5562a05f3e964fc202366b9b,
+        ),
+        ("Core", "execute_block", 0xcf1b89651bb7d9b2bcdacbfeba092ce2),
+        ("Core", "initialize_block", 0x6d2595a870000ea025f34db57a404c00),
+        ("Core", "version", 0x184d7784a3326ae8f6e926b8a09da325),
+        ("DelegateInfoRuntimeApi", "get_delegate", 0xc804f45e1d6f026ae16523237852ef88),
+        ("DelegateInfoRuntimeApi", "get_delegated", 0xcb7eeeb642b4f3968af54667555eef03),
+        ("DelegateInfoRuntimeApi", "get_delegates", 0x7c835786c08e26611a6a93ec37b9d905),
+        ("EthereumRuntimeRPCApi", "account_basic", 0x63766e6e2ac16a8822cf27adbb4be3fb),
+        ("EthereumRuntimeRPCApi", "account_code_at", 0xc964ee86aa42340df656732bddd5d3c4),
+        ("EthereumRuntimeRPCApi", "author", 0x91fdbe90ef473789ff43459689ad725a),
+        ("EthereumRuntimeRPCApi", "call", 0xe30db481f31fe61248af439806f7b36c),
+        ("EthereumRuntimeRPCApi", "chain_id", 0xb8a95d01497e5c558fb4167cdfa3c8ba),
+        ("EthereumRuntimeRPCApi", "create", 0xe69160cbde9f53bc1a2ba3e98160510b),
+        ("EthereumRuntimeRPCApi", "current_all", 0xcc9e2f0da0aeb3a491a9caf94b0b49eb),
+        ("EthereumRuntimeRPCApi", "current_block", 0x53ad64f5816421a7e1d29fd7b65bf77d),
+        (
+            "EthereumRuntimeRPCApi",
+            "current_receipts",
+            0xfa4af97322a41ad1bb3c747cb6641639,
+        ),
+        (
+            "EthereumRuntimeRPCApi",
+            "current_transaction_statuses",
+            0xf649681db3846b728a00a26a2458675f,
+        ),
+        ("EthereumRuntimeRPCApi", "elasticity", 0x97d8cdad4d0255c03749202d9b2c97a2),
+        (
+            "EthereumRuntimeRPCApi",
+            "extrinsic_filter",
+            0x6f556d686c2209fb7a5fdf700570949a,
+        ),
+        (
+            "EthereumRuntimeRPCApi",
+            "gas_limit_multiplier_support",
+            0xf89380e833fadaae8260a2e115b9d79f,
+        ),
+        ("EthereumRuntimeRPCApi", "gas_price", 0xcba197ee32261272cf0a106707cc30f6),
+        (
+            "EthereumRuntimeRPCApi",
+            "initialize_pending_block",
+            0x8b7a5c8aed7c7ccf788497700c2dcd57,
+        ),
+        ("EthereumRuntimeRPCApi", "pending_block", 0x76e65188c176aaf7f0404252fb2d29b2),
+        ("EthereumRuntimeRPCApi", "storage_at", 0xb207d2bcb8bec27ddb1e41de12f361dc),
+        ("GenesisBuilder", "build_state", 0xc3d335ee19e279e733c8220cb2834b04),
+        ("GenesisBuilder", "get_preset", 0xa3c1371642cca090af9c9f97d99c9206),
+        ("GenesisBuilder", "preset_names", 0x5bc87bbe3e268ceeac337682e97f61f4),
+        ("GrandpaApi", "current_set_id", 0x7c989dc62056161b32c41079eebf48ba),
+        (
+            "GrandpaApi",
+            "generate_key_ownership_proof",
+            0x21fabc4ce297d5b786efb25767249359,
+        ),
+        ("GrandpaApi", "grandpa_authorities", 0xd388fe40568f9bf4bb9b98c39323ab70),
+        (
+            "GrandpaApi",
+            "submit_report_equivocation_unsigned_extrinsic",
+            0x909ef645aff1c5f17991fe1d891dc470,
+        ),
+        ("Metadata", "metadata", 0xf3250207796c40c98a119b6539e67a36),
+        ("Metadata", "metadata_at_version", 0x38095602d903056da31a68046bfd80cf),
+        ("Metadata", "metadata_versions", 0x004f0ed46dd62e27a8bae7ced837cb1c),
+        ("NeuronInfoRuntimeApi", "get_neuron", 0x32835472433edea52460b2f791ec433b),
+        ("NeuronInfoRuntimeApi", "get_neuron_lite", 0x6ff108205693a1c98fcaf0922bd434f3),
+        ("NeuronInfoRuntimeApi", "get_neurons", 0x0af20a09ad85a0ef040d504b1b5c86d4),
+        ("NeuronInfoRuntimeApi", "get_neurons_lite", 0x8287360b3282e54a067f46e81af399db),
+        ("OffchainWorkerApi", "offchain_worker", 0x064b9cfbcfe6a7fc928707525e845cde),
+        ("SessionKeys", "decode_session_keys", 0xa613e87a791850001d3f9a6f169e3588),
+        ("SessionKeys", "generate_session_keys", 0x4584e3279e2d47f9e8c8bb39060cd629),
+        ("StakeInfoRuntimeApi", "get_stake_fee", 0x142867d2c00b98349dcf02892fd8936f),
+        (
+            "StakeInfoRuntimeApi",
+            "get_stake_info_for_coldkey",
+            0xe5050a5c499b485fd0395ee7ba12ff6a,
+        ),
+        (
+            "StakeInfoRuntimeApi",
+            "get_stake_info_for_coldkeys",
+            0x1f55c2fc3e2c87e8f5e7b8fea645e603,
+        ),
+        (
+            "StakeInfoRuntimeApi",
+            "get_stake_info_for_hotkey_coldkey_netuid",
+            0x709f378e771b044bc28210385b500ce4,
+        ),
+        (
+            "SubnetInfoRuntimeApi",
+            "get_all_dynamic_info",
+            0x8fb41980452dacfc70ba96dde65cac04,
+        ),
+        (
+            "SubnetInfoRuntimeApi",
+            "get_all_mechagraphs",
+            0x0e77726f5f1b62cfa13871dc481e0eab,
+        ),
+        (
+            "SubnetInfoRuntimeApi",
+            "get_all_metagraphs",
+            0xee66e33adf7594daa5f38a8df692e05c,
+        ),
+        (
+            "SubnetInfoRuntimeApi",
+            "get_coldkey_auto_stake_hotkey",
+            0x9c4807aa9467671e9c42e581c8ca066f,
+        ),
+        ("SubnetInfoRuntimeApi", "get_dynamic_info", 0x19583089978ccd6a22312ed863b0c851),
+        ("SubnetInfoRuntimeApi", "get_mechagraph", 0x16674b6bda63d12ea29ffb8e42add045),
+        ("SubnetInfoRuntimeApi", "get_metagraph", 0x011962b1fde4da40e39dae61acd4f027),
+        (
+            "SubnetInfoRuntimeApi",
+            "get_selective_mechagraph",
+            0x22be33ee0f0fe3ba92d19db628d76ba0,
+        ),
+        (
+            "SubnetInfoRuntimeApi",
+            "get_selective_metagraph",
+            0x78e138f25c6002a340abf73b421d3354,
+        ),
+        (
+            "SubnetInfoRuntimeApi",
+            "get_subnet_hyperparams",
+            0xc7d5c655c505762684b476e8701a4e0c,
+        ),
+        (
+            "SubnetInfoRuntimeApi",
+            "get_subnet_hyperparams_v2",
+            0x9d107b79189884d892c3e8825392b211,
+        ),
+        ("SubnetInfoRuntimeApi", "get_subnet_info", 0x5e6a472de923a74b16ee31fffff6a4e8),
+        (
+            "SubnetInfoRuntimeApi",
+            "get_subnet_info_v2",
+            0xa2bf137a675eb02e7650a48f73019b50,
+        ),
+        ("SubnetInfoRuntimeApi", "get_subnet_state", 0x3288d2a8958d1e1e28d8434f65681e78),
+        (
+            "SubnetInfoRuntimeApi",
+            "get_subnet_to_prune",
+            0xfc85867bdb1c57e211ff2dc09ad7a2c3,
+        ),
+        ("SubnetInfoRuntimeApi", "get_subnets_info", 0x8bd9536d39a943f386cb904a78a2f25a),
+        (
+            "SubnetInfoRuntimeApi",
+            "get_subnets_info_v2",
+            0x17a7c5c394c226914aeaa678a95153d1,
+        ),
+        (
+            "SubnetRegistrationRuntimeApi",
+            "get_network_registration_cost",
+            0x0dd3f100d4de3b9d8ce0fabbeaec4947,
+        ),
+        ("SwapRuntimeApi", "current_alpha_price", 0xaa2707c696efe9a03474b69fea3f4d4a),
+        ("SwapRuntimeApi", "sim_swap_alpha_for_tao", 0xb4b0ad7fdaaad001a3485609031d8573),
+        ("SwapRuntimeApi", "sim_swap_tao_for_alpha", 0x2783d7e84545667718ba5ed5f5a34a06),
+        (
+            "TaggedTransactionQueue",
+            "validate_transaction",
+            0xf13508b82630fa43c63d1e150620c447,
+        ),
+        (
+            "TransactionPaymentApi",
+            "query_fee_details",
+            0x29fc6241f9588d10b71a4afa168c7660,
+        ),
+        ("TransactionPaymentApi", "query_info", 0x440bcfc1a017fafccef4be3c1bee3aa4),
+        (
+            "TransactionPaymentApi",
+            "query_length_to_fee",
+            0xb4745bf9aa66b6d1648d50a05cb6b106,
+        ),
+        (
+            "TransactionPaymentApi",
+            "query_weight_to_fee",
+            0x526da7c4f149bf94c49cec125bc62009,
+        ),
+        (
+            "TransactionPaymentCallApi",
+            "query_call_fee_details",
+            0x7a05f1a890a8462509263aca5370985c,
+        ),
+        (
+            "TransactionPaymentCallApi",
+            "query_call_info",
+            0x6645726f2619b843a885ffd315256678,
+        ),
+        (
+            "TransactionPaymentCallApi",
+            "query_length_to_fee",
+            0x018b69c845d52314990947ce0867030a,
+        ),
+        (
+            "TransactionPaymentCallApi",
+            "query_weight_to_fee",
+            0xdd9b2fa0b782742c9e2d993b547f6198,
+        ),
+    ],
+    view_functions: &[],
 };
 /// Every type of the runtime, by its metadata path.
 pub mod runtime_types {
@@ -24848,7 +25072,8 @@ pub mod runtime_types {
         }
     }
 }
-/// Typed access to each pallet: constants, storage keys and values, call constructors.
+/// Typed access to each pallet: constants, storage keys and values, call
+/// constructors, view functions.
 pub mod pallets {
     ///The `System` pallet (index 0).
     pub mod system {
@@ -35700,6 +35925,1841 @@ pub mod pallets {
         }
     }
 }
+/// Typed runtime API calls (V15+): one module per trait, one function
+/// per method returning its `RuntimeApiPayload` (what `state_call`
+/// takes, and the result type its answer decodes as).
+pub mod runtime_apis {
+    ///The `Core` runtime API.
+    pub mod core {
+        ///`version`: Returns the version of the runtime.
+        #[inline]
+        pub fn version() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_version::RuntimeVersion,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "Core",
+                "version",
+                Vec::new(),
+            )
+        }
+        ///`execute_block`: Execute the given block.
+        #[inline]
+        pub fn execute_block(
+            block: super::super::runtime_types::sp_runtime::generic::block::Block<
+                super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+                super::super::runtime_types::fp_self_contained::unchecked_extrinsic::UncheckedExtrinsic<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        (),
+                    >,
+                    super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                    super::super::runtime_types::sp_runtime::MultiSignature,
+                    (
+                        super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                        super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                        super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                        super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                        super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                        super::super::runtime_types::node_subtensor_runtime::check_nonce::CheckNonce,
+                        super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                        super::super::runtime_types::node_subtensor_runtime::transaction_payment_wrapper::ChargeTransactionPaymentWrapper,
+                        super::super::runtime_types::pallet_subtensor::transaction_extension::SubtensorTransactionExtension,
+                        super::super::runtime_types::pallet_drand::drand_priority::DrandPriority,
+                        super::super::runtime_types::frame_metadata_hash_extension::CheckMetadataHash,
+                    ),
+                >,
+            >,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<()> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "Core",
+                "execute_block",
+                ::parity_scale_codec::Encode::encode(&(&block,)),
+            )
+        }
+        ///`initialize_block`: Initialize a block with the given header and return the runtime executive mode.
+        #[inline]
+        pub fn initialize_block(
+            header: super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_runtime::ExtrinsicInclusionMode,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "Core",
+                "initialize_block",
+                ::parity_scale_codec::Encode::encode(&(&header,)),
+            )
+        }
+    }
+    ///The `Metadata` runtime API.
+    pub mod metadata {
+        ///`metadata`: Returns the metadata of a runtime.
+        #[inline]
+        pub fn metadata() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_core::OpaqueMetadata,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "Metadata",
+                "metadata",
+                Vec::new(),
+            )
+        }
+        ///`metadata_at_version`: Returns the metadata at a given version.
+        #[inline]
+        pub fn metadata_at_version(
+            version: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<super::super::runtime_types::sp_core::OpaqueMetadata>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "Metadata",
+                "metadata_at_version",
+                ::parity_scale_codec::Encode::encode(&(&version,)),
+            )
+        }
+        ///`metadata_versions`: Returns the supported metadata versions.
+        #[inline]
+        pub fn metadata_versions() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<u32>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "Metadata",
+                "metadata_versions",
+                Vec::new(),
+            )
+        }
+    }
+    ///The `BlockBuilder` runtime API.
+    pub mod block_builder {
+        ///`apply_extrinsic`: Apply the given extrinsic.
+        #[inline]
+        pub fn apply_extrinsic(
+            extrinsic: super::super::runtime_types::fp_self_contained::unchecked_extrinsic::UncheckedExtrinsic<
+                ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                super::super::runtime_types::sp_runtime::MultiSignature,
+                (
+                    super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                    super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                    super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                    super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                    super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                    super::super::runtime_types::node_subtensor_runtime::check_nonce::CheckNonce,
+                    super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                    super::super::runtime_types::node_subtensor_runtime::transaction_payment_wrapper::ChargeTransactionPaymentWrapper,
+                    super::super::runtime_types::pallet_subtensor::transaction_extension::SubtensorTransactionExtension,
+                    super::super::runtime_types::pallet_drand::drand_priority::DrandPriority,
+                    super::super::runtime_types::frame_metadata_hash_extension::CheckMetadataHash,
+                ),
+            >,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<
+                Result<(), super::super::runtime_types::sp_runtime::DispatchError>,
+                super::super::runtime_types::sp_runtime::transaction_validity::TransactionValidityError,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BlockBuilder",
+                "apply_extrinsic",
+                ::parity_scale_codec::Encode::encode(&(&extrinsic,)),
+            )
+        }
+        ///`finalize_block`: Finish the current block.
+        #[inline]
+        pub fn finalize_block() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BlockBuilder",
+                "finalize_block",
+                Vec::new(),
+            )
+        }
+        ///`inherent_extrinsics`: Generate inherent extrinsics. The inherent data will vary from chain to chain.
+        #[inline]
+        pub fn inherent_extrinsics(
+            inherent: super::super::runtime_types::sp_inherents::InherentData,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                super::super::runtime_types::fp_self_contained::unchecked_extrinsic::UncheckedExtrinsic<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        (),
+                    >,
+                    super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                    super::super::runtime_types::sp_runtime::MultiSignature,
+                    (
+                        super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                        super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                        super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                        super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                        super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                        super::super::runtime_types::node_subtensor_runtime::check_nonce::CheckNonce,
+                        super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                        super::super::runtime_types::node_subtensor_runtime::transaction_payment_wrapper::ChargeTransactionPaymentWrapper,
+                        super::super::runtime_types::pallet_subtensor::transaction_extension::SubtensorTransactionExtension,
+                        super::super::runtime_types::pallet_drand::drand_priority::DrandPriority,
+                        super::super::runtime_types::frame_metadata_hash_extension::CheckMetadataHash,
+                    ),
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BlockBuilder",
+                "inherent_extrinsics",
+                ::parity_scale_codec::Encode::encode(&(&inherent,)),
+            )
+        }
+        ///`check_inherents`: Check that the inherents are valid. The inherent data will vary from chain to chain.
+        #[inline]
+        pub fn check_inherents(
+            block: super::super::runtime_types::sp_runtime::generic::block::Block<
+                super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+                super::super::runtime_types::fp_self_contained::unchecked_extrinsic::UncheckedExtrinsic<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        (),
+                    >,
+                    super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                    super::super::runtime_types::sp_runtime::MultiSignature,
+                    (
+                        super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                        super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                        super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                        super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                        super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                        super::super::runtime_types::node_subtensor_runtime::check_nonce::CheckNonce,
+                        super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                        super::super::runtime_types::node_subtensor_runtime::transaction_payment_wrapper::ChargeTransactionPaymentWrapper,
+                        super::super::runtime_types::pallet_subtensor::transaction_extension::SubtensorTransactionExtension,
+                        super::super::runtime_types::pallet_drand::drand_priority::DrandPriority,
+                        super::super::runtime_types::frame_metadata_hash_extension::CheckMetadataHash,
+                    ),
+                >,
+            >,
+            data: super::super::runtime_types::sp_inherents::InherentData,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_inherents::CheckInherentsResult,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BlockBuilder",
+                "check_inherents",
+                ::parity_scale_codec::Encode::encode(&(&block, &data)),
+            )
+        }
+    }
+    ///The `GenesisBuilder` runtime API.
+    pub mod genesis_builder {
+        ///`build_state`: Build `RuntimeGenesisConfig` from a JSON blob not using any defaults and store it in the
+        #[inline]
+        pub fn build_state(
+            json: Vec<u8>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Result<(), String>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "GenesisBuilder",
+                "build_state",
+                ::parity_scale_codec::Encode::encode(&(&json,)),
+            )
+        }
+        ///`get_preset`: Returns a JSON blob representation of the built-in `RuntimeGenesisConfig` identified by
+        #[inline]
+        pub fn get_preset(
+            id: Option<String>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Option<Vec<u8>>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "GenesisBuilder",
+                "get_preset",
+                ::parity_scale_codec::Encode::encode(&(&id,)),
+            )
+        }
+        ///`preset_names`: Returns a list of identifiers for available builtin `RuntimeGenesisConfig` presets.
+        #[inline]
+        pub fn preset_names() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<String>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "GenesisBuilder",
+                "preset_names",
+                Vec::new(),
+            )
+        }
+    }
+    ///The `TaggedTransactionQueue` runtime API.
+    pub mod tagged_transaction_queue {
+        ///`validate_transaction`: Validate the transaction.
+        #[inline]
+        pub fn validate_transaction(
+            source: super::super::runtime_types::sp_runtime::transaction_validity::TransactionSource,
+            tx: super::super::runtime_types::fp_self_contained::unchecked_extrinsic::UncheckedExtrinsic<
+                ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                super::super::runtime_types::sp_runtime::MultiSignature,
+                (
+                    super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                    super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                    super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                    super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                    super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                    super::super::runtime_types::node_subtensor_runtime::check_nonce::CheckNonce,
+                    super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                    super::super::runtime_types::node_subtensor_runtime::transaction_payment_wrapper::ChargeTransactionPaymentWrapper,
+                    super::super::runtime_types::pallet_subtensor::transaction_extension::SubtensorTransactionExtension,
+                    super::super::runtime_types::pallet_drand::drand_priority::DrandPriority,
+                    super::super::runtime_types::frame_metadata_hash_extension::CheckMetadataHash,
+                ),
+            >,
+            block_hash: ::ferroscale_runtime_types::H256,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<
+                super::super::runtime_types::sp_runtime::transaction_validity::ValidTransaction,
+                super::super::runtime_types::sp_runtime::transaction_validity::TransactionValidityError,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TaggedTransactionQueue",
+                "validate_transaction",
+                ::parity_scale_codec::Encode::encode(&(&source, &tx, &block_hash)),
+            )
+        }
+    }
+    ///The `OffchainWorkerApi` runtime API.
+    pub mod offchain_worker_api {
+        ///`offchain_worker`: Starts the off-chain task for given block header.
+        #[inline]
+        pub fn offchain_worker(
+            header: super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<()> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "OffchainWorkerApi",
+                "offchain_worker",
+                ::parity_scale_codec::Encode::encode(&(&header,)),
+            )
+        }
+    }
+    ///The `AuraApi` runtime API.
+    pub mod aura_api {
+        ///`slot_duration`: Returns the slot duration for Aura.
+        #[inline]
+        pub fn slot_duration() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_consensus_slots::SlotDuration,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "AuraApi",
+                "slot_duration",
+                Vec::new(),
+            )
+        }
+        ///`authorities`: Return the current set of authorities.
+        #[inline]
+        pub fn authorities() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                super::super::runtime_types::sp_consensus_aura::sr25519::app_sr25519::Public,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "AuraApi",
+                "authorities",
+                Vec::new(),
+            )
+        }
+    }
+    ///The `SessionKeys` runtime API.
+    pub mod session_keys {
+        ///`generate_session_keys`: Generate a set of session keys with optionally using the given seed.
+        #[inline]
+        pub fn generate_session_keys(
+            seed: Option<Vec<u8>>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Vec<u8>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SessionKeys",
+                "generate_session_keys",
+                ::parity_scale_codec::Encode::encode(&(&seed,)),
+            )
+        }
+        ///`decode_session_keys`: Decode the given public session keys.
+        #[inline]
+        pub fn decode_session_keys(
+            encoded: Vec<u8>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                Vec<(Vec<u8>, super::super::runtime_types::sp_core::crypto::KeyTypeId)>,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SessionKeys",
+                "decode_session_keys",
+                ::parity_scale_codec::Encode::encode(&(&encoded,)),
+            )
+        }
+    }
+    ///The `GrandpaApi` runtime API.
+    pub mod grandpa_api {
+        ///`grandpa_authorities`: Get the current GRANDPA authorities and weights. This should not change except
+        #[inline]
+        pub fn grandpa_authorities() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<(super::super::runtime_types::sp_consensus_grandpa::app::Public, u64)>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "GrandpaApi",
+                "grandpa_authorities",
+                Vec::new(),
+            )
+        }
+        ///`submit_report_equivocation_unsigned_extrinsic`: Submits an unsigned extrinsic to report an equivocation. The caller
+        #[inline]
+        pub fn submit_report_equivocation_unsigned_extrinsic(
+            equivocation_proof: super::super::runtime_types::sp_consensus_grandpa::EquivocationProof<
+                ::ferroscale_runtime_types::H256,
+                u32,
+            >,
+            key_owner_proof: super::super::runtime_types::sp_runtime::OpaqueValue,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Option<()>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "GrandpaApi",
+                "submit_report_equivocation_unsigned_extrinsic",
+                ::parity_scale_codec::Encode::encode(
+                    &(&equivocation_proof, &key_owner_proof),
+                ),
+            )
+        }
+        ///`generate_key_ownership_proof`: Generates a proof of key ownership for the given authority in the
+        #[inline]
+        pub fn generate_key_ownership_proof(
+            set_id: u64,
+            authority_id: super::super::runtime_types::sp_consensus_grandpa::app::Public,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<super::super::runtime_types::sp_runtime::OpaqueValue>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "GrandpaApi",
+                "generate_key_ownership_proof",
+                ::parity_scale_codec::Encode::encode(&(&set_id, &authority_id)),
+            )
+        }
+        ///`current_set_id`: Get current GRANDPA authority set id.
+        #[inline]
+        pub fn current_set_id() -> ::ferroscale_runtime_types::RuntimeApiPayload<u64> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "GrandpaApi",
+                "current_set_id",
+                Vec::new(),
+            )
+        }
+    }
+    ///The `AccountNonceApi` runtime API.
+    pub mod account_nonce_api {
+        ///`account_nonce`: Get current account nonce of given `AccountId`.
+        #[inline]
+        pub fn account_nonce(
+            account: ::ferroscale_runtime_types::AccountId32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u32> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "AccountNonceApi",
+                "account_nonce",
+                ::parity_scale_codec::Encode::encode(&(&account,)),
+            )
+        }
+    }
+    ///The `TransactionPaymentApi` runtime API.
+    pub mod transaction_payment_api {
+        ///`query_info`.
+        #[inline]
+        pub fn query_info(
+            uxt: super::super::runtime_types::fp_self_contained::unchecked_extrinsic::UncheckedExtrinsic<
+                ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                super::super::runtime_types::sp_runtime::MultiSignature,
+                (
+                    super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                    super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                    super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                    super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                    super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                    super::super::runtime_types::node_subtensor_runtime::check_nonce::CheckNonce,
+                    super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                    super::super::runtime_types::node_subtensor_runtime::transaction_payment_wrapper::ChargeTransactionPaymentWrapper,
+                    super::super::runtime_types::pallet_subtensor::transaction_extension::SubtensorTransactionExtension,
+                    super::super::runtime_types::pallet_drand::drand_priority::DrandPriority,
+                    super::super::runtime_types::frame_metadata_hash_extension::CheckMetadataHash,
+                ),
+            >,
+            len: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::pallet_transaction_payment::types::RuntimeDispatchInfo<
+                u64,
+                super::super::runtime_types::sp_weights::weight_v2::Weight,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentApi",
+                "query_info",
+                ::parity_scale_codec::Encode::encode(&(&uxt, &len)),
+            )
+        }
+        ///`query_fee_details`.
+        #[inline]
+        pub fn query_fee_details(
+            uxt: super::super::runtime_types::fp_self_contained::unchecked_extrinsic::UncheckedExtrinsic<
+                ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                super::super::runtime_types::sp_runtime::MultiSignature,
+                (
+                    super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                    super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                    super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                    super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                    super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                    super::super::runtime_types::node_subtensor_runtime::check_nonce::CheckNonce,
+                    super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                    super::super::runtime_types::node_subtensor_runtime::transaction_payment_wrapper::ChargeTransactionPaymentWrapper,
+                    super::super::runtime_types::pallet_subtensor::transaction_extension::SubtensorTransactionExtension,
+                    super::super::runtime_types::pallet_drand::drand_priority::DrandPriority,
+                    super::super::runtime_types::frame_metadata_hash_extension::CheckMetadataHash,
+                ),
+            >,
+            len: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::pallet_transaction_payment::types::FeeDetails<
+                u64,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentApi",
+                "query_fee_details",
+                ::parity_scale_codec::Encode::encode(&(&uxt, &len)),
+            )
+        }
+        ///`query_weight_to_fee`.
+        #[inline]
+        pub fn query_weight_to_fee(
+            weight: super::super::runtime_types::sp_weights::weight_v2::Weight,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u64> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentApi",
+                "query_weight_to_fee",
+                ::parity_scale_codec::Encode::encode(&(&weight,)),
+            )
+        }
+        ///`query_length_to_fee`.
+        #[inline]
+        pub fn query_length_to_fee(
+            length: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u64> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentApi",
+                "query_length_to_fee",
+                ::parity_scale_codec::Encode::encode(&(&length,)),
+            )
+        }
+    }
+    ///The `TransactionPaymentCallApi` runtime API.
+    pub mod transaction_payment_call_api {
+        ///`query_call_info`: Query information of a dispatch class, weight, and fee of a given encoded `Call`.
+        #[inline]
+        pub fn query_call_info(
+            call: super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+            len: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::pallet_transaction_payment::types::RuntimeDispatchInfo<
+                u64,
+                super::super::runtime_types::sp_weights::weight_v2::Weight,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentCallApi",
+                "query_call_info",
+                ::parity_scale_codec::Encode::encode(&(&call, &len)),
+            )
+        }
+        ///`query_call_fee_details`: Query fee details of a given encoded `Call`.
+        #[inline]
+        pub fn query_call_fee_details(
+            call: super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+            len: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::pallet_transaction_payment::types::FeeDetails<
+                u64,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentCallApi",
+                "query_call_fee_details",
+                ::parity_scale_codec::Encode::encode(&(&call, &len)),
+            )
+        }
+        ///`query_weight_to_fee`: Query the output of the current `WeightToFee` given some input.
+        #[inline]
+        pub fn query_weight_to_fee(
+            weight: super::super::runtime_types::sp_weights::weight_v2::Weight,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u64> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentCallApi",
+                "query_weight_to_fee",
+                ::parity_scale_codec::Encode::encode(&(&weight,)),
+            )
+        }
+        ///`query_length_to_fee`: Query the output of the current `LengthToFee` given some input.
+        #[inline]
+        pub fn query_length_to_fee(
+            length: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u64> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentCallApi",
+                "query_length_to_fee",
+                ::parity_scale_codec::Encode::encode(&(&length,)),
+            )
+        }
+    }
+    ///The `EthereumRuntimeRPCApi` runtime API.
+    pub mod ethereum_runtime_rpc_api {
+        ///`chain_id`: Returns runtime defined pallet_evm::ChainId.
+        #[inline]
+        pub fn chain_id() -> ::ferroscale_runtime_types::RuntimeApiPayload<u64> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "EthereumRuntimeRPCApi",
+                "chain_id",
+                Vec::new(),
+            )
+        }
+        ///`account_basic`: Returns pallet_evm::Accounts by address.
+        #[inline]
+        pub fn account_basic(
+            address: ::ferroscale_runtime_types::H160,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::evm::backend::Basic,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "EthereumRuntimeRPCApi",
+                "account_basic",
+                ::parity_scale_codec::Encode::encode(&(&address,)),
+            )
+        }
+        ///`gas_price`: Returns FixedGasPrice::min_gas_price
+        #[inline]
+        pub fn gas_price() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::primitive_types::U256,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "EthereumRuntimeRPCApi",
+                "gas_price",
+                Vec::new(),
+            )
+        }
+        ///`account_code_at`: For a given account address, returns pallet_evm::AccountCodes.
+        #[inline]
+        pub fn account_code_at(
+            address: ::ferroscale_runtime_types::H160,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Vec<u8>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "EthereumRuntimeRPCApi",
+                "account_code_at",
+                ::parity_scale_codec::Encode::encode(&(&address,)),
+            )
+        }
+        ///`author`: Returns the converted FindAuthor::find_author authority id.
+        #[inline]
+        pub fn author() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            ::ferroscale_runtime_types::H160,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "EthereumRuntimeRPCApi",
+                "author",
+                Vec::new(),
+            )
+        }
+        ///`storage_at`: For a given account address and index, returns pallet_evm::AccountStorages.
+        #[inline]
+        pub fn storage_at(
+            address: ::ferroscale_runtime_types::H160,
+            index: super::super::runtime_types::primitive_types::U256,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            ::ferroscale_runtime_types::H256,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "EthereumRuntimeRPCApi",
+                "storage_at",
+                ::parity_scale_codec::Encode::encode(&(&address, &index)),
+            )
+        }
+        ///`call`.
+        #[inline]
+        pub fn call(
+            from: ::ferroscale_runtime_types::H160,
+            to: ::ferroscale_runtime_types::H160,
+            data: Vec<u8>,
+            value: super::super::runtime_types::primitive_types::U256,
+            gas_limit: super::super::runtime_types::primitive_types::U256,
+            max_fee_per_gas: Option<super::super::runtime_types::primitive_types::U256>,
+            max_priority_fee_per_gas: Option<
+                super::super::runtime_types::primitive_types::U256,
+            >,
+            nonce: Option<super::super::runtime_types::primitive_types::U256>,
+            estimate: bool,
+            access_list: Option<
+                Vec<
+                    (
+                        ::ferroscale_runtime_types::H160,
+                        Vec<::ferroscale_runtime_types::H256>,
+                    ),
+                >,
+            >,
+            authorization_list: Option<
+                Vec<
+                    super::super::runtime_types::ethereum::transaction::eip7702::AuthorizationListItem,
+                >,
+            >,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<
+                super::super::runtime_types::fp_evm::ExecutionInfoV2<Vec<u8>>,
+                super::super::runtime_types::sp_runtime::DispatchError,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "EthereumRuntimeRPCApi",
+                "call",
+                ::parity_scale_codec::Encode::encode(
+                    &(
+                        &from,
+                        &to,
+                        &data,
+                        &value,
+                        &gas_limit,
+                        &max_fee_per_gas,
+                        &max_priority_fee_per_gas,
+                        &nonce,
+                        &estimate,
+                        &access_list,
+                        &authorization_list,
+                    ),
+                ),
+            )
+        }
+        ///`create`.
+        #[inline]
+        pub fn create(
+            from: ::ferroscale_runtime_types::H160,
+            data: Vec<u8>,
+            value: super::super::runtime_types::primitive_types::U256,
+            gas_limit: super::super::runtime_types::primitive_types::U256,
+            max_fee_per_gas: Option<super::super::runtime_types::primitive_types::U256>,
+            max_priority_fee_per_gas: Option<
+                super::super::runtime_types::primitive_types::U256,
+            >,
+            nonce: Option<super::super::runtime_types::primitive_types::U256>,
+            estimate: bool,
+            access_list: Option<
+                Vec<
+                    (
+                        ::ferroscale_runtime_types::H160,
+                        Vec<::ferroscale_runtime_types::H256>,
+                    ),
+                >,
+            >,
+            authorization_list: Option<
+                Vec<
+                    super::super::runtime_types::ethereum::transaction::eip7702::AuthorizationListItem,
+                >,
+            >,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<
+                super::super::runtime_types::fp_evm::ExecutionInfoV2<
+                    ::ferroscale_runtime_types::H160,
+                >,
+                super::super::runtime_types::sp_runtime::DispatchError,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "EthereumRuntimeRPCApi",
+                "create",
+                ::parity_scale_codec::Encode::encode(
+                    &(
+                        &from,
+                        &data,
+                        &value,
+                        &gas_limit,
+                        &max_fee_per_gas,
+                        &max_priority_fee_per_gas,
+                        &nonce,
+                        &estimate,
+                        &access_list,
+                        &authorization_list,
+                    ),
+                ),
+            )
+        }
+        ///`current_block`: Return the current block.
+        #[inline]
+        pub fn current_block() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::ethereum::block::Block<
+                    super::super::runtime_types::ethereum::transaction::TransactionV3,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "EthereumRuntimeRPCApi",
+                "current_block",
+                Vec::new(),
+            )
+        }
+        ///`current_receipts`: Return the current receipt.
+        #[inline]
+        pub fn current_receipts() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<Vec<super::super::runtime_types::ethereum::receipt::ReceiptV4>>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "EthereumRuntimeRPCApi",
+                "current_receipts",
+                Vec::new(),
+            )
+        }
+        ///`current_transaction_statuses`: Return the current transaction status.
+        #[inline]
+        pub fn current_transaction_statuses() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<Vec<super::super::runtime_types::fp_rpc::TransactionStatus>>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "EthereumRuntimeRPCApi",
+                "current_transaction_statuses",
+                Vec::new(),
+            )
+        }
+        ///`current_all`.
+        #[inline]
+        pub fn current_all() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            (
+                Option<
+                    super::super::runtime_types::ethereum::block::Block<
+                        super::super::runtime_types::ethereum::transaction::TransactionV3,
+                    >,
+                >,
+                Option<Vec<super::super::runtime_types::ethereum::receipt::ReceiptV4>>,
+                Option<Vec<super::super::runtime_types::fp_rpc::TransactionStatus>>,
+            ),
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "EthereumRuntimeRPCApi",
+                "current_all",
+                Vec::new(),
+            )
+        }
+        ///`extrinsic_filter`: Receives a `Vec<OpaqueExtrinsic>` and filters all the ethereum transactions.
+        #[inline]
+        pub fn extrinsic_filter(
+            xts: Vec<
+                super::super::runtime_types::fp_self_contained::unchecked_extrinsic::UncheckedExtrinsic<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        (),
+                    >,
+                    super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                    super::super::runtime_types::sp_runtime::MultiSignature,
+                    (
+                        super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                        super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                        super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                        super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                        super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                        super::super::runtime_types::node_subtensor_runtime::check_nonce::CheckNonce,
+                        super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                        super::super::runtime_types::node_subtensor_runtime::transaction_payment_wrapper::ChargeTransactionPaymentWrapper,
+                        super::super::runtime_types::pallet_subtensor::transaction_extension::SubtensorTransactionExtension,
+                        super::super::runtime_types::pallet_drand::drand_priority::DrandPriority,
+                        super::super::runtime_types::frame_metadata_hash_extension::CheckMetadataHash,
+                    ),
+                >,
+            >,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<super::super::runtime_types::ethereum::transaction::TransactionV3>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "EthereumRuntimeRPCApi",
+                "extrinsic_filter",
+                ::parity_scale_codec::Encode::encode(&(&xts,)),
+            )
+        }
+        ///`elasticity`: Return the elasticity multiplier.
+        #[inline]
+        pub fn elasticity() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<super::super::runtime_types::sp_arithmetic::per_things::Permill>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "EthereumRuntimeRPCApi",
+                "elasticity",
+                Vec::new(),
+            )
+        }
+        ///`gas_limit_multiplier_support`: Used to determine if gas limit multiplier for non-transactional calls (eth_call/estimateGas)
+        #[inline]
+        pub fn gas_limit_multiplier_support() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            (),
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "EthereumRuntimeRPCApi",
+                "gas_limit_multiplier_support",
+                Vec::new(),
+            )
+        }
+        ///`pending_block`: Return the pending block.
+        #[inline]
+        pub fn pending_block(
+            xts: Vec<
+                super::super::runtime_types::fp_self_contained::unchecked_extrinsic::UncheckedExtrinsic<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        (),
+                    >,
+                    super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                    super::super::runtime_types::sp_runtime::MultiSignature,
+                    (
+                        super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                        super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                        super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                        super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                        super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                        super::super::runtime_types::node_subtensor_runtime::check_nonce::CheckNonce,
+                        super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                        super::super::runtime_types::node_subtensor_runtime::transaction_payment_wrapper::ChargeTransactionPaymentWrapper,
+                        super::super::runtime_types::pallet_subtensor::transaction_extension::SubtensorTransactionExtension,
+                        super::super::runtime_types::pallet_drand::drand_priority::DrandPriority,
+                        super::super::runtime_types::frame_metadata_hash_extension::CheckMetadataHash,
+                    ),
+                >,
+            >,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            (
+                Option<
+                    super::super::runtime_types::ethereum::block::Block<
+                        super::super::runtime_types::ethereum::transaction::TransactionV3,
+                    >,
+                >,
+                Option<Vec<super::super::runtime_types::fp_rpc::TransactionStatus>>,
+            ),
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "EthereumRuntimeRPCApi",
+                "pending_block",
+                ::parity_scale_codec::Encode::encode(&(&xts,)),
+            )
+        }
+        ///`initialize_pending_block`: Initialize the pending block.
+        #[inline]
+        pub fn initialize_pending_block(
+            header: super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<()> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "EthereumRuntimeRPCApi",
+                "initialize_pending_block",
+                ::parity_scale_codec::Encode::encode(&(&header,)),
+            )
+        }
+    }
+    ///The `ConvertTransactionRuntimeApi` runtime API.
+    pub mod convert_transaction_runtime_api {
+        ///`convert_transaction`.
+        #[inline]
+        pub fn convert_transaction(
+            transaction: super::super::runtime_types::ethereum::transaction::TransactionV3,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::fp_self_contained::unchecked_extrinsic::UncheckedExtrinsic<
+                ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                super::super::runtime_types::sp_runtime::MultiSignature,
+                (
+                    super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                    super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                    super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                    super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                    super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                    super::super::runtime_types::node_subtensor_runtime::check_nonce::CheckNonce,
+                    super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                    super::super::runtime_types::node_subtensor_runtime::transaction_payment_wrapper::ChargeTransactionPaymentWrapper,
+                    super::super::runtime_types::pallet_subtensor::transaction_extension::SubtensorTransactionExtension,
+                    super::super::runtime_types::pallet_drand::drand_priority::DrandPriority,
+                    super::super::runtime_types::frame_metadata_hash_extension::CheckMetadataHash,
+                ),
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ConvertTransactionRuntimeApi",
+                "convert_transaction",
+                ::parity_scale_codec::Encode::encode(&(&transaction,)),
+            )
+        }
+    }
+    ///The `ContractsApi` runtime API.
+    pub mod contracts_api {
+        ///`call`: Perform a call from a specified account to a given contract.
+        #[inline]
+        pub fn call(
+            origin: ::ferroscale_runtime_types::AccountId32,
+            dest: ::ferroscale_runtime_types::AccountId32,
+            value: u64,
+            gas_limit: Option<
+                super::super::runtime_types::sp_weights::weight_v2::Weight,
+            >,
+            storage_deposit_limit: Option<u64>,
+            input_data: Vec<u8>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::pallet_contracts::primitives::ContractResult<
+                Result<
+                    super::super::runtime_types::pallet_contracts::primitives::ExecReturnValue,
+                    super::super::runtime_types::sp_runtime::DispatchError,
+                >,
+                u64,
+                super::super::runtime_types::frame_system::EventRecord<
+                    super::super::runtime_types::node_subtensor_runtime::RuntimeEvent,
+                    ::ferroscale_runtime_types::H256,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ContractsApi",
+                "call",
+                ::parity_scale_codec::Encode::encode(
+                    &(
+                        &origin,
+                        &dest,
+                        &value,
+                        &gas_limit,
+                        &storage_deposit_limit,
+                        &input_data,
+                    ),
+                ),
+            )
+        }
+        ///`instantiate`: Instantiate a new contract.
+        #[inline]
+        pub fn instantiate(
+            origin: ::ferroscale_runtime_types::AccountId32,
+            value: u64,
+            gas_limit: Option<
+                super::super::runtime_types::sp_weights::weight_v2::Weight,
+            >,
+            storage_deposit_limit: Option<u64>,
+            code: super::super::runtime_types::pallet_contracts::primitives::Code<
+                ::ferroscale_runtime_types::H256,
+            >,
+            data: Vec<u8>,
+            salt: Vec<u8>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::pallet_contracts::primitives::ContractResult<
+                Result<
+                    super::super::runtime_types::pallet_contracts::primitives::InstantiateReturnValue<
+                        ::ferroscale_runtime_types::AccountId32,
+                    >,
+                    super::super::runtime_types::sp_runtime::DispatchError,
+                >,
+                u64,
+                super::super::runtime_types::frame_system::EventRecord<
+                    super::super::runtime_types::node_subtensor_runtime::RuntimeEvent,
+                    ::ferroscale_runtime_types::H256,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ContractsApi",
+                "instantiate",
+                ::parity_scale_codec::Encode::encode(
+                    &(
+                        &origin,
+                        &value,
+                        &gas_limit,
+                        &storage_deposit_limit,
+                        &code,
+                        &data,
+                        &salt,
+                    ),
+                ),
+            )
+        }
+        ///`upload_code`: Upload new code without instantiating a contract from it.
+        #[inline]
+        pub fn upload_code(
+            origin: ::ferroscale_runtime_types::AccountId32,
+            code: Vec<u8>,
+            storage_deposit_limit: Option<u64>,
+            determinism: super::super::runtime_types::pallet_contracts::wasm::Determinism,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<
+                super::super::runtime_types::pallet_contracts::primitives::CodeUploadReturnValue<
+                    ::ferroscale_runtime_types::H256,
+                    u64,
+                >,
+                super::super::runtime_types::sp_runtime::DispatchError,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ContractsApi",
+                "upload_code",
+                ::parity_scale_codec::Encode::encode(
+                    &(&origin, &code, &storage_deposit_limit, &determinism),
+                ),
+            )
+        }
+        ///`get_storage`: Query a given storage key in a given contract.
+        #[inline]
+        pub fn get_storage(
+            address: ::ferroscale_runtime_types::AccountId32,
+            key: Vec<u8>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<
+                Option<Vec<u8>>,
+                super::super::runtime_types::pallet_contracts::primitives::ContractAccessError,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ContractsApi",
+                "get_storage",
+                ::parity_scale_codec::Encode::encode(&(&address, &key)),
+            )
+        }
+    }
+    ///The `DelegateInfoRuntimeApi` runtime API.
+    pub mod delegate_info_runtime_api {
+        ///`get_delegates`.
+        #[inline]
+        pub fn get_delegates() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                super::super::runtime_types::pallet_subtensor::rpc_info::delegate_info::DelegateInfo<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "DelegateInfoRuntimeApi",
+                "get_delegates",
+                Vec::new(),
+            )
+        }
+        ///`get_delegate`.
+        #[inline]
+        pub fn get_delegate(
+            delegate_account: ::ferroscale_runtime_types::AccountId32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::pallet_subtensor::rpc_info::delegate_info::DelegateInfo<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "DelegateInfoRuntimeApi",
+                "get_delegate",
+                ::parity_scale_codec::Encode::encode(&(&delegate_account,)),
+            )
+        }
+        ///`get_delegated`.
+        #[inline]
+        pub fn get_delegated(
+            delegatee_account: ::ferroscale_runtime_types::AccountId32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                (
+                    super::super::runtime_types::pallet_subtensor::rpc_info::delegate_info::DelegateInfo<
+                        ::ferroscale_runtime_types::AccountId32,
+                    >,
+                    (
+                        ::parity_scale_codec::Compact<u16>,
+                        ::parity_scale_codec::Compact<u64>,
+                    ),
+                ),
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "DelegateInfoRuntimeApi",
+                "get_delegated",
+                ::parity_scale_codec::Encode::encode(&(&delegatee_account,)),
+            )
+        }
+    }
+    ///The `NeuronInfoRuntimeApi` runtime API.
+    pub mod neuron_info_runtime_api {
+        ///`get_neurons`.
+        #[inline]
+        pub fn get_neurons(
+            netuid: u16,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                super::super::runtime_types::pallet_subtensor::rpc_info::neuron_info::NeuronInfo<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "NeuronInfoRuntimeApi",
+                "get_neurons",
+                ::parity_scale_codec::Encode::encode(&(&netuid,)),
+            )
+        }
+        ///`get_neuron`.
+        #[inline]
+        pub fn get_neuron(
+            netuid: u16,
+            uid: u16,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::pallet_subtensor::rpc_info::neuron_info::NeuronInfo<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "NeuronInfoRuntimeApi",
+                "get_neuron",
+                ::parity_scale_codec::Encode::encode(&(&netuid, &uid)),
+            )
+        }
+        ///`get_neurons_lite`.
+        #[inline]
+        pub fn get_neurons_lite(
+            netuid: u16,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                super::super::runtime_types::pallet_subtensor::rpc_info::neuron_info::NeuronInfoLite<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "NeuronInfoRuntimeApi",
+                "get_neurons_lite",
+                ::parity_scale_codec::Encode::encode(&(&netuid,)),
+            )
+        }
+        ///`get_neuron_lite`.
+        #[inline]
+        pub fn get_neuron_lite(
+            netuid: u16,
+            uid: u16,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::pallet_subtensor::rpc_info::neuron_info::NeuronInfoLite<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "NeuronInfoRuntimeApi",
+                "get_neuron_lite",
+                ::parity_scale_codec::Encode::encode(&(&netuid, &uid)),
+            )
+        }
+    }
+    ///The `SubnetInfoRuntimeApi` runtime API.
+    pub mod subnet_info_runtime_api {
+        ///`get_subnet_info`.
+        #[inline]
+        pub fn get_subnet_info(
+            netuid: u16,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::pallet_subtensor::rpc_info::subnet_info::SubnetInfo<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SubnetInfoRuntimeApi",
+                "get_subnet_info",
+                ::parity_scale_codec::Encode::encode(&(&netuid,)),
+            )
+        }
+        ///`get_subnets_info`.
+        #[inline]
+        pub fn get_subnets_info() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                Option<
+                    super::super::runtime_types::pallet_subtensor::rpc_info::subnet_info::SubnetInfo<
+                        ::ferroscale_runtime_types::AccountId32,
+                    >,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SubnetInfoRuntimeApi",
+                "get_subnets_info",
+                Vec::new(),
+            )
+        }
+        ///`get_subnet_info_v2`.
+        #[inline]
+        pub fn get_subnet_info_v2(
+            netuid: u16,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::pallet_subtensor::rpc_info::subnet_info::SubnetInfov2<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SubnetInfoRuntimeApi",
+                "get_subnet_info_v2",
+                ::parity_scale_codec::Encode::encode(&(&netuid,)),
+            )
+        }
+        ///`get_subnets_info_v2`.
+        #[inline]
+        pub fn get_subnets_info_v2() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                Option<
+                    super::super::runtime_types::pallet_subtensor::rpc_info::subnet_info::SubnetInfov2<
+                        ::ferroscale_runtime_types::AccountId32,
+                    >,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SubnetInfoRuntimeApi",
+                "get_subnets_info_v2",
+                Vec::new(),
+            )
+        }
+        ///`get_subnet_hyperparams`.
+        #[inline]
+        pub fn get_subnet_hyperparams(
+            netuid: u16,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::pallet_subtensor::rpc_info::subnet_info::SubnetHyperparams,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SubnetInfoRuntimeApi",
+                "get_subnet_hyperparams",
+                ::parity_scale_codec::Encode::encode(&(&netuid,)),
+            )
+        }
+        ///`get_subnet_hyperparams_v2`.
+        #[inline]
+        pub fn get_subnet_hyperparams_v2(
+            netuid: u16,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::pallet_subtensor::rpc_info::subnet_info::SubnetHyperparamsV2,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SubnetInfoRuntimeApi",
+                "get_subnet_hyperparams_v2",
+                ::parity_scale_codec::Encode::encode(&(&netuid,)),
+            )
+        }
+        ///`get_all_dynamic_info`.
+        #[inline]
+        pub fn get_all_dynamic_info() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                Option<
+                    super::super::runtime_types::pallet_subtensor::rpc_info::dynamic_info::DynamicInfo<
+                        ::ferroscale_runtime_types::AccountId32,
+                    >,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SubnetInfoRuntimeApi",
+                "get_all_dynamic_info",
+                Vec::new(),
+            )
+        }
+        ///`get_all_metagraphs`.
+        #[inline]
+        pub fn get_all_metagraphs() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                Option<
+                    super::super::runtime_types::pallet_subtensor::rpc_info::metagraph::Metagraph<
+                        ::ferroscale_runtime_types::AccountId32,
+                    >,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SubnetInfoRuntimeApi",
+                "get_all_metagraphs",
+                Vec::new(),
+            )
+        }
+        ///`get_metagraph`.
+        #[inline]
+        pub fn get_metagraph(
+            netuid: u16,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::pallet_subtensor::rpc_info::metagraph::Metagraph<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SubnetInfoRuntimeApi",
+                "get_metagraph",
+                ::parity_scale_codec::Encode::encode(&(&netuid,)),
+            )
+        }
+        ///`get_all_mechagraphs`.
+        #[inline]
+        pub fn get_all_mechagraphs() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                Option<
+                    super::super::runtime_types::pallet_subtensor::rpc_info::metagraph::Metagraph<
+                        ::ferroscale_runtime_types::AccountId32,
+                    >,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SubnetInfoRuntimeApi",
+                "get_all_mechagraphs",
+                Vec::new(),
+            )
+        }
+        ///`get_mechagraph`.
+        #[inline]
+        pub fn get_mechagraph(
+            netuid: u16,
+            mecid: u8,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::pallet_subtensor::rpc_info::metagraph::Metagraph<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SubnetInfoRuntimeApi",
+                "get_mechagraph",
+                ::parity_scale_codec::Encode::encode(&(&netuid, &mecid)),
+            )
+        }
+        ///`get_dynamic_info`.
+        #[inline]
+        pub fn get_dynamic_info(
+            netuid: u16,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::pallet_subtensor::rpc_info::dynamic_info::DynamicInfo<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SubnetInfoRuntimeApi",
+                "get_dynamic_info",
+                ::parity_scale_codec::Encode::encode(&(&netuid,)),
+            )
+        }
+        ///`get_subnet_state`.
+        #[inline]
+        pub fn get_subnet_state(
+            netuid: u16,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::pallet_subtensor::rpc_info::show_subnet::SubnetState<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SubnetInfoRuntimeApi",
+                "get_subnet_state",
+                ::parity_scale_codec::Encode::encode(&(&netuid,)),
+            )
+        }
+        ///`get_selective_metagraph`.
+        #[inline]
+        pub fn get_selective_metagraph(
+            netuid: u16,
+            metagraph_indexes: Vec<u16>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::pallet_subtensor::rpc_info::metagraph::SelectiveMetagraph<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SubnetInfoRuntimeApi",
+                "get_selective_metagraph",
+                ::parity_scale_codec::Encode::encode(&(&netuid, &metagraph_indexes)),
+            )
+        }
+        ///`get_coldkey_auto_stake_hotkey`.
+        #[inline]
+        pub fn get_coldkey_auto_stake_hotkey(
+            coldkey: ::ferroscale_runtime_types::AccountId32,
+            netuid: u16,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<::ferroscale_runtime_types::AccountId32>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SubnetInfoRuntimeApi",
+                "get_coldkey_auto_stake_hotkey",
+                ::parity_scale_codec::Encode::encode(&(&coldkey, &netuid)),
+            )
+        }
+        ///`get_selective_mechagraph`.
+        #[inline]
+        pub fn get_selective_mechagraph(
+            netuid: u16,
+            subid: u8,
+            metagraph_indexes: Vec<u16>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::pallet_subtensor::rpc_info::metagraph::SelectiveMetagraph<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SubnetInfoRuntimeApi",
+                "get_selective_mechagraph",
+                ::parity_scale_codec::Encode::encode(
+                    &(&netuid, &subid, &metagraph_indexes),
+                ),
+            )
+        }
+        ///`get_subnet_to_prune`.
+        #[inline]
+        pub fn get_subnet_to_prune() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<u16>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SubnetInfoRuntimeApi",
+                "get_subnet_to_prune",
+                Vec::new(),
+            )
+        }
+    }
+    ///The `StakeInfoRuntimeApi` runtime API.
+    pub mod stake_info_runtime_api {
+        ///`get_stake_info_for_coldkey`.
+        #[inline]
+        pub fn get_stake_info_for_coldkey(
+            coldkey_account: ::ferroscale_runtime_types::AccountId32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                super::super::runtime_types::pallet_subtensor::rpc_info::stake_info::StakeInfo<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "StakeInfoRuntimeApi",
+                "get_stake_info_for_coldkey",
+                ::parity_scale_codec::Encode::encode(&(&coldkey_account,)),
+            )
+        }
+        ///`get_stake_info_for_coldkeys`.
+        #[inline]
+        pub fn get_stake_info_for_coldkeys(
+            coldkey_accounts: Vec<::ferroscale_runtime_types::AccountId32>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    Vec<
+                        super::super::runtime_types::pallet_subtensor::rpc_info::stake_info::StakeInfo<
+                            ::ferroscale_runtime_types::AccountId32,
+                        >,
+                    >,
+                ),
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "StakeInfoRuntimeApi",
+                "get_stake_info_for_coldkeys",
+                ::parity_scale_codec::Encode::encode(&(&coldkey_accounts,)),
+            )
+        }
+        ///`get_stake_info_for_hotkey_coldkey_netuid`.
+        #[inline]
+        pub fn get_stake_info_for_hotkey_coldkey_netuid(
+            hotkey_account: ::ferroscale_runtime_types::AccountId32,
+            coldkey_account: ::ferroscale_runtime_types::AccountId32,
+            netuid: u16,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::pallet_subtensor::rpc_info::stake_info::StakeInfo<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "StakeInfoRuntimeApi",
+                "get_stake_info_for_hotkey_coldkey_netuid",
+                ::parity_scale_codec::Encode::encode(
+                    &(&hotkey_account, &coldkey_account, &netuid),
+                ),
+            )
+        }
+        ///`get_stake_fee`.
+        #[inline]
+        pub fn get_stake_fee(
+            origin: Option<(::ferroscale_runtime_types::AccountId32, u16)>,
+            origin_coldkey_account: ::ferroscale_runtime_types::AccountId32,
+            destination: Option<(::ferroscale_runtime_types::AccountId32, u16)>,
+            destination_coldkey_account: ::ferroscale_runtime_types::AccountId32,
+            amount: u64,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u64> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "StakeInfoRuntimeApi",
+                "get_stake_fee",
+                ::parity_scale_codec::Encode::encode(
+                    &(
+                        &origin,
+                        &origin_coldkey_account,
+                        &destination,
+                        &destination_coldkey_account,
+                        &amount,
+                    ),
+                ),
+            )
+        }
+    }
+    ///The `SubnetRegistrationRuntimeApi` runtime API.
+    pub mod subnet_registration_runtime_api {
+        ///`get_network_registration_cost`.
+        #[inline]
+        pub fn get_network_registration_cost() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            u64,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SubnetRegistrationRuntimeApi",
+                "get_network_registration_cost",
+                Vec::new(),
+            )
+        }
+    }
+    ///The `BabeApi` runtime API.
+    pub mod babe_api {
+        ///`configuration`: Return the configuration for BABE.
+        #[inline]
+        pub fn configuration() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_consensus_babe::BabeConfiguration,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BabeApi",
+                "configuration",
+                Vec::new(),
+            )
+        }
+        ///`current_epoch_start`: Returns the slot that started the current epoch.
+        #[inline]
+        pub fn current_epoch_start() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_consensus_slots::Slot,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BabeApi",
+                "current_epoch_start",
+                Vec::new(),
+            )
+        }
+        ///`current_epoch`: Returns information regarding the current epoch.
+        #[inline]
+        pub fn current_epoch() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_consensus_babe::Epoch,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BabeApi",
+                "current_epoch",
+                Vec::new(),
+            )
+        }
+        ///`next_epoch`: Returns information regarding the next epoch (which was already
+        #[inline]
+        pub fn next_epoch() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_consensus_babe::Epoch,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BabeApi",
+                "next_epoch",
+                Vec::new(),
+            )
+        }
+        ///`generate_key_ownership_proof`: Generates a proof of key ownership for the given authority in the
+        #[inline]
+        pub fn generate_key_ownership_proof(
+            slot: super::super::runtime_types::sp_consensus_slots::Slot,
+            authority_id: super::super::runtime_types::sp_consensus_babe::app::Public,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::sp_consensus_babe::OpaqueKeyOwnershipProof,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BabeApi",
+                "generate_key_ownership_proof",
+                ::parity_scale_codec::Encode::encode(&(&slot, &authority_id)),
+            )
+        }
+        ///`submit_report_equivocation_unsigned_extrinsic`: Submits an unsigned extrinsic to report an equivocation. The caller
+        #[inline]
+        pub fn submit_report_equivocation_unsigned_extrinsic(
+            equivocation_proof: super::super::runtime_types::sp_consensus_slots::EquivocationProof<
+                super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+                super::super::runtime_types::sp_consensus_babe::app::Public,
+            >,
+            key_owner_proof: super::super::runtime_types::sp_consensus_babe::OpaqueKeyOwnershipProof,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Option<()>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BabeApi",
+                "submit_report_equivocation_unsigned_extrinsic",
+                ::parity_scale_codec::Encode::encode(
+                    &(&equivocation_proof, &key_owner_proof),
+                ),
+            )
+        }
+    }
+    ///The `SwapRuntimeApi` runtime API.
+    pub mod swap_runtime_api {
+        ///`current_alpha_price`.
+        #[inline]
+        pub fn current_alpha_price(
+            netuid: u16,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u64> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SwapRuntimeApi",
+                "current_alpha_price",
+                ::parity_scale_codec::Encode::encode(&(&netuid,)),
+            )
+        }
+        ///`sim_swap_tao_for_alpha`.
+        #[inline]
+        pub fn sim_swap_tao_for_alpha(
+            netuid: u16,
+            tao: u64,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::pallet_subtensor_swap_runtime_api::SimSwapResult,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SwapRuntimeApi",
+                "sim_swap_tao_for_alpha",
+                ::parity_scale_codec::Encode::encode(&(&netuid, &tao)),
+            )
+        }
+        ///`sim_swap_alpha_for_tao`.
+        #[inline]
+        pub fn sim_swap_alpha_for_tao(
+            netuid: u16,
+            alpha: u64,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::pallet_subtensor_swap_runtime_api::SimSwapResult,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SwapRuntimeApi",
+                "sim_swap_alpha_for_tao",
+                ::parity_scale_codec::Encode::encode(&(&netuid, &alpha)),
+            )
+        }
+    }
+}
 /// The structural hash (`ferroscale_metadata::type_hash`) of each metadata
 /// type these types were generated from, by type id, ascending: a
 /// generated decoder fits another runtime's type exactly when the
@@ -44540,4 +46600,894 @@ pub fn roundtrip_type(
             _ => return None,
         },
     )
+}
+/// The typed payload of a runtime API method (`kind`
+/// `ItemKind::RuntimeApi`, `owner` its trait) or view function
+/// (`ItemKind::ViewFunction`, `owner` its pallet), called with
+/// arguments decoded from `args` (one encoding per parameter), and
+/// `result` decoded as its result type and encoded again; `None` for
+/// a name no function was generated for.
+#[cfg(feature = "roundtrip")]
+pub fn payload_roundtrip(
+    kind: ::ferroscale_runtime_types::ItemKind,
+    owner: &str,
+    name: &str,
+    args: &[&[u8]],
+    result: &[u8],
+) -> Option<
+    Result<::ferroscale_runtime_types::PayloadRoundtrip, ::parity_scale_codec::Error>,
+> {
+    use ::ferroscale_runtime_types::{
+        roundtrip_api, roundtrip_arg as arg, roundtrip_view, ItemKind, PayloadRoundtrip,
+    };
+    let run = || -> Result<Option<PayloadRoundtrip>, ::parity_scale_codec::Error> {
+        Ok(
+            Some(
+                match (kind, owner, name) {
+                    (ItemKind::RuntimeApi, "Core", "version") => {
+                        roundtrip_api(runtime_apis::core::version(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "Core", "execute_block") => {
+                        roundtrip_api(
+                            runtime_apis::core::execute_block(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "Core", "initialize_block") => {
+                        roundtrip_api(
+                            runtime_apis::core::initialize_block(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "Metadata", "metadata") => {
+                        roundtrip_api(runtime_apis::metadata::metadata(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "Metadata", "metadata_at_version") => {
+                        roundtrip_api(
+                            runtime_apis::metadata::metadata_at_version(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "Metadata", "metadata_versions") => {
+                        roundtrip_api(
+                            runtime_apis::metadata::metadata_versions(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BlockBuilder", "apply_extrinsic") => {
+                        roundtrip_api(
+                            runtime_apis::block_builder::apply_extrinsic(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BlockBuilder", "finalize_block") => {
+                        roundtrip_api(
+                            runtime_apis::block_builder::finalize_block(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BlockBuilder", "inherent_extrinsics") => {
+                        roundtrip_api(
+                            runtime_apis::block_builder::inherent_extrinsics(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BlockBuilder", "check_inherents") => {
+                        roundtrip_api(
+                            runtime_apis::block_builder::check_inherents(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "GenesisBuilder", "build_state") => {
+                        roundtrip_api(
+                            runtime_apis::genesis_builder::build_state(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "GenesisBuilder", "get_preset") => {
+                        roundtrip_api(
+                            runtime_apis::genesis_builder::get_preset(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "GenesisBuilder", "preset_names") => {
+                        roundtrip_api(
+                            runtime_apis::genesis_builder::preset_names(),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TaggedTransactionQueue",
+                        "validate_transaction",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::tagged_transaction_queue::validate_transaction(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "OffchainWorkerApi", "offchain_worker") => {
+                        roundtrip_api(
+                            runtime_apis::offchain_worker_api::offchain_worker(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "AuraApi", "slot_duration") => {
+                        roundtrip_api(runtime_apis::aura_api::slot_duration(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "AuraApi", "authorities") => {
+                        roundtrip_api(runtime_apis::aura_api::authorities(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "SessionKeys", "generate_session_keys") => {
+                        roundtrip_api(
+                            runtime_apis::session_keys::generate_session_keys(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "SessionKeys", "decode_session_keys") => {
+                        roundtrip_api(
+                            runtime_apis::session_keys::decode_session_keys(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "GrandpaApi", "grandpa_authorities") => {
+                        roundtrip_api(
+                            runtime_apis::grandpa_api::grandpa_authorities(),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "GrandpaApi",
+                        "submit_report_equivocation_unsigned_extrinsic",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::grandpa_api::submit_report_equivocation_unsigned_extrinsic(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "GrandpaApi",
+                        "generate_key_ownership_proof",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::grandpa_api::generate_key_ownership_proof(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "GrandpaApi", "current_set_id") => {
+                        roundtrip_api(
+                            runtime_apis::grandpa_api::current_set_id(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "AccountNonceApi", "account_nonce") => {
+                        roundtrip_api(
+                            runtime_apis::account_nonce_api::account_nonce(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "TransactionPaymentApi", "query_info") => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_api::query_info(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentApi",
+                        "query_fee_details",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_api::query_fee_details(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentApi",
+                        "query_weight_to_fee",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_api::query_weight_to_fee(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentApi",
+                        "query_length_to_fee",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_api::query_length_to_fee(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentCallApi",
+                        "query_call_info",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_call_api::query_call_info(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentCallApi",
+                        "query_call_fee_details",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_call_api::query_call_fee_details(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentCallApi",
+                        "query_weight_to_fee",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_call_api::query_weight_to_fee(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentCallApi",
+                        "query_length_to_fee",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_call_api::query_length_to_fee(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "EthereumRuntimeRPCApi", "chain_id") => {
+                        roundtrip_api(
+                            runtime_apis::ethereum_runtime_rpc_api::chain_id(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "EthereumRuntimeRPCApi", "account_basic") => {
+                        roundtrip_api(
+                            runtime_apis::ethereum_runtime_rpc_api::account_basic(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "EthereumRuntimeRPCApi", "gas_price") => {
+                        roundtrip_api(
+                            runtime_apis::ethereum_runtime_rpc_api::gas_price(),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "EthereumRuntimeRPCApi",
+                        "account_code_at",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::ethereum_runtime_rpc_api::account_code_at(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "EthereumRuntimeRPCApi", "author") => {
+                        roundtrip_api(
+                            runtime_apis::ethereum_runtime_rpc_api::author(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "EthereumRuntimeRPCApi", "storage_at") => {
+                        roundtrip_api(
+                            runtime_apis::ethereum_runtime_rpc_api::storage_at(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "EthereumRuntimeRPCApi", "call") => {
+                        roundtrip_api(
+                            runtime_apis::ethereum_runtime_rpc_api::call(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                                arg(args, 3)?,
+                                arg(args, 4)?,
+                                arg(args, 5)?,
+                                arg(args, 6)?,
+                                arg(args, 7)?,
+                                arg(args, 8)?,
+                                arg(args, 9)?,
+                                arg(args, 10)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "EthereumRuntimeRPCApi", "create") => {
+                        roundtrip_api(
+                            runtime_apis::ethereum_runtime_rpc_api::create(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                                arg(args, 3)?,
+                                arg(args, 4)?,
+                                arg(args, 5)?,
+                                arg(args, 6)?,
+                                arg(args, 7)?,
+                                arg(args, 8)?,
+                                arg(args, 9)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "EthereumRuntimeRPCApi", "current_block") => {
+                        roundtrip_api(
+                            runtime_apis::ethereum_runtime_rpc_api::current_block(),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "EthereumRuntimeRPCApi",
+                        "current_receipts",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::ethereum_runtime_rpc_api::current_receipts(),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "EthereumRuntimeRPCApi",
+                        "current_transaction_statuses",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::ethereum_runtime_rpc_api::current_transaction_statuses(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "EthereumRuntimeRPCApi", "current_all") => {
+                        roundtrip_api(
+                            runtime_apis::ethereum_runtime_rpc_api::current_all(),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "EthereumRuntimeRPCApi",
+                        "extrinsic_filter",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::ethereum_runtime_rpc_api::extrinsic_filter(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "EthereumRuntimeRPCApi", "elasticity") => {
+                        roundtrip_api(
+                            runtime_apis::ethereum_runtime_rpc_api::elasticity(),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "EthereumRuntimeRPCApi",
+                        "gas_limit_multiplier_support",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::ethereum_runtime_rpc_api::gas_limit_multiplier_support(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "EthereumRuntimeRPCApi", "pending_block") => {
+                        roundtrip_api(
+                            runtime_apis::ethereum_runtime_rpc_api::pending_block(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "EthereumRuntimeRPCApi",
+                        "initialize_pending_block",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::ethereum_runtime_rpc_api::initialize_pending_block(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "ConvertTransactionRuntimeApi",
+                        "convert_transaction",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::convert_transaction_runtime_api::convert_transaction(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ContractsApi", "call") => {
+                        roundtrip_api(
+                            runtime_apis::contracts_api::call(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                                arg(args, 3)?,
+                                arg(args, 4)?,
+                                arg(args, 5)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ContractsApi", "instantiate") => {
+                        roundtrip_api(
+                            runtime_apis::contracts_api::instantiate(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                                arg(args, 3)?,
+                                arg(args, 4)?,
+                                arg(args, 5)?,
+                                arg(args, 6)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ContractsApi", "upload_code") => {
+                        roundtrip_api(
+                            runtime_apis::contracts_api::upload_code(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                                arg(args, 3)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ContractsApi", "get_storage") => {
+                        roundtrip_api(
+                            runtime_apis::contracts_api::get_storage(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "DelegateInfoRuntimeApi", "get_delegates") => {
+                        roundtrip_api(
+                            runtime_apis::delegate_info_runtime_api::get_delegates(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "DelegateInfoRuntimeApi", "get_delegate") => {
+                        roundtrip_api(
+                            runtime_apis::delegate_info_runtime_api::get_delegate(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "DelegateInfoRuntimeApi", "get_delegated") => {
+                        roundtrip_api(
+                            runtime_apis::delegate_info_runtime_api::get_delegated(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "NeuronInfoRuntimeApi", "get_neurons") => {
+                        roundtrip_api(
+                            runtime_apis::neuron_info_runtime_api::get_neurons(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "NeuronInfoRuntimeApi", "get_neuron") => {
+                        roundtrip_api(
+                            runtime_apis::neuron_info_runtime_api::get_neuron(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "NeuronInfoRuntimeApi",
+                        "get_neurons_lite",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::neuron_info_runtime_api::get_neurons_lite(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "NeuronInfoRuntimeApi", "get_neuron_lite") => {
+                        roundtrip_api(
+                            runtime_apis::neuron_info_runtime_api::get_neuron_lite(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "SubnetInfoRuntimeApi", "get_subnet_info") => {
+                        roundtrip_api(
+                            runtime_apis::subnet_info_runtime_api::get_subnet_info(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "SubnetInfoRuntimeApi",
+                        "get_subnets_info",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::subnet_info_runtime_api::get_subnets_info(),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "SubnetInfoRuntimeApi",
+                        "get_subnet_info_v2",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::subnet_info_runtime_api::get_subnet_info_v2(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "SubnetInfoRuntimeApi",
+                        "get_subnets_info_v2",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::subnet_info_runtime_api::get_subnets_info_v2(),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "SubnetInfoRuntimeApi",
+                        "get_subnet_hyperparams",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::subnet_info_runtime_api::get_subnet_hyperparams(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "SubnetInfoRuntimeApi",
+                        "get_subnet_hyperparams_v2",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::subnet_info_runtime_api::get_subnet_hyperparams_v2(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "SubnetInfoRuntimeApi",
+                        "get_all_dynamic_info",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::subnet_info_runtime_api::get_all_dynamic_info(),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "SubnetInfoRuntimeApi",
+                        "get_all_metagraphs",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::subnet_info_runtime_api::get_all_metagraphs(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "SubnetInfoRuntimeApi", "get_metagraph") => {
+                        roundtrip_api(
+                            runtime_apis::subnet_info_runtime_api::get_metagraph(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "SubnetInfoRuntimeApi",
+                        "get_all_mechagraphs",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::subnet_info_runtime_api::get_all_mechagraphs(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "SubnetInfoRuntimeApi", "get_mechagraph") => {
+                        roundtrip_api(
+                            runtime_apis::subnet_info_runtime_api::get_mechagraph(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "SubnetInfoRuntimeApi",
+                        "get_dynamic_info",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::subnet_info_runtime_api::get_dynamic_info(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "SubnetInfoRuntimeApi",
+                        "get_subnet_state",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::subnet_info_runtime_api::get_subnet_state(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "SubnetInfoRuntimeApi",
+                        "get_selective_metagraph",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::subnet_info_runtime_api::get_selective_metagraph(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "SubnetInfoRuntimeApi",
+                        "get_coldkey_auto_stake_hotkey",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::subnet_info_runtime_api::get_coldkey_auto_stake_hotkey(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "SubnetInfoRuntimeApi",
+                        "get_selective_mechagraph",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::subnet_info_runtime_api::get_selective_mechagraph(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "SubnetInfoRuntimeApi",
+                        "get_subnet_to_prune",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::subnet_info_runtime_api::get_subnet_to_prune(),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "StakeInfoRuntimeApi",
+                        "get_stake_info_for_coldkey",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::stake_info_runtime_api::get_stake_info_for_coldkey(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "StakeInfoRuntimeApi",
+                        "get_stake_info_for_coldkeys",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::stake_info_runtime_api::get_stake_info_for_coldkeys(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "StakeInfoRuntimeApi",
+                        "get_stake_info_for_hotkey_coldkey_netuid",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::stake_info_runtime_api::get_stake_info_for_hotkey_coldkey_netuid(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "StakeInfoRuntimeApi", "get_stake_fee") => {
+                        roundtrip_api(
+                            runtime_apis::stake_info_runtime_api::get_stake_fee(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                                arg(args, 3)?,
+                                arg(args, 4)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "SubnetRegistrationRuntimeApi",
+                        "get_network_registration_cost",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::subnet_registration_runtime_api::get_network_registration_cost(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BabeApi", "configuration") => {
+                        roundtrip_api(runtime_apis::babe_api::configuration(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "BabeApi", "current_epoch_start") => {
+                        roundtrip_api(
+                            runtime_apis::babe_api::current_epoch_start(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BabeApi", "current_epoch") => {
+                        roundtrip_api(runtime_apis::babe_api::current_epoch(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "BabeApi", "next_epoch") => {
+                        roundtrip_api(runtime_apis::babe_api::next_epoch(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "BabeApi", "generate_key_ownership_proof") => {
+                        roundtrip_api(
+                            runtime_apis::babe_api::generate_key_ownership_proof(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "BabeApi",
+                        "submit_report_equivocation_unsigned_extrinsic",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::babe_api::submit_report_equivocation_unsigned_extrinsic(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "SwapRuntimeApi", "current_alpha_price") => {
+                        roundtrip_api(
+                            runtime_apis::swap_runtime_api::current_alpha_price(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "SwapRuntimeApi",
+                        "sim_swap_tao_for_alpha",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::swap_runtime_api::sim_swap_tao_for_alpha(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "SwapRuntimeApi",
+                        "sim_swap_alpha_for_tao",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::swap_runtime_api::sim_swap_alpha_for_tao(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    };
+    run().transpose()
 }

@@ -47,8 +47,9 @@ pub const SPEC_NAME: &str = "kusama";
 pub const SPEC_VERSION: u32 = 1001002u32;
 /// The hash of the whole runtime these types were generated from
 /// (`ferroscale_metadata::fingerprint`): equal for a runtime whose
-/// calls, events, storage, constants and extrinsic format decode the same.
-pub const METADATA_HASH: u128 = 0x2fc1a059a09356f2920f6fa2e0fc7a5d;
+/// calls, events, storage, constants, extrinsic format, runtime APIs and
+/// view functions decode the same.
+pub const METADATA_HASH: u128 = 0x73733f916bc7953402d7af4b005e213e;
 /// The runtime these types were generated from, item by item: check it
 /// against a loaded runtime with `Metadata::check(&RUNTIME)` (all of it)
 /// or `Metadata::check_item(&RUNTIME, kind, pallet, name)` (one item)
@@ -1636,6 +1637,159 @@ pub static RUNTIME: ::ferroscale_runtime_types::RuntimeFingerprint = ::ferroscal
         ("", "Extra", 0x382f41f85f2395394fd2b2e1e0dc8cb2),
         ("", "Signature", 0x9b3c1c83d83769c7fb90e290fc73d5cf),
     ],
+    runtime_apis: &[
+        ("AccountNonceApi", "account_nonce", 0x76e99aeff43fca998071a63667ab0f50),
+        ("AuthorityDiscoveryApi", "authorities", 0x97c42ec3cf7e9be8e08e7de818e2de88),
+        ("BabeApi", "configuration", 0x9e1158efa9deb4765cd101c2d54d451a),
+        ("BabeApi", "current_epoch", 0x71faf7e09c4e1b611f23d2315406ded8),
+        ("BabeApi", "current_epoch_start", 0xdf4b984a293ce95171dcb76d5d88b986),
+        ("BabeApi", "generate_key_ownership_proof", 0x0a53827c13532212c3af359852bea718),
+        ("BabeApi", "next_epoch", 0xdd1b3da2a99a21aaab075a6625e55f38),
+        (
+            "BabeApi",
+            "submit_report_equivocation_unsigned_extrinsic",
+            0xa761207db5488f0f6502ef6b45286eee,
+        ),
+        ("BeefyApi", "beefy_genesis", 0x25c90bfa5bd2f779e5286b61bc5b3ab5),
+        ("BeefyApi", "generate_key_ownership_proof", 0xd166424d7edfe0693f89a54d5a15e128),
+        (
+            "BeefyApi",
+            "submit_report_equivocation_unsigned_extrinsic",
+            0x031f9b0cf0cfa6f8abc3175a701d71a1,
+        ),
+        ("BeefyApi", "validator_set", 0x2825b6de305df480cc2590e55edf0665),
+        ("BeefyMmrApi", "authority_set_proof", 0x68d66fda8bbf5e7de6a31f33145761a0),
+        ("BeefyMmrApi", "next_authority_set_proof", 0x147d3f21f51823d0ded8bfba988a166a),
+        ("BlockBuilder", "apply_extrinsic", 0xbb84a3642a515c57e908274af6b34bca),
+        ("BlockBuilder", "check_inherents", 0xadb543562d5003f7a312cf85c7780f14),
+        ("BlockBuilder", "finalize_block", 0xfef3575edad2fa098f3bb9b760ab1c0b),
+        ("BlockBuilder", "inherent_extrinsics", 0x95df61c2c0f734b7b5fbf0bea8ce2495),
+        ("Core", "execute_block", 0xe92b7b6e43b58295a0f6ab92bc05fc86),
+        ("Core", "initialize_block", 0x70b9a7df7deeab853f834f6699b4f144),
+        ("Core", "version", 0x38962ea279916c86c75f32d38c2276f1),
+        ("GenesisBuilder", "build_config", 0x6aebb1e09e72d4af0dcbff84689eee98),
+        ("GenesisBuilder", "create_default_config", 0x788182c74f9ddf27ced70064b3c5d53f),
+        ("GrandpaApi", "current_set_id", 0x7c989dc62056161b32c41079eebf48ba),
+        (
+            "GrandpaApi",
+            "generate_key_ownership_proof",
+            0xbf0ca304307118e2b03f1c87a359b0e8,
+        ),
+        ("GrandpaApi", "grandpa_authorities", 0xc880df92d06110ca4d1ce81ea6663044),
+        (
+            "GrandpaApi",
+            "submit_report_equivocation_unsigned_extrinsic",
+            0xf6fec62333ec307165e89f202b1fd1cb,
+        ),
+        ("Metadata", "metadata", 0xf3250207796c40c98a119b6539e67a36),
+        ("Metadata", "metadata_at_version", 0x38095602d903056da31a68046bfd80cf),
+        ("Metadata", "metadata_versions", 0x004f0ed46dd62e27a8bae7ced837cb1c),
+        ("MmrApi", "generate_proof", 0x1435f3fa9307b301c994d21dd29554d1),
+        ("MmrApi", "mmr_leaf_count", 0x56dbe296d0b843762fb9b2173d7c09c7),
+        ("MmrApi", "mmr_root", 0x101d8800e320eaf8cb05d4490a0abad6),
+        ("MmrApi", "verify_proof", 0xece1f34f67e7ee9e6f77b64425181a62),
+        ("MmrApi", "verify_proof_stateless", 0x7e5587e6e37d8662da7e5f78e0f2bebb),
+        ("NominationPoolsApi", "balance_to_points", 0xdc65834460e0bf2a98619bdafec892da),
+        ("NominationPoolsApi", "pending_rewards", 0x446aafb32c4808ce1674fc552ec24654),
+        ("NominationPoolsApi", "points_to_balance", 0xd60506f3ac369970c73af1da13cbd677),
+        ("OffchainWorkerApi", "offchain_worker", 0x064b9cfbcfe6a7fc928707525e845cde),
+        ("ParachainHost", "assumed_validation_data", 0x8ff83e2fab9cfe2689d1da98cc5af68d),
+        ("ParachainHost", "async_backing_params", 0x8fd04683e8b9cd65237318233cde8a57),
+        ("ParachainHost", "availability_cores", 0x4db8a9ae6650479d99a91ca064df5f88),
+        ("ParachainHost", "candidate_events", 0xe18dde9ba4bf209d6bdd3f7ece66f871),
+        (
+            "ParachainHost",
+            "candidate_pending_availability",
+            0x86457bea4439e9b24713dd05f6954da2,
+        ),
+        (
+            "ParachainHost",
+            "check_validation_outputs",
+            0xa7fbf6e3d66f707794bfe1ed9fb8db0c,
+        ),
+        ("ParachainHost", "disabled_validators", 0x56972b12219d0e561b60b896e48f5081),
+        ("ParachainHost", "disputes", 0x6b776cf4b0e27e00e7f8cf9f79de165f),
+        ("ParachainHost", "dmq_contents", 0x6210da448447d0fd005aea3dac29053b),
+        (
+            "ParachainHost",
+            "inbound_hrmp_channels_contents",
+            0xb255ece650a669dbea653a3b7a713b94,
+        ),
+        ("ParachainHost", "key_ownership_proof", 0x7e3b0c39b5a67c0d2429d95c8f1521d6),
+        ("ParachainHost", "minimum_backing_votes", 0xe2a61862efcc128a1a7700778e210a3f),
+        ("ParachainHost", "on_chain_votes", 0xaa2bf30245543eedd6a83b0f4cc908bb),
+        ("ParachainHost", "para_backing_state", 0xa06a05842365f2b22e5a9a999e5eab0b),
+        (
+            "ParachainHost",
+            "persisted_validation_data",
+            0xdcd9360ac678206340107a1dc988e038,
+        ),
+        ("ParachainHost", "pvfs_require_precheck", 0x97a373fde4be4e2fd0befab13f90fca8),
+        ("ParachainHost", "session_executor_params", 0x6a0033267e2171e49c400c7130b84a4e),
+        ("ParachainHost", "session_index_for_child", 0x1cc39efac35a0800eeadd09fc50c5b2d),
+        ("ParachainHost", "session_info", 0xf9289256ba0872a9efc71bf77f13ffe0),
+        (
+            "ParachainHost",
+            "submit_pvf_check_statement",
+            0x5886122cc16a476910b2661e68c40bdc,
+        ),
+        (
+            "ParachainHost",
+            "submit_report_dispute_lost",
+            0xcd56503147f54c81286ec62f76e67774,
+        ),
+        ("ParachainHost", "unapplied_slashes", 0x2c21ad399865574f73dd42348feebf7a),
+        ("ParachainHost", "validation_code", 0xef7ab8133539d6286be4562d71646314),
+        ("ParachainHost", "validation_code_by_hash", 0x48143569e1931bdab902ef4fb116ca61),
+        ("ParachainHost", "validation_code_hash", 0x7d8a8b5774543b428ee95dcd035e115f),
+        ("ParachainHost", "validator_groups", 0x666805edee4758bc8d6814740bac973a),
+        ("ParachainHost", "validators", 0xdddf324fd70558e02ba4fb55e68d467c),
+        ("SessionKeys", "decode_session_keys", 0xa613e87a791850001d3f9a6f169e3588),
+        ("SessionKeys", "generate_session_keys", 0x4584e3279e2d47f9e8c8bb39060cd629),
+        ("StakingApi", "nominations_quota", 0xdd91d055991dee72d328e4afe892578c),
+        (
+            "TaggedTransactionQueue",
+            "validate_transaction",
+            0x57161d86fdbc1bf7c8944a790e531cdc,
+        ),
+        (
+            "TransactionPaymentApi",
+            "query_fee_details",
+            0x92a77a402b993a619c43caf0d9c9534d,
+        ),
+        ("TransactionPaymentApi", "query_info", 0xd478f05ccdcbe6eca094c491fb48d0ef),
+        (
+            "TransactionPaymentApi",
+            "query_length_to_fee",
+            0xc987a28d3c131ec69eda23776c73bcb4,
+        ),
+        (
+            "TransactionPaymentApi",
+            "query_weight_to_fee",
+            0xb2dee096948383fbc761e92e9464e2c9,
+        ),
+        (
+            "TransactionPaymentCallApi",
+            "query_call_fee_details",
+            0x3bddfa8fd005a46d3de72a9e39226bb1,
+        ),
+        (
+            "TransactionPaymentCallApi",
+            "query_call_info",
+            0xbf49edfbef5ec6774328b07568468246,
+        ),
+        (
+            "TransactionPaymentCallApi",
+            "query_length_to_fee",
+            0xf676c82f0217d91c4378fb2161f96fb4,
+        ),
+        (
+            "TransactionPaymentCallApi",
+            "query_weight_to_fee",
+            0x5d31a3e08cbbe0285e7adaba07e50e00,
+        ),
+    ],
+    view_functions: &[],
 };
 /// Every type of the runtime, by its metadata path.
 pub mod runtime_types {
@@ -35882,7 +36036,8 @@ pub mod runtime_types {
         }
     }
 }
-/// Typed access to each pallet: constants, storage keys and values, call constructors.
+/// Typed access to each pallet: constants, storage keys and values, call
+/// constructors, view functions.
 pub mod pallets {
     ///The `System` pallet (index 0).
     pub mod system {
@@ -48390,6 +48545,1371 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+        }
+    }
+}
+/// Typed runtime API calls (V15+): one module per trait, one function
+/// per method returning its `RuntimeApiPayload` (what `state_call`
+/// takes, and the result type its answer decodes as).
+pub mod runtime_apis {
+    ///The `Core` runtime API.
+    pub mod core {
+        ///`version`: Returns the version of the runtime.
+        #[inline]
+        pub fn version() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_version::RuntimeVersion,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "Core",
+                "version",
+                Vec::new(),
+            )
+        }
+        ///`execute_block`: Execute the given block.
+        #[inline]
+        pub fn execute_block(
+            block: super::super::runtime_types::sp_runtime::generic::block::Block<
+                super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+                ::ferroscale_runtime_types::UncheckedExtrinsic<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        (),
+                    >,
+                    super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                    super::super::runtime_types::sp_runtime::MultiSignature,
+                    (
+                        super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                        super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                        super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                        super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                        super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                        super::super::runtime_types::frame_system::extensions::check_nonce::CheckNonce,
+                        super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                        super::super::runtime_types::pallet_transaction_payment::ChargeTransactionPayment,
+                    ),
+                >,
+            >,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<()> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "Core",
+                "execute_block",
+                ::parity_scale_codec::Encode::encode(&(&block,)),
+            )
+        }
+        ///`initialize_block`: Initialize a block with the given header.
+        #[inline]
+        pub fn initialize_block(
+            header: super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<()> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "Core",
+                "initialize_block",
+                ::parity_scale_codec::Encode::encode(&(&header,)),
+            )
+        }
+    }
+    ///The `Metadata` runtime API.
+    pub mod metadata {
+        ///`metadata`: Returns the metadata of a runtime.
+        #[inline]
+        pub fn metadata() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_core::OpaqueMetadata,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "Metadata",
+                "metadata",
+                Vec::new(),
+            )
+        }
+        ///`metadata_at_version`: Returns the metadata at a given version.
+        #[inline]
+        pub fn metadata_at_version(
+            version: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<super::super::runtime_types::sp_core::OpaqueMetadata>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "Metadata",
+                "metadata_at_version",
+                ::parity_scale_codec::Encode::encode(&(&version,)),
+            )
+        }
+        ///`metadata_versions`: Returns the supported metadata versions.
+        #[inline]
+        pub fn metadata_versions() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<u32>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "Metadata",
+                "metadata_versions",
+                Vec::new(),
+            )
+        }
+    }
+    ///The `BlockBuilder` runtime API.
+    pub mod block_builder {
+        ///`apply_extrinsic`: Apply the given extrinsic.
+        #[inline]
+        pub fn apply_extrinsic(
+            extrinsic: ::ferroscale_runtime_types::UncheckedExtrinsic<
+                ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                super::super::runtime_types::sp_runtime::MultiSignature,
+                (
+                    super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                    super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                    super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                    super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                    super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                    super::super::runtime_types::frame_system::extensions::check_nonce::CheckNonce,
+                    super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                    super::super::runtime_types::pallet_transaction_payment::ChargeTransactionPayment,
+                ),
+            >,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<
+                Result<(), super::super::runtime_types::sp_runtime::DispatchError>,
+                super::super::runtime_types::sp_runtime::transaction_validity::TransactionValidityError,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BlockBuilder",
+                "apply_extrinsic",
+                ::parity_scale_codec::Encode::encode(&(&extrinsic,)),
+            )
+        }
+        ///`finalize_block`: Finish the current block.
+        #[inline]
+        pub fn finalize_block() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BlockBuilder",
+                "finalize_block",
+                Vec::new(),
+            )
+        }
+        ///`inherent_extrinsics`: Generate inherent extrinsics. The inherent data will vary from chain to chain.
+        #[inline]
+        pub fn inherent_extrinsics(
+            inherent: super::super::runtime_types::sp_inherents::InherentData,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                ::ferroscale_runtime_types::UncheckedExtrinsic<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        (),
+                    >,
+                    super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                    super::super::runtime_types::sp_runtime::MultiSignature,
+                    (
+                        super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                        super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                        super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                        super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                        super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                        super::super::runtime_types::frame_system::extensions::check_nonce::CheckNonce,
+                        super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                        super::super::runtime_types::pallet_transaction_payment::ChargeTransactionPayment,
+                    ),
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BlockBuilder",
+                "inherent_extrinsics",
+                ::parity_scale_codec::Encode::encode(&(&inherent,)),
+            )
+        }
+        ///`check_inherents`: Check that the inherents are valid. The inherent data will vary from chain to chain.
+        #[inline]
+        pub fn check_inherents(
+            block: super::super::runtime_types::sp_runtime::generic::block::Block<
+                super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+                ::ferroscale_runtime_types::UncheckedExtrinsic<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        (),
+                    >,
+                    super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                    super::super::runtime_types::sp_runtime::MultiSignature,
+                    (
+                        super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                        super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                        super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                        super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                        super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                        super::super::runtime_types::frame_system::extensions::check_nonce::CheckNonce,
+                        super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                        super::super::runtime_types::pallet_transaction_payment::ChargeTransactionPayment,
+                    ),
+                >,
+            >,
+            data: super::super::runtime_types::sp_inherents::InherentData,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_inherents::CheckInherentsResult,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BlockBuilder",
+                "check_inherents",
+                ::parity_scale_codec::Encode::encode(&(&block, &data)),
+            )
+        }
+    }
+    ///The `TaggedTransactionQueue` runtime API.
+    pub mod tagged_transaction_queue {
+        ///`validate_transaction`: Validate the transaction.
+        #[inline]
+        pub fn validate_transaction(
+            source: super::super::runtime_types::sp_runtime::transaction_validity::TransactionSource,
+            tx: ::ferroscale_runtime_types::UncheckedExtrinsic<
+                ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                super::super::runtime_types::sp_runtime::MultiSignature,
+                (
+                    super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                    super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                    super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                    super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                    super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                    super::super::runtime_types::frame_system::extensions::check_nonce::CheckNonce,
+                    super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                    super::super::runtime_types::pallet_transaction_payment::ChargeTransactionPayment,
+                ),
+            >,
+            block_hash: ::ferroscale_runtime_types::H256,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<
+                super::super::runtime_types::sp_runtime::transaction_validity::ValidTransaction,
+                super::super::runtime_types::sp_runtime::transaction_validity::TransactionValidityError,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TaggedTransactionQueue",
+                "validate_transaction",
+                ::parity_scale_codec::Encode::encode(&(&source, &tx, &block_hash)),
+            )
+        }
+    }
+    ///The `OffchainWorkerApi` runtime API.
+    pub mod offchain_worker_api {
+        ///`offchain_worker`: Starts the off-chain task for given block header.
+        #[inline]
+        pub fn offchain_worker(
+            header: super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<()> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "OffchainWorkerApi",
+                "offchain_worker",
+                ::parity_scale_codec::Encode::encode(&(&header,)),
+            )
+        }
+    }
+    ///The `ParachainHost` runtime API.
+    pub mod parachain_host {
+        ///`validators`: Get the current validators.
+        #[inline]
+        pub fn validators() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                super::super::runtime_types::polkadot_primitives::v6::validator_app::Public,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "validators",
+                Vec::new(),
+            )
+        }
+        ///`validator_groups`: Returns the validator groups and rotation info localized based on the hypothetical child
+        #[inline]
+        pub fn validator_groups() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            (
+                Vec<
+                    Vec<
+                        super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex,
+                    >,
+                >,
+                super::super::runtime_types::polkadot_primitives::v6::GroupRotationInfo<
+                    u32,
+                >,
+            ),
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "validator_groups",
+                Vec::new(),
+            )
+        }
+        ///`availability_cores`: Yields information on all availability cores as relevant to the child block.
+        #[inline]
+        pub fn availability_cores() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                super::super::runtime_types::polkadot_primitives::v6::CoreState<
+                    ::ferroscale_runtime_types::H256,
+                    u32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "availability_cores",
+                Vec::new(),
+            )
+        }
+        ///`persisted_validation_data`: Yields the persisted validation data for the given `ParaId` along with an assumption that
+        #[inline]
+        pub fn persisted_validation_data(
+            para_id: super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            assumption: super::super::runtime_types::polkadot_primitives::v6::OccupiedCoreAssumption,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::polkadot_primitives::v6::PersistedValidationData<
+                    ::ferroscale_runtime_types::H256,
+                    u32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "persisted_validation_data",
+                ::parity_scale_codec::Encode::encode(&(&para_id, &assumption)),
+            )
+        }
+        ///`assumed_validation_data`: Returns the persisted validation data for the given `ParaId` along with the corresponding
+        #[inline]
+        pub fn assumed_validation_data(
+            para_id: super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            expected_persisted_validation_data_hash: ::ferroscale_runtime_types::H256,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                (
+                    super::super::runtime_types::polkadot_primitives::v6::PersistedValidationData<
+                        ::ferroscale_runtime_types::H256,
+                        u32,
+                    >,
+                    super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash,
+                ),
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "assumed_validation_data",
+                ::parity_scale_codec::Encode::encode(
+                    &(&para_id, &expected_persisted_validation_data_hash),
+                ),
+            )
+        }
+        ///`check_validation_outputs`: Checks if the given validation outputs pass the acceptance criteria.
+        #[inline]
+        pub fn check_validation_outputs(
+            para_id: super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            outputs: super::super::runtime_types::polkadot_primitives::v6::CandidateCommitments<
+                u32,
+            >,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<bool> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "check_validation_outputs",
+                ::parity_scale_codec::Encode::encode(&(&para_id, &outputs)),
+            )
+        }
+        ///`session_index_for_child`: Returns the session index expected at a child of the block.
+        #[inline]
+        pub fn session_index_for_child() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            u32,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "session_index_for_child",
+                Vec::new(),
+            )
+        }
+        ///`validation_code`: Fetch the validation code used by a para, making the given `OccupiedCoreAssumption`.
+        #[inline]
+        pub fn validation_code(
+            para_id: super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            assumption: super::super::runtime_types::polkadot_primitives::v6::OccupiedCoreAssumption,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCode,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "validation_code",
+                ::parity_scale_codec::Encode::encode(&(&para_id, &assumption)),
+            )
+        }
+        ///`candidate_pending_availability`: Get the receipt of a candidate pending availability. This returns `Some` for any paras
+        #[inline]
+        pub fn candidate_pending_availability(
+            para_id: super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::polkadot_primitives::v6::CommittedCandidateReceipt<
+                    ::ferroscale_runtime_types::H256,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "candidate_pending_availability",
+                ::parity_scale_codec::Encode::encode(&(&para_id,)),
+            )
+        }
+        ///`candidate_events`: Get a vector of events concerning candidates that occurred within a block.
+        #[inline]
+        pub fn candidate_events() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                super::super::runtime_types::polkadot_primitives::v6::CandidateEvent<
+                    ::ferroscale_runtime_types::H256,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "candidate_events",
+                Vec::new(),
+            )
+        }
+        ///`dmq_contents`: Get all the pending inbound messages in the downward message queue for a para.
+        #[inline]
+        pub fn dmq_contents(
+            recipient: super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                super::super::runtime_types::polkadot_core_primitives::InboundDownwardMessage<
+                    u32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "dmq_contents",
+                ::parity_scale_codec::Encode::encode(&(&recipient,)),
+            )
+        }
+        ///`inbound_hrmp_channels_contents`: Get the contents of all channels addressed to the given recipient. Channels that have no
+        #[inline]
+        pub fn inbound_hrmp_channels_contents(
+            recipient: super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            ::ferroscale_runtime_types::BTreeMap<
+                super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                Vec<
+                    super::super::runtime_types::polkadot_core_primitives::InboundHrmpMessage<
+                        u32,
+                    >,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "inbound_hrmp_channels_contents",
+                ::parity_scale_codec::Encode::encode(&(&recipient,)),
+            )
+        }
+        ///`validation_code_by_hash`: Get the validation code from its hash.
+        #[inline]
+        pub fn validation_code_by_hash(
+            hash: super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCode,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "validation_code_by_hash",
+                ::parity_scale_codec::Encode::encode(&(&hash,)),
+            )
+        }
+        ///`on_chain_votes`: Scrape dispute relevant from on-chain, backing votes and resolved disputes.
+        #[inline]
+        pub fn on_chain_votes() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::polkadot_primitives::v6::ScrapedOnChainVotes<
+                    ::ferroscale_runtime_types::H256,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "on_chain_votes",
+                Vec::new(),
+            )
+        }
+        ///`session_info`: Get the session info for the given session, if stored.
+        #[inline]
+        pub fn session_info(
+            index: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<super::super::runtime_types::polkadot_primitives::v6::SessionInfo>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "session_info",
+                ::parity_scale_codec::Encode::encode(&(&index,)),
+            )
+        }
+        ///`submit_pvf_check_statement`: Submits a PVF pre-checking statement into the transaction pool.
+        #[inline]
+        pub fn submit_pvf_check_statement(
+            stmt: super::super::runtime_types::polkadot_primitives::v6::PvfCheckStatement,
+            signature: super::super::runtime_types::polkadot_primitives::v6::validator_app::Signature,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<()> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "submit_pvf_check_statement",
+                ::parity_scale_codec::Encode::encode(&(&stmt, &signature)),
+            )
+        }
+        ///`pvfs_require_precheck`: Returns code hashes of PVFs that require pre-checking by validators in the active set.
+        #[inline]
+        pub fn pvfs_require_precheck() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "pvfs_require_precheck",
+                Vec::new(),
+            )
+        }
+        ///`validation_code_hash`: Fetch the hash of the validation code used by a para, making the given `OccupiedCoreAssumption`.
+        #[inline]
+        pub fn validation_code_hash(
+            para_id: super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            assumption: super::super::runtime_types::polkadot_primitives::v6::OccupiedCoreAssumption,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "validation_code_hash",
+                ::parity_scale_codec::Encode::encode(&(&para_id, &assumption)),
+            )
+        }
+        ///`disputes`: Returns all onchain disputes.
+        #[inline]
+        pub fn disputes() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                (
+                    u32,
+                    super::super::runtime_types::polkadot_core_primitives::CandidateHash,
+                    super::super::runtime_types::polkadot_primitives::v6::DisputeState<
+                        u32,
+                    >,
+                ),
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "disputes",
+                Vec::new(),
+            )
+        }
+        ///`session_executor_params`: Returns execution parameters for the session.
+        #[inline]
+        pub fn session_executor_params(
+            session_index: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::polkadot_primitives::v6::executor_params::ExecutorParams,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "session_executor_params",
+                ::parity_scale_codec::Encode::encode(&(&session_index,)),
+            )
+        }
+        ///`unapplied_slashes`: Returns a list of validators that lost a past session dispute and need to be slashed.
+        #[inline]
+        pub fn unapplied_slashes() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                (
+                    u32,
+                    super::super::runtime_types::polkadot_core_primitives::CandidateHash,
+                    super::super::runtime_types::polkadot_primitives::v6::slashing::PendingSlashes,
+                ),
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "unapplied_slashes",
+                Vec::new(),
+            )
+        }
+        ///`key_ownership_proof`: Returns a merkle proof of a validator session key.
+        #[inline]
+        pub fn key_ownership_proof(
+            validator_id: super::super::runtime_types::polkadot_primitives::v6::validator_app::Public,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::polkadot_primitives::v6::slashing::OpaqueKeyOwnershipProof,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "key_ownership_proof",
+                ::parity_scale_codec::Encode::encode(&(&validator_id,)),
+            )
+        }
+        ///`submit_report_dispute_lost`: Submit an unsigned extrinsic to slash validators who lost a dispute about
+        #[inline]
+        pub fn submit_report_dispute_lost(
+            dispute_proof: super::super::runtime_types::polkadot_primitives::v6::slashing::DisputeProof,
+            key_ownership_proof: super::super::runtime_types::polkadot_primitives::v6::slashing::OpaqueKeyOwnershipProof,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Option<()>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "submit_report_dispute_lost",
+                ::parity_scale_codec::Encode::encode(
+                    &(&dispute_proof, &key_ownership_proof),
+                ),
+            )
+        }
+        ///`minimum_backing_votes`: Get the minimum number of backing votes for a parachain candidate.
+        #[inline]
+        pub fn minimum_backing_votes() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            u32,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "minimum_backing_votes",
+                Vec::new(),
+            )
+        }
+        ///`para_backing_state`: Returns the state of parachain backing for a given para.
+        #[inline]
+        pub fn para_backing_state(
+            __: super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::polkadot_primitives::v6::async_backing::BackingState<
+                    ::ferroscale_runtime_types::H256,
+                    u32,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "para_backing_state",
+                ::parity_scale_codec::Encode::encode(&(&__,)),
+            )
+        }
+        ///`async_backing_params`: Returns candidate's acceptance limitations for asynchronous backing for a relay parent.
+        #[inline]
+        pub fn async_backing_params() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::polkadot_primitives::v6::async_backing::AsyncBackingParams,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "async_backing_params",
+                Vec::new(),
+            )
+        }
+        ///`disabled_validators`: Returns a list of all disabled validators at the given block.
+        #[inline]
+        pub fn disabled_validators() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ParachainHost",
+                "disabled_validators",
+                Vec::new(),
+            )
+        }
+    }
+    ///The `BeefyApi` runtime API.
+    pub mod beefy_api {
+        ///`beefy_genesis`: Return the block number where BEEFY consensus is enabled/started
+        #[inline]
+        pub fn beefy_genesis() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<u32>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BeefyApi",
+                "beefy_genesis",
+                Vec::new(),
+            )
+        }
+        ///`validator_set`: Return the current active BEEFY validator set
+        #[inline]
+        pub fn validator_set() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::sp_consensus_beefy::ValidatorSet<
+                    super::super::runtime_types::sp_consensus_beefy::ecdsa_crypto::Public,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BeefyApi",
+                "validator_set",
+                Vec::new(),
+            )
+        }
+        ///`submit_report_equivocation_unsigned_extrinsic`: Submits an unsigned extrinsic to report an equivocation. The caller
+        #[inline]
+        pub fn submit_report_equivocation_unsigned_extrinsic(
+            equivocation_proof: super::super::runtime_types::sp_consensus_beefy::EquivocationProof<
+                u32,
+                super::super::runtime_types::sp_consensus_beefy::ecdsa_crypto::Public,
+                super::super::runtime_types::sp_consensus_beefy::ecdsa_crypto::Signature,
+            >,
+            key_owner_proof: super::super::runtime_types::sp_consensus_beefy::OpaqueKeyOwnershipProof,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Option<()>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BeefyApi",
+                "submit_report_equivocation_unsigned_extrinsic",
+                ::parity_scale_codec::Encode::encode(
+                    &(&equivocation_proof, &key_owner_proof),
+                ),
+            )
+        }
+        ///`generate_key_ownership_proof`: Generates a proof of key ownership for the given authority in the
+        #[inline]
+        pub fn generate_key_ownership_proof(
+            set_id: u64,
+            authority_id: super::super::runtime_types::sp_consensus_beefy::ecdsa_crypto::Public,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::sp_consensus_beefy::OpaqueKeyOwnershipProof,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BeefyApi",
+                "generate_key_ownership_proof",
+                ::parity_scale_codec::Encode::encode(&(&set_id, &authority_id)),
+            )
+        }
+    }
+    ///The `MmrApi` runtime API.
+    pub mod mmr_api {
+        ///`mmr_root`: Return the on-chain MMR root hash.
+        #[inline]
+        pub fn mmr_root() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<
+                ::ferroscale_runtime_types::H256,
+                super::super::runtime_types::sp_mmr_primitives::Error,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "MmrApi",
+                "mmr_root",
+                Vec::new(),
+            )
+        }
+        ///`mmr_leaf_count`: Return the number of MMR blocks in the chain.
+        #[inline]
+        pub fn mmr_leaf_count() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<u64, super::super::runtime_types::sp_mmr_primitives::Error>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "MmrApi",
+                "mmr_leaf_count",
+                Vec::new(),
+            )
+        }
+        ///`generate_proof`: Generate MMR proof for a series of block numbers. If `best_known_block_number = Some(n)`,
+        #[inline]
+        pub fn generate_proof(
+            block_numbers: Vec<u32>,
+            best_known_block_number: Option<u32>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<
+                (
+                    Vec<
+                        super::super::runtime_types::sp_mmr_primitives::EncodableOpaqueLeaf,
+                    >,
+                    super::super::runtime_types::sp_mmr_primitives::Proof<
+                        ::ferroscale_runtime_types::H256,
+                    >,
+                ),
+                super::super::runtime_types::sp_mmr_primitives::Error,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "MmrApi",
+                "generate_proof",
+                ::parity_scale_codec::Encode::encode(
+                    &(&block_numbers, &best_known_block_number),
+                ),
+            )
+        }
+        ///`verify_proof`: Verify MMR proof against on-chain MMR for a batch of leaves.
+        #[inline]
+        pub fn verify_proof(
+            leaves: Vec<
+                super::super::runtime_types::sp_mmr_primitives::EncodableOpaqueLeaf,
+            >,
+            proof: super::super::runtime_types::sp_mmr_primitives::Proof<
+                ::ferroscale_runtime_types::H256,
+            >,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<(), super::super::runtime_types::sp_mmr_primitives::Error>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "MmrApi",
+                "verify_proof",
+                ::parity_scale_codec::Encode::encode(&(&leaves, &proof)),
+            )
+        }
+        ///`verify_proof_stateless`: Verify MMR proof against given root hash for a batch of leaves.
+        #[inline]
+        pub fn verify_proof_stateless(
+            root: ::ferroscale_runtime_types::H256,
+            leaves: Vec<
+                super::super::runtime_types::sp_mmr_primitives::EncodableOpaqueLeaf,
+            >,
+            proof: super::super::runtime_types::sp_mmr_primitives::Proof<
+                ::ferroscale_runtime_types::H256,
+            >,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<(), super::super::runtime_types::sp_mmr_primitives::Error>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "MmrApi",
+                "verify_proof_stateless",
+                ::parity_scale_codec::Encode::encode(&(&root, &leaves, &proof)),
+            )
+        }
+    }
+    ///The `BeefyMmrApi` runtime API.
+    pub mod beefy_mmr_api {
+        ///`authority_set_proof`: Return the currently active BEEFY authority set proof.
+        #[inline]
+        pub fn authority_set_proof() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_consensus_beefy::mmr::BeefyAuthoritySet<
+                ::ferroscale_runtime_types::H256,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BeefyMmrApi",
+                "authority_set_proof",
+                Vec::new(),
+            )
+        }
+        ///`next_authority_set_proof`: Return the next/queued BEEFY authority set proof.
+        #[inline]
+        pub fn next_authority_set_proof() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_consensus_beefy::mmr::BeefyAuthoritySet<
+                ::ferroscale_runtime_types::H256,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BeefyMmrApi",
+                "next_authority_set_proof",
+                Vec::new(),
+            )
+        }
+    }
+    ///The `GrandpaApi` runtime API.
+    pub mod grandpa_api {
+        ///`grandpa_authorities`: Get the current GRANDPA authorities and weights. This should not change except
+        #[inline]
+        pub fn grandpa_authorities() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<(super::super::runtime_types::sp_consensus_grandpa::app::Public, u64)>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "GrandpaApi",
+                "grandpa_authorities",
+                Vec::new(),
+            )
+        }
+        ///`submit_report_equivocation_unsigned_extrinsic`: Submits an unsigned extrinsic to report an equivocation. The caller
+        #[inline]
+        pub fn submit_report_equivocation_unsigned_extrinsic(
+            equivocation_proof: super::super::runtime_types::sp_consensus_grandpa::EquivocationProof<
+                ::ferroscale_runtime_types::H256,
+                u32,
+            >,
+            key_owner_proof: super::super::runtime_types::sp_consensus_grandpa::OpaqueKeyOwnershipProof,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Option<()>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "GrandpaApi",
+                "submit_report_equivocation_unsigned_extrinsic",
+                ::parity_scale_codec::Encode::encode(
+                    &(&equivocation_proof, &key_owner_proof),
+                ),
+            )
+        }
+        ///`generate_key_ownership_proof`: Generates a proof of key ownership for the given authority in the
+        #[inline]
+        pub fn generate_key_ownership_proof(
+            set_id: u64,
+            authority_id: super::super::runtime_types::sp_consensus_grandpa::app::Public,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::sp_consensus_grandpa::OpaqueKeyOwnershipProof,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "GrandpaApi",
+                "generate_key_ownership_proof",
+                ::parity_scale_codec::Encode::encode(&(&set_id, &authority_id)),
+            )
+        }
+        ///`current_set_id`: Get current GRANDPA authority set id.
+        #[inline]
+        pub fn current_set_id() -> ::ferroscale_runtime_types::RuntimeApiPayload<u64> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "GrandpaApi",
+                "current_set_id",
+                Vec::new(),
+            )
+        }
+    }
+    ///The `BabeApi` runtime API.
+    pub mod babe_api {
+        ///`configuration`: Return the configuration for BABE.
+        #[inline]
+        pub fn configuration() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_consensus_babe::BabeConfiguration,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BabeApi",
+                "configuration",
+                Vec::new(),
+            )
+        }
+        ///`current_epoch_start`: Returns the slot that started the current epoch.
+        #[inline]
+        pub fn current_epoch_start() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_consensus_slots::Slot,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BabeApi",
+                "current_epoch_start",
+                Vec::new(),
+            )
+        }
+        ///`current_epoch`: Returns information regarding the current epoch.
+        #[inline]
+        pub fn current_epoch() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_consensus_babe::Epoch,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BabeApi",
+                "current_epoch",
+                Vec::new(),
+            )
+        }
+        ///`next_epoch`: Returns information regarding the next epoch (which was already
+        #[inline]
+        pub fn next_epoch() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_consensus_babe::Epoch,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BabeApi",
+                "next_epoch",
+                Vec::new(),
+            )
+        }
+        ///`generate_key_ownership_proof`: Generates a proof of key ownership for the given authority in the
+        #[inline]
+        pub fn generate_key_ownership_proof(
+            slot: super::super::runtime_types::sp_consensus_slots::Slot,
+            authority_id: super::super::runtime_types::sp_consensus_babe::app::Public,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::sp_consensus_babe::OpaqueKeyOwnershipProof,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BabeApi",
+                "generate_key_ownership_proof",
+                ::parity_scale_codec::Encode::encode(&(&slot, &authority_id)),
+            )
+        }
+        ///`submit_report_equivocation_unsigned_extrinsic`: Submits an unsigned extrinsic to report an equivocation. The caller
+        #[inline]
+        pub fn submit_report_equivocation_unsigned_extrinsic(
+            equivocation_proof: super::super::runtime_types::sp_consensus_slots::EquivocationProof<
+                super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+                super::super::runtime_types::sp_consensus_babe::app::Public,
+            >,
+            key_owner_proof: super::super::runtime_types::sp_consensus_babe::OpaqueKeyOwnershipProof,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Option<()>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BabeApi",
+                "submit_report_equivocation_unsigned_extrinsic",
+                ::parity_scale_codec::Encode::encode(
+                    &(&equivocation_proof, &key_owner_proof),
+                ),
+            )
+        }
+    }
+    ///The `AuthorityDiscoveryApi` runtime API.
+    pub mod authority_discovery_api {
+        ///`authorities`: Retrieve authority identifiers of the current and next authority set.
+        #[inline]
+        pub fn authorities() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<super::super::runtime_types::sp_authority_discovery::app::Public>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "AuthorityDiscoveryApi",
+                "authorities",
+                Vec::new(),
+            )
+        }
+    }
+    ///The `SessionKeys` runtime API.
+    pub mod session_keys {
+        ///`generate_session_keys`: Generate a set of session keys with optionally using the given seed.
+        #[inline]
+        pub fn generate_session_keys(
+            seed: Option<Vec<u8>>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Vec<u8>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SessionKeys",
+                "generate_session_keys",
+                ::parity_scale_codec::Encode::encode(&(&seed,)),
+            )
+        }
+        ///`decode_session_keys`: Decode the given public session keys.
+        #[inline]
+        pub fn decode_session_keys(
+            encoded: Vec<u8>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                Vec<(Vec<u8>, super::super::runtime_types::sp_core::crypto::KeyTypeId)>,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SessionKeys",
+                "decode_session_keys",
+                ::parity_scale_codec::Encode::encode(&(&encoded,)),
+            )
+        }
+    }
+    ///The `AccountNonceApi` runtime API.
+    pub mod account_nonce_api {
+        ///`account_nonce`: Get current account nonce of given `AccountId`.
+        #[inline]
+        pub fn account_nonce(
+            account: ::ferroscale_runtime_types::AccountId32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u32> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "AccountNonceApi",
+                "account_nonce",
+                ::parity_scale_codec::Encode::encode(&(&account,)),
+            )
+        }
+    }
+    ///The `TransactionPaymentApi` runtime API.
+    pub mod transaction_payment_api {
+        ///`query_info`.
+        #[inline]
+        pub fn query_info(
+            uxt: ::ferroscale_runtime_types::UncheckedExtrinsic<
+                ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                super::super::runtime_types::sp_runtime::MultiSignature,
+                (
+                    super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                    super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                    super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                    super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                    super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                    super::super::runtime_types::frame_system::extensions::check_nonce::CheckNonce,
+                    super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                    super::super::runtime_types::pallet_transaction_payment::ChargeTransactionPayment,
+                ),
+            >,
+            len: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::pallet_transaction_payment::types::RuntimeDispatchInfo<
+                u128,
+                super::super::runtime_types::sp_weights::weight_v2::Weight,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentApi",
+                "query_info",
+                ::parity_scale_codec::Encode::encode(&(&uxt, &len)),
+            )
+        }
+        ///`query_fee_details`.
+        #[inline]
+        pub fn query_fee_details(
+            uxt: ::ferroscale_runtime_types::UncheckedExtrinsic<
+                ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                super::super::runtime_types::sp_runtime::MultiSignature,
+                (
+                    super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                    super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                    super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                    super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                    super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                    super::super::runtime_types::frame_system::extensions::check_nonce::CheckNonce,
+                    super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                    super::super::runtime_types::pallet_transaction_payment::ChargeTransactionPayment,
+                ),
+            >,
+            len: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::pallet_transaction_payment::types::FeeDetails<
+                u128,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentApi",
+                "query_fee_details",
+                ::parity_scale_codec::Encode::encode(&(&uxt, &len)),
+            )
+        }
+        ///`query_weight_to_fee`.
+        #[inline]
+        pub fn query_weight_to_fee(
+            weight: super::super::runtime_types::sp_weights::weight_v2::Weight,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u128> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentApi",
+                "query_weight_to_fee",
+                ::parity_scale_codec::Encode::encode(&(&weight,)),
+            )
+        }
+        ///`query_length_to_fee`.
+        #[inline]
+        pub fn query_length_to_fee(
+            length: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u128> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentApi",
+                "query_length_to_fee",
+                ::parity_scale_codec::Encode::encode(&(&length,)),
+            )
+        }
+    }
+    ///The `TransactionPaymentCallApi` runtime API.
+    pub mod transaction_payment_call_api {
+        ///`query_call_info`: Query information of a dispatch class, weight, and fee of a given encoded `Call`.
+        #[inline]
+        pub fn query_call_info(
+            call: super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+            len: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::pallet_transaction_payment::types::RuntimeDispatchInfo<
+                u128,
+                super::super::runtime_types::sp_weights::weight_v2::Weight,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentCallApi",
+                "query_call_info",
+                ::parity_scale_codec::Encode::encode(&(&call, &len)),
+            )
+        }
+        ///`query_call_fee_details`: Query fee details of a given encoded `Call`.
+        #[inline]
+        pub fn query_call_fee_details(
+            call: super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+            len: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::pallet_transaction_payment::types::FeeDetails<
+                u128,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentCallApi",
+                "query_call_fee_details",
+                ::parity_scale_codec::Encode::encode(&(&call, &len)),
+            )
+        }
+        ///`query_weight_to_fee`: Query the output of the current `WeightToFee` given some input.
+        #[inline]
+        pub fn query_weight_to_fee(
+            weight: super::super::runtime_types::sp_weights::weight_v2::Weight,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u128> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentCallApi",
+                "query_weight_to_fee",
+                ::parity_scale_codec::Encode::encode(&(&weight,)),
+            )
+        }
+        ///`query_length_to_fee`: Query the output of the current `LengthToFee` given some input.
+        #[inline]
+        pub fn query_length_to_fee(
+            length: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u128> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentCallApi",
+                "query_length_to_fee",
+                ::parity_scale_codec::Encode::encode(&(&length,)),
+            )
+        }
+    }
+    ///The `NominationPoolsApi` runtime API.
+    pub mod nomination_pools_api {
+        ///`pending_rewards`: Returns the pending rewards for the member that the AccountId was given for.
+        #[inline]
+        pub fn pending_rewards(
+            who: ::ferroscale_runtime_types::AccountId32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u128> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "NominationPoolsApi",
+                "pending_rewards",
+                ::parity_scale_codec::Encode::encode(&(&who,)),
+            )
+        }
+        ///`points_to_balance`: Returns the equivalent balance of `points` for a given pool.
+        #[inline]
+        pub fn points_to_balance(
+            pool_id: u32,
+            points: u128,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u128> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "NominationPoolsApi",
+                "points_to_balance",
+                ::parity_scale_codec::Encode::encode(&(&pool_id, &points)),
+            )
+        }
+        ///`balance_to_points`: Returns the equivalent points of `new_funds` for a given pool.
+        #[inline]
+        pub fn balance_to_points(
+            pool_id: u32,
+            new_funds: u128,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u128> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "NominationPoolsApi",
+                "balance_to_points",
+                ::parity_scale_codec::Encode::encode(&(&pool_id, &new_funds)),
+            )
+        }
+    }
+    ///The `StakingApi` runtime API.
+    pub mod staking_api {
+        ///`nominations_quota`: Returns the nominations quota for a nominator with a given balance.
+        #[inline]
+        pub fn nominations_quota(
+            balance: u128,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u32> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "StakingApi",
+                "nominations_quota",
+                ::parity_scale_codec::Encode::encode(&(&balance,)),
+            )
+        }
+    }
+    ///The `GenesisBuilder` runtime API.
+    pub mod genesis_builder {
+        ///`create_default_config`: Creates the default `GenesisConfig` and returns it as a JSON blob.
+        #[inline]
+        pub fn create_default_config() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<u8>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "GenesisBuilder",
+                "create_default_config",
+                Vec::new(),
+            )
+        }
+        ///`build_config`: Build `GenesisConfig` from a JSON blob not using any defaults and store it in the storage.
+        #[inline]
+        pub fn build_config(
+            json: Vec<u8>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Result<(), String>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "GenesisBuilder",
+                "build_config",
+                ::parity_scale_codec::Encode::encode(&(&json,)),
+            )
         }
     }
 }
@@ -62959,4 +64479,670 @@ pub fn roundtrip_type(
             _ => return None,
         },
     )
+}
+/// The typed payload of a runtime API method (`kind`
+/// `ItemKind::RuntimeApi`, `owner` its trait) or view function
+/// (`ItemKind::ViewFunction`, `owner` its pallet), called with
+/// arguments decoded from `args` (one encoding per parameter), and
+/// `result` decoded as its result type and encoded again; `None` for
+/// a name no function was generated for.
+#[cfg(feature = "roundtrip")]
+pub fn payload_roundtrip(
+    kind: ::ferroscale_runtime_types::ItemKind,
+    owner: &str,
+    name: &str,
+    args: &[&[u8]],
+    result: &[u8],
+) -> Option<
+    Result<::ferroscale_runtime_types::PayloadRoundtrip, ::parity_scale_codec::Error>,
+> {
+    use ::ferroscale_runtime_types::{
+        roundtrip_api, roundtrip_arg as arg, roundtrip_view, ItemKind, PayloadRoundtrip,
+    };
+    let run = || -> Result<Option<PayloadRoundtrip>, ::parity_scale_codec::Error> {
+        Ok(
+            Some(
+                match (kind, owner, name) {
+                    (ItemKind::RuntimeApi, "Core", "version") => {
+                        roundtrip_api(runtime_apis::core::version(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "Core", "execute_block") => {
+                        roundtrip_api(
+                            runtime_apis::core::execute_block(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "Core", "initialize_block") => {
+                        roundtrip_api(
+                            runtime_apis::core::initialize_block(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "Metadata", "metadata") => {
+                        roundtrip_api(runtime_apis::metadata::metadata(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "Metadata", "metadata_at_version") => {
+                        roundtrip_api(
+                            runtime_apis::metadata::metadata_at_version(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "Metadata", "metadata_versions") => {
+                        roundtrip_api(
+                            runtime_apis::metadata::metadata_versions(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BlockBuilder", "apply_extrinsic") => {
+                        roundtrip_api(
+                            runtime_apis::block_builder::apply_extrinsic(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BlockBuilder", "finalize_block") => {
+                        roundtrip_api(
+                            runtime_apis::block_builder::finalize_block(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BlockBuilder", "inherent_extrinsics") => {
+                        roundtrip_api(
+                            runtime_apis::block_builder::inherent_extrinsics(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BlockBuilder", "check_inherents") => {
+                        roundtrip_api(
+                            runtime_apis::block_builder::check_inherents(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TaggedTransactionQueue",
+                        "validate_transaction",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::tagged_transaction_queue::validate_transaction(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "OffchainWorkerApi", "offchain_worker") => {
+                        roundtrip_api(
+                            runtime_apis::offchain_worker_api::offchain_worker(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ParachainHost", "validators") => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::validators(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ParachainHost", "validator_groups") => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::validator_groups(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ParachainHost", "availability_cores") => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::availability_cores(),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "ParachainHost",
+                        "persisted_validation_data",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::persisted_validation_data(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "ParachainHost",
+                        "assumed_validation_data",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::assumed_validation_data(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "ParachainHost",
+                        "check_validation_outputs",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::check_validation_outputs(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "ParachainHost",
+                        "session_index_for_child",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::session_index_for_child(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ParachainHost", "validation_code") => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::validation_code(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "ParachainHost",
+                        "candidate_pending_availability",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::candidate_pending_availability(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ParachainHost", "candidate_events") => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::candidate_events(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ParachainHost", "dmq_contents") => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::dmq_contents(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "ParachainHost",
+                        "inbound_hrmp_channels_contents",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::inbound_hrmp_channels_contents(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "ParachainHost",
+                        "validation_code_by_hash",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::validation_code_by_hash(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ParachainHost", "on_chain_votes") => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::on_chain_votes(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ParachainHost", "session_info") => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::session_info(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "ParachainHost",
+                        "submit_pvf_check_statement",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::submit_pvf_check_statement(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ParachainHost", "pvfs_require_precheck") => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::pvfs_require_precheck(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ParachainHost", "validation_code_hash") => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::validation_code_hash(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ParachainHost", "disputes") => {
+                        roundtrip_api(runtime_apis::parachain_host::disputes(), result)?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "ParachainHost",
+                        "session_executor_params",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::session_executor_params(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ParachainHost", "unapplied_slashes") => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::unapplied_slashes(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ParachainHost", "key_ownership_proof") => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::key_ownership_proof(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "ParachainHost",
+                        "submit_report_dispute_lost",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::submit_report_dispute_lost(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ParachainHost", "minimum_backing_votes") => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::minimum_backing_votes(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ParachainHost", "para_backing_state") => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::para_backing_state(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ParachainHost", "async_backing_params") => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::async_backing_params(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ParachainHost", "disabled_validators") => {
+                        roundtrip_api(
+                            runtime_apis::parachain_host::disabled_validators(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BeefyApi", "beefy_genesis") => {
+                        roundtrip_api(runtime_apis::beefy_api::beefy_genesis(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "BeefyApi", "validator_set") => {
+                        roundtrip_api(runtime_apis::beefy_api::validator_set(), result)?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "BeefyApi",
+                        "submit_report_equivocation_unsigned_extrinsic",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::beefy_api::submit_report_equivocation_unsigned_extrinsic(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "BeefyApi",
+                        "generate_key_ownership_proof",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::beefy_api::generate_key_ownership_proof(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "MmrApi", "mmr_root") => {
+                        roundtrip_api(runtime_apis::mmr_api::mmr_root(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "MmrApi", "mmr_leaf_count") => {
+                        roundtrip_api(runtime_apis::mmr_api::mmr_leaf_count(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "MmrApi", "generate_proof") => {
+                        roundtrip_api(
+                            runtime_apis::mmr_api::generate_proof(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "MmrApi", "verify_proof") => {
+                        roundtrip_api(
+                            runtime_apis::mmr_api::verify_proof(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "MmrApi", "verify_proof_stateless") => {
+                        roundtrip_api(
+                            runtime_apis::mmr_api::verify_proof_stateless(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BeefyMmrApi", "authority_set_proof") => {
+                        roundtrip_api(
+                            runtime_apis::beefy_mmr_api::authority_set_proof(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BeefyMmrApi", "next_authority_set_proof") => {
+                        roundtrip_api(
+                            runtime_apis::beefy_mmr_api::next_authority_set_proof(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "GrandpaApi", "grandpa_authorities") => {
+                        roundtrip_api(
+                            runtime_apis::grandpa_api::grandpa_authorities(),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "GrandpaApi",
+                        "submit_report_equivocation_unsigned_extrinsic",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::grandpa_api::submit_report_equivocation_unsigned_extrinsic(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "GrandpaApi",
+                        "generate_key_ownership_proof",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::grandpa_api::generate_key_ownership_proof(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "GrandpaApi", "current_set_id") => {
+                        roundtrip_api(
+                            runtime_apis::grandpa_api::current_set_id(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BabeApi", "configuration") => {
+                        roundtrip_api(runtime_apis::babe_api::configuration(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "BabeApi", "current_epoch_start") => {
+                        roundtrip_api(
+                            runtime_apis::babe_api::current_epoch_start(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BabeApi", "current_epoch") => {
+                        roundtrip_api(runtime_apis::babe_api::current_epoch(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "BabeApi", "next_epoch") => {
+                        roundtrip_api(runtime_apis::babe_api::next_epoch(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "BabeApi", "generate_key_ownership_proof") => {
+                        roundtrip_api(
+                            runtime_apis::babe_api::generate_key_ownership_proof(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "BabeApi",
+                        "submit_report_equivocation_unsigned_extrinsic",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::babe_api::submit_report_equivocation_unsigned_extrinsic(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "AuthorityDiscoveryApi", "authorities") => {
+                        roundtrip_api(
+                            runtime_apis::authority_discovery_api::authorities(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "SessionKeys", "generate_session_keys") => {
+                        roundtrip_api(
+                            runtime_apis::session_keys::generate_session_keys(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "SessionKeys", "decode_session_keys") => {
+                        roundtrip_api(
+                            runtime_apis::session_keys::decode_session_keys(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "AccountNonceApi", "account_nonce") => {
+                        roundtrip_api(
+                            runtime_apis::account_nonce_api::account_nonce(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "TransactionPaymentApi", "query_info") => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_api::query_info(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentApi",
+                        "query_fee_details",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_api::query_fee_details(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentApi",
+                        "query_weight_to_fee",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_api::query_weight_to_fee(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentApi",
+                        "query_length_to_fee",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_api::query_length_to_fee(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentCallApi",
+                        "query_call_info",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_call_api::query_call_info(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentCallApi",
+                        "query_call_fee_details",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_call_api::query_call_fee_details(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentCallApi",
+                        "query_weight_to_fee",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_call_api::query_weight_to_fee(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentCallApi",
+                        "query_length_to_fee",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_call_api::query_length_to_fee(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "NominationPoolsApi", "pending_rewards") => {
+                        roundtrip_api(
+                            runtime_apis::nomination_pools_api::pending_rewards(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "NominationPoolsApi", "points_to_balance") => {
+                        roundtrip_api(
+                            runtime_apis::nomination_pools_api::points_to_balance(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "NominationPoolsApi", "balance_to_points") => {
+                        roundtrip_api(
+                            runtime_apis::nomination_pools_api::balance_to_points(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "StakingApi", "nominations_quota") => {
+                        roundtrip_api(
+                            runtime_apis::staking_api::nominations_quota(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "GenesisBuilder", "create_default_config") => {
+                        roundtrip_api(
+                            runtime_apis::genesis_builder::create_default_config(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "GenesisBuilder", "build_config") => {
+                        roundtrip_api(
+                            runtime_apis::genesis_builder::build_config(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    };
+    run().transpose()
 }

@@ -25,6 +25,7 @@ mod chains;
 mod collections;
 mod extrinsic;
 mod opaque;
+mod payload;
 pub mod typed;
 pub mod values;
 
@@ -35,7 +36,7 @@ pub use chains::*;
 pub use collections::{BTreeMap, BTreeSet};
 pub use extrinsic::{GeneralPart, Preamble, SignedPart, UncheckedExtrinsic};
 /// What each generated module records about its runtime (`RUNTIME`).
-pub use ferroscale_core::fingerprint::{ItemHash, ItemKind, RuntimeFingerprint};
+pub use ferroscale_core::fingerprint::{ItemHash, ItemKind, RuntimeFingerprint, RuntimeItem};
 /// Storage keys, for the generated `pallets::<pallet>::storage` builders.
 pub use ferroscale_core::hashing::{storage_key, StorageHasher};
 pub use opaque::WrapperKeepOpaque;
@@ -43,6 +44,12 @@ pub use opaque::WrapperKeepOpaque;
 /// through this crate so a crate using the proc-macro needs no dependency of
 /// its own on parity-scale-codec.
 pub use parity_scale_codec as codec;
+/// Typed runtime API calls and view function queries (the generated
+/// `runtime_apis` and `pallets::<pallet>::view_functions` modules).
+pub use payload::{
+    roundtrip_api, roundtrip_arg, roundtrip_view, PayloadRoundtrip, RuntimeApiPayload,
+    ViewFunctionError, ViewFunctionPayload, VIEW_FUNCTION_METHOD,
+};
 pub use values::ToValue;
 
 /// The structural hash of the metadata type a generated type was made from

@@ -47,8 +47,9 @@ pub const SPEC_NAME: &str = "node";
 pub const SPEC_VERSION: u32 = 268u32;
 /// The hash of the whole runtime these types were generated from
 /// (`ferroscale_metadata::fingerprint`): equal for a runtime whose
-/// calls, events, storage, constants and extrinsic format decode the same.
-pub const METADATA_HASH: u128 = 0xf3535e14f5b555c55e9979604f5c1f4e;
+/// calls, events, storage, constants, extrinsic format, runtime APIs and
+/// view functions decode the same.
+pub const METADATA_HASH: u128 = 0x33ff49ec5c712575d6c851e231d605a0;
 /// The runtime these types were generated from, item by item: check it
 /// against a loaded runtime with `Metadata::check(&RUNTIME)` (all of it)
 /// or `Metadata::check_item(&RUNTIME, kind, pallet, name)` (one item)
@@ -1939,6 +1940,119 @@ pub static RUNTIME: ::ferroscale_runtime_types::RuntimeFingerprint = ::ferroscal
         ("", "Extra", 0x37b15ba48835585cd220e67effb8be10),
         ("", "Signature", 0x9b3c1c83d83769c7fb90e290fc73d5cf),
     ],
+    runtime_apis: &[
+        ("AccountNonceApi", "account_nonce", 0x76e99aeff43fca998071a63667ab0f50),
+        ("AssetConversionApi", "get_reserves", 0x7db94cf4305e811f57285c45bd4a9b2b),
+        (
+            "AssetConversionApi",
+            "quote_price_exact_tokens_for_tokens",
+            0x5fca2376f9eebf779190602d38daad0a,
+        ),
+        (
+            "AssetConversionApi",
+            "quote_price_tokens_for_exact_tokens",
+            0xbb5b0af266a9a48db5e6ebb7778f03d8,
+        ),
+        ("AssetsApi", "account_balances", 0xc2d4ae7941e413d4352748c8e8d487a9),
+        ("AuthorityDiscoveryApi", "authorities", 0x97c42ec3cf7e9be8e08e7de818e2de88),
+        ("BabeApi", "configuration", 0x9e1158efa9deb4765cd101c2d54d451a),
+        ("BabeApi", "current_epoch", 0x71faf7e09c4e1b611f23d2315406ded8),
+        ("BabeApi", "current_epoch_start", 0xdf4b984a293ce95171dcb76d5d88b986),
+        ("BabeApi", "generate_key_ownership_proof", 0x0a53827c13532212c3af359852bea718),
+        ("BabeApi", "next_epoch", 0xdd1b3da2a99a21aaab075a6625e55f38),
+        (
+            "BabeApi",
+            "submit_report_equivocation_unsigned_extrinsic",
+            0xa761207db5488f0f6502ef6b45286eee,
+        ),
+        ("BlockBuilder", "apply_extrinsic", 0xbb84a3642a515c57e908274af6b34bca),
+        ("BlockBuilder", "check_inherents", 0xadb543562d5003f7a312cf85c7780f14),
+        ("BlockBuilder", "finalize_block", 0xfef3575edad2fa098f3bb9b760ab1c0b),
+        ("BlockBuilder", "inherent_extrinsics", 0x95df61c2c0f734b7b5fbf0bea8ce2495),
+        ("ContractsApi", "call", 0x0bfaf52f0cc94f5a61cd5098bab8a348),
+        ("ContractsApi", "get_storage", 0xc5ff14e15202692564de4bb9a43119fc),
+        ("ContractsApi", "instantiate", 0x1446a642455ff247738ec5c5781be50c),
+        ("ContractsApi", "upload_code", 0x9aa3afb298a76ded358fe71407076fe3),
+        ("Core", "execute_block", 0xe92b7b6e43b58295a0f6ab92bc05fc86),
+        ("Core", "initialize_block", 0x70b9a7df7deeab853f834f6699b4f144),
+        ("Core", "version", 0x38962ea279916c86c75f32d38c2276f1),
+        ("GrandpaApi", "current_set_id", 0x7c989dc62056161b32c41079eebf48ba),
+        (
+            "GrandpaApi",
+            "generate_key_ownership_proof",
+            0xbf0ca304307118e2b03f1c87a359b0e8,
+        ),
+        ("GrandpaApi", "grandpa_authorities", 0xc880df92d06110ca4d1ce81ea6663044),
+        (
+            "GrandpaApi",
+            "submit_report_equivocation_unsigned_extrinsic",
+            0xf6fec62333ec307165e89f202b1fd1cb,
+        ),
+        ("Metadata", "metadata", 0xf3250207796c40c98a119b6539e67a36),
+        ("Metadata", "metadata_at_version", 0x38095602d903056da31a68046bfd80cf),
+        ("Metadata", "metadata_versions", 0x004f0ed46dd62e27a8bae7ced837cb1c),
+        ("MmrApi", "generate_proof", 0x1435f3fa9307b301c994d21dd29554d1),
+        ("MmrApi", "mmr_leaf_count", 0x56dbe296d0b843762fb9b2173d7c09c7),
+        ("MmrApi", "mmr_root", 0x101d8800e320eaf8cb05d4490a0abad6),
+        ("MmrApi", "verify_proof", 0xece1f34f67e7ee9e6f77b64425181a62),
+        ("MmrApi", "verify_proof_stateless", 0x7e5587e6e37d8662da7e5f78e0f2bebb),
+        ("NftsApi", "attribute", 0xa214d6c15caefb574cc60946aa674956),
+        ("NftsApi", "collection_attribute", 0x236e166e6dbb276bf2c13bf57b5c61ac),
+        ("NftsApi", "collection_owner", 0x19243eb3a8196614eacc91e12b54fb6c),
+        ("NftsApi", "custom_attribute", 0xe25212918b95dfa4315b4b2a4f16c633),
+        ("NftsApi", "owner", 0x34127b7533b11e1a8ea606f750b5ead4),
+        ("NftsApi", "system_attribute", 0x3825d004324d62ea6c8d87ec9a60b1fb),
+        ("NominationPoolsApi", "balance_to_points", 0xdc65834460e0bf2a98619bdafec892da),
+        ("NominationPoolsApi", "pending_rewards", 0x446aafb32c4808ce1674fc552ec24654),
+        ("NominationPoolsApi", "points_to_balance", 0xd60506f3ac369970c73af1da13cbd677),
+        ("OffchainWorkerApi", "offchain_worker", 0x064b9cfbcfe6a7fc928707525e845cde),
+        ("SessionKeys", "decode_session_keys", 0xa613e87a791850001d3f9a6f169e3588),
+        ("SessionKeys", "generate_session_keys", 0x4584e3279e2d47f9e8c8bb39060cd629),
+        ("StakingApi", "nominations_quota", 0xdd91d055991dee72d328e4afe892578c),
+        (
+            "TaggedTransactionQueue",
+            "validate_transaction",
+            0x57161d86fdbc1bf7c8944a790e531cdc,
+        ),
+        (
+            "TransactionPaymentApi",
+            "query_fee_details",
+            0x92a77a402b993a619c43caf0d9c9534d,
+        ),
+        ("TransactionPaymentApi", "query_info", 0xd478f05ccdcbe6eca094c491fb48d0ef),
+        (
+            "TransactionPaymentApi",
+            "query_length_to_fee",
+            0xc987a28d3c131ec69eda23776c73bcb4,
+        ),
+        (
+            "TransactionPaymentApi",
+            "query_weight_to_fee",
+            0xb2dee096948383fbc761e92e9464e2c9,
+        ),
+        (
+            "TransactionPaymentCallApi",
+            "query_call_fee_details",
+            0xdd02fa1e9a0ffdf2df32277affd6a909,
+        ),
+        (
+            "TransactionPaymentCallApi",
+            "query_call_info",
+            0xd5618d6326654d885b1bb931ef92179d,
+        ),
+        (
+            "TransactionPaymentCallApi",
+            "query_length_to_fee",
+            0xf676c82f0217d91c4378fb2161f96fb4,
+        ),
+        (
+            "TransactionPaymentCallApi",
+            "query_weight_to_fee",
+            0x5d31a3e08cbbe0285e7adaba07e50e00,
+        ),
+        ("ValidateStatement", "validate_statement", 0x528b0609362ec8cd13890b3e1f985064),
+    ],
+    view_functions: &[],
 };
 /// Every type of the runtime, by its metadata path.
 pub mod runtime_types {
@@ -39301,7 +39415,8 @@ pub mod runtime_types {
         }
     }
 }
-/// Typed access to each pallet: constants, storage keys and values, call constructors.
+/// Typed access to each pallet: constants, storage keys and values, call
+/// constructors, view functions.
 pub mod pallets {
     ///The `System` pallet (index 0).
     pub mod system {
@@ -55411,6 +55526,1119 @@ pub mod pallets {
         }
     }
 }
+/// Typed runtime API calls (V15+): one module per trait, one function
+/// per method returning its `RuntimeApiPayload` (what `state_call`
+/// takes, and the result type its answer decodes as).
+pub mod runtime_apis {
+    ///The `Core` runtime API.
+    pub mod core {
+        ///`version`: Returns the version of the runtime.
+        #[inline]
+        pub fn version() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_version::RuntimeVersion,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "Core",
+                "version",
+                Vec::new(),
+            )
+        }
+        ///`execute_block`: Execute the given block.
+        #[inline]
+        pub fn execute_block(
+            block: super::super::runtime_types::sp_runtime::generic::block::Block<
+                super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+                ::ferroscale_runtime_types::UncheckedExtrinsic<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        u32,
+                    >,
+                    super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                    super::super::runtime_types::sp_runtime::MultiSignature,
+                    (
+                        super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                        super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                        super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                        super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                        super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                        super::super::runtime_types::frame_system::extensions::check_nonce::CheckNonce,
+                        super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                        super::super::runtime_types::pallet_asset_conversion_tx_payment::ChargeAssetTxPayment,
+                    ),
+                >,
+            >,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<()> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "Core",
+                "execute_block",
+                ::parity_scale_codec::Encode::encode(&(&block,)),
+            )
+        }
+        ///`initialize_block`: Initialize a block with the given header.
+        #[inline]
+        pub fn initialize_block(
+            header: super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<()> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "Core",
+                "initialize_block",
+                ::parity_scale_codec::Encode::encode(&(&header,)),
+            )
+        }
+    }
+    ///The `Metadata` runtime API.
+    pub mod metadata {
+        ///`metadata`: Returns the metadata of a runtime.
+        #[inline]
+        pub fn metadata() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_core::OpaqueMetadata,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "Metadata",
+                "metadata",
+                Vec::new(),
+            )
+        }
+        ///`metadata_at_version`: Returns the metadata at a given version.
+        #[inline]
+        pub fn metadata_at_version(
+            version: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<super::super::runtime_types::sp_core::OpaqueMetadata>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "Metadata",
+                "metadata_at_version",
+                ::parity_scale_codec::Encode::encode(&(&version,)),
+            )
+        }
+        ///`metadata_versions`: Returns the supported metadata versions.
+        #[inline]
+        pub fn metadata_versions() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<u32>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "Metadata",
+                "metadata_versions",
+                Vec::new(),
+            )
+        }
+    }
+    ///The `BlockBuilder` runtime API.
+    pub mod block_builder {
+        ///`apply_extrinsic`: Apply the given extrinsic.
+        #[inline]
+        pub fn apply_extrinsic(
+            extrinsic: ::ferroscale_runtime_types::UncheckedExtrinsic<
+                ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                super::super::runtime_types::sp_runtime::MultiSignature,
+                (
+                    super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                    super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                    super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                    super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                    super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                    super::super::runtime_types::frame_system::extensions::check_nonce::CheckNonce,
+                    super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                    super::super::runtime_types::pallet_asset_conversion_tx_payment::ChargeAssetTxPayment,
+                ),
+            >,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<
+                Result<(), super::super::runtime_types::sp_runtime::DispatchError>,
+                super::super::runtime_types::sp_runtime::transaction_validity::TransactionValidityError,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BlockBuilder",
+                "apply_extrinsic",
+                ::parity_scale_codec::Encode::encode(&(&extrinsic,)),
+            )
+        }
+        ///`finalize_block`: Finish the current block.
+        #[inline]
+        pub fn finalize_block() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BlockBuilder",
+                "finalize_block",
+                Vec::new(),
+            )
+        }
+        ///`inherent_extrinsics`: Generate inherent extrinsics. The inherent data will vary from chain to chain.
+        #[inline]
+        pub fn inherent_extrinsics(
+            inherent: super::super::runtime_types::sp_inherents::InherentData,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<
+                ::ferroscale_runtime_types::UncheckedExtrinsic<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        u32,
+                    >,
+                    super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                    super::super::runtime_types::sp_runtime::MultiSignature,
+                    (
+                        super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                        super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                        super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                        super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                        super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                        super::super::runtime_types::frame_system::extensions::check_nonce::CheckNonce,
+                        super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                        super::super::runtime_types::pallet_asset_conversion_tx_payment::ChargeAssetTxPayment,
+                    ),
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BlockBuilder",
+                "inherent_extrinsics",
+                ::parity_scale_codec::Encode::encode(&(&inherent,)),
+            )
+        }
+        ///`check_inherents`: Check that the inherents are valid. The inherent data will vary from chain to chain.
+        #[inline]
+        pub fn check_inherents(
+            block: super::super::runtime_types::sp_runtime::generic::block::Block<
+                super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+                ::ferroscale_runtime_types::UncheckedExtrinsic<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        u32,
+                    >,
+                    super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                    super::super::runtime_types::sp_runtime::MultiSignature,
+                    (
+                        super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                        super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                        super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                        super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                        super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                        super::super::runtime_types::frame_system::extensions::check_nonce::CheckNonce,
+                        super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                        super::super::runtime_types::pallet_asset_conversion_tx_payment::ChargeAssetTxPayment,
+                    ),
+                >,
+            >,
+            data: super::super::runtime_types::sp_inherents::InherentData,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_inherents::CheckInherentsResult,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BlockBuilder",
+                "check_inherents",
+                ::parity_scale_codec::Encode::encode(&(&block, &data)),
+            )
+        }
+    }
+    ///The `TaggedTransactionQueue` runtime API.
+    pub mod tagged_transaction_queue {
+        ///`validate_transaction`: Validate the transaction.
+        #[inline]
+        pub fn validate_transaction(
+            source: super::super::runtime_types::sp_runtime::transaction_validity::TransactionSource,
+            tx: ::ferroscale_runtime_types::UncheckedExtrinsic<
+                ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                super::super::runtime_types::sp_runtime::MultiSignature,
+                (
+                    super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                    super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                    super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                    super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                    super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                    super::super::runtime_types::frame_system::extensions::check_nonce::CheckNonce,
+                    super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                    super::super::runtime_types::pallet_asset_conversion_tx_payment::ChargeAssetTxPayment,
+                ),
+            >,
+            block_hash: ::ferroscale_runtime_types::H256,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<
+                super::super::runtime_types::sp_runtime::transaction_validity::ValidTransaction,
+                super::super::runtime_types::sp_runtime::transaction_validity::TransactionValidityError,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TaggedTransactionQueue",
+                "validate_transaction",
+                ::parity_scale_codec::Encode::encode(&(&source, &tx, &block_hash)),
+            )
+        }
+    }
+    ///The `ValidateStatement` runtime API.
+    pub mod validate_statement {
+        ///`validate_statement`: Validate the statement.
+        #[inline]
+        pub fn validate_statement(
+            source: super::super::runtime_types::sp_statement_store::runtime_api::StatementSource,
+            statement: super::super::runtime_types::sp_statement_store::Statement,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<
+                super::super::runtime_types::sp_statement_store::runtime_api::ValidStatement,
+                super::super::runtime_types::sp_statement_store::runtime_api::InvalidStatement,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ValidateStatement",
+                "validate_statement",
+                ::parity_scale_codec::Encode::encode(&(&source, &statement)),
+            )
+        }
+    }
+    ///The `OffchainWorkerApi` runtime API.
+    pub mod offchain_worker_api {
+        ///`offchain_worker`: Starts the off-chain task for given block header.
+        #[inline]
+        pub fn offchain_worker(
+            header: super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<()> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "OffchainWorkerApi",
+                "offchain_worker",
+                ::parity_scale_codec::Encode::encode(&(&header,)),
+            )
+        }
+    }
+    ///The `GrandpaApi` runtime API.
+    pub mod grandpa_api {
+        ///`grandpa_authorities`: Get the current GRANDPA authorities and weights. This should not change except
+        #[inline]
+        pub fn grandpa_authorities() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<(super::super::runtime_types::sp_consensus_grandpa::app::Public, u64)>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "GrandpaApi",
+                "grandpa_authorities",
+                Vec::new(),
+            )
+        }
+        ///`submit_report_equivocation_unsigned_extrinsic`: Submits an unsigned extrinsic to report an equivocation. The caller
+        #[inline]
+        pub fn submit_report_equivocation_unsigned_extrinsic(
+            equivocation_proof: super::super::runtime_types::sp_consensus_grandpa::EquivocationProof<
+                ::ferroscale_runtime_types::H256,
+                u32,
+            >,
+            key_owner_proof: super::super::runtime_types::sp_consensus_grandpa::OpaqueKeyOwnershipProof,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Option<()>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "GrandpaApi",
+                "submit_report_equivocation_unsigned_extrinsic",
+                ::parity_scale_codec::Encode::encode(
+                    &(&equivocation_proof, &key_owner_proof),
+                ),
+            )
+        }
+        ///`generate_key_ownership_proof`: Generates a proof of key ownership for the given authority in the
+        #[inline]
+        pub fn generate_key_ownership_proof(
+            set_id: u64,
+            authority_id: super::super::runtime_types::sp_consensus_grandpa::app::Public,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::sp_consensus_grandpa::OpaqueKeyOwnershipProof,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "GrandpaApi",
+                "generate_key_ownership_proof",
+                ::parity_scale_codec::Encode::encode(&(&set_id, &authority_id)),
+            )
+        }
+        ///`current_set_id`: Get current GRANDPA authority set id.
+        #[inline]
+        pub fn current_set_id() -> ::ferroscale_runtime_types::RuntimeApiPayload<u64> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "GrandpaApi",
+                "current_set_id",
+                Vec::new(),
+            )
+        }
+    }
+    ///The `NominationPoolsApi` runtime API.
+    pub mod nomination_pools_api {
+        ///`pending_rewards`: Returns the pending rewards for the member that the AccountId was given for.
+        #[inline]
+        pub fn pending_rewards(
+            who: ::ferroscale_runtime_types::AccountId32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u128> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "NominationPoolsApi",
+                "pending_rewards",
+                ::parity_scale_codec::Encode::encode(&(&who,)),
+            )
+        }
+        ///`points_to_balance`: Returns the equivalent balance of `points` for a given pool.
+        #[inline]
+        pub fn points_to_balance(
+            pool_id: u32,
+            points: u128,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u128> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "NominationPoolsApi",
+                "points_to_balance",
+                ::parity_scale_codec::Encode::encode(&(&pool_id, &points)),
+            )
+        }
+        ///`balance_to_points`: Returns the equivalent points of `new_funds` for a given pool.
+        #[inline]
+        pub fn balance_to_points(
+            pool_id: u32,
+            new_funds: u128,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u128> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "NominationPoolsApi",
+                "balance_to_points",
+                ::parity_scale_codec::Encode::encode(&(&pool_id, &new_funds)),
+            )
+        }
+    }
+    ///The `StakingApi` runtime API.
+    pub mod staking_api {
+        ///`nominations_quota`: Returns the nominations quota for a nominator with a given balance.
+        #[inline]
+        pub fn nominations_quota(
+            balance: u128,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u32> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "StakingApi",
+                "nominations_quota",
+                ::parity_scale_codec::Encode::encode(&(&balance,)),
+            )
+        }
+    }
+    ///The `BabeApi` runtime API.
+    pub mod babe_api {
+        ///`configuration`: Return the configuration for BABE.
+        #[inline]
+        pub fn configuration() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_consensus_babe::BabeConfiguration,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BabeApi",
+                "configuration",
+                Vec::new(),
+            )
+        }
+        ///`current_epoch_start`: Returns the slot that started the current epoch.
+        #[inline]
+        pub fn current_epoch_start() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_consensus_slots::Slot,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BabeApi",
+                "current_epoch_start",
+                Vec::new(),
+            )
+        }
+        ///`current_epoch`: Returns information regarding the current epoch.
+        #[inline]
+        pub fn current_epoch() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_consensus_babe::Epoch,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BabeApi",
+                "current_epoch",
+                Vec::new(),
+            )
+        }
+        ///`next_epoch`: Returns information regarding the next epoch (which was already
+        #[inline]
+        pub fn next_epoch() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::sp_consensus_babe::Epoch,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BabeApi",
+                "next_epoch",
+                Vec::new(),
+            )
+        }
+        ///`generate_key_ownership_proof`: Generates a proof of key ownership for the given authority in the
+        #[inline]
+        pub fn generate_key_ownership_proof(
+            slot: super::super::runtime_types::sp_consensus_slots::Slot,
+            authority_id: super::super::runtime_types::sp_consensus_babe::app::Public,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                super::super::runtime_types::sp_consensus_babe::OpaqueKeyOwnershipProof,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BabeApi",
+                "generate_key_ownership_proof",
+                ::parity_scale_codec::Encode::encode(&(&slot, &authority_id)),
+            )
+        }
+        ///`submit_report_equivocation_unsigned_extrinsic`: Submits an unsigned extrinsic to report an equivocation. The caller
+        #[inline]
+        pub fn submit_report_equivocation_unsigned_extrinsic(
+            equivocation_proof: super::super::runtime_types::sp_consensus_slots::EquivocationProof<
+                super::super::runtime_types::sp_runtime::generic::header::Header<u32>,
+                super::super::runtime_types::sp_consensus_babe::app::Public,
+            >,
+            key_owner_proof: super::super::runtime_types::sp_consensus_babe::OpaqueKeyOwnershipProof,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Option<()>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "BabeApi",
+                "submit_report_equivocation_unsigned_extrinsic",
+                ::parity_scale_codec::Encode::encode(
+                    &(&equivocation_proof, &key_owner_proof),
+                ),
+            )
+        }
+    }
+    ///The `AuthorityDiscoveryApi` runtime API.
+    pub mod authority_discovery_api {
+        ///`authorities`: Retrieve authority identifiers of the current and next authority set.
+        #[inline]
+        pub fn authorities() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Vec<super::super::runtime_types::sp_authority_discovery::app::Public>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "AuthorityDiscoveryApi",
+                "authorities",
+                Vec::new(),
+            )
+        }
+    }
+    ///The `AccountNonceApi` runtime API.
+    pub mod account_nonce_api {
+        ///`account_nonce`: Get current account nonce of given `AccountId`.
+        #[inline]
+        pub fn account_nonce(
+            account: ::ferroscale_runtime_types::AccountId32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u32> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "AccountNonceApi",
+                "account_nonce",
+                ::parity_scale_codec::Encode::encode(&(&account,)),
+            )
+        }
+    }
+    ///The `AssetsApi` runtime API.
+    pub mod assets_api {
+        ///`account_balances`: Returns the list of `AssetId`s and corresponding balance that an `AccountId` has.
+        #[inline]
+        pub fn account_balances(
+            account: ::ferroscale_runtime_types::AccountId32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Vec<(u32, u128)>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "AssetsApi",
+                "account_balances",
+                ::parity_scale_codec::Encode::encode(&(&account,)),
+            )
+        }
+    }
+    ///The `ContractsApi` runtime API.
+    pub mod contracts_api {
+        ///`call`: Perform a call from a specified account to a given contract.
+        #[inline]
+        pub fn call(
+            origin: ::ferroscale_runtime_types::AccountId32,
+            dest: ::ferroscale_runtime_types::AccountId32,
+            value: u128,
+            gas_limit: Option<
+                super::super::runtime_types::sp_weights::weight_v2::Weight,
+            >,
+            storage_deposit_limit: Option<u128>,
+            input_data: Vec<u8>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::pallet_contracts_primitives::ContractResult<
+                Result<
+                    super::super::runtime_types::pallet_contracts_primitives::ExecReturnValue,
+                    super::super::runtime_types::sp_runtime::DispatchError,
+                >,
+                u128,
+                super::super::runtime_types::frame_system::EventRecord<
+                    super::super::runtime_types::kitchensink_runtime::RuntimeEvent,
+                    ::ferroscale_runtime_types::H256,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ContractsApi",
+                "call",
+                ::parity_scale_codec::Encode::encode(
+                    &(
+                        &origin,
+                        &dest,
+                        &value,
+                        &gas_limit,
+                        &storage_deposit_limit,
+                        &input_data,
+                    ),
+                ),
+            )
+        }
+        ///`instantiate`: Instantiate a new contract.
+        #[inline]
+        pub fn instantiate(
+            origin: ::ferroscale_runtime_types::AccountId32,
+            value: u128,
+            gas_limit: Option<
+                super::super::runtime_types::sp_weights::weight_v2::Weight,
+            >,
+            storage_deposit_limit: Option<u128>,
+            code: super::super::runtime_types::pallet_contracts_primitives::Code<
+                ::ferroscale_runtime_types::H256,
+            >,
+            data: Vec<u8>,
+            salt: Vec<u8>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::pallet_contracts_primitives::ContractResult<
+                Result<
+                    super::super::runtime_types::pallet_contracts_primitives::InstantiateReturnValue<
+                        ::ferroscale_runtime_types::AccountId32,
+                    >,
+                    super::super::runtime_types::sp_runtime::DispatchError,
+                >,
+                u128,
+                super::super::runtime_types::frame_system::EventRecord<
+                    super::super::runtime_types::kitchensink_runtime::RuntimeEvent,
+                    ::ferroscale_runtime_types::H256,
+                >,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ContractsApi",
+                "instantiate",
+                ::parity_scale_codec::Encode::encode(
+                    &(
+                        &origin,
+                        &value,
+                        &gas_limit,
+                        &storage_deposit_limit,
+                        &code,
+                        &data,
+                        &salt,
+                    ),
+                ),
+            )
+        }
+        ///`upload_code`: Upload new code without instantiating a contract from it.
+        #[inline]
+        pub fn upload_code(
+            origin: ::ferroscale_runtime_types::AccountId32,
+            code: Vec<u8>,
+            storage_deposit_limit: Option<u128>,
+            determinism: super::super::runtime_types::pallet_contracts::wasm::Determinism,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<
+                super::super::runtime_types::pallet_contracts_primitives::CodeUploadReturnValue<
+                    ::ferroscale_runtime_types::H256,
+                    u128,
+                >,
+                super::super::runtime_types::sp_runtime::DispatchError,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ContractsApi",
+                "upload_code",
+                ::parity_scale_codec::Encode::encode(
+                    &(&origin, &code, &storage_deposit_limit, &determinism),
+                ),
+            )
+        }
+        ///`get_storage`: Query a given storage key in a given contract.
+        #[inline]
+        pub fn get_storage(
+            address: ::ferroscale_runtime_types::AccountId32,
+            key: Vec<u8>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<
+                Option<Vec<u8>>,
+                super::super::runtime_types::pallet_contracts_primitives::ContractAccessError,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "ContractsApi",
+                "get_storage",
+                ::parity_scale_codec::Encode::encode(&(&address, &key)),
+            )
+        }
+    }
+    ///The `TransactionPaymentApi` runtime API.
+    pub mod transaction_payment_api {
+        ///`query_info`.
+        #[inline]
+        pub fn query_info(
+            uxt: ::ferroscale_runtime_types::UncheckedExtrinsic<
+                ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                super::super::runtime_types::sp_runtime::MultiSignature,
+                (
+                    super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                    super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                    super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                    super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                    super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                    super::super::runtime_types::frame_system::extensions::check_nonce::CheckNonce,
+                    super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                    super::super::runtime_types::pallet_asset_conversion_tx_payment::ChargeAssetTxPayment,
+                ),
+            >,
+            len: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::pallet_transaction_payment::types::RuntimeDispatchInfo<
+                u128,
+                super::super::runtime_types::sp_weights::weight_v2::Weight,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentApi",
+                "query_info",
+                ::parity_scale_codec::Encode::encode(&(&uxt, &len)),
+            )
+        }
+        ///`query_fee_details`.
+        #[inline]
+        pub fn query_fee_details(
+            uxt: ::ferroscale_runtime_types::UncheckedExtrinsic<
+                ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                super::super::runtime_types::sp_runtime::MultiSignature,
+                (
+                    super::super::runtime_types::frame_system::extensions::check_non_zero_sender::CheckNonZeroSender,
+                    super::super::runtime_types::frame_system::extensions::check_spec_version::CheckSpecVersion,
+                    super::super::runtime_types::frame_system::extensions::check_tx_version::CheckTxVersion,
+                    super::super::runtime_types::frame_system::extensions::check_genesis::CheckGenesis,
+                    super::super::runtime_types::frame_system::extensions::check_mortality::CheckMortality,
+                    super::super::runtime_types::frame_system::extensions::check_nonce::CheckNonce,
+                    super::super::runtime_types::frame_system::extensions::check_weight::CheckWeight,
+                    super::super::runtime_types::pallet_asset_conversion_tx_payment::ChargeAssetTxPayment,
+                ),
+            >,
+            len: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::pallet_transaction_payment::types::FeeDetails<
+                u128,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentApi",
+                "query_fee_details",
+                ::parity_scale_codec::Encode::encode(&(&uxt, &len)),
+            )
+        }
+        ///`query_weight_to_fee`.
+        #[inline]
+        pub fn query_weight_to_fee(
+            weight: super::super::runtime_types::sp_weights::weight_v2::Weight,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u128> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentApi",
+                "query_weight_to_fee",
+                ::parity_scale_codec::Encode::encode(&(&weight,)),
+            )
+        }
+        ///`query_length_to_fee`.
+        #[inline]
+        pub fn query_length_to_fee(
+            length: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u128> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentApi",
+                "query_length_to_fee",
+                ::parity_scale_codec::Encode::encode(&(&length,)),
+            )
+        }
+    }
+    ///The `AssetConversionApi` runtime API.
+    pub mod asset_conversion_api {
+        ///`quote_price_tokens_for_exact_tokens`: Provides a quote for [`Pallet::swap_tokens_for_exact_tokens`].
+        #[inline]
+        pub fn quote_price_tokens_for_exact_tokens(
+            asset1: super::super::runtime_types::pallet_asset_conversion::types::NativeOrAssetId<
+                u32,
+            >,
+            asset2: super::super::runtime_types::pallet_asset_conversion::types::NativeOrAssetId<
+                u32,
+            >,
+            amount: u128,
+            include_fee: bool,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Option<u128>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "AssetConversionApi",
+                "quote_price_tokens_for_exact_tokens",
+                ::parity_scale_codec::Encode::encode(
+                    &(&asset1, &asset2, &amount, &include_fee),
+                ),
+            )
+        }
+        ///`quote_price_exact_tokens_for_tokens`: Provides a quote for [`Pallet::swap_exact_tokens_for_tokens`].
+        #[inline]
+        pub fn quote_price_exact_tokens_for_tokens(
+            asset1: super::super::runtime_types::pallet_asset_conversion::types::NativeOrAssetId<
+                u32,
+            >,
+            asset2: super::super::runtime_types::pallet_asset_conversion::types::NativeOrAssetId<
+                u32,
+            >,
+            amount: u128,
+            include_fee: bool,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Option<u128>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "AssetConversionApi",
+                "quote_price_exact_tokens_for_tokens",
+                ::parity_scale_codec::Encode::encode(
+                    &(&asset1, &asset2, &amount, &include_fee),
+                ),
+            )
+        }
+        ///`get_reserves`: Returns the size of the liquidity pool for the given asset pair.
+        #[inline]
+        pub fn get_reserves(
+            asset1: super::super::runtime_types::pallet_asset_conversion::types::NativeOrAssetId<
+                u32,
+            >,
+            asset2: super::super::runtime_types::pallet_asset_conversion::types::NativeOrAssetId<
+                u32,
+            >,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Option<(u128, u128)>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "AssetConversionApi",
+                "get_reserves",
+                ::parity_scale_codec::Encode::encode(&(&asset1, &asset2)),
+            )
+        }
+    }
+    ///The `TransactionPaymentCallApi` runtime API.
+    pub mod transaction_payment_call_api {
+        ///`query_call_info`: Query information of a dispatch class, weight, and fee of a given encoded `Call`.
+        #[inline]
+        pub fn query_call_info(
+            call: super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+            len: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::pallet_transaction_payment::types::RuntimeDispatchInfo<
+                u128,
+                super::super::runtime_types::sp_weights::weight_v2::Weight,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentCallApi",
+                "query_call_info",
+                ::parity_scale_codec::Encode::encode(&(&call, &len)),
+            )
+        }
+        ///`query_call_fee_details`: Query fee details of a given encoded `Call`.
+        #[inline]
+        pub fn query_call_fee_details(
+            call: super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+            len: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            super::super::runtime_types::pallet_transaction_payment::types::FeeDetails<
+                u128,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentCallApi",
+                "query_call_fee_details",
+                ::parity_scale_codec::Encode::encode(&(&call, &len)),
+            )
+        }
+        ///`query_weight_to_fee`: Query the output of the current `WeightToFee` given some input.
+        #[inline]
+        pub fn query_weight_to_fee(
+            weight: super::super::runtime_types::sp_weights::weight_v2::Weight,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u128> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentCallApi",
+                "query_weight_to_fee",
+                ::parity_scale_codec::Encode::encode(&(&weight,)),
+            )
+        }
+        ///`query_length_to_fee`: Query the output of the current `LengthToFee` given some input.
+        #[inline]
+        pub fn query_length_to_fee(
+            length: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<u128> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "TransactionPaymentCallApi",
+                "query_length_to_fee",
+                ::parity_scale_codec::Encode::encode(&(&length,)),
+            )
+        }
+    }
+    ///The `NftsApi` runtime API.
+    pub mod nfts_api {
+        ///`owner`.
+        #[inline]
+        pub fn owner(
+            collection: u32,
+            item: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<::ferroscale_runtime_types::AccountId32>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "NftsApi",
+                "owner",
+                ::parity_scale_codec::Encode::encode(&(&collection, &item)),
+            )
+        }
+        ///`collection_owner`.
+        #[inline]
+        pub fn collection_owner(
+            collection: u32,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<::ferroscale_runtime_types::AccountId32>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "NftsApi",
+                "collection_owner",
+                ::parity_scale_codec::Encode::encode(&(&collection,)),
+            )
+        }
+        ///`attribute`.
+        #[inline]
+        pub fn attribute(
+            collection: u32,
+            item: u32,
+            key: Vec<u8>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Option<Vec<u8>>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "NftsApi",
+                "attribute",
+                ::parity_scale_codec::Encode::encode(&(&collection, &item, &key)),
+            )
+        }
+        ///`custom_attribute`.
+        #[inline]
+        pub fn custom_attribute(
+            account: ::ferroscale_runtime_types::AccountId32,
+            collection: u32,
+            item: u32,
+            key: Vec<u8>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Option<Vec<u8>>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "NftsApi",
+                "custom_attribute",
+                ::parity_scale_codec::Encode::encode(
+                    &(&account, &collection, &item, &key),
+                ),
+            )
+        }
+        ///`system_attribute`.
+        #[inline]
+        pub fn system_attribute(
+            collection: u32,
+            item: u32,
+            key: Vec<u8>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Option<Vec<u8>>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "NftsApi",
+                "system_attribute",
+                ::parity_scale_codec::Encode::encode(&(&collection, &item, &key)),
+            )
+        }
+        ///`collection_attribute`.
+        #[inline]
+        pub fn collection_attribute(
+            collection: u32,
+            key: Vec<u8>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Option<Vec<u8>>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "NftsApi",
+                "collection_attribute",
+                ::parity_scale_codec::Encode::encode(&(&collection, &key)),
+            )
+        }
+    }
+    ///The `MmrApi` runtime API.
+    pub mod mmr_api {
+        ///`mmr_root`: Return the on-chain MMR root hash.
+        #[inline]
+        pub fn mmr_root() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<
+                ::ferroscale_runtime_types::H256,
+                super::super::runtime_types::sp_mmr_primitives::Error,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "MmrApi",
+                "mmr_root",
+                Vec::new(),
+            )
+        }
+        ///`mmr_leaf_count`: Return the number of MMR blocks in the chain.
+        #[inline]
+        pub fn mmr_leaf_count() -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<u64, super::super::runtime_types::sp_mmr_primitives::Error>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "MmrApi",
+                "mmr_leaf_count",
+                Vec::new(),
+            )
+        }
+        ///`generate_proof`: Generate MMR proof for a series of block numbers. If `best_known_block_number = Some(n)`,
+        #[inline]
+        pub fn generate_proof(
+            block_numbers: Vec<u32>,
+            best_known_block_number: Option<u32>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<
+                (
+                    Vec<
+                        super::super::runtime_types::sp_mmr_primitives::EncodableOpaqueLeaf,
+                    >,
+                    super::super::runtime_types::sp_mmr_primitives::Proof<
+                        ::ferroscale_runtime_types::H256,
+                    >,
+                ),
+                super::super::runtime_types::sp_mmr_primitives::Error,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "MmrApi",
+                "generate_proof",
+                ::parity_scale_codec::Encode::encode(
+                    &(&block_numbers, &best_known_block_number),
+                ),
+            )
+        }
+        ///`verify_proof`: Verify MMR proof against on-chain MMR for a batch of leaves.
+        #[inline]
+        pub fn verify_proof(
+            leaves: Vec<
+                super::super::runtime_types::sp_mmr_primitives::EncodableOpaqueLeaf,
+            >,
+            proof: super::super::runtime_types::sp_mmr_primitives::Proof<
+                ::ferroscale_runtime_types::H256,
+            >,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<(), super::super::runtime_types::sp_mmr_primitives::Error>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "MmrApi",
+                "verify_proof",
+                ::parity_scale_codec::Encode::encode(&(&leaves, &proof)),
+            )
+        }
+        ///`verify_proof_stateless`: Verify MMR proof against given root hash for a batch of leaves.
+        #[inline]
+        pub fn verify_proof_stateless(
+            root: ::ferroscale_runtime_types::H256,
+            leaves: Vec<
+                super::super::runtime_types::sp_mmr_primitives::EncodableOpaqueLeaf,
+            >,
+            proof: super::super::runtime_types::sp_mmr_primitives::Proof<
+                ::ferroscale_runtime_types::H256,
+            >,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Result<(), super::super::runtime_types::sp_mmr_primitives::Error>,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "MmrApi",
+                "verify_proof_stateless",
+                ::parity_scale_codec::Encode::encode(&(&root, &leaves, &proof)),
+            )
+        }
+    }
+    ///The `SessionKeys` runtime API.
+    pub mod session_keys {
+        ///`generate_session_keys`: Generate a set of session keys with optionally using the given seed.
+        #[inline]
+        pub fn generate_session_keys(
+            seed: Option<Vec<u8>>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<Vec<u8>> {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SessionKeys",
+                "generate_session_keys",
+                ::parity_scale_codec::Encode::encode(&(&seed,)),
+            )
+        }
+        ///`decode_session_keys`: Decode the given public session keys.
+        #[inline]
+        pub fn decode_session_keys(
+            encoded: Vec<u8>,
+        ) -> ::ferroscale_runtime_types::RuntimeApiPayload<
+            Option<
+                Vec<(Vec<u8>, super::super::runtime_types::sp_core::crypto::KeyTypeId)>,
+            >,
+        > {
+            ::ferroscale_runtime_types::RuntimeApiPayload::new(
+                &super::super::RUNTIME,
+                "SessionKeys",
+                "decode_session_keys",
+                ::parity_scale_codec::Encode::encode(&(&encoded,)),
+            )
+        }
+    }
+}
 /// The structural hash (`ferroscale_metadata::type_hash`) of each metadata
 /// type these types were generated from, by type id, ascending: a
 /// generated decoder fits another runtime's type exactly when the
@@ -68402,4 +69630,535 @@ pub fn roundtrip_type(
             _ => return None,
         },
     )
+}
+/// The typed payload of a runtime API method (`kind`
+/// `ItemKind::RuntimeApi`, `owner` its trait) or view function
+/// (`ItemKind::ViewFunction`, `owner` its pallet), called with
+/// arguments decoded from `args` (one encoding per parameter), and
+/// `result` decoded as its result type and encoded again; `None` for
+/// a name no function was generated for.
+#[cfg(feature = "roundtrip")]
+pub fn payload_roundtrip(
+    kind: ::ferroscale_runtime_types::ItemKind,
+    owner: &str,
+    name: &str,
+    args: &[&[u8]],
+    result: &[u8],
+) -> Option<
+    Result<::ferroscale_runtime_types::PayloadRoundtrip, ::parity_scale_codec::Error>,
+> {
+    use ::ferroscale_runtime_types::{
+        roundtrip_api, roundtrip_arg as arg, roundtrip_view, ItemKind, PayloadRoundtrip,
+    };
+    let run = || -> Result<Option<PayloadRoundtrip>, ::parity_scale_codec::Error> {
+        Ok(
+            Some(
+                match (kind, owner, name) {
+                    (ItemKind::RuntimeApi, "Core", "version") => {
+                        roundtrip_api(runtime_apis::core::version(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "Core", "execute_block") => {
+                        roundtrip_api(
+                            runtime_apis::core::execute_block(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "Core", "initialize_block") => {
+                        roundtrip_api(
+                            runtime_apis::core::initialize_block(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "Metadata", "metadata") => {
+                        roundtrip_api(runtime_apis::metadata::metadata(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "Metadata", "metadata_at_version") => {
+                        roundtrip_api(
+                            runtime_apis::metadata::metadata_at_version(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "Metadata", "metadata_versions") => {
+                        roundtrip_api(
+                            runtime_apis::metadata::metadata_versions(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BlockBuilder", "apply_extrinsic") => {
+                        roundtrip_api(
+                            runtime_apis::block_builder::apply_extrinsic(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BlockBuilder", "finalize_block") => {
+                        roundtrip_api(
+                            runtime_apis::block_builder::finalize_block(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BlockBuilder", "inherent_extrinsics") => {
+                        roundtrip_api(
+                            runtime_apis::block_builder::inherent_extrinsics(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BlockBuilder", "check_inherents") => {
+                        roundtrip_api(
+                            runtime_apis::block_builder::check_inherents(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TaggedTransactionQueue",
+                        "validate_transaction",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::tagged_transaction_queue::validate_transaction(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ValidateStatement", "validate_statement") => {
+                        roundtrip_api(
+                            runtime_apis::validate_statement::validate_statement(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "OffchainWorkerApi", "offchain_worker") => {
+                        roundtrip_api(
+                            runtime_apis::offchain_worker_api::offchain_worker(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "GrandpaApi", "grandpa_authorities") => {
+                        roundtrip_api(
+                            runtime_apis::grandpa_api::grandpa_authorities(),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "GrandpaApi",
+                        "submit_report_equivocation_unsigned_extrinsic",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::grandpa_api::submit_report_equivocation_unsigned_extrinsic(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "GrandpaApi",
+                        "generate_key_ownership_proof",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::grandpa_api::generate_key_ownership_proof(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "GrandpaApi", "current_set_id") => {
+                        roundtrip_api(
+                            runtime_apis::grandpa_api::current_set_id(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "NominationPoolsApi", "pending_rewards") => {
+                        roundtrip_api(
+                            runtime_apis::nomination_pools_api::pending_rewards(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "NominationPoolsApi", "points_to_balance") => {
+                        roundtrip_api(
+                            runtime_apis::nomination_pools_api::points_to_balance(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "NominationPoolsApi", "balance_to_points") => {
+                        roundtrip_api(
+                            runtime_apis::nomination_pools_api::balance_to_points(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "StakingApi", "nominations_quota") => {
+                        roundtrip_api(
+                            runtime_apis::staking_api::nominations_quota(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BabeApi", "configuration") => {
+                        roundtrip_api(runtime_apis::babe_api::configuration(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "BabeApi", "current_epoch_start") => {
+                        roundtrip_api(
+                            runtime_apis::babe_api::current_epoch_start(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "BabeApi", "current_epoch") => {
+                        roundtrip_api(runtime_apis::babe_api::current_epoch(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "BabeApi", "next_epoch") => {
+                        roundtrip_api(runtime_apis::babe_api::next_epoch(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "BabeApi", "generate_key_ownership_proof") => {
+                        roundtrip_api(
+                            runtime_apis::babe_api::generate_key_ownership_proof(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "BabeApi",
+                        "submit_report_equivocation_unsigned_extrinsic",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::babe_api::submit_report_equivocation_unsigned_extrinsic(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "AuthorityDiscoveryApi", "authorities") => {
+                        roundtrip_api(
+                            runtime_apis::authority_discovery_api::authorities(),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "AccountNonceApi", "account_nonce") => {
+                        roundtrip_api(
+                            runtime_apis::account_nonce_api::account_nonce(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "AssetsApi", "account_balances") => {
+                        roundtrip_api(
+                            runtime_apis::assets_api::account_balances(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ContractsApi", "call") => {
+                        roundtrip_api(
+                            runtime_apis::contracts_api::call(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                                arg(args, 3)?,
+                                arg(args, 4)?,
+                                arg(args, 5)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ContractsApi", "instantiate") => {
+                        roundtrip_api(
+                            runtime_apis::contracts_api::instantiate(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                                arg(args, 3)?,
+                                arg(args, 4)?,
+                                arg(args, 5)?,
+                                arg(args, 6)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ContractsApi", "upload_code") => {
+                        roundtrip_api(
+                            runtime_apis::contracts_api::upload_code(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                                arg(args, 3)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "ContractsApi", "get_storage") => {
+                        roundtrip_api(
+                            runtime_apis::contracts_api::get_storage(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "TransactionPaymentApi", "query_info") => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_api::query_info(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentApi",
+                        "query_fee_details",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_api::query_fee_details(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentApi",
+                        "query_weight_to_fee",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_api::query_weight_to_fee(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentApi",
+                        "query_length_to_fee",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_api::query_length_to_fee(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "AssetConversionApi",
+                        "quote_price_tokens_for_exact_tokens",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::asset_conversion_api::quote_price_tokens_for_exact_tokens(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                                arg(args, 3)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "AssetConversionApi",
+                        "quote_price_exact_tokens_for_tokens",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::asset_conversion_api::quote_price_exact_tokens_for_tokens(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                                arg(args, 3)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "AssetConversionApi", "get_reserves") => {
+                        roundtrip_api(
+                            runtime_apis::asset_conversion_api::get_reserves(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentCallApi",
+                        "query_call_info",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_call_api::query_call_info(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentCallApi",
+                        "query_call_fee_details",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_call_api::query_call_fee_details(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentCallApi",
+                        "query_weight_to_fee",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_call_api::query_weight_to_fee(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (
+                        ItemKind::RuntimeApi,
+                        "TransactionPaymentCallApi",
+                        "query_length_to_fee",
+                    ) => {
+                        roundtrip_api(
+                            runtime_apis::transaction_payment_call_api::query_length_to_fee(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "NftsApi", "owner") => {
+                        roundtrip_api(
+                            runtime_apis::nfts_api::owner(arg(args, 0)?, arg(args, 1)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "NftsApi", "collection_owner") => {
+                        roundtrip_api(
+                            runtime_apis::nfts_api::collection_owner(arg(args, 0)?),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "NftsApi", "attribute") => {
+                        roundtrip_api(
+                            runtime_apis::nfts_api::attribute(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "NftsApi", "custom_attribute") => {
+                        roundtrip_api(
+                            runtime_apis::nfts_api::custom_attribute(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                                arg(args, 3)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "NftsApi", "system_attribute") => {
+                        roundtrip_api(
+                            runtime_apis::nfts_api::system_attribute(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "NftsApi", "collection_attribute") => {
+                        roundtrip_api(
+                            runtime_apis::nfts_api::collection_attribute(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "MmrApi", "mmr_root") => {
+                        roundtrip_api(runtime_apis::mmr_api::mmr_root(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "MmrApi", "mmr_leaf_count") => {
+                        roundtrip_api(runtime_apis::mmr_api::mmr_leaf_count(), result)?
+                    }
+                    (ItemKind::RuntimeApi, "MmrApi", "generate_proof") => {
+                        roundtrip_api(
+                            runtime_apis::mmr_api::generate_proof(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "MmrApi", "verify_proof") => {
+                        roundtrip_api(
+                            runtime_apis::mmr_api::verify_proof(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "MmrApi", "verify_proof_stateless") => {
+                        roundtrip_api(
+                            runtime_apis::mmr_api::verify_proof_stateless(
+                                arg(args, 0)?,
+                                arg(args, 1)?,
+                                arg(args, 2)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "SessionKeys", "generate_session_keys") => {
+                        roundtrip_api(
+                            runtime_apis::session_keys::generate_session_keys(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    (ItemKind::RuntimeApi, "SessionKeys", "decode_session_keys") => {
+                        roundtrip_api(
+                            runtime_apis::session_keys::decode_session_keys(
+                                arg(args, 0)?,
+                            ),
+                            result,
+                        )?
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    };
+    run().transpose()
 }

@@ -11,7 +11,12 @@
 //! constant value, every storage default and every custom value of a fixture
 //! with the generated types, re-encodes it, compares the bytes, and compares
 //! how many it checked with what an independent decoder (`frame-metadata`)
-//! counts in the same blob.
+//! counts in the same blob. [`check_payloads`] compares every typed runtime
+//! API call and view function query with the dynamic layer's.
+
+mod payloads;
+
+pub use payloads::{check_payloads, PayloadCounts, PayloadDispatch};
 
 use frame_metadata::{RuntimeMetadata, RuntimeMetadataPrefixed};
 use parity_scale_codec::Decode;

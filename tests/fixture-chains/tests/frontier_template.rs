@@ -17,3 +17,13 @@ fn frontier_template_values_roundtrip_with_generated_types() {
         chain::roundtrip_type,
     );
 }
+
+#[test]
+fn frontier_template_runtime_apis_and_view_functions_typed_equal_dynamic() {
+    let counts = ferroscale_fixture_chains::check_payloads(
+        "metadata/frontier-template-v15-small.scale",
+        chain::roundtrip_type,
+        chain::payload_roundtrip,
+    );
+    assert!(counts.real_answers > 0, "{counts:?}");
+}

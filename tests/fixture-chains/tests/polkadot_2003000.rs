@@ -17,3 +17,13 @@ fn polkadot_2003000_values_roundtrip_with_generated_types() {
         chain::roundtrip_type,
     );
 }
+
+#[test]
+fn polkadot_2003000_runtime_apis_and_view_functions_typed_equal_dynamic() {
+    let counts = ferroscale_fixture_chains::check_payloads(
+        "metadata/polkadot-v16-spec2003000.scale",
+        chain::roundtrip_type,
+        chain::payload_roundtrip,
+    );
+    assert!(counts.real_answers > 0, "{counts:?}");
+}

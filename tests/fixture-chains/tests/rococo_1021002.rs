@@ -17,3 +17,13 @@ fn rococo_1021002_values_roundtrip_with_generated_types() {
         chain::roundtrip_type,
     );
 }
+
+#[test]
+fn rococo_1021002_runtime_apis_and_view_functions_typed_equal_dynamic() {
+    let counts = ferroscale_fixture_chains::check_payloads(
+        "metadata/rococo-v15-spec1021002.scale",
+        chain::roundtrip_type,
+        chain::payload_roundtrip,
+    );
+    assert!(counts.real_answers > 0, "{counts:?}");
+}

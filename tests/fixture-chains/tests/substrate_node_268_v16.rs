@@ -17,3 +17,24 @@ fn substrate_node_268_v16_values_roundtrip_with_generated_types() {
         chain::roundtrip_type,
     );
 }
+
+#[test]
+fn substrate_node_268_v16_runtime_apis_and_view_functions_typed_equal_dynamic() {
+    // pallet-revive's recursive `CallTrace` values sampled from byte runs
+    // nest up to the decoders' depth cap (256); in a debug build that
+    // overflows the default 2 MiB test thread stack, so the check runs on a
+    // bigger one (see the report of the typed runtime API work).
+    let counts = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(|| {
+            ferroscale_fixture_chains::check_payloads(
+                "metadata/substrate-node-v16-spec268.scale",
+                chain::roundtrip_type,
+                chain::payload_roundtrip,
+            )
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(counts.real_answers > 0, "{counts:?}");
+}
