@@ -21,25 +21,29 @@ const POLKADOT: &str = "metadata/polkadot-v15-spec1001002.scale";
 
 #[test]
 fn every_shipped_chains_runtime_api_methods_agree_typed_dynamic() {
-    for (fixture, dispatch) in [
+    for (fixture, roundtrip, dispatch) in [
         (
             POLKADOT,
+            polkadot::roundtrip_type as ferroscale_fixture_chains::Roundtrip,
             polkadot::payload_roundtrip as ferroscale_fixture_chains::PayloadDispatch,
         ),
         (
             "metadata/kusama-v15-spec1001002.scale",
+            kusama::roundtrip_type,
             kusama::payload_roundtrip,
         ),
         (
             "metadata/subtensor-v15-spec343.scale",
+            bittensor::roundtrip_type,
             bittensor::payload_roundtrip,
         ),
         (
             "metadata/substrate-node-v15-spec268.scale",
+            substrate_node::roundtrip_type,
             substrate_node::payload_roundtrip,
         ),
     ] {
-        let counts = ferroscale_fixture_chains::check_payloads(fixture, dispatch);
+        let counts = ferroscale_fixture_chains::check_payloads(fixture, roundtrip, dispatch);
         assert!(
             counts.apis > 5 && counts.real_answers == 2,
             "{fixture}: {counts:?}"

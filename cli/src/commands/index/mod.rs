@@ -8,6 +8,7 @@ mod progress;
 
 use std::fs::File;
 use std::io::{BufReader, IsTerminal as _};
+use std::path::Path;
 
 use ferroscale_index::rpc_source::{RpcBlocks, RpcOptions};
 use ferroscale_index::source::{in_range, JsonLines};
@@ -91,15 +92,16 @@ pub(crate) fn run(args: &IndexArgs, pretty: bool) -> Result<String, String> {
     })
 }
 
-/// The runtimes given: `--metadata` files now, `--metadata-dir` on demand.
-fn decoders(args: &IndexArgs) -> Result<Decoders, String> {
-    if args.metadata.is_empty() && args.metadata_dir.is_none() {
+/// The runtimes given: `--metadata` files now, the metadata folder
+/// (`--metadata-dir`, or the one a `--url` run fills) on demand.
+fn decoders(args: &IndexArgs, metadata_dir: Option<&Path>) -> Result<Decoders, String> {
+    if args.metadata.is_empty() && metadata_dir.is_none() {
         return Err(
             "give the blocks' runtimes: --metadata FILE (once per runtime) or --metadata-dir DIR"
                 .into(),
         );
     }
-    let mut decoders = match &args.metadata_dir {
+    let mut decoders = match metadata_dir {
         Some(dir) => Decoders::with_metadata_dir(dir, args.ss58),
         None => Decoders::new(),
     };
