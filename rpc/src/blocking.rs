@@ -10,7 +10,8 @@ use tokio::task::JoinHandle;
 
 use crate::answer::Hash;
 use crate::blocks::{Block, FetchedBlock, RangeOptions, RuntimeVersion};
-use crate::client::{Client, ClientConfig};
+use crate::client::Client;
+use crate::config::ClientConfig;
 use crate::error::Error;
 use crate::metadata::FetchedMetadata;
 

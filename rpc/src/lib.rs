@@ -41,6 +41,7 @@ mod answer;
 mod blocking;
 mod blocks;
 mod client;
+mod config;
 mod error;
 mod metadata;
 #[cfg(feature = "test-server")]
@@ -52,6 +53,7 @@ pub use blocking::{BlockIter, BlockingClient};
 pub use blocks::{
     system_events_key, Block, FetchedBlock, RangeOptions, RetryPolicy, RuntimeVersion,
 };
-pub use client::{Client, ClientConfig};
+pub use client::Client;
+pub use config::ClientConfig;
 pub use error::Error;
 pub use metadata::{FetchedMetadata, MetadataSource, SUPPORTED_VERSIONS};

@@ -10,7 +10,7 @@ use jsonrpsee_http_client::{HttpClient, HttpClientBuilder};
 use jsonrpsee_ws_client::{WsClient, WsClientBuilder};
 use serde_json::Value;
 
-use crate::client::ClientConfig;
+use crate::config::ClientConfig;
 use crate::error::Error;
 
 /// JSON-RPC "method not found".
