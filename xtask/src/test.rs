@@ -25,7 +25,11 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     // Checked-in generated runtime types must equal a fresh generation.
     crate::generate::run(&["--check".to_owned()])?;
     crate::presets::ensure()?;
-    run_step("rust tests", "cargo", &["test", "--workspace"])?;
+    run_step(
+        "rust tests",
+        "cargo",
+        &["test", "--workspace", "--no-fail-fast"],
+    )?;
     if !rust_only {
         crate::python::test()?;
     }

@@ -18,7 +18,9 @@ fn readme_blocks(lang: &str) -> Vec<String> {
     let end = section[3..].find("\n## ").map_or(section.len(), |i| i + 3);
     let mut blocks = Vec::new();
     let mut rest = &section[..end];
-    let fence = format!("```{lang}\n");
+    // Only fences at the start of a line: the section also holds indented
+    // blocks (list items) that are other crates' doctests.
+    let fence = format!("\n```{lang}\n");
     while let Some(i) = rest.find(&fence) {
         let body = &rest[i + fence.len()..];
         let close = body.find("\n```").expect("closed block");
