@@ -7,6 +7,7 @@ use crate::graph::TypeGraph;
 use crate::hook::DecodeHook;
 use crate::metadata_types::MetadataTypes;
 use crate::runtime::Runtime;
+pub use crate::stack::DEFAULT_STACK_BUDGET;
 
 /// Default nesting limit.
 pub const DEFAULT_MAX_DEPTH: u32 = 256;
@@ -27,6 +28,10 @@ pub struct Context<'a> {
     pub ss58_format: Option<u16>,
     /// Nesting limit.
     pub max_depth: u32,
+    /// Stack, in bytes, a decode or encode may use below its entry point
+    /// before it stops with an error ([`DEFAULT_STACK_BUDGET`]): raise it
+    /// with `max_depth` when running on a thread with a larger stack.
+    pub stack_budget: usize,
     /// What may decode types in place of the walker ([`crate::hook`]).
     pub hook: Option<&'a dyn DecodeHook>,
     /// The `MetadataVersioned` definitions ([`MetadataTypesSource`]).
@@ -41,6 +46,7 @@ impl<'a> Context<'a> {
             runtime: None,
             ss58_format: None,
             max_depth: DEFAULT_MAX_DEPTH,
+            stack_budget: DEFAULT_STACK_BUDGET,
             hook: None,
             metadata_types: crate::metadata_types::installed,
         }

@@ -39,6 +39,7 @@ mod encode;
 mod error;
 mod metadata_types;
 mod sink;
+mod stack;
 
 pub mod document;
 pub mod graph;
@@ -52,7 +53,7 @@ pub mod typestr;
 
 pub use account::{ss58_account, PendingAccounts};
 pub use batch::{batch_decode, batch_decode_into};
-pub use context::{Context, MetadataTypesSource, DEFAULT_MAX_DEPTH};
+pub use context::{Context, MetadataTypesSource, DEFAULT_MAX_DEPTH, DEFAULT_STACK_BUDGET};
 pub use decode::{decode, decode_prefix, decode_value};
 pub use document::{Document, ValueRef};
 pub use encode::{encode_into, encode_value};

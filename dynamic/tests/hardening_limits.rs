@@ -179,6 +179,7 @@ fn nesting_depth_is_capped() {
             }
             let ctx = Context {
                 max_depth: 20_000,
+                stack_budget: 500 * MIB,
                 ..Context::new(&g)
             };
             decode_value(&ctx, ty, &vec![1u8; 10_001]).map(|_| ())
@@ -319,4 +320,55 @@ fn metadata_with_a_2_pow_30_type_count() {
         assert!(r.is_err());
         assert!(peak < SMALL, "peak {peak}");
     }
+}
+
+/// A real runtime's calls nested 300 deep (`Utility.batch` of one
+/// `Utility.batch` of one …), a few bytes per level, decoded on a thread
+/// whose stack is a quarter larger than the decoder's stack budget: an
+/// error naming the limit, never a stack overflow (which aborts the
+/// process). Each call level costs several walker frames, more in a debug
+/// build than in a release one, so the nesting limit alone does not bound
+/// the stack (in a debug build these 256 levels need about 1.5 MiB); the
+/// stack budget does, in both builds.
+#[test]
+fn nested_calls_of_a_real_runtime_stop_within_a_spawned_threads_stack() {
+    use ferroscale_dynamic::registry::Registry;
+    use ferroscale_metadata::Metadata;
+    let md = Metadata::load(&ferroscale_test_support::read(
+        "metadata/polkadot-v14-spec1000001.scale",
+    ))
+    .unwrap();
+    // The call's pallet and variant index.
+    let index = |pallet: &str, call: &str| {
+        let calls = md.pallet(pallet).unwrap().call_enum.as_ref().unwrap();
+        let v = calls.variants.iter().find(|v| v.name == call).unwrap();
+        [calls.pallet_index, v.index]
+    };
+    // `batch(vec![inner])` per level, `System.remark(b"")` innermost.
+    let nested = |levels: usize| {
+        let [p, c] = index("Utility", "batch");
+        let mut bytes = [p, c, 4].repeat(levels); // 4: compact length 1
+        bytes.extend(index("System", "remark"));
+        bytes.push(0);
+        bytes
+    };
+    let mut registry = Registry::from_metadata(&md).unwrap();
+    registry
+        .decode("Call", &nested(10))
+        .expect("ten nested batches decode");
+
+    let deep = nested(300);
+    let result = std::thread::Builder::new()
+        .stack_size(ferroscale_dynamic::DEFAULT_STACK_BUDGET / 4 * 5)
+        .spawn(move || registry.decode("Call", &deep).map(|_| ()))
+        .expect("thread")
+        .join()
+        .expect("no panic");
+    let text = result
+        .expect_err("300 levels are past the limits")
+        .to_string();
+    assert!(
+        text.contains("nesting deeper than the limit") || text.contains("stack budget"),
+        "{text}"
+    );
 }

@@ -24,7 +24,9 @@ fn the_shipped_module_fits_the_metadata_it_was_generated_from() {
     for kind in ItemKind::ALL {
         let items = polkadot::RUNTIME.items(kind);
         assert_eq!(items.len(), fingerprint.items(kind).len(), "{kind}");
-        assert!(!items.is_empty(), "Polkadot has {kind} items");
+        // View functions are V16; this metadata is V15 and lists none.
+        let expected = kind != ItemKind::ViewFunction;
+        assert_eq!(!items.is_empty(), expected, "Polkadot has {kind} items");
         for &(pallet, name, _) in items {
             metadata
                 .check_item(&polkadot::RUNTIME, kind, pallet, name)

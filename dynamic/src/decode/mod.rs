@@ -28,6 +28,7 @@ use crate::context::Context;
 use crate::error::Error;
 use crate::graph::{min_size, TypeGraph, TypeIdx};
 use crate::sink::{Sink, ValueSink};
+use crate::stack::StackBase;
 
 /// Length prefixes of zero-sized elements above this are refused (no input
 /// bytes bound them). The same number bounds, per decode, how many elements
@@ -144,6 +145,8 @@ struct Decoder<'c, 'a, S: Sink<'a>, B: DerefMut<Target = S>> {
     data: &'c [u8],
     pos: usize,
     depth: u32,
+    /// Where this decode started on the stack ([`crate::stack`]).
+    stack_base: StackBase,
     /// How many more sequence elements that consumed no input this decode
     /// may produce (see [`MAX_ZERO_SIZED_ELEMENTS`]).
     zero_sized_left: u64,
@@ -187,6 +190,7 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
             data,
             pos: 0,
             depth: 0,
+            stack_base: StackBase::here(),
             zero_sized_left: MAX_ZERO_SIZED_ELEMENTS,
             min_sizes: MinSizeMemo::default(),
             sink,
@@ -207,6 +211,7 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
         let mut sub = Decoder::new(ctx, data, &mut *self.sink);
         sub.pos = pos;
         sub.depth = depth;
+        sub.stack_base = self.stack_base;
         sub.zero_sized_left = zero_sized_left;
         sub
     }
@@ -319,6 +324,20 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
             }));
         }
         Ok(len as usize)
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(in crate::decode) fn stack_limit(&self, ty: TypeIdx) -> Fail {
+        self.invalid(
+            ty,
+            self.pos,
+            format!(
+                "nesting {} levels deep used more than the decoder's stack budget of {} KiB",
+                self.depth,
+                self.ctx.stack_budget / 1024
+            ),
+        )
     }
 
     #[cold]

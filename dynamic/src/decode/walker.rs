@@ -62,6 +62,9 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
                 return Ok(v);
             }
         }
+        if self.stack_base.exhausted(self.ctx.stack_budget) {
+            return Err(self.stack_limit(ty));
+        }
         self.depth += 1;
         let r = self.node_inner(ty, node);
         self.depth -= 1;

@@ -258,9 +258,11 @@ impl<'c, 'a> Encoder<'c, 'a> {
         out.push(version);
         let mut ctx = Context::new(types.graph());
         ctx.max_depth = self.ctx.max_depth;
+        ctx.stack_budget = self.ctx.stack_budget;
         Encoder {
             ctx: &ctx,
             depth: self.depth,
+            stack_base: self.stack_base,
         }
         .node(inner_ty, inner, out)
     }

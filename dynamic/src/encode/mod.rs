@@ -16,6 +16,7 @@ mod frame;
 use crate::context::Context;
 use crate::error::Error;
 use crate::graph::{BitStore, Fields, Node, Prim, TypeIdx, Variant};
+use crate::stack::StackBase;
 
 /// Encodes `value` as `ty`.
 pub fn encode_value(ctx: &Context<'_>, ty: TypeIdx, value: &Value) -> Result<Vec<u8>, Error> {
@@ -31,7 +32,12 @@ pub fn encode_into(
     value: &Value,
     out: &mut Vec<u8>,
 ) -> Result<(), Error> {
-    Encoder { ctx, depth: 0 }.node(ty, value, out)
+    Encoder {
+        ctx,
+        depth: 0,
+        stack_base: StackBase::here(),
+    }
+    .node(ty, value, out)
 }
 
 /// SCALE compact encoding of `v`.
@@ -64,6 +70,8 @@ fn compact_u256(le: &[u8; 32], out: &mut Vec<u8>) {
 struct Encoder<'c, 'a> {
     ctx: &'c Context<'a>,
     depth: u32,
+    /// Where this encode started on the stack ([`crate::stack`]).
+    stack_base: StackBase,
 }
 
 impl<'c, 'a> Encoder<'c, 'a> {
@@ -86,6 +94,16 @@ impl<'c, 'a> Encoder<'c, 'a> {
         };
         if self.depth >= self.ctx.max_depth {
             return Err(self.err(ty, format!("nesting deeper than {}", self.ctx.max_depth)));
+        }
+        if self.stack_base.exhausted(self.ctx.stack_budget) {
+            return Err(self.err(
+                ty,
+                format!(
+                    "nesting {} levels deep used more than the encoder's stack budget of {} KiB",
+                    self.depth,
+                    self.ctx.stack_budget / 1024
+                ),
+            ));
         }
         self.depth += 1;
         let r = self.node_inner(ty, node, v, out);

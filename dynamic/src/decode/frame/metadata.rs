@@ -28,6 +28,7 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
         };
         let mut ctx = Context::new(types.graph());
         ctx.max_depth = self.ctx.max_depth;
+        ctx.stack_budget = self.ctx.stack_budget;
         let (data, pos) = (self.data, self.pos);
         let mut sub = self.nested(&ctx, data, pos);
         let inner = sub.node(inner_ty);
