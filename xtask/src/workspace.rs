@@ -14,11 +14,14 @@ pub(crate) fn workspace_root() -> PathBuf {
 /// Runs a command in the workspace root, failing with its description when it fails.
 pub(crate) fn run_step(what: &str, program: &str, args: &[&str]) -> Result<(), String> {
     eprintln!("\n=== {what}: {program} {}", args.join(" "));
+    let started = std::time::Instant::now();
     let status = Command::new(program)
         .args(args)
         .current_dir(workspace_root())
         .status()
         .map_err(|e| format!("{what}: cannot start {program}: {e}"))?;
+    // CI's budget is wall time: every step says what it cost.
+    eprintln!("=== {what}: {:.0} s", started.elapsed().as_secs_f64());
     if status.success() {
         Ok(())
     } else {
