@@ -36,6 +36,11 @@ pub(crate) enum Command {
         /// JSON instead of a table.
         #[arg(long)]
         json: bool,
+        /// Also write the metadata, as SCALE bytes, to this file (what
+        /// `cargo xtask generate --metadata FILE` and `--metadata` of the
+        /// other commands read).
+        #[arg(long, value_name = "FILE")]
+        save: Option<PathBuf>,
     },
     /// Decode HEX as TYPE (a py-scale-codec type string: `u32`,
     /// `Vec<AccountId>`, `scale_info::42` …).

@@ -318,6 +318,23 @@ mod from_a_node {
         }
     }
 
+    /// `--save FILE` writes the node's metadata blob (what `cargo xtask
+    /// generate --url` generates from).
+    #[test]
+    fn metadata_saved_from_a_node_is_the_nodes_blob() {
+        let server = node(V15);
+        let dir = std::env::temp_dir().join(format!("ferroscale-cli-save-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("polkadot.scale");
+        let out_arg = out.to_str().unwrap();
+        ok(&["metadata", "--url", &server.ws_url(), "--save", out_arg]);
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            ferroscale_test_support::read(V15)
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn events_and_extrinsics_of_a_real_block() {
         let server = node(V14);

@@ -5,7 +5,7 @@
 //! - `generate --metadata FILE [--name NAME]`: any other V14+ blob, written
 //!   as `runtime-types/src/<NAME>.rs` with a cargo feature `NAME`.
 //! - `generate --url URL --name NAME [--at HASH]`: the same from a node's
-//!   metadata (the newest of V14–V16 it offers, through `ferroscale-rpc`).
+//!   metadata (the newest of V14–V16 it offers, fetched by the `ferroscale` CLI).
 //! - `generate --check`: regenerate every chain of the table in memory and
 //!   fail if a checked-in file differs (CI runs this).
 //!
@@ -191,25 +191,32 @@ fn read(name: &str, file: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(file).map_err(|e| format!("{name}: cannot read {}: {e}", file.display()))
 }
 
-/// A node's newest metadata (V14–V16, else `state_getMetadata`) at block `at`.
+/// A node's newest metadata (V14–V16, else `state_getMetadata`) at block
+/// `at`, fetched by the `ferroscale` CLI (`metadata --url … --save FILE`):
+/// one RPC client for both, and the xtask stays free of tokio and
+/// jsonrpsee, which every `cargo xtask` command would otherwise build first.
 fn from_node(url: &str, at: Option<&str>) -> Result<Vec<u8>, String> {
-    let at = at
-        .map(|h| {
-            let bytes = ferroscale_core::hex::decode(h.trim())
-                .map_err(|e| format!("--at {h:?}: not hex: {e}"))?;
-            <[u8; 32]>::try_from(bytes.as_slice())
-                .map_err(|_| format!("--at: a block hash is 32 bytes, not {}", bytes.len()))
-        })
-        .transpose()?;
-    let node = ferroscale_rpc::BlockingClient::connect(url).map_err(|e| e.to_string())?;
-    let fetched = node.metadata(at.as_ref()).map_err(|e| e.to_string())?;
-    eprintln!(
-        "{url}: V{} metadata through {}, {} bytes",
-        fetched.version,
-        fetched.source,
-        fetched.bytes.len()
-    );
-    Ok(fetched.bytes)
+    let file = crate::workspace::workspace_root().join("target/xtask-node-metadata.scale");
+    let file_arg = file.to_string_lossy().into_owned();
+    let mut args = vec![
+        "run",
+        "--quiet",
+        "--package",
+        "ferroscale-cli",
+        "--",
+        "metadata",
+        "--url",
+        url,
+        "--save",
+        &file_arg,
+    ];
+    if let Some(at) = at {
+        args.extend(["--at", at]);
+    }
+    crate::workspace::run_step("metadata from the node", "cargo", &args)?;
+    let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let _ = std::fs::remove_file(&file);
+    Ok(bytes)
 }
 
 /// Generates and formats one chain, printing what it produced.

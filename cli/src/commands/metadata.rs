@@ -17,11 +17,15 @@ pub(crate) fn run(
     node: &NodeArgs,
     pallet: Option<&str>,
     type_: Option<&str>,
-    json: bool,
-    pretty: bool,
+    (json, pretty): (bool, bool),
+    save: Option<&Path>,
 ) -> Result<String, String> {
     let (bytes, path) = input::metadata(file, node)?;
     let metadata = Metadata::load(&bytes).map_err(|e| format!("{path}: {e}"))?;
+    if let Some(out) = save {
+        std::fs::write(out, &bytes)
+            .map_err(|e| format!("--save: cannot write {}: {e}", out.display()))?;
+    }
     if let Some(name) = pallet {
         let p = metadata.pallet(name).ok_or_else(|| {
             let names: Vec<&str> = metadata.pallets.iter().map(|p| p.name.as_str()).collect();

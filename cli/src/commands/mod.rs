@@ -19,13 +19,14 @@ pub(crate) fn run(args: Args) -> Result<String, String> {
             pallet,
             type_,
             json,
+            save,
         } => metadata::run(
             file.as_deref(),
             &node,
             pallet.as_deref(),
             type_.as_deref(),
-            json,
-            pretty,
+            (json, pretty),
+            save.as_deref(),
         ),
         Command::Decode {
             type_string,
