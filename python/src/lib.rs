@@ -6,7 +6,8 @@
 //! beside the type walk). Modules: [`registry`] (the `Registry` class),
 //! [`scale_bytes`] (`ScaleBytes`), [`object`] (the Rust bases of scale
 //! objects and configurations: the create-and-decode hot path, the value
-//! protocol and the default hooks), [`kinds`] (`TypeKind` and `ClassInfo`: node kinds and
+//! protocol and the default hooks), [`config`] (a configuration's class cache,
+//! preset mirror and registry imports), [`kinds`] (`TypeKind` and `ClassInfo`: node kinds and
 //! class attributes as typed objects), [`ops`] (Era, multisig, addresses,
 //! compact, floats, `MetadataVersioned`), [`sink`] (decoding straight into
 //! Python objects with interned names), [`convert`] (Python values →
@@ -17,6 +18,7 @@
 //! (whether the installed `scalecodec` files are all ours), [`index`]
 //! (columnar decoding to Arrow and Parquet; the `index` feature).
 
+pub mod config;
 pub mod convert;
 pub mod detached;
 pub mod errors;

@@ -858,6 +858,80 @@ impl ConfigBase {
         )
     }
 
+    /// The scale class for `type_string`, or `None` when it is unknown.
+    fn get_decoder_class<'py>(
+        slf: &Bound<'py, Self>,
+        type_string: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::config::decoder_class(slf, type_string)
+    }
+
+    /// cyscale 0.8's value decoder: a callable taking the bytes of one
+    /// `type_string` value (all of them) and returning the plain value, in
+    /// py-scale-codec's shapes; `None` when the type is unknown. Made once
+    /// per type string; it follows later changes to the registry.
+    fn get_value_decoder<'py>(
+        slf: &Bound<'py, Self>,
+        type_string: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::config::value_decoder(slf, type_string)
+    }
+
+    /// The class of `type_string` once the portable-registry type's
+    /// definition kind is checked (registries are imported whole, in Rust).
+    #[allow(unused_variables)] // `prefix`: py-scale-codec's signature
+    fn get_decoder_class_for_scale_info_definition<'py>(
+        slf: &Bound<'py, Self>,
+        type_string: &Bound<'py, PyAny>,
+        scale_info_type: &Bound<'py, PyAny>,
+        prefix: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::config::class_for_scale_info_definition(slf, type_string, scale_info_type)
+    }
+
+    /// Imports a V14+ metadata object's portable registry and runtime
+    /// (as `scale_info::N`; no other `prefix` is supported).
+    #[pyo3(signature = (metadata, prefix=None))]
+    fn add_portable_registry(
+        slf: &Bound<'_, Self>,
+        metadata: &Bound<'_, PyAny>,
+        prefix: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        crate::config::add_portable_registry(slf, metadata, prefix)
+    }
+
+    /// Imports a bare portable registry (`{"id", "type"}` values or their
+    /// scale objects) as `scale_info::N`, replacing the one loaded before.
+    #[pyo3(signature = (scale_info_types, prefix=None))]
+    fn update_from_scale_info_types(
+        slf: &Bound<'_, Self>,
+        scale_info_types: &Bound<'_, PyAny>,
+        prefix: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        crate::config::update_from_scale_info_types(slf, scale_info_types, prefix)
+    }
+
+    /// Applies a preset (`{"types": …, "versioning": …, "runtime_id": …}`).
+    fn update_type_registry(
+        slf: &Bound<'_, Self>,
+        type_registry: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        crate::config::update_type_registry(slf, type_registry)
+    }
+
+    /// Adds or overrides type definitions `{"Name": definition}`.
+    fn update_type_registry_types(
+        slf: &Bound<'_, Self>,
+        types_dict: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        crate::config::update_type_registry_types(slf, types_dict)
+    }
+
+    /// Forgets every definition, the portable registry and the runtime.
+    fn clear_type_registry(slf: &Bound<'_, Self>) -> PyResult<()> {
+        crate::config::clear_type_registry(slf)
+    }
+
     /// cyscale's `batch_decode`: decodes `scale_bytes_list[i]` (`bytes`,
     /// `bytearray`, `ScaleBytes` or `"0x…"` hex) as `type_strings[i]` in one
     /// Rust call and returns the values; each item must use all its bytes,

@@ -105,9 +105,11 @@ class _TypesView(dict):
 class RuntimeConfigurationObject(_core.ConfigBase):
     """A type registry: presets, type overrides, the active spec version, a
     chain's portable registry and runtime (calls, events), SS58 format.
-    ``_registry``, ``_classes``, ``create_scale_object``, ``batch_decode``,
-    ``ss58_format``, the spec-version and metadata methods live in the Rust
-    base class; ``_create_scale_object`` is the general path it falls back on."""
+    The Rust base class keeps ``_registry``, ``_classes``, ``ss58_format``,
+    makes objects (``create_scale_object``, ``batch_decode``) and keeps the
+    books: presets and types in and mirrored, cached classes and value
+    decoders, spec versions, metadata and portable registries. Python makes
+    the classes (``_make_class``) and objects off the fast path."""
 
     def __init__(self, config_id: Optional[str] = None, ss58_format: Optional[int] = None,
                  only_primitives_on_init: bool = False, implements_scale_info: bool = False):
@@ -158,70 +160,10 @@ class RuntimeConfigurationObject(_core.ConfigBase):
             raise NotImplementedError(f"{cls.__name__} declares no type to decode or encode with")
         return name
 
-    def update_type_registry(self, type_registry: dict) -> None:
-        """Applies a preset (``{"types": …, "versioning": …, "runtime_id": …}``)."""
-        if not isinstance(type_registry, dict):
-            raise TypeError("type_registry must be a dict")
-        self._registry.update_preset(json.dumps(type_registry))
-        self._mirror_types(type_registry.get("types") or {})
-        self.type_registry["runtime_api"].update(type_registry.get("runtime_api") or {})
-        for key in ("runtime_id", "versioning", "runtime_upgrades", "chain_id"):
-            if key in type_registry:
-                self.type_registry[key] = type_registry[key]
-        self.chain_id = type_registry.get("chain_id", self.chain_id)
-
-    def update_type_registry_types(self, types_dict: dict) -> None:
-        """Adds or overrides type definitions ``{"Name": definition}``."""
-        if not isinstance(types_dict, dict):
-            raise TypeError("types_dict must be a dict")
-        self._registry.update_types(json.dumps(types_dict))
-        self._mirror_types(types_dict)
-
-    def _mirror_types(self, types: dict) -> None:
-        """Keeps ``type_registry['types']`` in step with new definitions (which
-        replace a declared class of the same name) and forgets the classes made."""
-        declared = self.__dict__.get("_declared", {})
-        for name, definition in types.items():
-            dict.__setitem__(self.type_registry["types"], name.lower(), definition)
-            declared.pop(name.lower(), None)
-        self._classes.clear()
-
-    def clear_type_registry(self) -> None:
-        """Forgets every definition, the portable registry and the runtime."""
-        self._registry.clear()
-        self._reset(self._registry)
-        self._declare_classes()
-
     @classmethod
     def all_subclasses(cls, class_: type) -> set:
         """Every subclass of ``class_``, at any depth."""
         return set(class_.__subclasses__()).union(s for c in class_.__subclasses__() for s in cls.all_subclasses(c))
-
-    def add_portable_registry(self, metadata: "ScaleType", prefix: Optional[str] = None) -> None:
-        """Imports a V14+ metadata object's portable registry and runtime
-        (as ``scale_info::N``; no other ``prefix`` is supported)."""
-        _only_scale_info("add_portable_registry", prefix)
-        self._sync_metadata(metadata)
-        self.implements_scale_info = True
-        self.metadata = metadata
-        self._classes.clear()
-
-    def update_from_scale_info_types(self, scale_info_types: list, prefix: Optional[str] = None) -> None:
-        """Imports a bare portable registry (``{"id", "type"}`` values or their
-        scale objects) as ``scale_info::N``, replacing the one loaded before."""
-        _only_scale_info("update_from_scale_info_types", prefix)
-        if self._registry.load_portable_types(list(scale_info_types)):
-            self._classes.clear()
-        self.implements_scale_info = True
-
-    def get_decoder_class(self, type_string: Union[str, dict]) -> Optional[type]:
-        """The scale class for ``type_string``, or ``None`` when it is unknown."""
-        if isinstance(type_string, dict):
-            return None
-        cls = self._classes.get(type_string, _UNSET)
-        if cls is _UNSET:
-            cls = self._classes[type_string] = self._make_class(type_string)
-        return cls
 
     def _make_class(self, type_string: str) -> Optional[type]:
         own = _BY_TYPE_STRING.get(type_string.lower())
@@ -232,26 +174,6 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         except NotImplementedError:
             return None
         return _class_for_node(self, type_string, idx)
-
-    def get_value_decoder(self, type_string: str) -> Optional["_core.ValueDecoder"]:
-        """cyscale 0.8's value decoder: a callable taking the bytes of one
-        ``type_string`` value (all of them) and returning the plain value, in
-        py-scale-codec's shapes; ``None`` when the type is unknown. Made once
-        per type string; it follows later changes to the registry."""
-        decoder = self._value_decoders.get(type_string)
-        if decoder is None:
-            try:
-                decoder = self._value_decoders[type_string] = _core.ValueDecoder(self._registry, type_string)
-            except NotImplementedError:
-                return None
-        return decoder
-
-    def get_decoder_class_for_scale_info_definition(self, type_string: str, scale_info_type: "ScaleType",
-                                                    prefix: str) -> Optional[type]:
-        """The class of ``type_string`` once the portable-registry type's
-        definition kind is checked (registries are imported whole, in Rust)."""
-        _core.check_type_def(scale_info_type)
-        return self.get_decoder_class(type_string)
 
     def _create_scale_object(self, type_string: str, data: Optional[ScaleBytes] = None, **kwargs) -> "ScaleType":
         """``create_scale_object`` when the Rust fast path does not apply (first
@@ -294,12 +216,6 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         # the registry replayed the declared classes' definitions; pair them again
         self._declared = {name: cls for name, cls in _DECLARED.items()
                           if dict.get(self.type_registry["types"], name) == _user_definition(cls)}
-
-
-def _only_scale_info(method: str, prefix: Optional[str]) -> None:
-    """Portable types are imported as ``scale_info::N`` only."""
-    if prefix not in (None, "scale_info"):
-        raise NotImplementedError(f"{method}: prefix {prefix!r} is not supported")
 
 
 def _check_data(data: Any) -> None:
