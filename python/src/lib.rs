@@ -12,7 +12,8 @@
 //! compact, floats, `MetadataVersioned`), [`sink`] (decoding straight into
 //! Python objects with interned names), [`convert`] (Python values →
 //! `Value` for encoding), [`errors`] (Rust errors → py-scale-codec's
-//! exception classes, panic guard), [`ss58`], [`metadata`] (the metadata
+//! exception classes, panic guard), [`ss58`], [`metadata_views`] (storage entry types and V9–V13 indexes for the
+//! metadata view classes), [`metadata`] (the metadata
 //! model as Python data), [`text`] (hex written straight into Python strings),
 //! [`value_decoder`] (cyscale's `get_value_decoder` callables), [`ownership`]
 //! (whether the installed `scalecodec` files are all ours), [`index`]
@@ -26,6 +27,7 @@ pub mod errors;
 pub mod index;
 pub mod kinds;
 pub mod metadata;
+pub mod metadata_views;
 pub mod object;
 pub mod ops;
 pub mod ownership;
@@ -82,6 +84,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ops::decode_metadata, m)?)?;
     m.add_function(wrap_pyfunction!(ops::check_type_def, m)?)?;
     m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata_views::storage_entry_types, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata_views::legacy_metadata_index, m)?)?;
     m.add_function(wrap_pyfunction!(ownership::check_ownership, m)?)?;
     #[cfg(feature = "index")]
     index::register(m)?;
