@@ -4,12 +4,13 @@
 //! imports of portable registries. The methods of `ConfigBase` named alike
 //! call these; what stays in Python is what makes classes.
 
-use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyString, PyType};
 
 use crate::object::ConfigBase;
+use crate::registry::PyRegistry;
 use crate::value_decoder::ValueDecoder;
 
 /// The class cache (`_classes`); a `ValueError` before `__init__` set it.
@@ -229,5 +230,195 @@ pub(crate) fn clear_type_registry(slf: &Bound<'_, ConfigBase>) -> PyResult<()> {
     registry.call_method0(intern!(py, "clear"))?;
     slf.call_method1(intern!(py, "_reset"), (registry,))?;
     slf.call_method0(intern!(py, "_declare_classes"))?;
+    Ok(())
+}
+
+/// `getattr(obj, name, None)`.
+fn attr_or_none<'py>(
+    obj: &Bound<'py, PyAny>,
+    name: &Bound<'py, PyString>,
+) -> PyResult<Bound<'py, PyAny>> {
+    match obj.getattr(name) {
+        Ok(v) => Ok(v),
+        Err(e) if e.is_instance_of::<PyAttributeError>(obj.py()) => {
+            Ok(obj.py().None().into_bound(obj.py()))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The `type_string` attribute as the class defines it, unbound (what
+/// `inspect.getattr_static` finds along the MRO; `None` without one).
+fn static_type_string<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
+    let py = cls.py();
+    for base in cls.getattr(intern!(py, "__mro__"))?.try_iter()? {
+        let own = base?.getattr(intern!(py, "__dict__"))?;
+        if own.contains(intern!(py, "type_string"))? {
+            return own.get_item(intern!(py, "type_string"));
+        }
+    }
+    Ok(py.None().into_bound(py))
+}
+
+/// A user-defined scale class as a preset definition: its `type_mapping`
+/// (struct, tuple, enum), `value_list` (set, enum) or the type string it
+/// stands for; `None` when it has none. `kinds` are the scale classes by
+/// name (`Struct`, `Tuple`, `Set`, `Enum`), `cls` tested with `issubclass`.
+#[pyfunction]
+pub fn user_definition<'py>(
+    cls: &Bound<'py, PyType>,
+    kinds: &Bound<'py, PyDict>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = cls.py();
+    let is = |name: &str| -> PyResult<bool> {
+        match kinds.get_item(name)? {
+            Some(kind) => cls.is_subclass(&kind),
+            None => Ok(false),
+        }
+    };
+    let mapping = cls.getattr(intern!(py, "type_mapping"))?;
+    let values = attr_or_none(cls.as_any(), intern!(py, "value_list"))?;
+    let (has_mapping, has_values) = (mapping.is_truthy()?, values.is_truthy()?);
+    let definition =
+        |kind: &str, key: &str, table: Bound<'py, PyAny>| -> PyResult<Bound<'py, PyAny>> {
+            let d = PyDict::new(py);
+            d.set_item("type", kind)?;
+            d.set_item(key, table)?;
+            Ok(d.into_any())
+        };
+    let list = |items: &Bound<'py, PyAny>| py.get_type::<PyList>().call1((items,));
+    if is("Struct")? && has_mapping {
+        let pairs = mapping
+            .try_iter()?
+            .map(|p| list(&p?))
+            .collect::<PyResult<Vec<_>>>()?;
+        return definition("struct", "type_mapping", PyList::new(py, pairs)?.into_any());
+    }
+    if is("Tuple")? && has_mapping {
+        return definition("tuple", "type_mapping", list(&mapping)?);
+    }
+    if is("Set")? && has_values {
+        let value_type = match attr_or_none(cls.as_any(), intern!(py, "value_type"))? {
+            v if v.is_none() && !cls.hasattr(intern!(py, "value_type"))? => {
+                PyString::new(py, "u64").into_any()
+            }
+            v => v,
+        };
+        let d = definition("set", "value_type", value_type)?;
+        d.set_item("value_list", py.get_type::<PyDict>().call1((values,))?)?;
+        return Ok(d);
+    }
+    if is("Enum")? && has_mapping {
+        let mut pairs = Vec::new();
+        for item in mapping.try_iter()? {
+            let mut parts = item?.try_iter()?;
+            let (Some(name), Some(ty), None) = (parts.next(), parts.next(), parts.next()) else {
+                return Err(PyValueError::new_err(
+                    "an enum's type_mapping entry must be a (name, type) pair",
+                ));
+            };
+            let ty = ty?;
+            let ty = if ty.is_truthy()? {
+                ty
+            } else {
+                PyString::new(py, "Null").into_any()
+            };
+            pairs.push(PyList::new(py, [name?, ty])?);
+        }
+        return definition("enum", "type_mapping", PyList::new(py, pairs)?.into_any());
+    }
+    if is("Enum")? && has_values {
+        let table = if values.is_instance_of::<PyDict>() {
+            values
+        } else {
+            list(&values)?
+        };
+        return definition("enum", "value_list", table);
+    }
+    let declared = static_type_string(cls)?;
+    if attr_or_none(&declared, intern!(py, "names_its_class"))?.is_truthy()? {
+        // an enum or set without variants: its type string would be this definition
+        return Ok(py.None().into_bound(py));
+    }
+    let type_string = cls.getattr(intern!(py, "type_string"))?;
+    if type_string.is_instance_of::<PyString>() {
+        let name = cls.getattr(intern!(py, "__name__"))?;
+        let lower = intern!(py, "lower");
+        if !type_string
+            .call_method0(lower)?
+            .eq(name.call_method0(lower)?)?
+        {
+            return Ok(type_string);
+        }
+    }
+    Ok(py.None().into_bound(py))
+}
+
+/// `__getstate__`: the configuration as it pickles: its id, the registry's
+/// own state, the `type_registry` tables (the types mirror as its raw
+/// definitions), `implements_scale_info` and `chain_id`.
+pub(crate) fn state<'py>(slf: &Bound<'py, ConfigBase>) -> PyResult<Bound<'py, PyDict>> {
+    let py = slf.py();
+    let state = PyDict::new(py);
+    state.set_item("config_id", slf.getattr(intern!(py, "config_id"))?)?;
+    let registry = slf.getattr(intern!(py, "_registry"))?;
+    state.set_item(
+        "registry",
+        registry.call_method0(intern!(py, "__getstate__"))?,
+    )?;
+    let tables = PyDict::new(py);
+    for item in slf
+        .getattr(intern!(py, "type_registry"))?
+        .call_method0(intern!(py, "items"))?
+        .try_iter()?
+    {
+        let (key, table): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+        let definitions = intern!(py, "definitions");
+        if table.is_instance_of::<PyDict>()
+            && !table.is_exact_instance_of::<PyDict>()
+            && table.hasattr(definitions)?
+        {
+            tables.set_item(key, table.call_method0(definitions)?)?;
+        } else {
+            tables.set_item(key, table)?;
+        }
+    }
+    state.set_item("type_registry", tables)?;
+    for key in ["implements_scale_info", "chain_id"] {
+        state.set_item(key, slf.getattr(key)?)?;
+    }
+    Ok(state)
+}
+
+/// `__setstate__`: a pickled configuration (see [`state`]) over a new
+/// registry; `_pair_declared` then pairs the user's declared classes with
+/// the definitions the registry replayed.
+pub(crate) fn set_state(slf: &Bound<'_, ConfigBase>, state: &Bound<'_, PyAny>) -> PyResult<()> {
+    let py = slf.py();
+    for key in ["config_id", "implements_scale_info"] {
+        slf.setattr(key, state.get_item(key)?)?;
+    }
+    let registry = py.get_type::<PyRegistry>().call0()?;
+    slf.call_method1(intern!(py, "_reset"), (&registry,))?;
+    registry.call_method1(intern!(py, "__setstate__"), (state.get_item("registry")?,))?;
+    slf.setattr(intern!(py, "chain_id"), state.get_item("chain_id")?)?;
+    let mirror = slf.getattr(intern!(py, "type_registry"))?;
+    for item in state
+        .get_item("type_registry")?
+        .call_method0(intern!(py, "items"))?
+        .try_iter()?
+    {
+        let (key, table): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+        if key.eq("types")? {
+            // `dict.update`: the mirror's own `__getitem__` reads classes
+            mirror
+                .get_item(&key)?
+                .cast_into::<PyDict>()?
+                .update(table.cast::<pyo3::types::PyMapping>()?)?;
+        } else {
+            mirror.set_item(key, table)?;
+        }
+    }
+    slf.call_method0(intern!(py, "_pair_declared"))?;
     Ok(())
 }

@@ -24,7 +24,8 @@
 //!   Python classes only declare what differs.
 //!
 //! `create_scale_object` with options, or on the first use of a type string,
-//! runs the Python method `_create_scale_object`.
+//! takes the general path (`ConfigBase::create_slow`): the class from
+//! `get_decoder_class`, which makes it in Python.
 
 use ferroscale_dynamic::TypeIdx;
 use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
@@ -845,17 +846,12 @@ impl ConfigBase {
         data: Option<&Bound<'py, PyAny>>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let py = slf.py();
         if kwargs.is_none_or(|k| k.is_empty()) {
             if let Some(obj) = Self::create_fast(slf, type_string, data)? {
                 return Ok(obj);
             }
         }
-        slf.call_method(
-            intern!(py, "_create_scale_object"),
-            (type_string, data),
-            kwargs,
-        )
+        Self::create_slow(slf, type_string, data, kwargs)
     }
 
     /// The scale class for `type_string`, or `None` when it is unknown.
@@ -925,6 +921,17 @@ impl ConfigBase {
         types_dict: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         crate::config::update_type_registry_types(slf, types_dict)
+    }
+
+    /// The configuration as it pickles (id, registry state, `type_registry`
+    /// tables, `implements_scale_info`, `chain_id`).
+    fn __getstate__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        crate::config::state(slf)
+    }
+
+    /// Restores a pickled configuration over a new registry.
+    fn __setstate__(slf: &Bound<'_, Self>, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        crate::config::set_state(slf, state)
     }
 
     /// Forgets every definition, the portable registry and the runtime.
@@ -1135,6 +1142,60 @@ impl ConfigBase {
             c.bind(py).clear();
         }
         Ok(())
+    }
+
+    /// `create_scale_object` when the fast path does not apply (first use of
+    /// a type string, options, data that is not a `ScaleBytes`): options go
+    /// to the class's `__init__`; without them it is skipped, as the fast
+    /// path does.
+    fn create_slow<'py>(
+        slf: &Bound<'py, Self>,
+        type_string: &Bound<'py, PyAny>,
+        data: Option<&Bound<'py, PyAny>>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        if !type_string.is_instance_of::<PyString>() {
+            return Err(PyTypeError::new_err(format!(
+                "type string must be a str, not {}",
+                type_string.get_type().name()?
+            )));
+        }
+        let cls = slf.call_method1(intern!(py, "get_decoder_class"), (type_string,))?;
+        if cls.is_none() {
+            return Err(PyNotImplementedError::new_err(format!(
+                "Decoder class for \"{type_string}\" not found"
+            )));
+        }
+        let data = data.filter(|d| !d.is_none());
+        if let Some(kwargs) = kwargs.filter(|k| !k.is_empty()) {
+            let kwargs = kwargs.copy()?;
+            if !kwargs.contains(intern!(py, "runtime_config"))? {
+                kwargs.set_item(intern!(py, "runtime_config"), slf)?;
+            }
+            kwargs.set_item(intern!(py, "data"), data)?;
+            return cls.call((), Some(&kwargs));
+        }
+        let buffer = match data {
+            None => None,
+            Some(d) => Some(d.cast::<PyScaleBytes>().map_err(|_| {
+                PyValueError::new_err(format!(
+                    "Provided data is not in supported format: provided '{}'",
+                    d.get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default()
+                ))
+            })?),
+        };
+        let obj = cls.call_method1(intern!(py, "__new__"), (&cls,))?;
+        obj.setattr(intern!(py, "runtime_config"), slf)?;
+        obj.setattr(intern!(py, "data"), data)?;
+        obj.setattr(
+            intern!(py, "data_start_offset"),
+            buffer.map(|b| b.get().offset()),
+        )?;
+        Ok(obj)
     }
 
     /// `create_scale_object` for a cached class and `data` that is `None`

@@ -2,7 +2,7 @@
 name the extension module exports."""
 import enum
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 _Data = Union[bytes, bytearray]
 
@@ -234,6 +234,9 @@ class ConfigBase:
         ``runtime_id``, ``versioning``, ``runtime_upgrades`` and ``chain_id`` in ``type_registry``."""
     def update_type_registry_types(self, types_dict: Dict[str, Any]) -> None: ...
     def clear_type_registry(self) -> None: ...
+    def __getstate__(self) -> Dict[str, Any]: ...
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        """Over a new registry (``_reset``); ``_pair_declared`` pairs the user's declared classes again."""
     # Runtime APIs (V15+ metadata) and view functions (V16): types are named
     # ``scale_info::N``; params are a list (by position) or a dict (by name);
     # data is bytes, bytearray or "0x…" hex. Older metadata raises ValueError.
@@ -280,6 +283,12 @@ def storage_entry_types(ty: Dict[str, Any], scale_info: bool) -> Tuple[str, str,
 def legacy_metadata_index(version: int, modules: Sequence[Dict[str, Any]]) -> List[Tuple[int, int, int, str]]:
     """V9–V13 ``(table, module position, entry position, key)`` of the calls (table 0),
     events (1) and errors (2) of a metadata value's ``modules``; ``[]`` for V14+."""
+def raw_bytes(value: Any) -> bytearray:
+    """The bytes behind a ``Bytes``/text value: ``"0x…"`` hex as its bytes, other text as UTF-8."""
+def typed_value_object(obj: Any, value: Any, kinds: Dict[str, type], part: Callable[[Any, Optional[str]], Any]) -> Any:
+    """py-scale-codec's ``value_object`` of a metadata part, per class kind; inner parts from ``part(value, type)``."""
+def user_definition(cls: type, kinds: Dict[str, type]) -> Optional[Union[str, Dict[str, Any]]]:
+    """A user's scale class as a preset definition (``type_mapping``, ``value_list`` or type string), else ``None``."""
 def era_birth(era: Any, current: int) -> int: ...
 def era_death(era: Any, current: int) -> int: ...
 def multi_account_id(accounts: List[Union[str, bytes]], threshold: int) -> str: ...

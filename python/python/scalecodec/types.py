@@ -961,8 +961,11 @@ class GenericMetadataAll(Enum):
 
     def _build_indexes(self) -> TypingTuple[dict, dict, dict]:
         # Rust numbers the entries (V9–V13; none for V14+)
-        tables, modules = ({}, {}, {}), self._inner["modules"] if self.index < 14 else None
-        for table, m, i, key in _core.legacy_metadata_index(self.index, self._inner.value["modules"]) if modules else ():
+        tables = ({}, {}, {})
+        if self.index >= 14:
+            return tables
+        modules = self._inner["modules"]
+        for table, m, i, key in _core.legacy_metadata_index(self.index, self._inner.value["modules"]):
             module = modules[m]
             entry = module[("calls", "events", "errors")[table]].value_object[i]
             if table < 2:
