@@ -1,5 +1,5 @@
 //! The bookkeeping of a `RuntimeConfigurationObject` (the Python class
-//! deriving from [`ConfigBase`]): its class cache, value decoders, the
+//! deriving from [`ConfigBase`](crate::object::ConfigBase)): its class cache, value decoders, the
 //! mirror of the presets' `types` it keeps in `type_registry`, and the
 //! imports of portable registries. The methods of `ConfigBase` named alike
 //! call these; what stays in Python is what makes classes.
@@ -9,12 +9,11 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyType};
 
-use crate::object::ConfigBase;
 use crate::registry::PyRegistry;
 use crate::value_decoder::ValueDecoder;
 
 /// The class cache (`_classes`); a `ValueError` before `__init__` set it.
-fn classes<'py>(slf: &Bound<'py, ConfigBase>) -> PyResult<Bound<'py, PyDict>> {
+fn classes<'py>(slf: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
     let py = slf.py();
     slf.getattr(intern!(py, "_classes"))?
         .cast_into::<PyDict>()
@@ -22,7 +21,7 @@ fn classes<'py>(slf: &Bound<'py, ConfigBase>) -> PyResult<Bound<'py, PyDict>> {
 }
 
 /// Forgets the classes made for type strings (the registry changed).
-fn clear_classes(slf: &Bound<'_, ConfigBase>) -> PyResult<()> {
+fn clear_classes(slf: &Bound<'_, PyAny>) -> PyResult<()> {
     classes(slf)?.clear();
     Ok(())
 }
@@ -31,7 +30,7 @@ fn clear_classes(slf: &Bound<'_, ConfigBase>) -> PyResult<()> {
 /// `_make_class` makes (cached, `None` for an unknown type too); `None` for
 /// a dict (py-scale-codec's inline definitions are not type strings).
 pub(crate) fn decoder_class<'py>(
-    slf: &Bound<'py, ConfigBase>,
+    slf: &Bound<'py, PyAny>,
     type_string: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = slf.py();
@@ -50,7 +49,7 @@ pub(crate) fn decoder_class<'py>(
 /// `get_value_decoder`: cyscale's value decoder of `type_string`, made once
 /// (`_value_decoders`); `None` when the type is unknown.
 pub(crate) fn value_decoder<'py>(
-    slf: &Bound<'py, ConfigBase>,
+    slf: &Bound<'py, PyAny>,
     type_string: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = slf.py();
@@ -86,7 +85,7 @@ fn only_scale_info(method: &str, prefix: Option<&Bound<'_, PyAny>>) -> PyResult<
 /// `add_portable_registry`: loads a decoded V14+ `MetadataVersioned`
 /// object's registry and runtime, which becomes the configuration's `metadata`.
 pub(crate) fn add_portable_registry(
-    slf: &Bound<'_, ConfigBase>,
+    slf: &Bound<'_, PyAny>,
     metadata: &Bound<'_, PyAny>,
     prefix: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
@@ -101,7 +100,7 @@ pub(crate) fn add_portable_registry(
 /// `update_from_scale_info_types`: imports a bare portable registry (any
 /// iterable of `{"id", "type"}` values or their scale objects).
 pub(crate) fn update_from_scale_info_types(
-    slf: &Bound<'_, ConfigBase>,
+    slf: &Bound<'_, PyAny>,
     scale_info_types: &Bound<'_, PyAny>,
     prefix: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
@@ -122,7 +121,7 @@ pub(crate) fn update_from_scale_info_types(
 /// portable type's definition kind is one py-scale-codec knows (registries
 /// are imported whole), then `get_decoder_class(type_string)`.
 pub(crate) fn class_for_scale_info_definition<'py>(
-    slf: &Bound<'py, ConfigBase>,
+    slf: &Bound<'py, PyAny>,
     type_string: &Bound<'py, PyAny>,
     scale_info_type: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -153,7 +152,7 @@ fn require_dict<'a, 'py>(
 /// `update_type_registry`: applies a preset (`{"types", "versioning",
 /// "runtime_id", …}`) and mirrors its tables in `type_registry`.
 pub(crate) fn update_type_registry(
-    slf: &Bound<'_, ConfigBase>,
+    slf: &Bound<'_, PyAny>,
     type_registry: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
     let py = slf.py();
@@ -179,7 +178,7 @@ pub(crate) fn update_type_registry(
 
 /// `update_type_registry_types`: adds or overrides definitions `{"Name": definition}`.
 pub(crate) fn update_type_registry_types(
-    slf: &Bound<'_, ConfigBase>,
+    slf: &Bound<'_, PyAny>,
     types_dict: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
     let py = slf.py();
@@ -200,7 +199,7 @@ fn or_empty<'py>(py: Python<'py>, value: Option<Bound<'py, PyAny>>) -> PyResult<
 /// Keeps `type_registry['types']` (lower-cased names → definitions) in
 /// step with new definitions, which replace a declared class of the same
 /// name, and forgets the classes made.
-fn mirror_types(slf: &Bound<'_, ConfigBase>, types: &Bound<'_, PyAny>) -> PyResult<()> {
+fn mirror_types(slf: &Bound<'_, PyAny>, types: &Bound<'_, PyAny>) -> PyResult<()> {
     let py = slf.py();
     let mirror = slf
         .getattr(intern!(py, "type_registry"))?
@@ -224,7 +223,7 @@ fn mirror_types(slf: &Bound<'_, ConfigBase>, types: &Bound<'_, PyAny>) -> PyResu
 
 /// `clear_type_registry`: forgets every definition, the portable registry
 /// and the runtime, then defines the user's declared classes again.
-pub(crate) fn clear_type_registry(slf: &Bound<'_, ConfigBase>) -> PyResult<()> {
+pub(crate) fn clear_type_registry(slf: &Bound<'_, PyAny>) -> PyResult<()> {
     let py = slf.py();
     let registry = slf.getattr(intern!(py, "_registry"))?;
     registry.call_method0(intern!(py, "clear"))?;
@@ -357,7 +356,7 @@ pub fn user_definition<'py>(
 /// `__getstate__`: the configuration as it pickles: its id, the registry's
 /// own state, the `type_registry` tables (the types mirror as its raw
 /// definitions), `implements_scale_info` and `chain_id`.
-pub(crate) fn state<'py>(slf: &Bound<'py, ConfigBase>) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn state<'py>(slf: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
     let py = slf.py();
     let state = PyDict::new(py);
     state.set_item("config_id", slf.getattr(intern!(py, "config_id"))?)?;
@@ -393,7 +392,7 @@ pub(crate) fn state<'py>(slf: &Bound<'py, ConfigBase>) -> PyResult<Bound<'py, Py
 /// `__setstate__`: a pickled configuration (see [`state`]) over a new
 /// registry; `_pair_declared` then pairs the user's declared classes with
 /// the definitions the registry replayed.
-pub(crate) fn set_state(slf: &Bound<'_, ConfigBase>, state: &Bound<'_, PyAny>) -> PyResult<()> {
+pub(crate) fn set_state(slf: &Bound<'_, PyAny>, state: &Bound<'_, PyAny>) -> PyResult<()> {
     let py = slf.py();
     for key in ["config_id", "implements_scale_info"] {
         slf.setattr(key, state.get_item(key)?)?;

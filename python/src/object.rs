@@ -859,7 +859,7 @@ impl ConfigBase {
         slf: &Bound<'py, Self>,
         type_string: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::config::decoder_class(slf, type_string)
+        crate::config::decoder_class(slf.as_any(), type_string)
     }
 
     /// cyscale 0.8's value decoder: a callable taking the bytes of one
@@ -870,7 +870,7 @@ impl ConfigBase {
         slf: &Bound<'py, Self>,
         type_string: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::config::value_decoder(slf, type_string)
+        crate::config::value_decoder(slf.as_any(), type_string)
     }
 
     /// The class of `type_string` once the portable-registry type's
@@ -882,7 +882,7 @@ impl ConfigBase {
         scale_info_type: &Bound<'py, PyAny>,
         prefix: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::config::class_for_scale_info_definition(slf, type_string, scale_info_type)
+        crate::config::class_for_scale_info_definition(slf.as_any(), type_string, scale_info_type)
     }
 
     /// Imports a V14+ metadata object's portable registry and runtime
@@ -893,7 +893,7 @@ impl ConfigBase {
         metadata: &Bound<'_, PyAny>,
         prefix: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        crate::config::add_portable_registry(slf, metadata, prefix)
+        crate::config::add_portable_registry(slf.as_any(), metadata, prefix)
     }
 
     /// Imports a bare portable registry (`{"id", "type"}` values or their
@@ -904,7 +904,7 @@ impl ConfigBase {
         scale_info_types: &Bound<'_, PyAny>,
         prefix: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        crate::config::update_from_scale_info_types(slf, scale_info_types, prefix)
+        crate::config::update_from_scale_info_types(slf.as_any(), scale_info_types, prefix)
     }
 
     /// Applies a preset (`{"types": …, "versioning": …, "runtime_id": …}`).
@@ -912,7 +912,7 @@ impl ConfigBase {
         slf: &Bound<'_, Self>,
         type_registry: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        crate::config::update_type_registry(slf, type_registry)
+        crate::config::update_type_registry(slf.as_any(), type_registry)
     }
 
     /// Adds or overrides type definitions `{"Name": definition}`.
@@ -920,23 +920,23 @@ impl ConfigBase {
         slf: &Bound<'_, Self>,
         types_dict: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        crate::config::update_type_registry_types(slf, types_dict)
+        crate::config::update_type_registry_types(slf.as_any(), types_dict)
     }
 
     /// The configuration as it pickles (id, registry state, `type_registry`
     /// tables, `implements_scale_info`, `chain_id`).
     fn __getstate__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
-        crate::config::state(slf)
+        crate::config::state(slf.as_any())
     }
 
     /// Restores a pickled configuration over a new registry.
     fn __setstate__(slf: &Bound<'_, Self>, state: &Bound<'_, PyAny>) -> PyResult<()> {
-        crate::config::set_state(slf, state)
+        crate::config::set_state(slf.as_any(), state)
     }
 
     /// Forgets every definition, the portable registry and the runtime.
     fn clear_type_registry(slf: &Bound<'_, Self>) -> PyResult<()> {
-        crate::config::clear_type_registry(slf)
+        crate::config::clear_type_registry(slf.as_any())
     }
 
     /// cyscale's `batch_decode`: decodes `scale_bytes_list[i]` (`bytes`,
