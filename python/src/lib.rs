@@ -6,17 +6,21 @@
 //! beside the type walk). Modules: [`registry`] (the `Registry` class),
 //! [`scale_bytes`] (`ScaleBytes`), [`object`] (the Rust bases of scale
 //! objects and configurations: the create-and-decode hot path, the value
-//! protocol and the default hooks), [`kinds`] (`TypeKind` and `ClassInfo`: node kinds and
+//! protocol and the default hooks), [`config`] (a configuration's class cache,
+//! preset mirror and registry imports), [`kinds`] (`TypeKind` and `ClassInfo`: node kinds and
 //! class attributes as typed objects), [`ops`] (Era, multisig, addresses,
 //! compact, floats, `MetadataVersioned`), [`sink`] (decoding straight into
 //! Python objects with interned names), [`convert`] (Python values →
 //! `Value` for encoding), [`errors`] (Rust errors → py-scale-codec's
-//! exception classes, panic guard), [`ss58`], [`metadata`] (the metadata
-//! model as Python data), [`text`] (hex written straight into Python strings),
+//! exception classes, panic guard), [`ss58`], [`metadata_views`] (storage entry types and V9–V13 indexes for the
+//! metadata view classes), [`metadata`] (the metadata
+//! model as Python data), [`typed_parts`] (the `value_object` of a metadata
+//! part), [`text`] (hex written straight into Python strings),
 //! [`value_decoder`] (cyscale's `get_value_decoder` callables), [`ownership`]
 //! (whether the installed `scalecodec` files are all ours), [`index`]
 //! (columnar decoding to Arrow and Parquet; the `index` feature).
 
+pub mod config;
 pub mod convert;
 pub mod detached;
 pub mod errors;
@@ -24,6 +28,7 @@ pub mod errors;
 pub mod index;
 pub mod kinds;
 pub mod metadata;
+pub mod metadata_views;
 pub mod object;
 pub mod ops;
 pub mod ownership;
@@ -33,6 +38,7 @@ pub mod scale_bytes;
 pub mod sink;
 pub mod ss58;
 pub mod text;
+pub mod typed_parts;
 pub mod value_decoder;
 
 use pyo3::prelude::*;
@@ -80,6 +86,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ops::decode_metadata, m)?)?;
     m.add_function(wrap_pyfunction!(ops::check_type_def, m)?)?;
     m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata_views::storage_entry_types, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata_views::legacy_metadata_index, m)?)?;
+    m.add_function(wrap_pyfunction!(typed_parts::typed_value_object, m)?)?;
+    m.add_function(wrap_pyfunction!(typed_parts::raw_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(config::user_definition, m)?)?;
     m.add_function(wrap_pyfunction!(ownership::check_ownership, m)?)?;
     #[cfg(feature = "index")]
     index::register(m)?;

@@ -24,7 +24,8 @@
 //!   Python classes only declare what differs.
 //!
 //! `create_scale_object` with options, or on the first use of a type string,
-//! runs the Python method `_create_scale_object`.
+//! takes the general path (`ConfigBase::create_slow`): the class from
+//! `get_decoder_class`, which makes it in Python.
 
 use ferroscale_dynamic::TypeIdx;
 use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
@@ -845,17 +846,97 @@ impl ConfigBase {
         data: Option<&Bound<'py, PyAny>>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let py = slf.py();
         if kwargs.is_none_or(|k| k.is_empty()) {
             if let Some(obj) = Self::create_fast(slf, type_string, data)? {
                 return Ok(obj);
             }
         }
-        slf.call_method(
-            intern!(py, "_create_scale_object"),
-            (type_string, data),
-            kwargs,
-        )
+        Self::create_slow(slf, type_string, data, kwargs)
+    }
+
+    /// The scale class for `type_string`, or `None` when it is unknown.
+    fn get_decoder_class<'py>(
+        slf: &Bound<'py, Self>,
+        type_string: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::config::decoder_class(slf.as_any(), type_string)
+    }
+
+    /// cyscale 0.8's value decoder: a callable taking the bytes of one
+    /// `type_string` value (all of them) and returning the plain value, in
+    /// py-scale-codec's shapes; `None` when the type is unknown. Made once
+    /// per type string; it follows later changes to the registry.
+    fn get_value_decoder<'py>(
+        slf: &Bound<'py, Self>,
+        type_string: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::config::value_decoder(slf.as_any(), type_string)
+    }
+
+    /// The class of `type_string` once the portable-registry type's
+    /// definition kind is checked (registries are imported whole, in Rust).
+    #[allow(unused_variables)] // `prefix`: py-scale-codec's signature
+    fn get_decoder_class_for_scale_info_definition<'py>(
+        slf: &Bound<'py, Self>,
+        type_string: &Bound<'py, PyAny>,
+        scale_info_type: &Bound<'py, PyAny>,
+        prefix: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::config::class_for_scale_info_definition(slf.as_any(), type_string, scale_info_type)
+    }
+
+    /// Imports a V14+ metadata object's portable registry and runtime
+    /// (as `scale_info::N`; no other `prefix` is supported).
+    #[pyo3(signature = (metadata, prefix=None))]
+    fn add_portable_registry(
+        slf: &Bound<'_, Self>,
+        metadata: &Bound<'_, PyAny>,
+        prefix: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        crate::config::add_portable_registry(slf.as_any(), metadata, prefix)
+    }
+
+    /// Imports a bare portable registry (`{"id", "type"}` values or their
+    /// scale objects) as `scale_info::N`, replacing the one loaded before.
+    #[pyo3(signature = (scale_info_types, prefix=None))]
+    fn update_from_scale_info_types(
+        slf: &Bound<'_, Self>,
+        scale_info_types: &Bound<'_, PyAny>,
+        prefix: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        crate::config::update_from_scale_info_types(slf.as_any(), scale_info_types, prefix)
+    }
+
+    /// Applies a preset (`{"types": …, "versioning": …, "runtime_id": …}`).
+    fn update_type_registry(
+        slf: &Bound<'_, Self>,
+        type_registry: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        crate::config::update_type_registry(slf.as_any(), type_registry)
+    }
+
+    /// Adds or overrides type definitions `{"Name": definition}`.
+    fn update_type_registry_types(
+        slf: &Bound<'_, Self>,
+        types_dict: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        crate::config::update_type_registry_types(slf.as_any(), types_dict)
+    }
+
+    /// The configuration as it pickles (id, registry state, `type_registry`
+    /// tables, `implements_scale_info`, `chain_id`).
+    fn __getstate__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        crate::config::state(slf.as_any())
+    }
+
+    /// Restores a pickled configuration over a new registry.
+    fn __setstate__(slf: &Bound<'_, Self>, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        crate::config::set_state(slf.as_any(), state)
+    }
+
+    /// Forgets every definition, the portable registry and the runtime.
+    fn clear_type_registry(slf: &Bound<'_, Self>) -> PyResult<()> {
+        crate::config::clear_type_registry(slf.as_any())
     }
 
     /// cyscale's `batch_decode`: decodes `scale_bytes_list[i]` (`bytes`,
@@ -1061,6 +1142,60 @@ impl ConfigBase {
             c.bind(py).clear();
         }
         Ok(())
+    }
+
+    /// `create_scale_object` when the fast path does not apply (first use of
+    /// a type string, options, data that is not a `ScaleBytes`): options go
+    /// to the class's `__init__`; without them it is skipped, as the fast
+    /// path does.
+    fn create_slow<'py>(
+        slf: &Bound<'py, Self>,
+        type_string: &Bound<'py, PyAny>,
+        data: Option<&Bound<'py, PyAny>>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        if !type_string.is_instance_of::<PyString>() {
+            return Err(PyTypeError::new_err(format!(
+                "type string must be a str, not {}",
+                type_string.get_type().name()?
+            )));
+        }
+        let cls = slf.call_method1(intern!(py, "get_decoder_class"), (type_string,))?;
+        if cls.is_none() {
+            return Err(PyNotImplementedError::new_err(format!(
+                "Decoder class for \"{type_string}\" not found"
+            )));
+        }
+        let data = data.filter(|d| !d.is_none());
+        if let Some(kwargs) = kwargs.filter(|k| !k.is_empty()) {
+            let kwargs = kwargs.copy()?;
+            if !kwargs.contains(intern!(py, "runtime_config"))? {
+                kwargs.set_item(intern!(py, "runtime_config"), slf)?;
+            }
+            kwargs.set_item(intern!(py, "data"), data)?;
+            return cls.call((), Some(&kwargs));
+        }
+        let buffer = match data {
+            None => None,
+            Some(d) => Some(d.cast::<PyScaleBytes>().map_err(|_| {
+                PyValueError::new_err(format!(
+                    "Provided data is not in supported format: provided '{}'",
+                    d.get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default()
+                ))
+            })?),
+        };
+        let obj = cls.call_method1(intern!(py, "__new__"), (&cls,))?;
+        obj.setattr(intern!(py, "runtime_config"), slf)?;
+        obj.setattr(intern!(py, "data"), data)?;
+        obj.setattr(
+            intern!(py, "data_start_offset"),
+            buffer.map(|b| b.get().offset()),
+        )?;
+        Ok(obj)
     }
 
     /// `create_scale_object` for a cached class and `data` that is `None`

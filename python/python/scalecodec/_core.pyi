@@ -2,7 +2,7 @@
 name the extension module exports."""
 import enum
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 _Data = Union[bytes, bytearray]
 
@@ -219,6 +219,24 @@ class ConfigBase:
     def set_runtime_upgrades_head(self, block_number: int) -> None: ...
     def convert_type_string(self, name: str) -> str: ...
     def _sync_metadata(self, metadata: Any) -> None: ...
+    # The configuration's books (``scalecodec.base.RuntimeConfigurationObject``
+    # makes classes in ``_make_class`` and resets in ``_reset``; these call them).
+    def get_decoder_class(self, type_string: Union[str, Dict[str, Any]]) -> Optional[type]:
+        """The cached class of ``type_string`` (``_make_class``'s on first use; ``None`` when unknown)."""
+    def get_value_decoder(self, type_string: str) -> Optional[ValueDecoder]: ...
+    def get_decoder_class_for_scale_info_definition(self, type_string: str, scale_info_type: Any,
+                                                    prefix: Optional[str]) -> Optional[type]: ...
+    def add_portable_registry(self, metadata: Any, prefix: Optional[str] = None) -> None:
+        """Loads a decoded V14+ ``MetadataVersioned`` object (only ``scale_info`` prefixes)."""
+    def update_from_scale_info_types(self, scale_info_types: Iterable[Any], prefix: Optional[str] = None) -> None: ...
+    def update_type_registry(self, type_registry: Dict[str, Any]) -> None:
+        """Applies a preset and mirrors its ``types`` (lower-cased), ``runtime_api``,
+        ``runtime_id``, ``versioning``, ``runtime_upgrades`` and ``chain_id`` in ``type_registry``."""
+    def update_type_registry_types(self, types_dict: Dict[str, Any]) -> None: ...
+    def clear_type_registry(self) -> None: ...
+    def __getstate__(self) -> Dict[str, Any]: ...
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        """Over a new registry (``_reset``); ``_pair_declared`` pairs the user's declared classes again."""
     # Runtime APIs (V15+ metadata) and view functions (V16): types are named
     # ``scale_info::N``; params are a list (by position) or a dict (by name);
     # data is bytes, bytearray or "0x…" hex. Older metadata raises ValueError.
@@ -259,6 +277,18 @@ def set_presets_dir(path: str) -> None:
 def presets_dir() -> str:
     """The folder the Rust engine reads presets from."""
 def convert_type_string(name: str) -> str: ...
+def storage_entry_types(ty: Dict[str, Any], scale_info: bool) -> Tuple[str, str, List[str], List[str]]:
+    """``(shape, value type, key types, hashers)`` of a storage entry's ``type`` value
+    (``scale_info``: V14+, types as ``scale_info::N``); ``NotImplementedError`` for an unknown shape."""
+def legacy_metadata_index(version: int, modules: Sequence[Dict[str, Any]]) -> List[Tuple[int, int, int, str]]:
+    """V9–V13 ``(table, module position, entry position, key)`` of the calls (table 0),
+    events (1) and errors (2) of a metadata value's ``modules``; ``[]`` for V14+."""
+def raw_bytes(value: Any) -> bytearray:
+    """The bytes behind a ``Bytes``/text value: ``"0x…"`` hex as its bytes, other text as UTF-8."""
+def typed_value_object(obj: Any, value: Any, kinds: Dict[str, type], part: Callable[[Any, Optional[str]], Any]) -> Any:
+    """py-scale-codec's ``value_object`` of a metadata part, per class kind; inner parts from ``part(value, type)``."""
+def user_definition(cls: type, kinds: Dict[str, type]) -> Optional[Union[str, Dict[str, Any]]]:
+    """A user's scale class as a preset definition (``type_mapping``, ``value_list`` or type string), else ``None``."""
 def era_birth(era: Any, current: int) -> int: ...
 def era_death(era: Any, current: int) -> int: ...
 def multi_account_id(accounts: List[Union[str, bytes]], threshold: int) -> str: ...

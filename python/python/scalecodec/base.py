@@ -15,7 +15,7 @@ classes made for type strings.
   and names when they are defined (``__init_subclass__``), so this module
   never imports that one.
 """
-import inspect
+import functools
 import json
 import os
 import threading
@@ -105,9 +105,11 @@ class _TypesView(dict):
 class RuntimeConfigurationObject(_core.ConfigBase):
     """A type registry: presets, type overrides, the active spec version, a
     chain's portable registry and runtime (calls, events), SS58 format.
-    ``_registry``, ``_classes``, ``create_scale_object``, ``batch_decode``,
-    ``ss58_format``, the spec-version and metadata methods live in the Rust
-    base class; ``_create_scale_object`` is the general path it falls back on."""
+    The Rust base class keeps ``_registry``, ``_classes``, ``ss58_format``,
+    makes objects (``create_scale_object``, ``batch_decode``) and keeps the
+    books: presets and types in and mirrored, cached classes and value
+    decoders, spec versions, metadata and portable registries. Python makes
+    the classes (``_make_class``)."""
 
     def __init__(self, config_id: Optional[str] = None, ss58_format: Optional[int] = None,
                  only_primitives_on_init: bool = False, implements_scale_info: bool = False):
@@ -158,70 +160,10 @@ class RuntimeConfigurationObject(_core.ConfigBase):
             raise NotImplementedError(f"{cls.__name__} declares no type to decode or encode with")
         return name
 
-    def update_type_registry(self, type_registry: dict) -> None:
-        """Applies a preset (``{"types": …, "versioning": …, "runtime_id": …}``)."""
-        if not isinstance(type_registry, dict):
-            raise TypeError("type_registry must be a dict")
-        self._registry.update_preset(json.dumps(type_registry))
-        self._mirror_types(type_registry.get("types") or {})
-        self.type_registry["runtime_api"].update(type_registry.get("runtime_api") or {})
-        for key in ("runtime_id", "versioning", "runtime_upgrades", "chain_id"):
-            if key in type_registry:
-                self.type_registry[key] = type_registry[key]
-        self.chain_id = type_registry.get("chain_id", self.chain_id)
-
-    def update_type_registry_types(self, types_dict: dict) -> None:
-        """Adds or overrides type definitions ``{"Name": definition}``."""
-        if not isinstance(types_dict, dict):
-            raise TypeError("types_dict must be a dict")
-        self._registry.update_types(json.dumps(types_dict))
-        self._mirror_types(types_dict)
-
-    def _mirror_types(self, types: dict) -> None:
-        """Keeps ``type_registry['types']`` in step with new definitions (which
-        replace a declared class of the same name) and forgets the classes made."""
-        declared = self.__dict__.get("_declared", {})
-        for name, definition in types.items():
-            dict.__setitem__(self.type_registry["types"], name.lower(), definition)
-            declared.pop(name.lower(), None)
-        self._classes.clear()
-
-    def clear_type_registry(self) -> None:
-        """Forgets every definition, the portable registry and the runtime."""
-        self._registry.clear()
-        self._reset(self._registry)
-        self._declare_classes()
-
     @classmethod
     def all_subclasses(cls, class_: type) -> set:
         """Every subclass of ``class_``, at any depth."""
         return set(class_.__subclasses__()).union(s for c in class_.__subclasses__() for s in cls.all_subclasses(c))
-
-    def add_portable_registry(self, metadata: "ScaleType", prefix: Optional[str] = None) -> None:
-        """Imports a V14+ metadata object's portable registry and runtime
-        (as ``scale_info::N``; no other ``prefix`` is supported)."""
-        _only_scale_info("add_portable_registry", prefix)
-        self._sync_metadata(metadata)
-        self.implements_scale_info = True
-        self.metadata = metadata
-        self._classes.clear()
-
-    def update_from_scale_info_types(self, scale_info_types: list, prefix: Optional[str] = None) -> None:
-        """Imports a bare portable registry (``{"id", "type"}`` values or their
-        scale objects) as ``scale_info::N``, replacing the one loaded before."""
-        _only_scale_info("update_from_scale_info_types", prefix)
-        if self._registry.load_portable_types(list(scale_info_types)):
-            self._classes.clear()
-        self.implements_scale_info = True
-
-    def get_decoder_class(self, type_string: Union[str, dict]) -> Optional[type]:
-        """The scale class for ``type_string``, or ``None`` when it is unknown."""
-        if isinstance(type_string, dict):
-            return None
-        cls = self._classes.get(type_string, _UNSET)
-        if cls is _UNSET:
-            cls = self._classes[type_string] = self._make_class(type_string)
-        return cls
 
     def _make_class(self, type_string: str) -> Optional[type]:
         own = _BY_TYPE_STRING.get(type_string.lower())
@@ -233,73 +175,10 @@ class RuntimeConfigurationObject(_core.ConfigBase):
             return None
         return _class_for_node(self, type_string, idx)
 
-    def get_value_decoder(self, type_string: str) -> Optional["_core.ValueDecoder"]:
-        """cyscale 0.8's value decoder: a callable taking the bytes of one
-        ``type_string`` value (all of them) and returning the plain value, in
-        py-scale-codec's shapes; ``None`` when the type is unknown. Made once
-        per type string; it follows later changes to the registry."""
-        decoder = self._value_decoders.get(type_string)
-        if decoder is None:
-            try:
-                decoder = self._value_decoders[type_string] = _core.ValueDecoder(self._registry, type_string)
-            except NotImplementedError:
-                return None
-        return decoder
-
-    def get_decoder_class_for_scale_info_definition(self, type_string: str, scale_info_type: "ScaleType",
-                                                    prefix: str) -> Optional[type]:
-        """The class of ``type_string`` once the portable-registry type's
-        definition kind is checked (registries are imported whole, in Rust)."""
-        _core.check_type_def(scale_info_type)
-        return self.get_decoder_class(type_string)
-
-    def _create_scale_object(self, type_string: str, data: Optional[ScaleBytes] = None, **kwargs) -> "ScaleType":
-        """``create_scale_object`` when the Rust fast path does not apply (first
-        use of a type string, options, data that is not a ``ScaleBytes``)."""
-        if not isinstance(type_string, str):
-            raise TypeError(f"type string must be a str, not {type(type_string).__name__}")
-        cls = self._classes.get(type_string) or self.get_decoder_class(type_string)
-        if cls is None:
-            raise NotImplementedError(f'Decoder class for "{type_string}" not found')
-        if kwargs:
-            kwargs.setdefault("runtime_config", self)
-            return cls(data=data, **kwargs)
-        _check_data(data)
-        # Without options the class's __init__ is skipped, as the Rust path does.
-        obj = cls.__new__(cls)
-        obj.runtime_config, obj.data = self, data
-        obj.data_start_offset = data.offset if data is not None else None
-        return obj
-
-    def __getstate__(self) -> dict:
-        types = self.type_registry
-        return {
-            "config_id": self.config_id,
-            "registry": self._registry.__getstate__(),
-            "type_registry": {k: (v.definitions() if isinstance(v, _TypesView) else v) for k, v in types.items()},
-            "implements_scale_info": self.implements_scale_info,
-            "chain_id": self.chain_id,
-        }
-
-    def __setstate__(self, state: dict) -> None:
-        self.config_id, self.implements_scale_info = state["config_id"], state["implements_scale_info"]
-        self._reset(_core.Registry())
-        self._registry.__setstate__(state["registry"])
-        self.chain_id = state["chain_id"]
-        for key, value in state["type_registry"].items():
-            if key == "types":
-                dict.update(self.type_registry["types"], value)
-            else:
-                self.type_registry[key] = value
-        # the registry replayed the declared classes' definitions; pair them again
+    def _pair_declared(self) -> None:
+        """Pairs the declared classes with the definitions a pickled registry replayed."""
         self._declared = {name: cls for name, cls in _DECLARED.items()
                           if dict.get(self.type_registry["types"], name) == _user_definition(cls)}
-
-
-def _only_scale_info(method: str, prefix: Optional[str]) -> None:
-    """Portable types are imported as ``scale_info::N`` only."""
-    if prefix not in (None, "scale_info"):
-        raise NotImplementedError(f"{method}: prefix {prefix!r} is not supported")
 
 
 def _check_data(data: Any) -> None:
@@ -308,25 +187,9 @@ def _check_data(data: Any) -> None:
         raise ValueError("Provided data is not in supported format: provided '{}'".format(type(data).__name__))
 
 
-def _user_definition(cls: type) -> Optional[Union[str, dict]]:
-    """A user-defined scale class as a preset definition (its ``type_mapping``,
-    ``value_list`` or the type string it stands for), ``None`` if it has none."""
-    kinds = _BY_CLASS_NAME
-    mapping, values = cls.type_mapping, getattr(cls, "value_list", None)
-    if issubclass(cls, kinds["Struct"]) and mapping:
-        return {"type": "struct", "type_mapping": [list(pair) for pair in mapping]}
-    if issubclass(cls, kinds["Tuple"]) and mapping:
-        return {"type": "tuple", "type_mapping": list(mapping)}
-    if issubclass(cls, kinds["Set"]) and values:
-        return {"type": "set", "value_type": getattr(cls, "value_type", "u64"), "value_list": dict(values)}
-    if issubclass(cls, kinds["Enum"]) and mapping:
-        return {"type": "enum", "type_mapping": [[n, t or "Null"] for n, t in mapping]}
-    if issubclass(cls, kinds["Enum"]) and values:
-        return {"type": "enum", "value_list": values if isinstance(values, dict) else list(values)}
-    if getattr(inspect.getattr_static(cls, "type_string", None), "names_its_class", False):
-        return None  # an enum or set without variants: its type string would be this definition
-    type_string = cls.type_string
-    return type_string if isinstance(type_string, str) and type_string.lower() != cls.__name__.lower() else None
+#: A user-defined scale class as a preset definition (its ``type_mapping``,
+#: ``value_list`` or the type string it stands for), ``None`` if it has none.
+_user_definition = functools.partial(_core.user_definition, kinds=_BY_CLASS_NAME)
 
 
 class RuntimeConfiguration(RuntimeConfigurationObject, metaclass=Singleton):
@@ -649,54 +512,15 @@ def _restore_typed_part(value: Any, type_string: str, config: RuntimeConfigurati
     return obj
 
 
-def _raw_bytes(value: Any) -> bytearray:
-    """The bytes behind a ``Bytes``/text value (``"0x…"`` when they are not
-    UTF-8, the text otherwise), as py-scale-codec keeps them in ``value_object``."""
-    if isinstance(value, (bytes, bytearray)):
-        return bytearray(value)
-    if isinstance(value, str):
-        if value.startswith("0x"):
-            try:
-                return bytearray.fromhex(value[2:])
-            except ValueError:
-                pass
-        return bytearray(value.encode())
-    return bytearray()
+#: The bytes behind a ``Bytes``/text value, as py-scale-codec keeps them in ``value_object``.
+_raw_bytes = _core.raw_bytes
 
 
 def _typed_value_object(self: "ScaleType", value: Any) -> Any:
-    """py-scale-codec's ``value_object`` of a typed part: per class kind,
-    what its decoder would have left there."""
-    source, config = self.__dict__.get("_parts_source"), self.runtime_config
+    """py-scale-codec's ``value_object`` of a typed part: per class kind, what
+    its decoder would have left there (``_core.typed_value_object``)."""
+    source, root, config = self.__dict__.get("_parts_source"), self.__dict__.get("_parts_root"), self.runtime_config
     if source is None:
         return _wrap_parts(value, config)
-    kinds, root = _BY_CLASS_NAME, self.__dict__.get("_parts_root")
-    mapping, sub = self.type_mapping, self.sub_type
-
-    def part(v: Any, t: Optional[str]) -> Any:
-        return _typed_part(v, t or "Null", config, source, root)
-
-    if isinstance(self, kinds["Struct"]) and isinstance(value, dict) and mapping:
-        return {name: part(value.get(name), t) for name, t in mapping}
-    if isinstance(self, kinds["Tuple"]) and mapping:
-        if len(mapping) == 1:
-            return part(value, mapping[0]).value_object
-        return tuple(part(v, t) for v, t in zip(value, mapping))
-    if isinstance(self, (kinds["Bytes"], kinds["String"])):
-        return _raw_bytes(value)
-    if isinstance(self, kinds["Option"]):
-        return None if value is None or sub is None else part(value, sub)
-    if isinstance(self, kinds["Vec"]) and sub is not None:
-        if isinstance(value, str):  # Vec<u8>: the bytes themselves
-            return _raw_bytes(value)
-        return [part(v, sub) for v in value or []]
-    if isinstance(self, kinds["FixedLengthArray"]) and isinstance(value, str):
-        return _raw_bytes(value)
-    if isinstance(self, kinds["Enum"]) and isinstance(mapping, (list, tuple)) and mapping:
-        types = dict((n, t) for n, t in mapping)
-        if isinstance(value, dict) and len(value) == 1:
-            name, inner = next(iter(value.items()))
-            return (name, None) if types.get(name) in (None, "Null") else (name, part(inner, types[name]))
-        if isinstance(value, str) and any(t not in (None, "Null") for t in types.values()):
-            return (value, None)
-    return value
+    return _core.typed_value_object(self, value, _BY_CLASS_NAME,
+                                    lambda v, t: _typed_part(v, t or "Null", config, source, root))

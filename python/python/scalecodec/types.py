@@ -773,13 +773,6 @@ ScaleInfoPalletEventMetadata = _declare("ScaleInfoPalletEventMetadata", _PalletE
                                         events=property(_PalletEnumMetadata._variants,
                                                         doc=_VARIANTS_DOC.format("events")))
 
-#: A storage entry's key types and hashers by its shape (``value["type"]``):
-#: ``(shape, key fields, hasher fields)``; a tuple of fields lists them, a
-#: string names the field holding the list.
-_STORAGE_SHAPES = (("Plain", (), None), ("Map", ("key",), ("hasher",)),
-                   ("DoubleMap", ("key1", "key2"), ("hasher", "key2_hasher")), ("NMap", "keys", "hashers"))
-
-
 class GenericStorageEntryMetadata(Struct):
     """A V9–V13 storage function (and the storage-version entry of every pallet)."""
 
@@ -788,37 +781,27 @@ class GenericStorageEntryMetadata(Struct):
     type = _item("type", "``{\"Plain\": …}``, ``{\"Map\": …}``, ``{\"DoubleMap\": …}`` or ``{\"NMap\": …}``.")
     docs = _item("documentation", _DOCS)
 
+    _scale_info = False
+
     def get_type_string_for_type(self, ty: Any) -> str:
         """The type string of a type named in the entry."""
         return self.convert_type(ty)
 
-    def _shape(self, supported: TypingTuple[str, ...] = ("Plain", "Map", "DoubleMap", "NMap")) -> tuple:
-        """``(shape, entry, key fields, hasher fields)`` of the entry."""
-        ty = self.value["type"]
-        for shape, keys, hashers in _STORAGE_SHAPES:
-            if shape in ty:
-                if shape not in supported:
-                    raise NotImplementedError()
-                return shape, ty[shape], keys, hashers
-        raise NotImplementedError(f"storage entry type {ty!r}")
-
-    def _fields(self, fields: Any, entry: Any) -> list:
-        return entry[fields] if isinstance(fields, str) else [entry[f] for f in fields]
+    def _types(self) -> tuple:
+        """``(shape, value type, key types, hashers)``: Rust reads the entry's ``type``."""
+        return _core.storage_entry_types(self.value["type"], self._scale_info)
 
     def get_value_type_string(self) -> str:
         """The value type."""
-        shape, entry, _, _ = self._shape()
-        return self.get_type_string_for_type(entry if shape == "Plain" else entry["value"])
+        return self._types()[1]
 
     def get_params_type_string(self) -> List[str]:
         """The key types, one per hasher."""
-        _, entry, keys, _ = self._shape()
-        return [self.get_type_string_for_type(k) for k in self._fields(keys, entry)]
+        return self._types()[2]
 
     def get_param_hashers(self) -> List[str]:
         """The hashers, one per key (``Twox64Concat`` for a plain entry)."""
-        _, entry, _, hashers = self._shape()
-        return ["Twox64Concat"] if hashers is None else self._fields(hashers, entry)
+        return self._types()[3]
 
     def get_param_info(self, max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> list:
         """Not available for V9–V13 entries (as in py-scale-codec)."""
@@ -829,9 +812,7 @@ class ScaleInfoStorageEntryMetadata(GenericStorageEntryMetadata):
     """A V14+ storage function (``Plain`` or ``Map``, whose key may be a tuple
     with one hasher per element)."""
 
-    def _shape(self, supported: TypingTuple[str, ...] = ("Plain", "Map")) -> tuple:
-        shape, entry, keys, _ = super()._shape(supported)
-        return shape, entry, keys, None if shape == "Plain" else "hashers"
+    _scale_info = True
 
     def get_type_string_for_type(self, ty: Any) -> str:
         """``scale_info::N``."""
@@ -848,7 +829,7 @@ class ScaleInfoStorageEntryMetadata(GenericStorageEntryMetadata):
 
     def get_params_type_string(self) -> List[str]:
         """The key types: a tuple key with several hashers gives one type per hasher."""
-        if self._shape()[0] == "Plain":
+        if self._types()[0] == "Plain":
             return []
         key_class = self._key_class()
         if key_class.type_mapping and key_class.scale_info_type["def"][0] == "tuple" and \
@@ -979,23 +960,17 @@ class GenericMetadataAll(Enum):
         return built
 
     def _build_indexes(self) -> TypingTuple[dict, dict, dict]:
-        # V12/V13 modules carry their index; V9–V11 count the modules that have calls / events / errors
-        tables, counters = ({}, {}, {}), [0, 0, 0]
+        # Rust numbers the entries (V9–V13; none for V14+)
+        tables = ({}, {}, {})
         if self.index >= 14:
             return tables
-        for module in self._inner["modules"]:
-            for slot, field in enumerate(("calls", "events", "errors")):
-                entries = module[field].value_object
-                if entries is None or (field == "errors" and len(entries) == 0):
-                    continue
-                position = module["index"].value if self.index >= 12 else counters[slot]
-                counters[slot] += 1
-                for i, entry in enumerate(entries):
-                    if field == "errors":
-                        tables[slot][f"{position}-{i}"] = entry
-                    else:
-                        entry.lookup = f"{position:02x}{i:02x}"
-                        tables[slot][entry.lookup] = (module, entry)
+        modules = self._inner["modules"]
+        for table, m, i, key in _core.legacy_metadata_index(self.index, self._inner.value["modules"]):
+            module = modules[m]
+            entry = module[("calls", "events", "errors")[table]].value_object[i]
+            if table < 2:
+                entry.lookup = key
+            tables[table][key] = entry if table == 2 else (module, entry)
         return tables
 
     call_index = property(lambda self: self._indexes()[0],

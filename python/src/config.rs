@@ -1,0 +1,423 @@
+//! The bookkeeping of a `RuntimeConfigurationObject` (the Python class
+//! deriving from [`ConfigBase`](crate::object::ConfigBase)): its class cache, value decoders, the
+//! mirror of the presets' `types` it keeps in `type_registry`, and the
+//! imports of portable registries. The methods of `ConfigBase` named alike
+//! call these; what stays in Python is what makes classes.
+
+use pyo3::exceptions::{PyAttributeError, PyNotImplementedError, PyTypeError, PyValueError};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyType};
+
+use crate::registry::PyRegistry;
+use crate::value_decoder::ValueDecoder;
+
+/// The class cache (`_classes`); a `ValueError` before `__init__` set it.
+fn classes<'py>(slf: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    let py = slf.py();
+    slf.getattr(intern!(py, "_classes"))?
+        .cast_into::<PyDict>()
+        .map_err(|_| PyValueError::new_err("configuration has no class cache"))
+}
+
+/// Forgets the classes made for type strings (the registry changed).
+fn clear_classes(slf: &Bound<'_, PyAny>) -> PyResult<()> {
+    classes(slf)?.clear();
+    Ok(())
+}
+
+/// `get_decoder_class`: the cached class of `type_string`, else the one
+/// `_make_class` makes (cached, `None` for an unknown type too); `None` for
+/// a dict (py-scale-codec's inline definitions are not type strings).
+pub(crate) fn decoder_class<'py>(
+    slf: &Bound<'py, PyAny>,
+    type_string: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = slf.py();
+    if type_string.is_instance_of::<PyDict>() {
+        return Ok(py.None().into_bound(py));
+    }
+    if let Some(cls) = classes(slf)?.get_item(type_string)? {
+        return Ok(cls);
+    }
+    let cls = slf.call_method1(intern!(py, "_make_class"), (type_string,))?;
+    // read again: making the class may have reset the configuration
+    classes(slf)?.set_item(type_string, &cls)?;
+    Ok(cls)
+}
+
+/// `get_value_decoder`: cyscale's value decoder of `type_string`, made once
+/// (`_value_decoders`); `None` when the type is unknown.
+pub(crate) fn value_decoder<'py>(
+    slf: &Bound<'py, PyAny>,
+    type_string: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = slf.py();
+    let decoders = slf
+        .getattr(intern!(py, "_value_decoders"))?
+        .cast_into::<PyDict>()?;
+    if let Some(decoder) = decoders.get_item(type_string)?.filter(|d| !d.is_none()) {
+        return Ok(decoder);
+    }
+    let registry = slf.getattr(intern!(py, "_registry"))?;
+    match py.get_type::<ValueDecoder>().call1((registry, type_string)) {
+        Ok(decoder) => {
+            decoders.set_item(type_string, &decoder)?;
+            Ok(decoder)
+        }
+        Err(e) if e.is_instance_of::<PyNotImplementedError>(py) => Ok(py.None().into_bound(py)),
+        Err(e) => Err(e),
+    }
+}
+
+/// Portable types are imported as `scale_info::N` only: any other `prefix`
+/// is a `NotImplementedError` naming `method`.
+fn only_scale_info(method: &str, prefix: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    match prefix.filter(|p| !p.is_none()) {
+        Some(p) if !p.eq("scale_info")? => Err(PyNotImplementedError::new_err(format!(
+            "{method}: prefix {} is not supported",
+            p.repr()?
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// `add_portable_registry`: loads a decoded V14+ `MetadataVersioned`
+/// object's registry and runtime, which becomes the configuration's `metadata`.
+pub(crate) fn add_portable_registry(
+    slf: &Bound<'_, PyAny>,
+    metadata: &Bound<'_, PyAny>,
+    prefix: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    let py = slf.py();
+    only_scale_info("add_portable_registry", prefix)?;
+    slf.call_method1(intern!(py, "_sync_metadata"), (metadata,))?;
+    slf.setattr(intern!(py, "implements_scale_info"), true)?;
+    slf.setattr(intern!(py, "metadata"), metadata)?;
+    clear_classes(slf)
+}
+
+/// `update_from_scale_info_types`: imports a bare portable registry (any
+/// iterable of `{"id", "type"}` values or their scale objects).
+pub(crate) fn update_from_scale_info_types(
+    slf: &Bound<'_, PyAny>,
+    scale_info_types: &Bound<'_, PyAny>,
+    prefix: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    let py = slf.py();
+    only_scale_info("update_from_scale_info_types", prefix)?;
+    let types = py.get_type::<PyList>().call1((scale_info_types,))?;
+    let changed: bool = slf
+        .getattr(intern!(py, "_registry"))?
+        .call_method1(intern!(py, "load_portable_types"), (types,))?
+        .extract()?;
+    if changed {
+        clear_classes(slf)?;
+    }
+    slf.setattr(intern!(py, "implements_scale_info"), true)
+}
+
+/// `get_decoder_class_for_scale_info_definition`: checks that the
+/// portable type's definition kind is one py-scale-codec knows (registries
+/// are imported whole), then `get_decoder_class(type_string)`.
+pub(crate) fn class_for_scale_info_definition<'py>(
+    slf: &Bound<'py, PyAny>,
+    type_string: &Bound<'py, PyAny>,
+    scale_info_type: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = slf.py();
+    crate::ops::check_type_def(py, scale_info_type)?;
+    slf.call_method1(intern!(py, "get_decoder_class"), (type_string,))
+}
+
+/// `value` as JSON text, as the registry takes presets (Python's `json`
+/// module: tuples are arrays, non-string keys become strings, as before).
+fn to_json(value: &Bound<'_, PyAny>) -> PyResult<String> {
+    let py = value.py();
+    py.import(intern!(py, "json"))?
+        .call_method1(intern!(py, "dumps"), (value,))?
+        .extract()
+}
+
+/// `value` as a dict, else a `TypeError` saying `what` must be one.
+fn require_dict<'a, 'py>(
+    value: &'a Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<&'a Bound<'py, PyDict>> {
+    value
+        .cast::<PyDict>()
+        .map_err(|_| PyTypeError::new_err(format!("{what} must be a dict")))
+}
+
+/// `update_type_registry`: applies a preset (`{"types", "versioning",
+/// "runtime_id", …}`) and mirrors its tables in `type_registry`.
+pub(crate) fn update_type_registry(
+    slf: &Bound<'_, PyAny>,
+    type_registry: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let py = slf.py();
+    let preset = require_dict(type_registry, "type_registry")?;
+    slf.getattr(intern!(py, "_registry"))?
+        .call_method1(intern!(py, "update_preset"), (to_json(preset)?,))?;
+    mirror_types(slf, &or_empty(py, preset.get_item("types")?)?)?;
+    let mirror = slf.getattr(intern!(py, "type_registry"))?;
+    mirror.get_item("runtime_api")?.call_method1(
+        intern!(py, "update"),
+        (or_empty(py, preset.get_item("runtime_api")?)?,),
+    )?;
+    for key in ["runtime_id", "versioning", "runtime_upgrades", "chain_id"] {
+        if let Some(value) = preset.get_item(key)? {
+            mirror.set_item(key, value)?;
+        }
+    }
+    if let Some(chain_id) = preset.get_item("chain_id")? {
+        slf.setattr(intern!(py, "chain_id"), chain_id)?;
+    }
+    Ok(())
+}
+
+/// `update_type_registry_types`: adds or overrides definitions `{"Name": definition}`.
+pub(crate) fn update_type_registry_types(
+    slf: &Bound<'_, PyAny>,
+    types_dict: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let py = slf.py();
+    let types = require_dict(types_dict, "types_dict")?;
+    slf.getattr(intern!(py, "_registry"))?
+        .call_method1(intern!(py, "update_types"), (to_json(types)?,))?;
+    mirror_types(slf, types)
+}
+
+/// `value or {}` (Python's truth test).
+fn or_empty<'py>(py: Python<'py>, value: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+    match value {
+        Some(v) if v.is_truthy()? => Ok(v),
+        _ => Ok(PyDict::new(py).into_any()),
+    }
+}
+
+/// Keeps `type_registry['types']` (lower-cased names → definitions) in
+/// step with new definitions, which replace a declared class of the same
+/// name, and forgets the classes made.
+fn mirror_types(slf: &Bound<'_, PyAny>, types: &Bound<'_, PyAny>) -> PyResult<()> {
+    let py = slf.py();
+    let mirror = slf
+        .getattr(intern!(py, "type_registry"))?
+        .get_item("types")?
+        .cast_into::<PyDict>()?;
+    let declared = slf
+        .getattr(intern!(py, "__dict__"))?
+        .get_item("_declared")
+        .ok();
+    for item in types.call_method0(intern!(py, "items"))?.try_iter()? {
+        let (name, definition): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+        let lowered = name.call_method0(intern!(py, "lower"))?;
+        // `dict.__setitem__`: the mirror's own `__getitem__` reads classes
+        mirror.set_item(&lowered, definition)?;
+        if let Some(declared) = &declared {
+            declared.call_method1(intern!(py, "pop"), (&lowered, py.None()))?;
+        }
+    }
+    clear_classes(slf)
+}
+
+/// `clear_type_registry`: forgets every definition, the portable registry
+/// and the runtime, then defines the user's declared classes again.
+pub(crate) fn clear_type_registry(slf: &Bound<'_, PyAny>) -> PyResult<()> {
+    let py = slf.py();
+    let registry = slf.getattr(intern!(py, "_registry"))?;
+    registry.call_method0(intern!(py, "clear"))?;
+    slf.call_method1(intern!(py, "_reset"), (registry,))?;
+    slf.call_method0(intern!(py, "_declare_classes"))?;
+    Ok(())
+}
+
+/// `getattr(obj, name, None)`.
+fn attr_or_none<'py>(
+    obj: &Bound<'py, PyAny>,
+    name: &Bound<'py, PyString>,
+) -> PyResult<Bound<'py, PyAny>> {
+    match obj.getattr(name) {
+        Ok(v) => Ok(v),
+        Err(e) if e.is_instance_of::<PyAttributeError>(obj.py()) => {
+            Ok(obj.py().None().into_bound(obj.py()))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The `type_string` attribute as the class defines it, unbound (what
+/// `inspect.getattr_static` finds along the MRO; `None` without one).
+fn static_type_string<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
+    let py = cls.py();
+    for base in cls.getattr(intern!(py, "__mro__"))?.try_iter()? {
+        let own = base?.getattr(intern!(py, "__dict__"))?;
+        if own.contains(intern!(py, "type_string"))? {
+            return own.get_item(intern!(py, "type_string"));
+        }
+    }
+    Ok(py.None().into_bound(py))
+}
+
+/// A user-defined scale class as a preset definition: its `type_mapping`
+/// (struct, tuple, enum), `value_list` (set, enum) or the type string it
+/// stands for; `None` when it has none. `kinds` are the scale classes by
+/// name (`Struct`, `Tuple`, `Set`, `Enum`), `cls` tested with `issubclass`.
+#[pyfunction]
+pub fn user_definition<'py>(
+    cls: &Bound<'py, PyType>,
+    kinds: &Bound<'py, PyDict>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = cls.py();
+    let is = |name: &str| -> PyResult<bool> {
+        match kinds.get_item(name)? {
+            Some(kind) => cls.is_subclass(&kind),
+            None => Ok(false),
+        }
+    };
+    let mapping = cls.getattr(intern!(py, "type_mapping"))?;
+    let values = attr_or_none(cls.as_any(), intern!(py, "value_list"))?;
+    let (has_mapping, has_values) = (mapping.is_truthy()?, values.is_truthy()?);
+    let definition =
+        |kind: &str, key: &str, table: Bound<'py, PyAny>| -> PyResult<Bound<'py, PyAny>> {
+            let d = PyDict::new(py);
+            d.set_item("type", kind)?;
+            d.set_item(key, table)?;
+            Ok(d.into_any())
+        };
+    let list = |items: &Bound<'py, PyAny>| py.get_type::<PyList>().call1((items,));
+    if is("Struct")? && has_mapping {
+        let pairs = mapping
+            .try_iter()?
+            .map(|p| list(&p?))
+            .collect::<PyResult<Vec<_>>>()?;
+        return definition("struct", "type_mapping", PyList::new(py, pairs)?.into_any());
+    }
+    if is("Tuple")? && has_mapping {
+        return definition("tuple", "type_mapping", list(&mapping)?);
+    }
+    if is("Set")? && has_values {
+        let value_type = match attr_or_none(cls.as_any(), intern!(py, "value_type"))? {
+            v if v.is_none() && !cls.hasattr(intern!(py, "value_type"))? => {
+                PyString::new(py, "u64").into_any()
+            }
+            v => v,
+        };
+        let d = definition("set", "value_type", value_type)?;
+        d.set_item("value_list", py.get_type::<PyDict>().call1((values,))?)?;
+        return Ok(d);
+    }
+    if is("Enum")? && has_mapping {
+        let mut pairs = Vec::new();
+        for item in mapping.try_iter()? {
+            let mut parts = item?.try_iter()?;
+            let (Some(name), Some(ty), None) = (parts.next(), parts.next(), parts.next()) else {
+                return Err(PyValueError::new_err(
+                    "an enum's type_mapping entry must be a (name, type) pair",
+                ));
+            };
+            let ty = ty?;
+            let ty = if ty.is_truthy()? {
+                ty
+            } else {
+                PyString::new(py, "Null").into_any()
+            };
+            pairs.push(PyList::new(py, [name?, ty])?);
+        }
+        return definition("enum", "type_mapping", PyList::new(py, pairs)?.into_any());
+    }
+    if is("Enum")? && has_values {
+        let table = if values.is_instance_of::<PyDict>() {
+            values
+        } else {
+            list(&values)?
+        };
+        return definition("enum", "value_list", table);
+    }
+    let declared = static_type_string(cls)?;
+    if attr_or_none(&declared, intern!(py, "names_its_class"))?.is_truthy()? {
+        // an enum or set without variants: its type string would be this definition
+        return Ok(py.None().into_bound(py));
+    }
+    let type_string = cls.getattr(intern!(py, "type_string"))?;
+    if type_string.is_instance_of::<PyString>() {
+        let name = cls.getattr(intern!(py, "__name__"))?;
+        let lower = intern!(py, "lower");
+        if !type_string
+            .call_method0(lower)?
+            .eq(name.call_method0(lower)?)?
+        {
+            return Ok(type_string);
+        }
+    }
+    Ok(py.None().into_bound(py))
+}
+
+/// `__getstate__`: the configuration as it pickles: its id, the registry's
+/// own state, the `type_registry` tables (the types mirror as its raw
+/// definitions), `implements_scale_info` and `chain_id`.
+pub(crate) fn state<'py>(slf: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    let py = slf.py();
+    let state = PyDict::new(py);
+    state.set_item("config_id", slf.getattr(intern!(py, "config_id"))?)?;
+    let registry = slf.getattr(intern!(py, "_registry"))?;
+    state.set_item(
+        "registry",
+        registry.call_method0(intern!(py, "__getstate__"))?,
+    )?;
+    let tables = PyDict::new(py);
+    for item in slf
+        .getattr(intern!(py, "type_registry"))?
+        .call_method0(intern!(py, "items"))?
+        .try_iter()?
+    {
+        let (key, table): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+        let definitions = intern!(py, "definitions");
+        if table.is_instance_of::<PyDict>()
+            && !table.is_exact_instance_of::<PyDict>()
+            && table.hasattr(definitions)?
+        {
+            tables.set_item(key, table.call_method0(definitions)?)?;
+        } else {
+            tables.set_item(key, table)?;
+        }
+    }
+    state.set_item("type_registry", tables)?;
+    for key in ["implements_scale_info", "chain_id"] {
+        state.set_item(key, slf.getattr(key)?)?;
+    }
+    Ok(state)
+}
+
+/// `__setstate__`: a pickled configuration (see [`state`]) over a new
+/// registry; `_pair_declared` then pairs the user's declared classes with
+/// the definitions the registry replayed.
+pub(crate) fn set_state(slf: &Bound<'_, PyAny>, state: &Bound<'_, PyAny>) -> PyResult<()> {
+    let py = slf.py();
+    for key in ["config_id", "implements_scale_info"] {
+        slf.setattr(key, state.get_item(key)?)?;
+    }
+    let registry = py.get_type::<PyRegistry>().call0()?;
+    slf.call_method1(intern!(py, "_reset"), (&registry,))?;
+    registry.call_method1(intern!(py, "__setstate__"), (state.get_item("registry")?,))?;
+    slf.setattr(intern!(py, "chain_id"), state.get_item("chain_id")?)?;
+    let mirror = slf.getattr(intern!(py, "type_registry"))?;
+    for item in state
+        .get_item("type_registry")?
+        .call_method0(intern!(py, "items"))?
+        .try_iter()?
+    {
+        let (key, table): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+        if key.eq("types")? {
+            // `dict.update`: the mirror's own `__getitem__` reads classes
+            mirror
+                .get_item(&key)?
+                .cast_into::<PyDict>()?
+                .update(table.cast::<pyo3::types::PyMapping>()?)?;
+        } else {
+            mirror.set_item(key, table)?;
+        }
+    }
+    slf.call_method0(intern!(py, "_pair_declared"))?;
+    Ok(())
+}
