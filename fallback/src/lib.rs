@@ -8,11 +8,15 @@
 //! in (`ferroscale-runtime-types` with the `values` feature) with
 //! [`RegistryExt::attach_typed_decoders`]:
 //!
-//! ```ignore
+//! ```no_run
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use ferroscale_typed_fallback::RegistryExt;
+//! let metadata_bytes = std::fs::read("polkadot-metadata.scale")?;
 //! let mut registry = ferroscale_dynamic::registry::Registry::new();
 //! registry.attach_typed_decoders(ferroscale_runtime_types::polkadot::TYPED_DECODERS);
 //! registry.load_metadata(&metadata_bytes)?;
+//! # Ok(())
+//! # }
 //! ```
 //!
 //! When V14+ metadata is loaded afterwards, every type of its portable
