@@ -13,5 +13,6 @@ pub mod fingerprint;
 pub mod hashing;
 pub mod hex;
 pub mod ss58;
+pub mod stack;
 
 pub use error::Error;

@@ -7,7 +7,7 @@ use crate::graph::TypeGraph;
 use crate::hook::DecodeHook;
 use crate::metadata_types::MetadataTypes;
 use crate::runtime::Runtime;
-pub use crate::stack::DEFAULT_STACK_BUDGET;
+pub use ferroscale_core::stack::DEFAULT_STACK_BUDGET;
 
 /// Default nesting limit.
 pub const DEFAULT_MAX_DEPTH: u32 = 256;

@@ -39,7 +39,6 @@ mod encode;
 mod error;
 mod metadata_types;
 mod sink;
-mod stack;
 
 pub mod document;
 pub mod graph;

@@ -75,11 +75,63 @@ where
     Ok(value.encode())
 }
 
-/// Decodes `bytes` as a `T`, requiring every byte to be used and capping the
-/// nesting depth at [`MAX_DECODE_DEPTH`]: the safe way to decode outside input.
+/// Decodes `bytes` as a `T`, requiring every byte to be used, capping the
+/// nesting depth at [`MAX_DECODE_DEPTH`] and the stack the decode may use at
+/// [`ferroscale_core::stack::DEFAULT_STACK_BUDGET`] (in a debug build, 256
+/// levels of a recursive type can take more than a spawned thread's 2 MiB):
+/// the safe way to decode outside input.
 pub fn decode_all<T: parity_scale_codec::Decode>(
     bytes: &[u8],
 ) -> Result<T, parity_scale_codec::Error> {
     use parity_scale_codec::DecodeLimit;
-    T::decode_all_with_depth_limit(MAX_DECODE_DEPTH, &mut &bytes[..])
+    let mut rest = bytes;
+    let value = T::decode_with_depth_limit(MAX_DECODE_DEPTH, &mut StackBudget::new(&mut rest))?;
+    if rest.is_empty() {
+        Ok(value)
+    } else {
+        Err("Input buffer has still data left after decoding!".into())
+    }
+}
+
+/// An input that refuses to go one level deeper once the decode has used
+/// its stack budget: every recursive type reaches itself through a `Box`,
+/// `Vec` or map, whose `Decode` calls [`Input::descend_ref`] first.
+///
+/// [`Input::descend_ref`]: parity_scale_codec::Input::descend_ref
+struct StackBudget<'i, 'b> {
+    input: &'i mut &'b [u8],
+    base: ferroscale_core::stack::StackBase,
+}
+
+impl<'i, 'b> StackBudget<'i, 'b> {
+    fn new(input: &'i mut &'b [u8]) -> Self {
+        StackBudget {
+            input,
+            base: ferroscale_core::stack::StackBase::here(),
+        }
+    }
+}
+
+impl parity_scale_codec::Input for StackBudget<'_, '_> {
+    fn remaining_len(&mut self) -> Result<Option<usize>, parity_scale_codec::Error> {
+        self.input.remaining_len()
+    }
+
+    fn read(&mut self, into: &mut [u8]) -> Result<(), parity_scale_codec::Error> {
+        self.input.read(into)
+    }
+
+    fn read_byte(&mut self) -> Result<u8, parity_scale_codec::Error> {
+        self.input.read_byte()
+    }
+
+    fn descend_ref(&mut self) -> Result<(), parity_scale_codec::Error> {
+        if self
+            .base
+            .exhausted(ferroscale_core::stack::DEFAULT_STACK_BUDGET)
+        {
+            return Err("nesting used more than the decoder's stack budget".into());
+        }
+        Ok(())
+    }
 }

@@ -28,7 +28,7 @@ use crate::context::Context;
 use crate::error::Error;
 use crate::graph::{min_size, TypeGraph, TypeIdx};
 use crate::sink::{Sink, ValueSink};
-use crate::stack::StackBase;
+use ferroscale_core::stack::StackBase;
 
 /// Length prefixes of zero-sized elements above this are refused (no input
 /// bytes bound them). The same number bounds, per decode, how many elements
@@ -145,7 +145,7 @@ struct Decoder<'c, 'a, S: Sink<'a>, B: DerefMut<Target = S>> {
     data: &'c [u8],
     pos: usize,
     depth: u32,
-    /// Where this decode started on the stack ([`crate::stack`]).
+    /// Where this decode started on the stack ([`ferroscale_core::stack`]).
     stack_base: StackBase,
     /// How many more sequence elements that consumed no input this decode
     /// may produce (see [`MAX_ZERO_SIZED_ELEMENTS`]).

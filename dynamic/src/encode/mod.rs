@@ -16,7 +16,7 @@ mod frame;
 use crate::context::Context;
 use crate::error::Error;
 use crate::graph::{BitStore, Fields, Node, Prim, TypeIdx, Variant};
-use crate::stack::StackBase;
+use ferroscale_core::stack::StackBase;
 
 /// Encodes `value` as `ty`.
 pub fn encode_value(ctx: &Context<'_>, ty: TypeIdx, value: &Value) -> Result<Vec<u8>, Error> {
@@ -70,7 +70,7 @@ fn compact_u256(le: &[u8; 32], out: &mut Vec<u8>) {
 struct Encoder<'c, 'a> {
     ctx: &'c Context<'a>,
     depth: u32,
-    /// Where this encode started on the stack ([`crate::stack`]).
+    /// Where this encode started on the stack ([`ferroscale_core::stack`]).
     stack_base: StackBase,
 }
 
