@@ -1178,15 +1178,7 @@ impl ConfigBase {
         }
         let buffer = match data {
             None => None,
-            Some(d) => Some(d.cast::<PyScaleBytes>().map_err(|_| {
-                PyValueError::new_err(format!(
-                    "Provided data is not in supported format: provided '{}'",
-                    d.get_type()
-                        .name()
-                        .map(|n| n.to_string())
-                        .unwrap_or_default()
-                ))
-            })?),
+            Some(d) => Some(d.cast::<PyScaleBytes>().map_err(|_| unsupported(d))?),
         };
         let obj = cls.call_method1(intern!(py, "__new__"), (&cls,))?;
         obj.setattr(intern!(py, "runtime_config"), slf)?;
