@@ -14,8 +14,8 @@
 //! `Value` for encoding), [`errors`] (Rust errors → py-scale-codec's
 //! exception classes, panic guard), [`ss58`], [`metadata_views`] (storage entry types and V9–V13 indexes for the
 //! metadata view classes), [`metadata`] (the metadata
-//! model as Python data), [`typed_parts`] (the `value_object` of a metadata
-//! part), [`text`] (hex written straight into Python strings),
+//! model as Python data), [`typed_parts`] (the parts of a decoded metadata
+//! value as scale objects, and their `value_object`), [`text`] (hex written straight into Python strings),
 //! [`value_decoder`] (cyscale's `get_value_decoder` callables), [`ownership`]
 //! (whether the installed `scalecodec` files are all ours), [`index`]
 //! (columnar decoding to Arrow and Parquet; the `index` feature).
@@ -88,7 +88,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
     m.add_function(wrap_pyfunction!(metadata_views::storage_entry_types, m)?)?;
     m.add_function(wrap_pyfunction!(metadata_views::legacy_metadata_index, m)?)?;
-    m.add_function(wrap_pyfunction!(typed_parts::typed_value_object, m)?)?;
+    m.add_function(wrap_pyfunction!(typed_parts::typed_part, m)?)?;
+    m.add_function(wrap_pyfunction!(typed_parts::set_part_catalogue, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::raw_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(config::user_definition, m)?)?;
     m.add_function(wrap_pyfunction!(ownership::check_ownership, m)?)?;

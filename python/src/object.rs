@@ -39,6 +39,7 @@ use std::sync::Arc;
 
 use crate::registry::PyRegistry;
 use crate::scale_bytes::{unsupported, PyScaleBytes};
+use crate::typed_parts::{typed_value_object, PartsOrigin};
 
 /// The "not built yet" marker of `_value_object` (`scalecodec.base._UNSET`).
 static UNSET: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -118,6 +119,9 @@ pub struct ScaleObject {
     decoded: bool,
     metadata: Option<Py<PyAny>>,
     fast: Option<FastPath>,
+    /// Set on a typed part (`crate::typed_parts`): where it and its own
+    /// parts come from; its `value_object` is built from that.
+    origin: Option<Py<PartsOrigin>>,
 }
 
 #[pymethods]
@@ -136,6 +140,7 @@ impl ScaleObject {
             decoded: false,
             metadata: None,
             fast: None,
+            origin: None,
         }
     }
 
@@ -266,8 +271,17 @@ impl ScaleObject {
         if let Some(v) = &slf.borrow().value_object {
             return Ok(v.bind(py).clone());
         }
-        let value = opt(py, &slf.borrow().value);
-        let built = slf.call_method1(intern!(py, "_build_value_object"), (value,))?;
+        let (value, origin) = {
+            let this = slf.borrow();
+            (
+                opt(py, &this.value),
+                this.origin.as_ref().map(|o| o.clone_ref(py)),
+            )
+        };
+        let built = match origin {
+            Some(origin) => typed_value_object(slf.as_any(), value.bind(py), origin.bind(py))?,
+            None => slf.call_method1(intern!(py, "_build_value_object"), (value,))?,
+        };
         slf.borrow_mut().value_object = Some(built.clone().unbind());
         Ok(built)
     }
@@ -275,6 +289,15 @@ impl ScaleObject {
     #[setter]
     fn set_value_object(&mut self, py: Python<'_>, value: Option<Py<PyAny>>) {
         self.set_value_object_slot(py, value);
+    }
+
+    /// The object a typed part belongs to (the metadata), else `None`.
+    #[getter(_parts_root)]
+    fn get_parts_root(&self, py: Python<'_>) -> Py<PyAny> {
+        match &self.origin {
+            Some(origin) => origin.get().root(py).clone().unbind(),
+            None => py.None(),
+        }
     }
 
     /// Decoding hook (`decode` calls it unless the class decodes as its
@@ -472,9 +495,23 @@ impl ScaleObject {
 
     /// Pickles as `(type string, the bytes behind the value, configuration)`:
     /// the value is rebuilt by decoding those bytes in the unpickled configuration.
+    ///
+    /// A typed part has no bytes of its own: it pickles as the
+    /// `typed_part` call that makes it again, with its attributes.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
         let this = slf.borrow();
+        if let Some(origin) = &this.origin {
+            let value = opt(py, &this.value).into_bound(py);
+            let config = opt(py, &this.runtime_config).into_bound(py);
+            let origin = origin.clone_ref(py);
+            drop(this);
+            let type_string = slf.getattr(intern!(py, "type_string"))?;
+            let args = origin.get().remake_args(py, value, type_string, config)?;
+            let remake = py.import("scalecodec._core")?.getattr("typed_part")?;
+            let attrs = slf.getattr(intern!(py, "__dict__"))?;
+            return (remake, args, attrs).into_pyobject(py);
+        }
         let data = match (&this.data, this.data_end_offset) {
             (Some(_), Some(_)) => {
                 let used = this.get_used_bytes(py)?;
@@ -646,6 +683,7 @@ impl ScaleObject {
         if let Some(f) = &self.fast {
             visit.call(&f.registry)?;
         }
+        visit.call(&self.origin)?;
         Ok(())
     }
 
@@ -656,6 +694,17 @@ impl ScaleObject {
         self.value_object = None;
         self.metadata = None;
         self.fast = None;
+        self.origin = None;
+    }
+}
+
+impl ScaleObject {
+    /// Makes a new object the typed part holding `value` in `config`.
+    pub fn set_part(&mut self, config: Py<PyAny>, value: Py<PyAny>, origin: Py<PartsOrigin>) {
+        self.runtime_config = Some(config);
+        self.value = Some(value);
+        self.decoded = true;
+        self.origin = Some(origin);
     }
 }
 
@@ -1297,7 +1346,7 @@ fn own_class_attr<'py>(
 }
 
 /// `cls.__new__(cls)` without `__init__`, as the Python code did.
-fn new_instance<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn new_instance<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
     let py = cls.py();
     let args = PyTuple::empty(py);
     // SAFETY: `tp_new` of a ready type (here a subclass of `ScaleObject`,

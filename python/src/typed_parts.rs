@@ -1,14 +1,244 @@
-//! The `value_object` of a typed part (a part of a value Rust decoded, as
-//! the scale object py-scale-codec's decoder would have made for it: a
-//! pallet as a `PalletMetadataV14` object whose `value_object['calls']` is
-//! an `Option` object …), and the bytes py-scale-codec keeps in the
-//! `value_object` of text and byte values. `scalecodec.base` makes the
-//! parts themselves (`_typed_part`); this decides what each holds.
+//! Typed parts: the parts of a value Rust decoded, as the scale objects
+//! py-scale-codec's decoder would have made for them (a pallet as a
+//! `PalletMetadataV14` object whose `value_object['calls']` is an `Option`
+//! object …). A part wraps its share of the decoded value and builds its
+//! own parts when its `value_object` is first read; this module makes the
+//! parts ([`typed_part`]), decides what each `value_object` holds, and gives
+//! the bytes py-scale-codec keeps in the `value_object` of text and bytes.
+//!
+//! A registry type walk (`.value` of every `PortableType`) makes hundreds of
+//! parts at once, which is why they are made here and not in Python.
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::gc::PyVisit;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::PyTraverseError;
+use std::sync::Mutex;
+
+use crate::object::{new_instance, ScaleObject};
+
+/// What `scalecodec.base` gives at import: its scale classes by name (the
+/// kinds a part's `value_object` depends on) and the function that returns
+/// the configuration of the metadata definitions (the default class source;
+/// made on first use). A reloaded `scalecodec.base` gives them again.
+static CATALOGUE: Mutex<Option<(Py<PyDict>, Py<PyAny>)>> = Mutex::new(None);
+
+/// Registers the scale classes by name and the metadata-definitions
+/// configuration getter (`scalecodec.base` calls this on import).
+#[pyfunction]
+pub fn set_part_catalogue(classes: Bound<'_, PyDict>, definitions: Bound<'_, PyAny>) {
+    let mut catalogue = CATALOGUE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    *catalogue = Some((classes.unbind(), definitions.unbind()));
+}
+
+/// The registered scale classes by name and definitions getter.
+fn catalogue(py: Python<'_>) -> PyResult<(Bound<'_, PyDict>, Bound<'_, PyAny>)> {
+    let catalogue = CATALOGUE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    match catalogue.as_ref() {
+        Some((classes, definitions)) => {
+            Ok((classes.bind(py).clone(), definitions.bind(py).clone()))
+        }
+        None => Err(PyRuntimeError::new_err("scalecodec.base is not imported")),
+    }
+}
+
+/// Where a typed part and the parts made from it come from: the
+/// configuration their classes are looked up in (`source`, `None` for the
+/// metadata definitions), and the object they are parts of (`root`, the
+/// metadata). Shared by every part of one tree.
+#[pyclass(frozen, module = "scalecodec._core", name = "PartsOrigin")]
+pub struct PartsOrigin {
+    source: Option<Py<PyAny>>,
+    lookup: Py<PyAny>,
+    root: Py<PyAny>,
+}
+
+#[pymethods]
+impl PartsOrigin {
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.source)?;
+        visit.call(&self.lookup)?;
+        visit.call(&self.root)
+    }
+}
+
+impl PartsOrigin {
+    /// The object the parts belong to (`None` when none was named).
+    pub fn root<'py>(&self, py: Python<'py>) -> &Bound<'py, PyAny> {
+        self.root.bind(py)
+    }
+
+    /// The arguments of [`typed_part`] that make `value` of `type_string`
+    /// again in `config` (a pickled part).
+    pub fn remake_args<'py>(
+        &self,
+        py: Python<'py>,
+        value: Bound<'py, PyAny>,
+        type_string: Bound<'py, PyAny>,
+        config: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let source = self
+            .source
+            .as_ref()
+            .map_or_else(|| py.None(), |s| s.clone_ref(py));
+        PyTuple::new(
+            py,
+            [
+                value,
+                type_string,
+                config,
+                source.into_bound(py),
+                self.root.bind(py).clone(),
+            ],
+        )
+    }
+}
+
+/// A type string looked up, its class and the class's variant names (an
+/// enum's `value_list`, when it has one).
+struct Looked {
+    type_string: Py<PyAny>,
+    class: Py<PyAny>,
+    variant_names: Option<Py<PyAny>>,
+}
+
+/// The classes of the type strings of one `value_object` (a vector's
+/// elements share one): the last one looked up.
+#[derive(Default)]
+struct ClassMemo {
+    last: Option<Looked>,
+}
+
+impl ClassMemo {
+    fn class_of<'py>(
+        &mut self,
+        origin: &PartsOrigin,
+        type_string: &Bound<'py, PyAny>,
+    ) -> PyResult<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> {
+        let py = type_string.py();
+        if let Some(last) = &self.last {
+            if last.type_string.bind(py).is(type_string) {
+                let names = last.variant_names.as_ref().map(|n| n.bind(py).clone());
+                return Ok((last.class.bind(py).clone(), names));
+            }
+        }
+        let cls = origin
+            .lookup
+            .bind(py)
+            .call_method1(intern!(py, "get_decoder_class"), (type_string,))?;
+        let names = match cls.getattr_opt(intern!(py, "value_list"))? {
+            Some(names) if names.is_truthy()? => Some(names),
+            _ => None,
+        };
+        self.last = Some(Looked {
+            type_string: type_string.clone().unbind(),
+            class: cls.clone().unbind(),
+            variant_names: names.as_ref().map(|n| n.clone().unbind()),
+        });
+        Ok((cls, names))
+    }
+}
+
+/// A decoded scale object of `type_string` holding `value`, in `config`,
+/// its class from `source` (by default the metadata definitions); `root`
+/// is the object it is a part of (the metadata), kept by every part.
+#[pyfunction]
+#[pyo3(signature = (value, type_string, config, source=None, root=None))]
+pub fn typed_part<'py>(
+    value: Bound<'py, PyAny>,
+    type_string: Bound<'py, PyAny>,
+    config: Bound<'py, PyAny>,
+    source: Option<Bound<'py, PyAny>>,
+    root: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = value.py();
+    let source = source.filter(|s| !s.is_none());
+    let lookup = match &source {
+        Some(s) => s.clone(),
+        None => catalogue(py)?.1.call0()?,
+    };
+    let origin = Bound::new(
+        py,
+        PartsOrigin {
+            source: source.map(Bound::unbind),
+            lookup: lookup.unbind(),
+            root: root.map_or_else(|| py.None(), Bound::unbind),
+        },
+    )?;
+    make_part(
+        value,
+        &type_string,
+        &config,
+        &origin,
+        &mut ClassMemo::default(),
+    )
+}
+
+/// One part (see [`typed_part`]); a type string no class is found for
+/// gives a plain `_Part`.
+fn make_part<'py>(
+    value: Bound<'py, PyAny>,
+    type_string: &Bound<'py, PyAny>,
+    config: &Bound<'py, PyAny>,
+    origin: &Bound<'py, PartsOrigin>,
+    memo: &mut ClassMemo,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = value.py();
+    let null;
+    let type_string = if type_string.is_truthy()? {
+        type_string
+    } else {
+        null = intern!(py, "Null").clone().into_any();
+        &null
+    };
+    let (cls, variant_names) = memo.class_of(origin.get(), type_string)?;
+    if cls.is_none() {
+        let plain = catalogue(py)?.0.get_item("_Part")?;
+        let plain = plain.ok_or_else(|| PyRuntimeError::new_err("scalecodec.base has no _Part"))?;
+        return plain.call1((value, config, type_string));
+    }
+    let obj = new_instance(cls.cast::<PyType>()?)?;
+    let enum_index = match variant_names {
+        Some(names) => variant_index(&names, &value)?,
+        None => None,
+    };
+    {
+        let mut part = obj.cast::<ScaleObject>()?.borrow_mut();
+        part.set_part(
+            config.clone().unbind(),
+            value.unbind(),
+            origin.clone().unbind(),
+        );
+    }
+    if let Some(index) = enum_index {
+        obj.setattr(intern!(py, "_index"), index)?;
+    }
+    Ok(obj)
+}
+
+/// An enum part's variant index: the position of the value's variant name
+/// in the class's variant `names`.
+fn variant_index(names: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    let name = match value.cast::<PyDict>() {
+        Ok(d) if d.len() == 1 => d.keys().get_item(0)?,
+        _ => value.clone(),
+    };
+    if !name.is_instance_of::<PyString>() {
+        return Ok(None);
+    }
+    for (i, candidate) in names.try_iter()?.enumerate() {
+        if candidate?.eq(&name)? {
+            return Ok(Some(i));
+        }
+    }
+    Ok(None)
+}
 
 /// `bytearray.fromhex(text)`: pairs of hex digits, ASCII whitespace
 /// allowed between pairs; `None` when the text is not that.
@@ -73,27 +303,30 @@ fn is_null(ty: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
     }
 }
 
-/// py-scale-codec's `value_object` of the typed part `obj` holding `value`:
-/// per class kind (`kinds`: the scale classes by name, `obj` tested with
-/// `isinstance`), what its decoder would have left there, each inner part
-/// made by `part(value, type_string)`: a struct's dict of parts, a tuple's
-/// parts (a 1-tuple's its element's `value_object`), bytes and text as
-/// their bytes, an option's part or `None`, a vector's list of parts, an
-/// enum's `(variant, part or None)`; else the value itself.
-#[pyfunction]
+/// py-scale-codec's `value_object` of the typed part `obj` holding `value`
+/// (`origin`: where it comes from): per class kind, what its decoder would
+/// have left there, each inner part made from the same origin: a struct's
+/// dict of parts, a tuple's parts (a 1-tuple's its element's
+/// `value_object`), bytes and text as their bytes, an option's part or
+/// `None`, a vector's list of parts, an enum's `(variant, part or None)`;
+/// else the value itself.
 pub fn typed_value_object<'py>(
     obj: &Bound<'py, PyAny>,
     value: &Bound<'py, PyAny>,
-    kinds: &Bound<'py, PyDict>,
-    part: &Bound<'py, PyAny>,
+    origin: &Bound<'py, PartsOrigin>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = obj.py();
+    let (kinds, _) = catalogue(py)?;
     let is = |name: &str| -> PyResult<bool> {
         match kinds.get_item(name)? {
             Some(cls) => obj.is_instance(&cls),
             None => Ok(false),
         }
     };
+    let config = obj.getattr(intern!(py, "runtime_config"))?;
+    let mut memo = ClassMemo::default();
+    let mut part =
+        |v: Bound<'py, PyAny>, t: &Bound<'py, PyAny>| make_part(v, t, &config, origin, &mut memo);
     let mapping = obj.getattr(intern!(py, "type_mapping"))?;
     let sub = obj.getattr(intern!(py, "sub_type"))?;
     let has_mapping = mapping.is_truthy()?;
@@ -102,21 +335,23 @@ pub fn typed_value_object<'py>(
             let out = PyDict::new(py);
             for item in mapping.try_iter()? {
                 let (name, ty) = pair(&item?)?;
-                out.set_item(&name, part.call1((fields.get_item(&name)?, ty))?)?;
+                let field = fields
+                    .get_item(&name)?
+                    .unwrap_or_else(|| py.None().into_bound(py));
+                out.set_item(&name, part(field, &ty)?)?;
             }
             return Ok(out.into_any());
         }
     }
     if is("Tuple")? && has_mapping {
         if mapping.len()? == 1 {
-            return part
-                .call1((value, mapping.get_item(0)?))?
+            return part(value.clone(), &mapping.get_item(0)?)?
                 .getattr(intern!(py, "value_object"));
         }
         let parts = value
             .try_iter()?
             .zip(mapping.try_iter()?)
-            .map(|(v, t)| part.call1((v?, t?)))
+            .map(|(v, t)| part(v?, &t?))
             .collect::<PyResult<Vec<_>>>()?;
         return Ok(PyTuple::new(py, parts)?.into_any());
     }
@@ -127,7 +362,7 @@ pub fn typed_value_object<'py>(
         if value.is_none() || sub.is_none() {
             return Ok(py.None().into_bound(py));
         }
-        return part.call1((value, sub));
+        return part(value.clone(), &sub);
     }
     if is("Vec")? && !sub.is_none() {
         if value.is_instance_of::<PyString>() {
@@ -137,7 +372,7 @@ pub fn typed_value_object<'py>(
         let parts = PyList::empty(py);
         if value.is_truthy()? {
             for v in value.try_iter()? {
-                parts.append(part.call1((v?, &sub))?)?;
+                parts.append(part(v?, &sub)?)?;
             }
         }
         return Ok(parts.into_any());
@@ -154,11 +389,10 @@ pub fn typed_value_object<'py>(
         }
         if let Ok(variant) = value.cast::<PyDict>() {
             if let (1, Some((name, inner))) = (variant.len(), variant.iter().next()) {
-                let ty = types.get_item(&name)?;
-                if is_null(ty.as_ref())? {
-                    return Ok(PyTuple::new(py, [name, py.None().into_bound(py)])?.into_any());
-                }
-                let inner = part.call1((inner, ty))?;
+                let inner = match types.get_item(&name)? {
+                    Some(ty) if !is_null(Some(&ty))? => part(inner, &ty)?,
+                    _ => py.None().into_bound(py),
+                };
                 return Ok(PyTuple::new(py, [name, inner])?.into_any());
             }
         }

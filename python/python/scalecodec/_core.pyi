@@ -172,6 +172,8 @@ class ScaleObject:
     value: Any
     value_serialized: Any
     value_object: Any
+    #: The object a typed part (``typed_part``) belongs to (the metadata), else ``None``.
+    _parts_root: Any
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def decode(self, data: Optional[ScaleBytes] = None, check_remaining: bool = True) -> Any: ...
     def encode(self, value: Any = ...) -> ScaleBytes: ...
@@ -285,8 +287,13 @@ def legacy_metadata_index(version: int, modules: Sequence[Dict[str, Any]]) -> Li
     events (1) and errors (2) of a metadata value's ``modules``; ``[]`` for V14+."""
 def raw_bytes(value: Any) -> bytearray:
     """The bytes behind a ``Bytes``/text value: ``"0x…"`` hex as its bytes, other text as UTF-8."""
-def typed_value_object(obj: Any, value: Any, kinds: Dict[str, type], part: Callable[[Any, Optional[str]], Any]) -> Any:
-    """py-scale-codec's ``value_object`` of a metadata part, per class kind; inner parts from ``part(value, type)``."""
+def typed_part(value: Any, type_string: str, config: Any, source: Any = None, root: Any = None) -> ScaleObject:
+    """A decoded scale object of ``type_string`` holding ``value`` in ``config``, its class from
+    ``source`` (default: the metadata definitions), part of ``root``; its ``value_object`` is made of
+    such parts, as py-scale-codec's decoder would have left it."""
+def set_part_catalogue(classes: Dict[str, type], definitions: Callable[[], Any]) -> None:
+    """``scalecodec.base`` registers its scale classes by name and the metadata-definitions
+    configuration getter for ``typed_part``."""
 def user_definition(cls: type, kinds: Dict[str, type]) -> Optional[Union[str, Dict[str, Any]]]:
     """A user's scale class as a preset definition (``type_mapping``, ``value_list`` or type string), else ``None``."""
 def era_birth(era: Any, current: int) -> int: ...

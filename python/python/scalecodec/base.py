@@ -457,70 +457,14 @@ def _metadata_definitions() -> RuntimeConfigurationObject:
     return _DEFINITIONS
 
 
-_TYPED_CLASSES: Dict[type, type] = {}
-
-
-def _typed_class(cls: type) -> type:
-    """``cls`` whose ``value_object`` is built of typed parts (one subclass
-    per class, same name)."""
-    typed = _TYPED_CLASSES.get(cls)
-    if typed is None:
-        typed = _TYPED_CLASSES[cls] = type(cls.__name__, (cls,), {
-            "_build_value_object": _typed_value_object, "__reduce__": _reduce_typed_part,
-            "__module__": cls.__module__})
-    return typed
-
-
-def _typed_part(value: Any, type_string: str, config: RuntimeConfigurationObject,
-                source: Optional[RuntimeConfigurationObject] = None, root: Any = None) -> "ScaleType":
-    """A decoded scale object of ``type_string`` (its class from ``source``,
-    by default the metadata definitions) holding ``value``, in ``config``;
-    ``root`` is the object it is a part of (the metadata), kept by every part."""
-    source = source or _metadata_definitions()
-    cls = source.get_decoder_class(type_string)
-    if cls is None:
-        return _Part(value, config, type_string)
-    typed = _typed_class(cls)
-    obj = typed.__new__(typed)
-    obj.runtime_config, obj._value, obj.decoded = config, value, True
-    obj._parts_source, obj._parts_root = source, root
-    if getattr(cls, "value_list", None):
-        # an enum's variant index
-        name = next(iter(value)) if isinstance(value, dict) and len(value) == 1 else value
-        if isinstance(name, str) and name in cls.value_list:
-            obj._index = list(cls.value_list).index(name)
-    return obj
-
-
-def _reduce_typed_part(self: "ScaleType") -> tuple:
-    """A typed part pickles as the :func:`_typed_part` call that makes it
-    again (its class is made per process, so it cannot pickle by reference;
-    it has no bytes to decode again), with the metadata it is part of and its
-    other attributes."""
-    attrs = {k: v for k, v in self.__dict__.items() if k not in ("_parts_source", "_parts_root")}
-    source = self.__dict__.get("_parts_source")
-    source = None if source is _DEFINITIONS else source
-    return (_restore_typed_part, (self._value, self.type_string, self.runtime_config, source,
-                                  self.__dict__.get("_parts_root"), attrs))
-
-
-def _restore_typed_part(value: Any, type_string: str, config: RuntimeConfigurationObject,
-                        source: Optional[RuntimeConfigurationObject], root: Any, attrs: dict) -> "ScaleType":
-    """A pickled typed part (see :func:`_reduce_typed_part`)."""
-    obj = _typed_part(value, type_string, config, source, root)
-    obj.__dict__.update(attrs)
-    return obj
+#: A decoded scale object of a type string holding its share of a decoded
+#: value: ``_typed_part(value, type_string, config, source=None, root=None)``,
+#: its class from ``source`` (by default the metadata definitions), ``root``
+#: the object it is a part of (the metadata); made in Rust (python/src/typed_parts.rs).
+_typed_part = _core.typed_part
+_core.set_part_catalogue(_BY_CLASS_NAME, _metadata_definitions)
 
 
 #: The bytes behind a ``Bytes``/text value, as py-scale-codec keeps them in ``value_object``.
 _raw_bytes = _core.raw_bytes
 
-
-def _typed_value_object(self: "ScaleType", value: Any) -> Any:
-    """py-scale-codec's ``value_object`` of a typed part: per class kind, what
-    its decoder would have left there (``_core.typed_value_object``)."""
-    source, root, config = self.__dict__.get("_parts_source"), self.__dict__.get("_parts_root"), self.runtime_config
-    if source is None:
-        return _wrap_parts(value, config)
-    return _core.typed_value_object(self, value, _BY_CLASS_NAME,
-                                    lambda v, t: _typed_part(v, t or "Null", config, source, root))

@@ -754,7 +754,7 @@ class _PalletEnumMetadata(Struct):
             return []
         # the metadata this is part of has the enum's registry entry (the
         # configuration too, once the metadata is added to it)
-        root = self.__dict__.get("_parts_root")
+        root = self._parts_root
         registry_type = root._registry_type(self.value["ty"]) if root is not None else None
         if registry_type is None:
             registry_type = self.runtime_config.get_decoder_class(self.get_type_string()).scale_info_type
