@@ -22,7 +22,7 @@ use crate::convert::to_value;
 use crate::detached::{detached, to_python, BuiltSink, DETACH_MIN};
 use crate::errors::{guard, to_py};
 use crate::kinds::ClassInfo;
-use crate::sink::{NameCache, PySink};
+use crate::sink::{GcPause, NameCache, PySink};
 
 /// The bytes of a `batch_decode` item that is not `bytes`: what py-scale-codec's
 /// `ScaleBytes` accepts — `bytearray` (copied: Python code run while the sink
@@ -365,6 +365,7 @@ impl PyRegistry {
         })?;
         let total: usize = items.iter().map(|(_, b)| b.bytes().len()).sum();
         if total < DETACH_MIN {
+            let _gc = GcPause::for_input(py, total);
             let out = guard("batch decoding", || reg.batch_held(py, &items))?;
             return match stopped {
                 Some(e) => Err(e),
@@ -386,6 +387,7 @@ impl PyRegistry {
             if let Some(e) = stopped {
                 return Err(e);
             }
+            let _gc = GcPause::for_input(py, total);
             let out = ListBuilder::new(py, n)?;
             let mut fresh = NameCache::default();
             let mut reg = slf.try_borrow_mut().ok();
@@ -544,6 +546,7 @@ impl PyRegistry {
         guard("decoding", || {
             let input = bytes.get(offset..).unwrap_or(&[]);
             let ctx = self.inner.context();
+            let _gc = GcPause::for_input(py, input.len());
             let mut sink = PySink {
                 py,
                 names: &mut self.names,
@@ -708,6 +711,7 @@ impl PyRegistry {
             return Err(to_py(py, &e));
         }
         let value = guard("decoding", || {
+            let _gc = GcPause::for_input(py, bytes.len());
             Ok(match slf.try_borrow_mut() {
                 Ok(mut reg) => to_python(py, &mut reg.names, built),
                 // in use further up this thread's stack (a finalizer): the
@@ -980,6 +984,7 @@ impl PyRegistry {
         guard("decoding", || {
             let input = data.get(offset..).unwrap_or(&[]);
             let ctx = self.inner.context();
+            let _gc = GcPause::for_input(py, input.len());
             let mut sink = PySink {
                 py,
                 names: &mut self.names,

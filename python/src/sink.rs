@@ -5,18 +5,107 @@
 //! `Name` (`Arc<str>`) owned by the registry's type graph, so the sink keeps a
 //! per-registry cache from the `Arc`'s pointer to an interned Python string.
 //! The cache also holds a clone of the `Arc`, so the pointer it is keyed by
-//! can never be freed and reused for a different name.
+//! can never be freed and reused for a different name. A decoded event list
+//! looks a name up for every field of every record, so the key is hashed
+//! with one multiplication ([`PointerHasher`]), not SipHash (which took a
+//! fifth of a `System.Events` decode).
+//!
+//! [`GcPause`] keeps Python's cyclic collector out of the way while a large
+//! value is built.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use ferroscale_dynamic::{Name, Sink};
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyList, PyModule, PyString, PyTuple};
+
+/// Hashes a pointer-sized key: the folded 128-bit product with an odd
+/// constant, so that aligned pointers (low bits zero) still spread over the
+/// buckets. The keys are addresses the process made, not outside input.
+#[derive(Default)]
+pub struct PointerHasher(u64);
+
+impl Hasher for PointerHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        let product = u128::from(key ^ self.0).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = (product as u64) ^ ((product >> 64) as u64);
+    }
+
+    fn write_usize(&mut self, key: usize) {
+        self.write_u64(key as u64);
+    }
+}
 
 /// Interned Python strings for graph names, keyed by the `Name` pointer.
 #[derive(Default)]
 pub struct NameCache {
-    names: HashMap<usize, (Name, Py<PyString>)>,
+    names: HashMap<usize, (Name, Py<PyString>), BuildHasherDefault<PointerHasher>>,
+}
+
+/// Input sizes from which a decoded value is built with the collector paused.
+const GC_PAUSE_MIN: usize = 2048;
+
+static GC_MODULE: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+
+/// Python's cyclic garbage collector paused while a large decoded value is
+/// built, and resumed when this is dropped (only if it was running before).
+///
+/// Building a value makes thousands of containers; every 700 of them start
+/// a collection that walks the new ones again and moves them up a
+/// generation, where later collections walk them once more. A decoded
+/// value has no reference cycles, so those walks find nothing: paused, the
+/// new containers are walked once, by the first collection after the
+/// build. A `System.Events` value of 180 records builds about 30 % faster.
+pub struct GcPause<'py> {
+    resume: Option<Bound<'py, PyModule>>,
+}
+
+impl<'py> GcPause<'py> {
+    /// Pauses the collector when `input_len` bytes make a large value (a
+    /// small one would pay more for the pause than it saves).
+    pub fn for_input(py: Python<'py>, input_len: usize) -> Self {
+        if input_len < GC_PAUSE_MIN {
+            return GcPause { resume: None };
+        }
+        let pause = || -> PyResult<Option<Bound<'py, PyModule>>> {
+            let gc = GC_MODULE
+                .get_or_try_init(py, || py.import("gc").map(Bound::unbind))?
+                .bind(py)
+                .clone();
+            if !gc.call_method0(intern!(py, "isenabled"))?.is_truthy()? {
+                return Ok(None);
+            }
+            gc.call_method0(intern!(py, "disable"))?;
+            Ok(Some(gc))
+        };
+        // A collector that cannot be paused is only slower.
+        GcPause {
+            resume: pause().unwrap_or(None),
+        }
+    }
+}
+
+impl Drop for GcPause<'_> {
+    fn drop(&mut self) {
+        if let Some(gc) = self.resume.take() {
+            if let Err(e) = gc.call_method0(intern!(gc.py(), "enable")) {
+                e.write_unraisable(gc.py(), None);
+            }
+        }
+    }
 }
 
 impl NameCache {
