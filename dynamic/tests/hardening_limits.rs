@@ -344,13 +344,9 @@ fn nested_calls_of_a_real_runtime_stop_within_a_spawned_threads_stack() {
         let v = calls.variants.iter().find(|v| v.name == call).unwrap();
         [calls.pallet_index, v.index]
     };
-    // `batch(vec![inner])` per level, `System.remark(b"")` innermost.
     let nested = |levels: usize| {
-        let [p, c] = index("Utility", "batch");
-        let mut bytes = [p, c, 4].repeat(levels); // 4: compact length 1
-        bytes.extend(index("System", "remark"));
-        bytes.push(0);
-        bytes
+        let (batch, remark) = (index("Utility", "batch"), index("System", "remark"));
+        ferroscale_test_support::nesting::nested_batch_calls(batch, remark, levels)
     };
     let mut registry = Registry::from_metadata(&md).unwrap();
     registry

@@ -113,3 +113,12 @@ fn int_value(i: &Bound<'_, PyInt>) -> PyResult<Value> {
         Value::U256(Box::new(le))
     })
 }
+
+/// The name of `obj`'s type, for an error message (`"?"` when the type
+/// has no readable name).
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into())
+}

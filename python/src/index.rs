@@ -29,6 +29,7 @@ use pyo3::exceptions::{PyKeyError, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyCapsule, PyDict, PyList, PyString, PyTuple};
 
+use crate::convert::type_name;
 use crate::errors::guard;
 
 /// What identifies a built decoder: the metadata's blake2-256 and the SS58
@@ -259,13 +260,6 @@ fn decoders_arg(decoders: &Bound<'_, PyAny>, wanted: impl Fn(u32) -> bool) -> Py
         add(one.get())?;
     }
     Ok(out)
-}
-
-fn type_name(obj: &Bound<'_, PyAny>) -> String {
-    obj.get_type()
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_else(|_| "?".into())
 }
 
 /// Bytes from `bytes`, `bytearray`, `memoryview`-like buffers' `bytes()`, or `0x` hex text.

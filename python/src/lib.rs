@@ -90,6 +90,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(metadata_views::legacy_metadata_index, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::typed_part, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::set_part_catalogue, m)?)?;
+    m.add_function(wrap_pyfunction!(typed_parts::variant_index, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::raw_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(config::user_definition, m)?)?;
     m.add_function(wrap_pyfunction!(ownership::check_ownership, m)?)?;

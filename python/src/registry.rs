@@ -83,10 +83,7 @@ fn type_string_text<'a>(t: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
     let text = t.cast::<PyString>().map_err(|_| {
         PyTypeError::new_err(format!(
             "type string must be a str, not {}",
-            t.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
+            crate::convert::type_name(t)
         ))
     })?;
     text.to_str()

@@ -263,12 +263,8 @@ fn to_bytearray<'py>(data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
 
 /// py-scale-codec's error for data of an unsupported type.
 pub(crate) fn unsupported(data: &Bound<'_, PyAny>) -> PyErr {
-    let name = data
-        .get_type()
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_default();
     PyValueError::new_err(format!(
-        "Provided data is not in supported format: provided '{name}'"
+        "Provided data is not in supported format: provided '{}'",
+        crate::convert::type_name(data)
     ))
 }

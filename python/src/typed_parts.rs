@@ -222,9 +222,17 @@ fn make_part<'py>(
     Ok(obj)
 }
 
-/// An enum part's variant index: the position of the value's variant name
-/// in the class's variant `names`.
-fn variant_index(names: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+/// An enum's variant index: the position of the value's variant name (a
+/// unit variant's name, or the one key of `{name: value}`) in the class's
+/// variant `names` (a list or tuple); `None` when it is not there.
+#[pyfunction]
+pub fn variant_index(
+    names: &Bound<'_, PyAny>,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<Option<usize>> {
+    if !(names.is_instance_of::<PyList>() || names.is_instance_of::<PyTuple>()) {
+        return Ok(None);
+    }
     let name = match value.cast::<PyDict>() {
         Ok(d) if d.len() == 1 => d.keys().get_item(0)?,
         _ => value.clone(),

@@ -21,11 +21,8 @@ fn nested_batches(levels: usize) -> Vec<u8> {
         let v = calls.variants.iter().find(|v| v.name == call).unwrap();
         [calls.pallet_index, v.index]
     };
-    let [p, c] = index("Utility", "batch");
-    let mut bytes = [p, c, 4].repeat(levels); // 4: compact length 1
-    bytes.extend(index("System", "remark"));
-    bytes.push(0);
-    bytes
+    let (batch, remark) = (index("Utility", "batch"), index("System", "remark"));
+    ferroscale_test_support::nesting::nested_batch_calls(batch, remark, levels)
 }
 
 #[test]

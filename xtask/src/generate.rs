@@ -196,7 +196,11 @@ fn read(name: &str, file: &Path) -> Result<Vec<u8>, String> {
 /// one RPC client for both, and the xtask stays free of tokio and
 /// jsonrpsee, which every `cargo xtask` command would otherwise build first.
 fn from_node(url: &str, at: Option<&str>) -> Result<Vec<u8>, String> {
-    let file = crate::workspace::workspace_root().join("target/xtask-node-metadata.scale");
+    // one file per process: two runs at once must not read each other's
+    let file = crate::workspace::workspace_root().join(format!(
+        "target/xtask-node-metadata-{}.scale",
+        std::process::id()
+    ));
     let file_arg = file.to_string_lossy().into_owned();
     let mut args = vec![
         "run",

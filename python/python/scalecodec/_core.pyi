@@ -291,6 +291,9 @@ def typed_part(value: Any, type_string: str, config: Any, source: Any = None, ro
     """A decoded scale object of ``type_string`` holding ``value`` in ``config``, its class from
     ``source`` (default: the metadata definitions), part of ``root``; its ``value_object`` is made of
     such parts, as py-scale-codec's decoder would have left it."""
+def variant_index(names: Any, value: Any) -> Optional[int]:
+    """The position of ``value``'s variant name (``"Name"`` or ``{"Name": …}``) in ``names`` (a list
+    or tuple), else ``None``."""
 def set_part_catalogue(classes: Dict[str, type], definitions: Callable[[], Any]) -> None:
     """``scalecodec.base`` registers its scale classes by name and the metadata-definitions
     configuration getter for ``typed_part``."""

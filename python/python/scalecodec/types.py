@@ -220,11 +220,7 @@ class Enum(ScaleType, kinds=(K.Enum, K.Result)):
             if len(used) > 0:
                 return used[0]
         if index is None and self.decoded:
-            value = self.value
-            name = next(iter(value)) if isinstance(value, dict) and len(value) == 1 else value
-            names = type(self).value_list
-            if isinstance(name, str) and isinstance(names, (list, tuple)) and name in names:
-                index = list(names).index(name)
+            index = _core.variant_index(type(self).value_list, self.value)
         return index
 
     @index.setter
