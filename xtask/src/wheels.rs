@@ -81,6 +81,7 @@ fn absolute(path: &Path) -> Result<PathBuf, String> {
 
 /// The sdist, every wheel, and the build requirements, into `out`.
 fn build(out: &Path) -> Result<(), String> {
+    refuse_stray_modules()?;
     // The sdist carries the presets, so that building it never fetches.
     crate::presets::ensure()?;
     remove_old(out)?;
@@ -110,6 +111,30 @@ fn build(out: &Path) -> Result<(), String> {
         &download,
     )?;
     list(out)
+}
+
+/// Fails when a compiled module sits in the package's source folder (what
+/// `maturin develop` leaves there): maturin would pack it into every wheel
+/// and the sdist beside the module it builds, and an interpreter would
+/// import whichever it finds first.
+fn refuse_stray_modules() -> Result<(), String> {
+    let package = crate::workspace::workspace_root().join("python/python/scalecodec");
+    let stray: Vec<String> = read_dir(&package)?
+        .iter()
+        .filter_map(|p| p.file_name()?.to_str().map(str::to_owned))
+        .filter(|name| {
+            name.starts_with("_core.") && (name.ends_with(".so") || name.ends_with(".pyd"))
+        })
+        .collect();
+    if stray.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "{} holds compiled modules from an earlier build ({}): remove them (`maturin develop` \
+         leaves them there) and run this again",
+        package.display(),
+        stray.join(", ")
+    ))
 }
 
 /// Removes earlier builds of our distribution from `out` (a rebuild of the
