@@ -7,7 +7,8 @@
 //! parent), `events` and `errors` (items that did not decode) — written as
 //! zstd Parquet partitions, one file per table per block range.
 //!
-//! - [`block`]: the input model; [`source`]: blocks from JSON lines;
+//! - [`block`]: the input model; [`source`]: blocks from JSON lines,
+//!   [`line_index`]: a block range of such a file read without the rest;
 //!   [`metadata_dir`]: runtime metadata on disk, one file per spec;
 //!   `rpc_source` (feature `rpc`): blocks from a node.
 //! - [`spec`]: one runtime's decoder (registry + resolved types), shared
@@ -30,6 +31,7 @@
 
 pub mod block;
 pub mod json;
+pub mod line_index;
 pub mod metadata_dir;
 pub mod partition;
 pub mod pipeline;

@@ -137,7 +137,7 @@ impl<R: BufRead> Iterator for JsonLines<R> {
 }
 
 /// One line's text into a block.
-fn parse_line(text: &[u8]) -> Result<Block, String> {
+pub(crate) fn parse_line(text: &[u8]) -> Result<Block, String> {
     let line: Line = serde_json::from_slice(text).map_err(|e| format!("not a block: {e}"))?;
     if decode_hex(&line.hash).map_or(true, |h| h.len() != 32) {
         return Err(format!(

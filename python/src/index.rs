@@ -21,6 +21,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{Array, RecordBatch, RecordBatchIterator, StructArray};
+use ferroscale_index::line_index::LineIndex;
 use ferroscale_index::pipeline::{self, Decoders, Options};
 use ferroscale_index::source::JsonLines;
 use ferroscale_index::tables::{record_batch, sort_rows};
@@ -404,8 +405,10 @@ pub fn decode_blocks(
 
 /// The blocks of a JSON-lines file (the index's file source) whose numbers
 /// are in `first..=last`, as tuples `(number, hash, spec_version,
-/// extrinsics, events)` for [`decode_blocks`]. The whole file is read (GIL
-/// released), one line at a time.
+/// extrinsics, events)` for [`decode_blocks`], in file order (GIL
+/// released). With a range, only the range's lines are parsed, through the
+/// file's line index (built once per process, see [`line_index`]);
+/// without, the whole file is read one line at a time.
 #[pyfunction]
 #[pyo3(signature = (path, first=None, last=None))]
 pub fn read_blocks<'py>(
@@ -414,17 +417,15 @@ pub fn read_blocks<'py>(
     first: Option<u64>,
     last: Option<u64>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let (first, last) = (first.unwrap_or(0), last.unwrap_or(u64::MAX));
     let blocks = py.detach(|| -> Result<Vec<Block>, String> {
-        let file = std::fs::File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut out = Vec::new();
-        for b in JsonLines::new(std::io::BufReader::new(file)) {
-            let b = b.map_err(|e| format!("{}: {e}", path.display()))?;
-            if (first..=last).contains(&b.number) {
-                out.push(b);
-            }
+        if first.is_none() && last.is_none() {
+            let file =
+                std::fs::File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            return JsonLines::new(std::io::BufReader::new(file))
+                .map(|b| b.map_err(|e| format!("{}: {e}", path.display())))
+                .collect();
         }
-        Ok(out)
+        line_index(&path)?.read_range(&path, first.unwrap_or(0), last.unwrap_or(u64::MAX))
     });
     let blocks = blocks.map_err(PyValueError::new_err)?;
     let list = PyList::empty(py);
@@ -434,6 +435,32 @@ pub fn read_blocks<'py>(
         list.append((b.number, b.hash, b.spec_version, extrinsics, events))?;
     }
     Ok(list)
+}
+
+/// The files this process has indexed, by path (see [`LineIndex`]).
+static LINE_INDEXES: Mutex<BTreeMap<PathBuf, Arc<LineIndex>>> = Mutex::new(BTreeMap::new());
+
+/// `path`'s line index: the one built earlier in this process while the
+/// file is unchanged, else a new one. Each task of a distributed run reads
+/// one block range of the same file; a worker process indexes the file
+/// once instead of parsing all of it for every task.
+fn line_index(path: &std::path::Path) -> Result<Arc<LineIndex>, String> {
+    let key = std::fs::canonicalize(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let cached = LINE_INDEXES
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .get(&key)
+        .cloned();
+    if let Some(index) = cached.filter(|i| i.is_current(&key)) {
+        return Ok(index);
+    }
+    // built outside the lock: another thread may index the same file meanwhile
+    let index = Arc::new(LineIndex::build(&key)?);
+    LINE_INDEXES
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .insert(key, Arc::clone(&index));
+    Ok(index)
 }
 
 /// Runs the index pipeline (every core; source → decode → Parquet,

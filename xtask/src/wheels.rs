@@ -263,9 +263,13 @@ fn inspect(out: &Path) -> Result<(), String> {
             .output()
             .map_err(|e| format!("cannot list {name}: {e}"))?;
         let listing = String::from_utf8_lossy(&listing.stdout);
+        // compiled modules only (`_core.pyi`, the stubs, is no module)
         let modules = listing
             .lines()
-            .filter(|l| l.contains("scalecodec/_core."))
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|f| {
+                f.starts_with("scalecodec/_core.") && (f.ends_with(".so") || f.ends_with(".pyd"))
+            })
             .count();
         let presets = listing
             .lines()

@@ -374,7 +374,8 @@ def decode_blocks(blocks: Iterable[_Block], decoders: Union[SpecDecoder, Iterabl
     """Decodes blocks (GIL released, every core) with each block's spec decoder."""
 def read_blocks(path: Union[str, "os.PathLike[str]"], first: Optional[int] = None,
                 last: Optional[int] = None) -> List[Tuple[int, str, int, List[bytes], Optional[bytes]]]:
-    """The blocks of a JSON-lines file whose numbers are in ``first..=last``."""
+    """The blocks of a JSON-lines file whose numbers are in ``first..=last``, in file order; with a
+    range, only its lines are parsed, through the file's line index (built once per process)."""
 def index_json_lines(source: Union[str, "os.PathLike[str]"], decoders: Union[SpecDecoder, Iterable[SpecDecoder]],
                      out: Union[str, "os.PathLike[str]"], partition_blocks: int = 1000,
                      threads: Optional[int] = None) -> Dict[str, Union[int, float]]:

@@ -59,10 +59,10 @@ def to_pyarrow(batch):
 class JsonLinesSource:
     """Blocks of a JSON-lines file (the index's file format) by number range.
 
-    Picklable (only the path travels); each call reads the file in Rust and
-    keeps the blocks of ``first..=last``. For a long chain, give each task
-    its own file or a node-backed source: any picklable callable
-    ``source(first, last) -> blocks`` will do.
+    Picklable (only the path travels); each call parses only the lines of
+    ``first..=last``, in Rust, through the file's line index, which each
+    process builds once (a pass that reads only the block numbers). Any
+    picklable callable ``source(first, last) -> blocks`` will do as well.
     """
 
     def __init__(self, path):
