@@ -12,8 +12,9 @@
 //! compact, floats, `MetadataVersioned`), [`sink`] (decoding straight into
 //! Python objects with interned names), [`convert`] (Python values →
 //! `Value` for encoding), [`errors`] (Rust errors → py-scale-codec's
-//! exception classes, panic guard), [`ss58`], [`metadata_views`] (storage entry types and V9–V13 indexes for the
-//! metadata view classes), [`metadata`] (the metadata
+//! exception classes, panic guard), [`ss58`], [`metadata_objects`] (py-scale-codec's metadata object API: the bases of
+//! the pallet, call, storage … classes), [`metadata_views`] (the FRAME rules they
+//! read: storage entry types, V9–V13 indexes), [`metadata`] (the metadata
 //! model as Python data), [`typed_parts`] (the parts of a decoded metadata
 //! value as scale objects, and their `value_object`), [`text`] (hex written straight into Python strings),
 //! [`value_decoder`] (cyscale's `get_value_decoder` callables), [`ownership`]
@@ -28,6 +29,7 @@ pub mod errors;
 pub mod index;
 pub mod kinds;
 pub mod metadata;
+pub mod metadata_objects;
 pub mod metadata_views;
 pub mod object;
 pub mod ops;
@@ -63,6 +65,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(object::restore_object, m)?)?;
     m.add_class::<kinds::TypeKind>()?;
     m.add_class::<kinds::ClassInfo>()?;
+    metadata_objects::register(m)?;
     m.add_function(wrap_pyfunction!(kinds::tuple_elements, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::ss58_encode, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::ss58_decode, m)?)?;
@@ -86,8 +89,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ops::decode_metadata, m)?)?;
     m.add_function(wrap_pyfunction!(ops::check_type_def, m)?)?;
     m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
-    m.add_function(wrap_pyfunction!(metadata_views::storage_entry_types, m)?)?;
-    m.add_function(wrap_pyfunction!(metadata_views::legacy_metadata_index, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::typed_part, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::set_part_catalogue, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::variant_index, m)?)?;

@@ -73,7 +73,7 @@ fn storage_dict<'py>(py: Python<'py>, s: &StorageEntry) -> PyResult<Bound<'py, P
 
 /// The name and docs of the storage-version entry py-scale-codec lists first
 /// in every pallet with storage (a `u16` under a reserved name).
-const STORAGE_VERSION: (&str, &str) = (
+pub(crate) const STORAGE_VERSION: (&str, &str) = (
     ":__STORAGE_VERSION__:",
     "Returns the current pallet version from storage",
 );

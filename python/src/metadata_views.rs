@@ -1,4 +1,4 @@
-//! FRAME rules the metadata view classes of `scalecodec.types` read from a
+//! FRAME rules the metadata objects ([`crate::metadata_objects`]) read from a
 //! decoded metadata value (py-scale-codec's dicts): a storage entry's key,
 //! value and hasher types by its shape, and the V9–V13 numbering of
 //! pallets in call, event and error indexes.
@@ -58,7 +58,6 @@ fn type_string(ty: &Bound<'_, PyAny>, scale_info: bool) -> PyResult<String> {
 /// …}}`), V14+ ones (`scale_info`: `Plain` or `Map`, whose `hashers` list
 /// has one hasher per element of a tuple key) as `scale_info::N`.
 /// `NotImplementedError` for a shape the version does not have.
-#[pyfunction]
 pub fn storage_entry_types<'py>(
     ty: &Bound<'py, PyAny>,
     scale_info: bool,
@@ -104,7 +103,6 @@ const INDEXED: [&str; 3] = ["calls", "events", "errors"];
 /// its index; V9–V11 number the modules that have calls (events, errors:
 /// an empty error list counts as none) in order. Keys are `"PPCC"` hex for
 /// calls and events, `"P-E"` for errors; V14+ metadata has no such tables.
-#[pyfunction]
 pub fn legacy_metadata_index(
     version: u32,
     modules: &Bound<'_, PyAny>,

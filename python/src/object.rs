@@ -130,18 +130,7 @@ impl ScaleObject {
     #[new]
     #[pyo3(signature = (*_args, **_kwargs))]
     fn new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> Self {
-        ScaleObject {
-            runtime_config: None,
-            data: None,
-            data_start_offset: None,
-            data_end_offset: None,
-            value: None,
-            value_object: None,
-            decoded: false,
-            metadata: None,
-            fast: None,
-            origin: None,
-        }
+        Self::empty()
     }
 
     /// The `RuntimeConfigurationObject` the object decodes with.
@@ -699,6 +688,22 @@ impl ScaleObject {
 }
 
 impl ScaleObject {
+    /// An object with nothing set (what `__new__` makes).
+    pub(crate) fn empty() -> Self {
+        ScaleObject {
+            runtime_config: None,
+            data: None,
+            data_start_offset: None,
+            data_end_offset: None,
+            value: None,
+            value_object: None,
+            decoded: false,
+            metadata: None,
+            fast: None,
+            origin: None,
+        }
+    }
+
     /// Makes a new object the typed part holding `value` in `config`.
     pub fn set_part(&mut self, config: Py<PyAny>, value: Py<PyAny>, origin: Py<PartsOrigin>) {
         self.runtime_config = Some(config);

@@ -202,6 +202,105 @@ class ScaleObject:
     def __bool__(self) -> bool: ...
     def __reduce__(self) -> Tuple[Any, ...]: ...
 
+# Metadata object API (python/src/metadata_objects.rs): bases that
+# ``scalecodec.types`` mixes into py-scale-codec's metadata classes
+# (``class GenericPalletMetadata(_core.PalletView, Struct)``).
+
+class FieldView(ScaleObject):
+    name: Optional[str]
+    docs: List[str]
+    type: str
+    def get_type_string(self) -> str: ...
+
+class VariantView(ScaleObject):
+    name: str
+    docs: List[str]
+    args: Any
+    def get_param_info(self, max_recursion: int = 9) -> Dict[str, Any]: ...
+
+class TypeDefVariantView(ScaleObject):
+    def get_variant_by_name(self, name: str) -> Optional[Any]: ...
+    def get_variant_by_index(self, index: int) -> Optional[Any]: ...
+
+class ArgumentView(ScaleObject):
+    name: str
+    type: str
+
+class ScaleInfoArgumentView(ArgumentView):
+    type: str
+
+class FunctionView(ScaleObject):
+    name: str
+    docs: List[str]
+    args: List[Any]
+    def get_identifier(self) -> str: ...
+
+class PalletEnumView(ScaleObject):
+    def get_type_string(self) -> str: ...
+    def _variants(self) -> List[Any]: ...
+
+class StorageEntryView(ScaleObject):
+    name: str
+    docs: List[str]
+    modifier: str
+    type: Dict[str, Any]
+    def get_type_string_for_type(self, ty: Any) -> str: ...
+    def get_value_type_string(self) -> str: ...
+    def get_params_type_string(self) -> List[str]: ...
+    def get_param_hashers(self) -> List[str]: ...
+    def get_param_info(self, max_recursion: int = 9) -> Any: ...
+
+class ScaleInfoStorageEntryView(StorageEntryView):
+    def get_type_string_for_type(self, ty: Any) -> str: ...
+    def get_key_type_string(self) -> Optional[str]: ...
+    def get_params_type_string(self) -> List[str]: ...
+    def get_key_scale_info_definition(self) -> Optional[str]: ...
+    def get_param_info(self, max_recursion: int = 9) -> List[Any]: ...
+
+class RuntimeCallDefinitionView(ScaleObject):
+    def get_param_info(self, max_recursion: int = 9) -> List[Any]: ...
+
+class EntryView(ScaleObject):
+    name: str
+    docs: List[str]
+
+class EventView(EntryView):
+    args: Any
+
+class ConstantView(ScaleObject):
+    name: str
+    docs: List[str]
+    type: str
+    constant_value: Optional[bytearray]
+
+class ScaleInfoConstantView(ConstantView):
+    type: str
+
+class PalletView(ScaleObject):
+    name: str
+    calls: Any
+    constants: Any
+    errors: Any
+    events: Any
+    storage: Optional[List[Any]]
+    def get_identifier(self) -> str: ...
+    def get_storage_function(self, name: str) -> Optional[Any]: ...
+
+class ScaleInfoPalletView(PalletView):
+    calls: List[Any]
+    events: List[Any]
+    errors: List[Any]
+
+class MetadataAllView(ScaleObject):
+    pallets: List[Any]
+    call_index: Dict[str, Any]
+    event_index: Dict[str, Any]
+    error_index: Dict[str, Any]
+    portable_registry: Optional[Any]
+    def get_call_function(self, pallet_index: int, call_index: int) -> Any: ...
+    def get_event(self, pallet_index: int, event_index: int) -> None: ...
+    def get_metadata_pallet(self, name: str) -> Optional[Any]: ...
+
 class ConfigBase:
     """Base of ``RuntimeConfigurationObject``: the registry, the class cache
     and the methods that only reach the registry."""
@@ -279,12 +378,6 @@ def set_presets_dir(path: str) -> None:
 def presets_dir() -> str:
     """The folder the Rust engine reads presets from."""
 def convert_type_string(name: str) -> str: ...
-def storage_entry_types(ty: Dict[str, Any], scale_info: bool) -> Tuple[str, str, List[str], List[str]]:
-    """``(shape, value type, key types, hashers)`` of a storage entry's ``type`` value
-    (``scale_info``: V14+, types as ``scale_info::N``); ``NotImplementedError`` for an unknown shape."""
-def legacy_metadata_index(version: int, modules: Sequence[Dict[str, Any]]) -> List[Tuple[int, int, int, str]]:
-    """V9–V13 ``(table, module position, entry position, key)`` of the calls (table 0),
-    events (1) and errors (2) of a metadata value's ``modules``; ``[]`` for V14+."""
 def raw_bytes(value: Any) -> bytearray:
     """The bytes behind a ``Bytes``/text value: ``"0x…"`` hex as its bytes, other text as UTF-8."""
 def typed_part(value: Any, type_string: str, config: Any, source: Any = None, root: Any = None) -> ScaleObject:

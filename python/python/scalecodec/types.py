@@ -61,19 +61,6 @@ def _part(key: str, doc: str, inner: bool = False) -> property:
     return property(read, doc=doc)
 
 
-def _type_id(key: str, doc: str) -> property:
-    """``scale_info::N`` of the type id ``self.value[key]``."""
-    return property(lambda self: _type_id_string(self.value[key]), doc=doc)
-
-
-def _type_id_string(type_id: Any) -> str:
-    return f"scale_info::{type_id}"
-
-
-def _decomposition(obj: ScaleType, type_string: str, max_recursion: int) -> Any:
-    """The type decomposition of ``type_string`` in ``obj``'s configuration."""
-    return obj.runtime_config.create_scale_object(type_string).generate_type_decomposition(max_recursion=max_recursion)
-
 
 # --------------------------------------------------------------------------
 # Node kinds
@@ -651,8 +638,10 @@ OpaqueCall = _declare("OpaqueCall", WrapperKeepOpaque, "OpaqueCall",
 # --------------------------------------------------------------------------
 # Metadata. The object API of a decoded ``MetadataVersioned`` is its
 # ``value_object``: typed parts (``base._typed_part``) with the classes the
-# metadata definitions name as ``base_class``, defined below, each reading its
-# share of the value Rust decoded.
+# metadata definitions name as ``base_class``, declared below. What each
+# answers (names, arguments, storage key types, indexes …) comes from its
+# ``_core`` base (python/src/metadata_objects.rs), reading its share of the
+# value Rust decoded.
 
 _DOCS = "Documentation lines."
 
@@ -670,325 +659,86 @@ class GenericRegistryType(Struct):
     docs = _item("docs", _DOCS)
 
 
-class GenericField(Struct):
+class GenericField(_core.FieldView, Struct):
     """A field of a composite or variant (portable registry)."""
 
-    name = _item("name", "The field name (``None`` for a tuple-like field).")
-    docs = _item("docs", _DOCS)
-    type = _type_id("type", "``scale_info::N`` of the field's type.")
 
-    def get_type_string(self) -> str:
-        """``scale_info::N`` of the field's type."""
-        return self.type
-
-
-class GenericVariant(Struct):
+class GenericVariant(_core.VariantView, Struct):
     """A variant (a call, event or error of a V14+ pallet)."""
-
-    name = _item("name", "The variant name.")
-    docs = _item("docs", _DOCS)
-    args = _part("fields", "The fields (``GenericField`` objects).")
-
-    def get_param_info(self, max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> dict:
-        """``{field name: type decomposition}`` of the fields."""
-        return {arg.name: _decomposition(self, arg.type, max_recursion) for arg in self.args}
 
 
 GenericTypeDefComposite = _declare("GenericTypeDefComposite", Struct, doc="A composite type definition.")
 
 
-class GenericTypeDefVariant(Struct):
+class GenericTypeDefVariant(_core.TypeDefVariantView, Struct):
     """A variant type definition."""
 
-    def _variant(self, key: str, wanted: Any) -> Optional[GenericVariant]:
-        return next((v for v in self.value_object["variants"] if v[key].value == wanted), None)
 
-    def get_variant_by_name(self, name: str) -> Optional[GenericVariant]:
-        """The variant called ``name``."""
-        return self._variant("name", name)
-
-    def get_variant_by_index(self, index: int) -> Optional[GenericVariant]:
-        """The variant with index ``index``."""
-        return self._variant("index", index)
-
-
-class GenericFunctionArgumentMetadata(Struct):
+class GenericFunctionArgumentMetadata(_core.ArgumentView, Struct):
     """An argument of a V9–V13 call."""
 
-    name = _item("name", "The argument name.")
-    type = property(lambda self: self.convert_type(self.value["type"]), doc="The argument type, normalised.")
 
-
-class ScaleInfoFunctionArgumentMetadata(GenericFunctionArgumentMetadata):
+class ScaleInfoFunctionArgumentMetadata(_core.ScaleInfoArgumentView, GenericFunctionArgumentMetadata):
     """An argument of a V14+ call."""
 
-    type = property(lambda self: self.value.get("typeName") or _type_id_string(self.value["type"]),
-                    doc="The type name when the metadata gives one, else ``scale_info::N``.")
 
-
-class GenericFunctionMetadata(Struct):
+class GenericFunctionMetadata(_core.FunctionView, Struct):
     """A V9–V13 call."""
 
-    name = _item("name", "The call name.")
-    docs = _item("documentation", _DOCS)
-    args = _part("args", "The arguments (``GenericFunctionArgumentMetadata`` objects).", inner=True)
 
-    def get_identifier(self) -> Any:
-        """The call name."""
-        return self.name
-
-
-class _PalletEnumMetadata(Struct):
+class _PalletEnumMetadata(_core.PalletEnumView, Struct):
     """A V14+ pallet's call, event or error enum (``ty``): its variants."""
 
-    def get_type_string(self) -> str:
-        """``scale_info::N`` of the enum."""
-        return _type_id_string(self.value["ty"])
 
-    def _variants(self) -> Any:
-        if not self.value_object:
-            return []
-        # the metadata this is part of has the enum's registry entry (the
-        # configuration too, once the metadata is added to it)
-        root = self._parts_root
-        registry_type = root._registry_type(self.value["ty"]) if root is not None else None
-        if registry_type is None:
-            registry_type = self.runtime_config.get_decoder_class(self.get_type_string()).scale_info_type
-        return registry_type["def"][1]["variants"]
-
-
-_VARIANTS_DOC = "The {} (``GenericVariant`` objects)."
+_VARIANTS = property(_core.PalletEnumView._variants, doc="The variants (``GenericVariant`` objects).")
 ScaleInfoCallMetadata = _declare("ScaleInfoCallMetadata", _PalletEnumMetadata, doc="A V14+ pallet's calls.",
-                                 calls=property(_PalletEnumMetadata._variants, doc=_VARIANTS_DOC.format("calls")))
+                                 calls=_VARIANTS)
 ScaleInfoPalletErrorMetadata = _declare("ScaleInfoPalletErrorMetadata", _PalletEnumMetadata,
-                                        doc="A V14+ pallet's errors.",
-                                        errors=property(_PalletEnumMetadata._variants,
-                                                        doc=_VARIANTS_DOC.format("errors")))
+                                        doc="A V14+ pallet's errors.", errors=_VARIANTS)
 ScaleInfoPalletEventMetadata = _declare("ScaleInfoPalletEventMetadata", _PalletEnumMetadata,
-                                        doc="A V14+ pallet's events.",
-                                        events=property(_PalletEnumMetadata._variants,
-                                                        doc=_VARIANTS_DOC.format("events")))
+                                        doc="A V14+ pallet's events.", events=_VARIANTS)
 
-class GenericStorageEntryMetadata(Struct):
+
+class GenericStorageEntryMetadata(_core.StorageEntryView, Struct):
     """A V9–V13 storage function (and the storage-version entry of every pallet)."""
 
-    name = _item("name", "The storage function's name.")
-    modifier = _item("modifier", "``\"Optional\"`` or ``\"Default\"``.")
-    type = _item("type", "``{\"Plain\": …}``, ``{\"Map\": …}``, ``{\"DoubleMap\": …}`` or ``{\"NMap\": …}``.")
-    docs = _item("documentation", _DOCS)
 
-    _scale_info = False
-
-    def get_type_string_for_type(self, ty: Any) -> str:
-        """The type string of a type named in the entry."""
-        return self.convert_type(ty)
-
-    def _types(self) -> tuple:
-        """``(shape, value type, key types, hashers)``: Rust reads the entry's ``type``."""
-        return _core.storage_entry_types(self.value["type"], self._scale_info)
-
-    def get_value_type_string(self) -> str:
-        """The value type."""
-        return self._types()[1]
-
-    def get_params_type_string(self) -> List[str]:
-        """The key types, one per hasher."""
-        return self._types()[2]
-
-    def get_param_hashers(self) -> List[str]:
-        """The hashers, one per key (``Twox64Concat`` for a plain entry)."""
-        return self._types()[3]
-
-    def get_param_info(self, max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> list:
-        """Not available for V9–V13 entries (as in py-scale-codec)."""
-        raise NotImplementedError()
-
-
-class ScaleInfoStorageEntryMetadata(GenericStorageEntryMetadata):
+class ScaleInfoStorageEntryMetadata(_core.ScaleInfoStorageEntryView, GenericStorageEntryMetadata):
     """A V14+ storage function (``Plain`` or ``Map``, whose key may be a tuple
     with one hasher per element)."""
 
-    _scale_info = True
 
-    def get_type_string_for_type(self, ty: Any) -> str:
-        """``scale_info::N``."""
-        return _type_id_string(ty)
-
-    def get_key_type_string(self) -> Optional[str]:
-        """``scale_info::N`` of the (possibly tuple) key of a map."""
-        ty = self.value["type"]
-        return self.get_type_string_for_type(ty["Map"]["key"]) if "Map" in ty else None
-
-    def _key_class(self) -> Optional[type]:
-        key = self.get_key_type_string()
-        return None if key is None else self.runtime_config.get_decoder_class(key)
-
-    def get_params_type_string(self) -> List[str]:
-        """The key types: a tuple key with several hashers gives one type per hasher."""
-        if self._types()[0] == "Plain":
-            return []
-        key_class = self._key_class()
-        if key_class.type_mapping and key_class.scale_info_type["def"][0] == "tuple" and \
-                len(self.get_param_hashers()) > 1:
-            return key_class.type_mapping
-        return [self.get_key_type_string()]
-
-    def get_key_scale_info_definition(self) -> Optional[str]:
-        """The definition kind of the map's key type (``"tuple"``, ``"composite"`` …)."""
-        key_class = self._key_class()
-        return None if key_class is None else key_class.scale_info_type["def"][0]
-
-    def get_param_info(self, max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> list:
-        """The type decomposition of each key."""
-        return [_decomposition(self, t, max_recursion) for t in self.get_params_type_string()]
-
-
-class GenericRuntimeCallDefinition(Struct):
+class GenericRuntimeCallDefinition(_core.RuntimeCallDefinitionView, Struct):
     """A runtime-API call definition of a preset's ``runtime_api``."""
 
-    def get_param_info(self, max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> list:
-        """The type decomposition of each parameter."""
-        return [_decomposition(self, p["type"], max_recursion) for p in self.value["params"]]
 
-
-class GenericEventMetadata(Struct):
+class GenericEventMetadata(_core.EventView, Struct):
     """A V9–V13 event."""
 
-    name = _item("name", "The event name.")
-    args = _part("args", "The argument types (a ``Vec<Type>`` object).")
-    docs = _item("documentation", _DOCS)
 
-
-class GenericErrorMetadata(Struct):
+class GenericErrorMetadata(_core.EntryView, Struct):
     """A V9–V13 error."""
 
-    name = _item("name", "The error name.")
-    docs = _item("documentation", _DOCS)
 
-
-class GenericModuleConstantMetadata(Struct):
+class GenericModuleConstantMetadata(_core.ConstantView, Struct):
     """A V9–V13 pallet constant."""
 
-    name = _item("name", "The constant's name.")
-    type = property(lambda self: self.convert_type(self.value["type"]), doc="The constant's type, normalised.")
-    docs = _item("documentation", _DOCS)
 
-    @property
-    def constant_value(self) -> Optional[bytearray]:
-        """The constant's SCALE bytes."""
-        value = self.value_object.get("value")
-        return value.value_object if value else None
-
-
-class ScaleInfoModuleConstantMetadata(GenericModuleConstantMetadata):
+class ScaleInfoModuleConstantMetadata(_core.ScaleInfoConstantView, GenericModuleConstantMetadata):
     """A V14+ pallet constant."""
 
-    type = _type_id("type", "``scale_info::N`` of the constant's type.")
 
-
-class GenericPalletMetadata(Struct):
+class GenericPalletMetadata(_core.PalletView, Struct):
     """A V9–V13 module."""
 
-    name = _item("name", "The pallet name.")
-    calls = _part("calls", "The calls (a ``Vec`` object), ``None`` when there are none.", inner=True)
-    constants = _part("constants", "The constants (``GenericModuleConstantMetadata`` objects).", inner=True)
-    errors = _part("errors", "The errors.", inner=True)
 
-    def get_identifier(self) -> Any:
-        """The pallet name."""
-        return self.name
-
-    @property
-    def storage(self) -> Optional[list]:
-        """The storage functions, the storage-version entry first (as
-        py-scale-codec lists it); ``None`` without storage."""
-        storage = self.value_object["storage"].value_object
-        if not storage:
-            return None
-        version = _typed_part(dict(_core.STORAGE_VERSION_VALUE), "StorageEntryMetadataV13", self.runtime_config)
-        # py-scale-codec encodes this entry, which leaves the default's text in place of its bytes
-        version.value_object["default"].value_object = version.value["default"]
-        return [version] + storage["entries"].value_object
-
-    @property
-    def events(self) -> Optional[list]:
-        """The events, ``None`` when there are none."""
-        events = self.value_object["events"].value_object
-        return events.value_object if events else None
-
-    def get_storage_function(self, name: str) -> Optional[GenericStorageEntryMetadata]:
-        """The storage function called ``name`` (``PalletVersion``: the storage version)."""
-        name = _core.STORAGE_VERSION_VALUE["name"] if name == "PalletVersion" else name
-        return next((e for e in self.storage or [] if e.value["name"] == name), None)
-
-
-def _pallet_enum(field: str, doc: str) -> property:
-    """A V14+ pallet's calls, events or errors (V16 has one enum-metadata type for all three)."""
-    def read(self: ScaleType) -> Any:
-        inner = self.value_object[field].value_object
-        return inner._variants() if inner else []
-    return property(read, doc=doc)
-
-
-class ScaleInfoPalletMetadata(GenericPalletMetadata):
+class ScaleInfoPalletMetadata(_core.ScaleInfoPalletView, GenericPalletMetadata):
     """A V14+ pallet."""
 
-    calls = _pallet_enum("calls", "The calls (``GenericVariant`` objects; ``[]`` without calls).")
-    events = _pallet_enum("event", "The events (``GenericVariant`` objects; ``[]`` without events).")
-    errors = _pallet_enum("error", "The errors (``GenericVariant`` objects; ``[]`` without errors).")
 
-
-class GenericMetadataAll(Enum):
+class GenericMetadataAll(_core.MetadataAllView, Enum):
     """The versioned metadata enum (``{"V14": MetadataV14}``): pallets and,
     for V9–V13, the call / event / error indexes."""
-
-    _inner = property(lambda self: self.value_object[1])
-
-    @property
-    def pallets(self) -> list:
-        """The pallets (modules) as objects."""
-        return self._inner.value_object["pallets" if self.index >= 14 else "modules"].value_object
-
-    def _indexes(self) -> TypingTuple[dict, dict, dict]:
-        built = self.__dict__.get("_built_indexes")
-        if built is None:
-            built = self.__dict__["_built_indexes"] = self._build_indexes()
-        return built
-
-    def _build_indexes(self) -> TypingTuple[dict, dict, dict]:
-        # Rust numbers the entries (V9–V13; none for V14+)
-        tables = ({}, {}, {})
-        if self.index >= 14:
-            return tables
-        modules = self._inner["modules"]
-        for table, m, i, key in _core.legacy_metadata_index(self.index, self._inner.value["modules"]):
-            module = modules[m]
-            entry = module[("calls", "events", "errors")[table]].value_object[i]
-            if table < 2:
-                entry.lookup = key
-            tables[table][key] = entry if table == 2 else (module, entry)
-        return tables
-
-    call_index = property(lambda self: self._indexes()[0],
-                          doc="``{\"PPCC\": (module, call)}`` (V9–V13; empty for V14+, as in py-scale-codec).")
-    event_index = property(lambda self: self._indexes()[1],
-                           doc="``{\"PPEE\": (module, event)}`` (V9–V13; empty for V14+).")
-    error_index = property(lambda self: self._indexes()[2],
-                           doc="``{\"module-error\": error}`` (V9–V13; empty for V14+).")
-    portable_registry = property(lambda self: self._inner.value_object["types"] if self.index >= 14 else None,
-                                 doc="The portable registry object (V14+), else ``None``.")
-
-    def get_call_function(self, pallet_index: int, call_index: int) -> Any:
-        """``call_index["{pallet_index}-{call_index}"]`` (py-scale-codec's key form)."""
-        return self.call_index.get(f"{pallet_index}-{call_index}")
-
-    def get_event(self, pallet_index: int, event_index: int) -> None:
-        """Always ``None`` (as in py-scale-codec)."""
-        return None
-
-    def get_metadata_pallet(self, name: str) -> Any:
-        """The pallet called ``name``, else ``None``."""
-        return next((p for p in self.pallets if p.value["name"] == name), None)
 
 
 def _from_all(name: str) -> property:

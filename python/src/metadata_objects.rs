@@ -1,0 +1,753 @@
+//! py-scale-codec's metadata object API: what a pallet, call, event,
+//! error, storage entry, constant and the metadata itself answer, read from
+//! the decoded metadata value.
+//!
+//! Each class here is a base `scalecodec.types` mixes into the scale class
+//! of its name (`class GenericPalletMetadata(_core.PalletView, Struct)`), so
+//! that the objects stay what py-scale-codec's are (a pallet is a `Struct`
+//! whose `value_object` holds typed parts, see [`crate::typed_parts`]) while
+//! the FRAME rules they answer with live here. The classes hold nothing of
+//! their own: they read `value` and `value_object` of the object.
+
+use pyo3::exceptions::PyNotImplementedError;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::pyclass_init::PyClassInitializer;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+use crate::object::ScaleObject;
+
+/// py-scale-codec's default depth of `generate_type_decomposition`.
+const TYPE_DECOMP_MAX_RECURSIVE: u32 = 9;
+
+/// `obj.value[key]`.
+fn item<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+    obj.getattr(intern!(obj.py(), "value"))?.get_item(key)
+}
+
+/// `obj.value_object[key]`.
+fn part<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+    obj.getattr(intern!(obj.py(), "value_object"))?
+        .get_item(key)
+}
+
+/// `obj.value_object[key].value_object`.
+fn inner_part<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+    part(obj, key)?.getattr(intern!(obj.py(), "value_object"))
+}
+
+/// `scale_info::N` of a portable type id.
+fn type_id_string(id: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(format!("scale_info::{}", id.str()?))
+}
+
+/// The type decomposition of `type_string` in `obj`'s configuration.
+fn decomposition<'py>(
+    obj: &Bound<'py, PyAny>,
+    type_string: &Bound<'py, PyAny>,
+    max_recursion: u32,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = obj.py();
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("max_recursion", max_recursion)?;
+    obj.getattr(intern!(py, "runtime_config"))?
+        .call_method1(intern!(py, "create_scale_object"), (type_string,))?
+        .call_method(
+            intern!(py, "generate_type_decomposition"),
+            (),
+            Some(&kwargs),
+        )
+}
+
+/// py-scale-codec's normalisation of a legacy type name.
+fn convert_type(name: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(ferroscale_dynamic::runtime::convert_type_string(
+        &name.extract::<String>()?,
+    ))
+}
+
+/// The first element of `items` whose `key` attribute or item equals `wanted`.
+fn find_by<'py>(
+    items: &Bound<'py, PyAny>,
+    wanted: &Bound<'py, PyAny>,
+    read: impl Fn(&Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    for element in items.try_iter()? {
+        let element = element?;
+        if read(&element)?.eq(wanted)? {
+            return Ok(Some(element));
+        }
+    }
+    Ok(None)
+}
+
+/// The initializer of a view class over an empty scale object.
+fn base() -> PyClassInitializer<ScaleObject> {
+    PyClassInitializer::from(ScaleObject::empty())
+}
+
+/// Declares a view class (its Python name, its parent, how its scale
+/// object is made) with its methods, the `#[new]` that makes the empty
+/// scale object under it (the Python `__init__` fills it in), and with
+/// `docs = KEY` the `name` and `docs` getters of the value's `name` and `KEY`.
+macro_rules! view {
+    (
+        $(#[$doc:meta])* $name:ident, $py_name:literal, extends = $parent:ident,
+        init = $init:expr, $(docs = $docs_key:literal,)? { $($body:tt)* }
+    ) => {
+        $(#[$doc])*
+        #[pyclass(extends = $parent, subclass, module = "scalecodec._core", name = $py_name)]
+        pub struct $name;
+
+        #[pymethods]
+        impl $name {
+            #[new]
+            #[pyo3(signature = (*_args, **_kwargs))]
+            fn new(
+                _args: &Bound<'_, PyTuple>,
+                _kwargs: Option<&Bound<'_, PyDict>>,
+            ) -> PyClassInitializer<Self> {
+                $init.add_subclass($name)
+            }
+
+            $(
+                /// The name.
+                #[getter]
+                fn name<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                    item(slf.as_any(), "name")
+                }
+
+                /// Documentation lines.
+                #[getter]
+                fn docs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                    item(slf.as_any(), $docs_key)
+                }
+            )?
+
+            $($body)*
+        }
+    };
+}
+
+view!(
+    /// A field of a composite or variant (portable registry).
+    FieldView, "FieldView", extends = ScaleObject,
+    init = base(),
+    docs = "docs",
+    {
+    /// `scale_info::N` of the field's type.
+    #[getter(r#type)]
+    fn field_type(slf: &Bound<'_, Self>) -> PyResult<String> {
+        type_id_string(&item(slf.as_any(), "type")?)
+    }
+
+    /// `scale_info::N` of the field's type.
+    fn get_type_string(slf: &Bound<'_, Self>) -> PyResult<String> {
+        Self::field_type(slf)
+    }
+    }
+);
+
+view!(
+    /// A variant (a call, event or error of a V14+ pallet).
+    VariantView, "VariantView", extends = ScaleObject,
+    init = base(),
+    docs = "docs",
+    {
+    /// The fields (`GenericField` objects).
+    #[getter]
+    fn args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        part(slf.as_any(), "fields")
+    }
+
+    /// `{field name: type decomposition}` of the fields.
+    #[pyo3(signature = (max_recursion = TYPE_DECOMP_MAX_RECURSIVE))]
+    fn get_param_info<'py>(slf: &Bound<'py, Self>, max_recursion: u32) -> PyResult<Bound<'py, PyDict>> {
+        let py = slf.py();
+        let info = PyDict::new(py);
+        for arg in Self::args(slf)?.try_iter()? {
+            let arg = arg?;
+            let ty = arg.getattr(intern!(py, "type"))?;
+            info.set_item(arg.getattr(intern!(py, "name"))?, decomposition(slf.as_any(), &ty, max_recursion)?)?;
+        }
+        Ok(info)
+    }
+    }
+);
+
+view!(
+    /// A variant type definition.
+    TypeDefVariantView, "TypeDefVariantView", extends = ScaleObject,
+    init = base(),
+    {
+    /// The variant called `name`.
+    fn get_variant_by_name<'py>(slf: &Bound<'py, Self>, name: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let variants = part(slf.as_any(), "variants")?;
+        find_by(&variants, name, |v| v.get_item("name")?.getattr(intern!(slf.py(), "value")))
+    }
+
+    /// The variant with index `index`.
+    fn get_variant_by_index<'py>(slf: &Bound<'py, Self>, index: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let variants = part(slf.as_any(), "variants")?;
+        find_by(&variants, index, |v| v.get_item("index")?.getattr(intern!(slf.py(), "value")))
+    }
+    }
+);
+
+view!(
+    /// An argument of a V9–V13 call.
+    ArgumentView, "ArgumentView", extends = ScaleObject,
+    init = base(),
+    {
+    /// The argument name.
+    #[getter]
+    fn name<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        item(slf.as_any(), "name")
+    }
+
+    /// The argument type, normalised.
+    #[getter(r#type)]
+    fn type_string(slf: &Bound<'_, Self>) -> PyResult<String> {
+        convert_type(&item(slf.as_any(), "type")?)
+    }
+    }
+);
+
+view!(
+    /// An argument of a V14+ call.
+    ScaleInfoArgumentView, "ScaleInfoArgumentView", extends = ArgumentView,
+    init = base().add_subclass(ArgumentView),
+    {
+    /// The type name when the metadata gives one, else `scale_info::N`.
+    #[getter(r#type)]
+    fn type_string<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let value = slf.getattr(intern!(py, "value"))?;
+        let name = value.call_method1(intern!(py, "get"), ("typeName",))?;
+        if name.is_truthy()? {
+            return Ok(name);
+        }
+        Ok(type_id_string(&value.get_item("type")?)?.into_pyobject(py)?.into_any())
+    }
+    }
+);
+
+view!(
+    /// A V9–V13 call.
+    FunctionView, "FunctionView", extends = ScaleObject,
+    init = base(),
+    docs = "documentation",
+    {
+    /// The arguments (`GenericFunctionArgumentMetadata` objects).
+    #[getter]
+    fn args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        inner_part(slf.as_any(), "args")
+    }
+
+    /// The call name.
+    fn get_identifier<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        item(slf.as_any(), "name")
+    }
+    }
+);
+
+view!(
+    /// A V14+ pallet's call, event or error enum.
+    PalletEnumView, "PalletEnumView", extends = ScaleObject,
+    init = base(),
+    {
+    /// `scale_info::N` of the enum.
+    fn get_type_string(slf: &Bound<'_, Self>) -> PyResult<String> {
+        type_id_string(&item(slf.as_any(), "ty")?)
+    }
+
+    /// The enum's variants (`GenericVariant` objects), from the registry
+    /// of the metadata this is part of (or of the configuration, once the
+    /// metadata is added to it).
+    fn _variants<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        if !slf.getattr(intern!(py, "value_object"))?.is_truthy()? {
+            return Ok(PyList::empty(py).into_any());
+        }
+        let root = slf.getattr(intern!(py, "_parts_root"))?;
+        let ty = item(slf.as_any(), "ty")?;
+        let mut registry_type = py.None().into_bound(py);
+        if !root.is_none() {
+            registry_type = root.call_method1(intern!(py, "_registry_type"), (&ty,))?;
+        }
+        if registry_type.is_none() {
+            registry_type = slf
+                .getattr(intern!(py, "runtime_config"))?
+                .call_method1(intern!(py, "get_decoder_class"), (Self::get_type_string(slf)?,))?
+                .getattr(intern!(py, "scale_info_type"))?;
+        }
+        registry_type.get_item("def")?.get_item(1)?.get_item("variants")
+    }
+    }
+);
+
+impl StorageEntryView {
+    /// `(shape, value type, key types, hashers)` of the entry's `type`.
+    fn types<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let scale_info = slf.is_instance_of::<ScaleInfoStorageEntryView>();
+        let ty = item(slf.as_any(), "type")?;
+        crate::metadata_views::storage_entry_types(&ty, scale_info)?.into_pyobject(slf.py())
+    }
+}
+
+view!(
+    /// A V9–V13 storage function (and the storage-version entry of every pallet).
+    StorageEntryView, "StorageEntryView", extends = ScaleObject,
+    init = base(),
+    docs = "documentation",
+    {
+    /// `"Optional"` or `"Default"`.
+    #[getter]
+    fn modifier<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        item(slf.as_any(), "modifier")
+    }
+
+    /// `{"Plain": …}`, `{"Map": …}`, `{"DoubleMap": …}` or `{"NMap": …}`.
+    #[getter(r#type)]
+    fn entry_type<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        item(slf.as_any(), "type")
+    }
+
+    /// The type string of a type named in the entry.
+    fn get_type_string_for_type(&self, ty: &Bound<'_, PyAny>) -> PyResult<String> {
+        convert_type(ty)
+    }
+
+    /// The value type.
+    fn get_value_type_string<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Self::types(slf)?.get_item(1)
+    }
+
+    /// The key types, one per hasher.
+    fn get_params_type_string<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Self::types(slf)?.get_item(2)
+    }
+
+    /// The hashers, one per key (`Twox64Concat` for a plain entry).
+    fn get_param_hashers<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Self::types(slf)?.get_item(3)
+    }
+
+    /// Not available for V9–V13 entries (as in py-scale-codec).
+    #[pyo3(signature = (max_recursion = TYPE_DECOMP_MAX_RECURSIVE))]
+    fn get_param_info(&self, max_recursion: u32) -> PyResult<()> {
+        let _ = max_recursion;
+        Err(PyNotImplementedError::new_err(()))
+    }
+    }
+);
+
+impl ScaleInfoStorageEntryView {
+    /// The class of the map's key type (`None` for a plain entry).
+    fn key_class<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let py = slf.py();
+        match Self::get_key_type_string(slf)? {
+            Some(key) => Ok(Some(
+                slf.getattr(intern!(py, "runtime_config"))?
+                    .call_method1(intern!(py, "get_decoder_class"), (key,))?,
+            )),
+            None => Ok(None),
+        }
+    }
+}
+
+view!(
+    /// A V14+ storage function.
+    ScaleInfoStorageEntryView, "ScaleInfoStorageEntryView", extends = StorageEntryView,
+    init = base().add_subclass(StorageEntryView),
+    {
+    /// `scale_info::N`.
+    fn get_type_string_for_type(&self, ty: &Bound<'_, PyAny>) -> PyResult<String> {
+        type_id_string(ty)
+    }
+
+    /// `scale_info::N` of the (possibly tuple) key of a map.
+    fn get_key_type_string(slf: &Bound<'_, Self>) -> PyResult<Option<String>> {
+        let ty = item(slf.as_any(), "type")?;
+        if !ty.contains("Map")? {
+            return Ok(None);
+        }
+        type_id_string(&ty.get_item("Map")?.get_item("key")?).map(Some)
+    }
+
+    /// The key types: a tuple key with several hashers gives one type per hasher.
+    fn get_params_type_string<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let types = StorageEntryView::types(slf.as_super())?;
+        if types.get_item(0)?.eq("Plain")? {
+            return Ok(PyList::empty(py).into_any());
+        }
+        if let Some(key_class) = Self::key_class(slf)? {
+            let mapping = key_class.getattr(intern!(py, "type_mapping"))?;
+            let is_tuple = key_class
+                .getattr(intern!(py, "scale_info_type"))?
+                .get_item("def")?
+                .get_item(0)?
+                .eq("tuple")?;
+            if mapping.is_truthy()? && is_tuple && types.get_item(3)?.len()? > 1 {
+                return Ok(mapping);
+            }
+        }
+        Ok(PyList::new(py, [Self::get_key_type_string(slf)?])?.into_any())
+    }
+
+    /// The definition kind of the map's key type (`"tuple"`, `"composite"` …).
+    fn get_key_scale_info_definition<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match Self::key_class(slf)? {
+            Some(cls) => Ok(Some(
+                cls.getattr(intern!(slf.py(), "scale_info_type"))?
+                    .get_item("def")?
+                    .get_item(0)?,
+            )),
+            None => Ok(None),
+        }
+    }
+
+    /// The type decomposition of each key.
+    #[pyo3(signature = (max_recursion = TYPE_DECOMP_MAX_RECURSIVE))]
+    fn get_param_info<'py>(slf: &Bound<'py, Self>, max_recursion: u32) -> PyResult<Bound<'py, PyList>> {
+        let info = PyList::empty(slf.py());
+        for ty in Self::get_params_type_string(slf)?.try_iter()? {
+            info.append(decomposition(slf.as_any(), &ty?, max_recursion)?)?;
+        }
+        Ok(info)
+    }
+    }
+);
+
+view!(
+    /// A runtime-API call definition of a preset's `runtime_api`.
+    RuntimeCallDefinitionView, "RuntimeCallDefinitionView", extends = ScaleObject,
+    init = base(),
+    {
+    /// The type decomposition of each parameter.
+    #[pyo3(signature = (max_recursion = TYPE_DECOMP_MAX_RECURSIVE))]
+    fn get_param_info<'py>(slf: &Bound<'py, Self>, max_recursion: u32) -> PyResult<Bound<'py, PyList>> {
+        let info = PyList::empty(slf.py());
+        for param in item(slf.as_any(), "params")?.try_iter()? {
+            let ty = param?.get_item("type")?;
+            info.append(decomposition(slf.as_any(), &ty, max_recursion)?)?;
+        }
+        Ok(info)
+    }
+    }
+);
+
+view!(
+    /// A V9–V13 pallet constant.
+    ConstantView, "ConstantView", extends = ScaleObject,
+    init = base(),
+    docs = "documentation",
+    {
+    /// The constant's type, normalised.
+    #[getter(r#type)]
+    fn type_string(slf: &Bound<'_, Self>) -> PyResult<String> {
+        convert_type(&item(slf.as_any(), "type")?)
+    }
+
+    /// The constant's SCALE bytes.
+    #[getter]
+    fn constant_value<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let py = slf.py();
+        let value = slf
+            .getattr(intern!(py, "value_object"))?
+            .call_method1(intern!(py, "get"), ("value",))?;
+        if !value.is_truthy()? {
+            return Ok(None);
+        }
+        value.getattr(intern!(py, "value_object")).map(Some)
+    }
+    }
+);
+
+view!(
+    /// A V14+ pallet constant.
+    ScaleInfoConstantView, "ScaleInfoConstantView", extends = ConstantView,
+    init = base().add_subclass(ConstantView),
+    {
+    /// `scale_info::N` of the constant's type.
+    #[getter(r#type)]
+    fn type_string(slf: &Bound<'_, Self>) -> PyResult<String> {
+        type_id_string(&item(slf.as_any(), "type")?)
+    }
+    }
+);
+
+view!(
+    /// A V9–V13 module.
+    PalletView, "PalletView", extends = ScaleObject,
+    init = base(),
+    {
+    /// The pallet name.
+    #[getter]
+    fn name<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        item(slf.as_any(), "name")
+    }
+
+    /// The calls (a `Vec` object), `None` when there are none.
+    #[getter]
+    fn calls<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        inner_part(slf.as_any(), "calls")
+    }
+
+    /// The constants (`GenericModuleConstantMetadata` objects).
+    #[getter]
+    fn constants<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        inner_part(slf.as_any(), "constants")
+    }
+
+    /// The errors.
+    #[getter]
+    fn errors<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        inner_part(slf.as_any(), "errors")
+    }
+
+    /// The events, `None` when there are none.
+    #[getter]
+    fn events<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let events = inner_part(slf.as_any(), "events")?;
+        if !events.is_truthy()? {
+            return Ok(None);
+        }
+        events.getattr(intern!(slf.py(), "value_object")).map(Some)
+    }
+
+    /// The pallet name.
+    fn get_identifier<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        item(slf.as_any(), "name")
+    }
+
+    /// The storage functions, the storage-version entry first (as
+    /// py-scale-codec lists it); `None` without storage.
+    #[getter]
+    fn storage<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyList>>> {
+        let py = slf.py();
+        let storage = inner_part(slf.as_any(), "storage")?;
+        if !storage.is_truthy()? {
+            return Ok(None);
+        }
+        let value = crate::metadata::storage_version_value(py)?;
+        let config = slf.getattr(intern!(py, "runtime_config"))?;
+        let version = crate::typed_parts::typed_part(
+            value.into_any(),
+            intern!(py, "StorageEntryMetadataV13").clone().into_any(),
+            config,
+            None,
+            None,
+        )?;
+        // py-scale-codec encodes this entry, which leaves the default's text in place of its bytes
+        let default = version.getattr(intern!(py, "value"))?.get_item("default")?;
+        part(&version, "default")?.setattr(intern!(py, "value_object"), default)?;
+        let entries = storage.get_item("entries")?.getattr(intern!(py, "value_object"))?;
+        let all = PyList::new(py, [version])?;
+        for entry in entries.try_iter()? {
+            all.append(entry?)?;
+        }
+        Ok(Some(all))
+    }
+
+    /// The storage function called `name` (`PalletVersion`: the storage version).
+    fn get_storage_function<'py>(slf: &Bound<'py, Self>, name: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let py = slf.py();
+        let name = if name.eq("PalletVersion")? {
+            crate::metadata::STORAGE_VERSION.0.into_pyobject(py)?.into_any()
+        } else {
+            name.clone()
+        };
+        match Self::storage(slf)? {
+            Some(entries) => find_by(entries.as_any(), &name, |e| item(e, "name")),
+            None => Ok(None),
+        }
+    }
+    }
+);
+
+/// A V14+ pallet's calls, events or errors from its `field` (V16 has one
+/// enum-metadata type for all three): `[]` when it has none.
+fn pallet_enum<'py>(slf: &Bound<'py, PyAny>, field: &str) -> PyResult<Bound<'py, PyAny>> {
+    let inner = inner_part(slf, field)?;
+    if !inner.is_truthy()? {
+        return Ok(PyList::empty(slf.py()).into_any());
+    }
+    inner.call_method0(intern!(slf.py(), "_variants"))
+}
+
+view!(
+    /// A V14+ pallet.
+    ScaleInfoPalletView, "ScaleInfoPalletView", extends = PalletView,
+    init = base().add_subclass(PalletView),
+    {
+    /// The calls (`GenericVariant` objects; `[]` without calls).
+    #[getter]
+    fn calls<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        pallet_enum(slf.as_any(), "calls")
+    }
+
+    /// The events (`GenericVariant` objects; `[]` without events).
+    #[getter]
+    fn events<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        pallet_enum(slf.as_any(), "event")
+    }
+
+    /// The errors (`GenericVariant` objects; `[]` without errors).
+    #[getter]
+    fn errors<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        pallet_enum(slf.as_any(), "error")
+    }
+    }
+);
+
+impl MetadataAllView {
+    /// The version's metadata object (`value_object[1]`).
+    fn inner<'py>(slf: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        slf.getattr(intern!(slf.py(), "value_object"))?.get_item(1)
+    }
+
+    /// The metadata version (the enum's index).
+    fn version(slf: &Bound<'_, PyAny>) -> PyResult<u32> {
+        slf.getattr(intern!(slf.py(), "index"))?.extract()
+    }
+
+    /// The V9–V13 `(call_index, event_index, error_index)` tables, built on
+    /// first use and kept on the object.
+    fn indexes<'py>(slf: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let attrs = slf.getattr(intern!(py, "__dict__"))?;
+        if let Ok(built) = attrs
+            .call_method1(intern!(py, "get"), ("_built_indexes",))?
+            .cast_into::<PyTuple>()
+        {
+            return Ok(built);
+        }
+        let tables = [PyDict::new(py), PyDict::new(py), PyDict::new(py)];
+        let version = Self::version(slf)?;
+        if version < 14 {
+            let inner = Self::inner(slf)?;
+            let modules = inner.get_item("modules")?;
+            let values = inner.getattr(intern!(py, "value"))?.get_item("modules")?;
+            let found = crate::metadata_views::legacy_metadata_index(version, &values)?;
+            for (table, m, i, key) in found {
+                let module = modules.get_item(m)?;
+                let field = ["calls", "events", "errors"][table];
+                let entry = module
+                    .get_item(field)?
+                    .getattr(intern!(py, "value_object"))?
+                    .get_item(i)?;
+                if table < 2 {
+                    entry.setattr(intern!(py, "lookup"), &key)?;
+                    tables[table].set_item(&key, (module, entry))?;
+                } else {
+                    tables[table].set_item(&key, entry)?;
+                }
+            }
+        }
+        let built = PyTuple::new(py, tables)?;
+        attrs.set_item("_built_indexes", &built)?;
+        Ok(built)
+    }
+}
+
+view!(
+    /// The versioned metadata enum (`{"V14": MetadataV14}`): pallets and, for V9–V13, the call / event / error indexes.
+    MetadataAllView, "MetadataAllView", extends = ScaleObject,
+    init = base(),
+    {
+    /// The pallets (modules) as objects.
+    #[getter]
+    fn pallets<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let field = if Self::version(slf.as_any())? >= 14 { "pallets" } else { "modules" };
+        inner_part(&Self::inner(slf.as_any())?, field)
+    }
+
+    /// `{"PPCC": (module, call)}` (V9–V13; empty for V14+, as in py-scale-codec).
+    #[getter]
+    fn call_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Self::indexes(slf.as_any())?.get_item(0)
+    }
+
+    /// `{"PPEE": (module, event)}` (V9–V13; empty for V14+).
+    #[getter]
+    fn event_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Self::indexes(slf.as_any())?.get_item(1)
+    }
+
+    /// `{"module-error": error}` (V9–V13; empty for V14+).
+    #[getter]
+    fn error_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Self::indexes(slf.as_any())?.get_item(2)
+    }
+
+    /// The portable registry object (V14+), else `None`.
+    #[getter]
+    fn portable_registry<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        if Self::version(slf.as_any())? < 14 {
+            return Ok(None);
+        }
+        part(&Self::inner(slf.as_any())?, "types").map(Some)
+    }
+
+    /// `call_index["{pallet_index}-{call_index}"]` (py-scale-codec's key form).
+    fn get_call_function<'py>(slf: &Bound<'py, Self>, pallet_index: &Bound<'py, PyAny>, call_index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let key = format!("{}-{}", pallet_index.str()?, call_index.str()?);
+        Self::call_index(slf)?.call_method1(intern!(slf.py(), "get"), (key,))
+    }
+
+    /// Always `None` (as in py-scale-codec).
+    fn get_event(&self, pallet_index: &Bound<'_, PyAny>, event_index: &Bound<'_, PyAny>) {
+        let _ = (pallet_index, event_index);
+    }
+
+    /// The pallet called `name`, else `None`.
+    fn get_metadata_pallet<'py>(slf: &Bound<'py, Self>, name: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        find_by(&Self::pallets(slf)?, name, |p| item(p, "name"))
+    }
+    }
+);
+
+view!(
+    /// A V9–V13 error: name and documentation.
+    EntryView, "EntryView", extends = ScaleObject,
+    init = base(),
+    docs = "documentation",
+    {}
+);
+
+view!(
+    /// A V9–V13 event: name, documentation and argument types.
+    EventView, "EventView", extends = EntryView,
+    init = base().add_subclass(EntryView),
+    {
+        /// The argument types (a `Vec<Type>` object).
+        #[getter]
+        fn args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            part(slf.as_any(), "args")
+        }
+    }
+);
+
+/// Registers the view classes.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<FieldView>()?;
+    m.add_class::<VariantView>()?;
+    m.add_class::<TypeDefVariantView>()?;
+    m.add_class::<ArgumentView>()?;
+    m.add_class::<ScaleInfoArgumentView>()?;
+    m.add_class::<FunctionView>()?;
+    m.add_class::<PalletEnumView>()?;
+    m.add_class::<StorageEntryView>()?;
+    m.add_class::<ScaleInfoStorageEntryView>()?;
+    m.add_class::<RuntimeCallDefinitionView>()?;
+    m.add_class::<EntryView>()?;
+    m.add_class::<EventView>()?;
+    m.add_class::<ConstantView>()?;
+    m.add_class::<ScaleInfoConstantView>()?;
+    m.add_class::<PalletView>()?;
+    m.add_class::<ScaleInfoPalletView>()?;
+    m.add_class::<MetadataAllView>()?;
+    Ok(())
+}
