@@ -9,11 +9,11 @@
 //! the FRAME rules they answer with live here. The classes hold nothing of
 //! their own: they read `value` and `value_object` of the object.
 
-use pyo3::exceptions::PyNotImplementedError;
+use pyo3::exceptions::{PyNotImplementedError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::pyclass_init::PyClassInitializer;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::object::ScaleObject;
 
@@ -730,6 +730,167 @@ view!(
     }
 );
 
+view!(
+    /// `MetadataVersioned`: runtime metadata V9–V16, decoded by Rust with
+    /// py-scale-codec's definitions (`_core.decode_metadata`), which also
+    /// reads the model behind `get_signed_extensions` (`_info`).
+    MetadataVersionedView, "MetadataVersionedView", extends = ScaleObject,
+    init = base(),
+    {
+        /// Decodes the metadata at `offset` of `data`: `(value, bytes used)`;
+        /// keeps the model (`_info`) and the metadata's bytes.
+        fn _decode_value<'py>(
+            slf: &Bound<'py, Self>,
+            data: &Bound<'py, PyAny>,
+            offset: usize,
+            check_remaining: bool,
+        ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+            let _ = check_remaining;
+            let py = slf.py();
+            let rest = match data.cast::<PyByteArray>() {
+                Ok(array) => PyBytes::new(py, array.to_vec().get(offset..).unwrap_or(&[])),
+                Err(_) => PyBytes::new(py, data.cast::<PyBytes>()?.as_bytes().get(offset..).unwrap_or(&[])),
+            };
+            let (value, used, info) = crate::ops::decode_metadata(py, &rest)?;
+            slf.setattr(intern!(py, "_info"), info)?;
+            let used_bytes = PyBytes::new(py, &rest.as_bytes()[..used.min(rest.as_bytes().len())]);
+            slf.setattr(intern!(py, "_metadata_bytes"), used_bytes)?;
+            Ok((value, used))
+        }
+
+        /// Nothing to do before decoding: the metadata needs no runtime.
+        fn _before_decode(&self) {}
+
+        /// Metadata is decoded, never encoded here.
+        fn _encode_value(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+            let _ = value;
+            Err(PyNotImplementedError::new_err("encoding MetadataVersioned is not supported"))
+        }
+
+        /// The model `_core.decode_metadata` read (a `ValueError` before decoding).
+        fn _require<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let info = slf.getattr(intern!(slf.py(), "_info"))?;
+            if info.is_none() {
+                return Err(PyValueError::new_err("metadata is not decoded"));
+            }
+            Ok(info)
+        }
+
+        /// The magic number and the version enum as typed parts of this metadata.
+        fn _build_value_object<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+            let py = slf.py();
+            Self::_require(slf)?;
+            let config = slf.getattr(intern!(py, "runtime_config"))?;
+            let root = Some(slf.clone().into_any());
+            let part = |i: usize, ty: &str| {
+                crate::typed_parts::typed_part(value.get_item(i)?, PyString::new(py, ty).into_any(), config.clone(), None, root.clone())
+            };
+            PyTuple::new(py, [part(0, "[u8; 4]")?, part(1, "MetadataAll")?])
+        }
+
+        /// The portable registry's entry `type_id` as a `RegistryType`
+        /// object (V14+; `None` when there is none), kept once made.
+        fn _registry_type<'py>(slf: &Bound<'py, Self>, type_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+            let py = slf.py();
+            let cache = slf
+                .getattr(intern!(py, "__dict__"))?
+                .call_method1(intern!(py, "setdefault"), ("_registry_types", PyDict::new(py)))?;
+            if let Some(found) = cache.cast::<PyDict>()?.get_item(type_id)? {
+                return Ok(found);
+            }
+            let version: u32 = Self::_require(slf)?.get_item("version")?.extract()?;
+            let mut entry = py.None().into_bound(py);
+            if version >= 14 {
+                let types = slf.getattr(intern!(py, "value"))?.get_item(1)?.get_item(format!("V{version}"))?.get_item("types")?.get_item("types")?;
+                let wanted: i64 = type_id.extract()?;
+                let at = usize::try_from(wanted).ok().filter(|&i| i < types.len().unwrap_or(0));
+                let mut found = at.map(|i| types.get_item(i)).transpose()?.filter(|t| t.get_item("id").and_then(|id| id.eq(type_id)).unwrap_or(false));
+                if found.is_none() {
+                    found = find_by(&types, type_id, |t| t.get_item("id"))?;
+                }
+                if let Some(found) = found {
+                    let config = slf.getattr(intern!(py, "runtime_config"))?;
+                    entry = crate::typed_parts::typed_part(found.get_item("type")?, intern!(py, "RegistryType").clone().into_any(), config, None, Some(slf.clone().into_any()))?;
+                }
+            }
+            cache.set_item(type_id, &entry)?;
+            Ok(entry)
+        }
+
+        /// The error `error_index` of the pallet with index `module_index`.
+        fn get_module_error<'py>(slf: &Bound<'py, Self>, module_index: &Bound<'py, PyAny>, error_index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+            let py = slf.py();
+            let all = Self::get_metadata(slf)?;
+            if all.getattr(intern!(py, "portable_registry"))?.is_truthy()? {
+                for pallet in all.getattr(intern!(py, "pallets"))?.try_iter()? {
+                    let pallet = pallet?;
+                    let errors = pallet.getattr(intern!(py, "errors"))?;
+                    if pallet.get_item("index")?.eq(module_index)? && errors.is_truthy()? {
+                        return errors.get_item(error_index);
+                    }
+                }
+                return Ok(py.None().into_bound(py));
+            }
+            let key = format!("{}-{}", module_index.str()?, error_index.str()?);
+            all.getattr(intern!(py, "error_index"))?.call_method1(intern!(py, "get"), (key,))
+        }
+
+        /// The version enum (`value_object[1]`): `.index` is the version,
+        /// `.value_object[1].value` the version's metadata dict (py-scale-codec's).
+        fn get_metadata<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            slf.getattr(intern!(slf.py(), "value_object"))?.get_item(1)
+        }
+
+        /// The pallet called `name`, else `None`.
+        fn get_metadata_pallet<'py>(slf: &Bound<'py, Self>, name: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+            Self::get_metadata(slf)?.call_method1(intern!(slf.py(), "get_metadata_pallet"), (name,))
+        }
+
+        /// The pallet with index `index` (a `ValueError` when there is none).
+        fn get_pallet_by_index<'py>(slf: &Bound<'py, Self>, index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+            let pallets = Self::get_metadata(slf)?.getattr(intern!(slf.py(), "pallets"))?;
+            find_by(&pallets, index, |p| item(p, "index"))?.ok_or_else(|| {
+                PyValueError::new_err(format!("Pallet for index \"{}\" not found", index.str().map(|s| s.to_string()).unwrap_or_default()))
+            })
+        }
+
+        /// Signed extensions `{identifier: {"extrinsic", "additional_signed"}}`.
+        fn get_signed_extensions<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+            let py = slf.py();
+            let found = Self::_require(slf)?.call_method1(intern!(py, "get"), ("signed_extensions",))?;
+            let out = PyDict::new(py);
+            if found.is_truthy()? {
+                out.update(found.cast::<pyo3::types::PyMapping>()?)?;
+            }
+            Ok(out)
+        }
+
+        /// `MetadataAll`'s `call_index`.
+        #[getter]
+        fn call_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            Self::get_metadata(slf)?.getattr(intern!(slf.py(), "call_index"))
+        }
+
+        /// `MetadataAll`'s `event_index`.
+        #[getter]
+        fn event_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            Self::get_metadata(slf)?.getattr(intern!(slf.py(), "event_index"))
+        }
+
+        /// `MetadataAll`'s `portable_registry` (V14+), else `None`.
+        #[getter]
+        fn portable_registry<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            Self::get_metadata(slf)?.getattr(intern!(slf.py(), "portable_registry"))
+        }
+
+        /// `MetadataAll`'s `pallets`.
+        #[getter]
+        fn pallets<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            Self::get_metadata(slf)?.getattr(intern!(slf.py(), "pallets"))
+        }
+    }
+);
+
 /// Registers the view classes.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<FieldView>()?;
@@ -749,5 +910,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PalletView>()?;
     m.add_class::<ScaleInfoPalletView>()?;
     m.add_class::<MetadataAllView>()?;
+    m.add_class::<MetadataVersionedView>()?;
     Ok(())
 }

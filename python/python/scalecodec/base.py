@@ -16,11 +16,10 @@ classes made for type strings.
   never imports that one.
 """
 import functools
-import json
 import os
 import threading
 import types as _types
-from typing import Any, Dict, Optional, Union
+from typing import Any, Dict, Optional
 
 from scalecodec import _core
 from scalecodec.constants import ScaleValue

@@ -8,7 +8,7 @@ of them one line each (``_item``, ``_get``, ``_part``: a field of the value).
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any, Callable, Dict, List, Optional, Tuple as TypingTuple
+from typing import Any, Callable, List, Optional, Tuple as TypingTuple
 
 from scalecodec import _core
 from scalecodec._core import TypeKind as K
@@ -20,9 +20,7 @@ from scalecodec.base import (
     ScalePrimitive,
     ScaleType,
     _Part,
-    _portable_entry,
     _raw_bytes,
-    _typed_part,
     _user_definition,
     _wrap_parts,
 )
@@ -158,7 +156,7 @@ class Bytes(ScaleType, kinds=(K.Bytes,)):
 
 String = _declare("String", ScaleType, "String", "Text; ``value_object`` is its UTF-8 bytes.", kinds=(K.Str,),
                   _build_value_object=_bytes_value_object)
-Str = GenericStringType = Text = String
+Str = Text = String
 
 
 HexBytes = _declare("HexBytes", ScaleType, "HexBytes", "Bytes always rendered ``\"0x…\"``.", kinds=(K.HexBytes,))
@@ -741,12 +739,7 @@ class GenericMetadataAll(_core.MetadataAllView, Enum):
     for V9–V13, the call / event / error indexes."""
 
 
-def _from_all(name: str) -> property:
-    """``MetadataAll``'s attribute ``name`` (``value_object[1]``'s), read through ``MetadataVersioned``."""
-    return property(lambda self: getattr(self.value_object[1], name), doc=getattr(GenericMetadataAll, name).__doc__)
-
-
-class GenericMetadataVersioned(ScaleType, kinds=(K.MetadataVersioned,)):
+class GenericMetadataVersioned(_core.MetadataVersionedView, ScaleType, kinds=(K.MetadataVersioned,)):
     """``MetadataVersioned``: runtime metadata V9–V16. Rust decodes the
     value (py-scale-codec's dict) and reads the model behind
     ``get_signed_extensions``; ``value_object`` is the object tree
@@ -755,68 +748,6 @@ class GenericMetadataVersioned(ScaleType, kinds=(K.MetadataVersioned,)):
     type_string = "MetadataVersioned"
     _info: Optional[dict] = None
     _metadata_bytes: Optional[bytes] = None
-    call_index, event_index = _from_all("call_index"), _from_all("event_index")
-    portable_registry, pallets = _from_all("portable_registry"), _from_all("pallets")
-
-    def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
-        value, used, self._info = _core.decode_metadata(bytes(data[offset:]))
-        self._metadata_bytes = bytes(data[offset:offset + used])
-        return value, used
-
-    def _before_decode(self) -> None:
-        pass
-
-    def _encode_value(self, value: Any) -> bytes:
-        raise NotImplementedError("encoding MetadataVersioned is not supported")
-
-    def _require(self) -> dict:
-        if self._info is None:
-            raise ValueError("metadata is not decoded")
-        return self._info
-
-    def _build_value_object(self, value: Any) -> Any:
-        self._require()
-        return (_typed_part(value[0], "[u8; 4]", self.runtime_config, root=self),
-                _typed_part(value[1], "MetadataAll", self.runtime_config, root=self))
-
-    def _registry_type(self, type_id: int) -> Any:
-        """The portable registry's entry ``type_id`` as a ``RegistryType``
-        object (V14+; ``None`` when there is none)."""
-        cache = self.__dict__.setdefault("_registry_types", {})
-        if type_id not in cache:
-            version = self._require()["version"]
-            types = self.value[1][f"V{version}"]["types"]["types"] if version >= 14 else []
-            cache[type_id] = _portable_entry(types, type_id, self.runtime_config, root=self)
-        return cache[type_id]
-
-    def get_module_error(self, module_index: int, error_index: int) -> Any:
-        """The error ``error_index`` of the pallet with index ``module_index``."""
-        if self.portable_registry:
-            for module in self.pallets:
-                if module["index"] == module_index and module.errors:
-                    return module.errors[error_index]
-            return None
-        return self.value_object[1].error_index.get(f"{module_index}-{error_index}")
-
-    def get_metadata(self) -> Any:
-        """The version enum (``value_object[1]``): ``.index`` is the version,
-        ``.value_object[1].value`` the version's metadata dict (py-scale-codec's)."""
-        return self.value_object[1]
-
-    def get_metadata_pallet(self, name: str) -> Any:
-        """The pallet called ``name``, else ``None``."""
-        return self.value_object[1].get_metadata_pallet(name)
-
-    def get_pallet_by_index(self, index: int) -> Any:
-        """The pallet with index ``index`` (a ``ValueError`` when there is none)."""
-        for pallet in self.pallets:
-            if pallet.value["index"] == index:
-                return pallet
-        raise ValueError(f'Pallet for index "{index}" not found')
-
-    def get_signed_extensions(self) -> Dict[str, dict]:
-        """Signed extensions ``{identifier: {"extrinsic", "additional_signed"}}``."""
-        return dict(self._require().get("signed_extensions") or {})
 
 
 MetadataVersioned = GenericMetadataVersioned
