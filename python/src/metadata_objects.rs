@@ -20,6 +20,15 @@ use crate::object::ScaleObject;
 /// py-scale-codec's default depth of `generate_type_decomposition`.
 const TYPE_DECOMP_MAX_RECURSIVE: u32 = 9;
 
+/// A `max_recursion` argument: what the caller gave (passed on as it is,
+/// `generate_type_decomposition` checks it), else py-scale-codec's default.
+fn depth<'py>(py: Python<'py>, given: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+    match given {
+        Some(depth) => Ok(depth),
+        None => Ok(TYPE_DECOMP_MAX_RECURSIVE.into_pyobject(py)?.into_any()),
+    }
+}
+
 /// `obj.value[key]`.
 fn item<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {
     obj.getattr(intern!(obj.py(), "value"))?.get_item(key)
@@ -45,7 +54,7 @@ fn type_id_string(id: &Bound<'_, PyAny>) -> PyResult<String> {
 fn decomposition<'py>(
     obj: &Bound<'py, PyAny>,
     type_string: &Bound<'py, PyAny>,
-    max_recursion: u32,
+    max_recursion: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = obj.py();
     let kwargs = PyDict::new(py);
@@ -66,7 +75,7 @@ fn convert_type(name: &Bound<'_, PyAny>) -> PyResult<String> {
     ))
 }
 
-/// The first element of `items` whose `key` attribute or item equals `wanted`.
+/// The first element of `items` whose `read` equals `wanted`.
 fn find_by<'py>(
     items: &Bound<'py, PyAny>,
     wanted: &Bound<'py, PyAny>,
@@ -135,16 +144,16 @@ view!(
     init = base(),
     docs = "docs",
     {
-    /// `scale_info::N` of the field's type.
-    #[getter(r#type)]
-    fn field_type(slf: &Bound<'_, Self>) -> PyResult<String> {
-        type_id_string(&item(slf.as_any(), "type")?)
-    }
+        /// `scale_info::N` of the field's type.
+        #[getter(r#type)]
+        fn field_type(slf: &Bound<'_, Self>) -> PyResult<String> {
+            type_id_string(&item(slf.as_any(), "type")?)
+        }
 
-    /// `scale_info::N` of the field's type.
-    fn get_type_string(slf: &Bound<'_, Self>) -> PyResult<String> {
-        Self::field_type(slf)
-    }
+        /// `scale_info::N` of the field's type.
+        fn get_type_string(slf: &Bound<'_, Self>) -> PyResult<String> {
+            Self::field_type(slf)
+        }
     }
 );
 
@@ -154,24 +163,25 @@ view!(
     init = base(),
     docs = "docs",
     {
-    /// The fields (`GenericField` objects).
-    #[getter]
-    fn args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        part(slf.as_any(), "fields")
-    }
-
-    /// `{field name: type decomposition}` of the fields.
-    #[pyo3(signature = (max_recursion = TYPE_DECOMP_MAX_RECURSIVE))]
-    fn get_param_info<'py>(slf: &Bound<'py, Self>, max_recursion: u32) -> PyResult<Bound<'py, PyDict>> {
-        let py = slf.py();
-        let info = PyDict::new(py);
-        for arg in Self::args(slf)?.try_iter()? {
-            let arg = arg?;
-            let ty = arg.getattr(intern!(py, "type"))?;
-            info.set_item(arg.getattr(intern!(py, "name"))?, decomposition(slf.as_any(), &ty, max_recursion)?)?;
+        /// The fields (`GenericField` objects).
+        #[getter]
+        fn args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            part(slf.as_any(), "fields")
         }
-        Ok(info)
-    }
+
+        /// `{field name: type decomposition}` of the fields.
+        #[pyo3(signature = (max_recursion = None))]
+        fn get_param_info<'py>(slf: &Bound<'py, Self>, max_recursion: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyDict>> {
+            let py = slf.py();
+            let max_recursion = depth(py, max_recursion)?;
+            let info = PyDict::new(py);
+            for arg in Self::args(slf)?.try_iter()? {
+                let arg = arg?;
+                let ty = arg.getattr(intern!(py, "type"))?;
+                info.set_item(arg.getattr(intern!(py, "name"))?, decomposition(slf.as_any(), &ty, &max_recursion)?)?;
+            }
+            Ok(info)
+        }
     }
 );
 
@@ -180,17 +190,17 @@ view!(
     TypeDefVariantView, "TypeDefVariantView", extends = ScaleObject,
     init = base(),
     {
-    /// The variant called `name`.
-    fn get_variant_by_name<'py>(slf: &Bound<'py, Self>, name: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let variants = part(slf.as_any(), "variants")?;
-        find_by(&variants, name, |v| v.get_item("name")?.getattr(intern!(slf.py(), "value")))
-    }
+        /// The variant called `name`.
+        fn get_variant_by_name<'py>(slf: &Bound<'py, Self>, name: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+            let variants = part(slf.as_any(), "variants")?;
+            find_by(&variants, name, |v| v.get_item("name")?.getattr(intern!(slf.py(), "value")))
+        }
 
-    /// The variant with index `index`.
-    fn get_variant_by_index<'py>(slf: &Bound<'py, Self>, index: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let variants = part(slf.as_any(), "variants")?;
-        find_by(&variants, index, |v| v.get_item("index")?.getattr(intern!(slf.py(), "value")))
-    }
+        /// The variant with index `index`.
+        fn get_variant_by_index<'py>(slf: &Bound<'py, Self>, index: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+            let variants = part(slf.as_any(), "variants")?;
+            find_by(&variants, index, |v| v.get_item("index")?.getattr(intern!(slf.py(), "value")))
+        }
     }
 );
 
@@ -199,17 +209,17 @@ view!(
     ArgumentView, "ArgumentView", extends = ScaleObject,
     init = base(),
     {
-    /// The argument name.
-    #[getter]
-    fn name<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        item(slf.as_any(), "name")
-    }
+        /// The argument name.
+        #[getter]
+        fn name<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            item(slf.as_any(), "name")
+        }
 
-    /// The argument type, normalised.
-    #[getter(r#type)]
-    fn type_string(slf: &Bound<'_, Self>) -> PyResult<String> {
-        convert_type(&item(slf.as_any(), "type")?)
-    }
+        /// The argument type, normalised.
+        #[getter(r#type)]
+        fn type_string(slf: &Bound<'_, Self>) -> PyResult<String> {
+            convert_type(&item(slf.as_any(), "type")?)
+        }
     }
 );
 
@@ -218,17 +228,17 @@ view!(
     ScaleInfoArgumentView, "ScaleInfoArgumentView", extends = ArgumentView,
     init = base().add_subclass(ArgumentView),
     {
-    /// The type name when the metadata gives one, else `scale_info::N`.
-    #[getter(r#type)]
-    fn type_string<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        let py = slf.py();
-        let value = slf.getattr(intern!(py, "value"))?;
-        let name = value.call_method1(intern!(py, "get"), ("typeName",))?;
-        if name.is_truthy()? {
-            return Ok(name);
+        /// The type name when the metadata gives one, else `scale_info::N`.
+        #[getter(r#type)]
+        fn type_string<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let py = slf.py();
+            let value = slf.getattr(intern!(py, "value"))?;
+            let name = value.call_method1(intern!(py, "get"), ("typeName",))?;
+            if name.is_truthy()? {
+                return Ok(name);
+            }
+            Ok(type_id_string(&value.get_item("type")?)?.into_pyobject(py)?.into_any())
         }
-        Ok(type_id_string(&value.get_item("type")?)?.into_pyobject(py)?.into_any())
-    }
     }
 );
 
@@ -238,16 +248,16 @@ view!(
     init = base(),
     docs = "documentation",
     {
-    /// The arguments (`GenericFunctionArgumentMetadata` objects).
-    #[getter]
-    fn args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        inner_part(slf.as_any(), "args")
-    }
+        /// The arguments (`GenericFunctionArgumentMetadata` objects).
+        #[getter]
+        fn args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            inner_part(slf.as_any(), "args")
+        }
 
-    /// The call name.
-    fn get_identifier<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        item(slf.as_any(), "name")
-    }
+        /// The call name.
+        fn get_identifier<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            item(slf.as_any(), "name")
+        }
     }
 );
 
@@ -256,33 +266,33 @@ view!(
     PalletEnumView, "PalletEnumView", extends = ScaleObject,
     init = base(),
     {
-    /// `scale_info::N` of the enum.
-    fn get_type_string(slf: &Bound<'_, Self>) -> PyResult<String> {
-        type_id_string(&item(slf.as_any(), "ty")?)
-    }
+        /// `scale_info::N` of the enum.
+        fn get_type_string(slf: &Bound<'_, Self>) -> PyResult<String> {
+            type_id_string(&item(slf.as_any(), "ty")?)
+        }
 
-    /// The enum's variants (`GenericVariant` objects), from the registry
-    /// of the metadata this is part of (or of the configuration, once the
-    /// metadata is added to it).
-    fn _variants<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        let py = slf.py();
-        if !slf.getattr(intern!(py, "value_object"))?.is_truthy()? {
-            return Ok(PyList::empty(py).into_any());
+        /// The enum's variants (`GenericVariant` objects), from the registry
+        /// of the metadata this is part of (or of the configuration, once the
+        /// metadata is added to it).
+        fn _variants<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let py = slf.py();
+            if !slf.getattr(intern!(py, "value_object"))?.is_truthy()? {
+                return Ok(PyList::empty(py).into_any());
+            }
+            let root = slf.getattr(intern!(py, "_parts_root"))?;
+            let ty = item(slf.as_any(), "ty")?;
+            let mut registry_type = py.None().into_bound(py);
+            if !root.is_none() {
+                registry_type = root.call_method1(intern!(py, "_registry_type"), (&ty,))?;
+            }
+            if registry_type.is_none() {
+                registry_type = slf
+                    .getattr(intern!(py, "runtime_config"))?
+                    .call_method1(intern!(py, "get_decoder_class"), (Self::get_type_string(slf)?,))?
+                    .getattr(intern!(py, "scale_info_type"))?;
+            }
+            registry_type.get_item("def")?.get_item(1)?.get_item("variants")
         }
-        let root = slf.getattr(intern!(py, "_parts_root"))?;
-        let ty = item(slf.as_any(), "ty")?;
-        let mut registry_type = py.None().into_bound(py);
-        if !root.is_none() {
-            registry_type = root.call_method1(intern!(py, "_registry_type"), (&ty,))?;
-        }
-        if registry_type.is_none() {
-            registry_type = slf
-                .getattr(intern!(py, "runtime_config"))?
-                .call_method1(intern!(py, "get_decoder_class"), (Self::get_type_string(slf)?,))?
-                .getattr(intern!(py, "scale_info_type"))?;
-        }
-        registry_type.get_item("def")?.get_item(1)?.get_item("variants")
-    }
     }
 );
 
@@ -301,44 +311,44 @@ view!(
     init = base(),
     docs = "documentation",
     {
-    /// `"Optional"` or `"Default"`.
-    #[getter]
-    fn modifier<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        item(slf.as_any(), "modifier")
-    }
+        /// `"Optional"` or `"Default"`.
+        #[getter]
+        fn modifier<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            item(slf.as_any(), "modifier")
+        }
 
-    /// `{"Plain": …}`, `{"Map": …}`, `{"DoubleMap": …}` or `{"NMap": …}`.
-    #[getter(r#type)]
-    fn entry_type<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        item(slf.as_any(), "type")
-    }
+        /// `{"Plain": …}`, `{"Map": …}`, `{"DoubleMap": …}` or `{"NMap": …}`.
+        #[getter(r#type)]
+        fn entry_type<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            item(slf.as_any(), "type")
+        }
 
-    /// The type string of a type named in the entry.
-    fn get_type_string_for_type(&self, ty: &Bound<'_, PyAny>) -> PyResult<String> {
-        convert_type(ty)
-    }
+        /// The type string of a type named in the entry.
+        fn get_type_string_for_type(&self, ty: &Bound<'_, PyAny>) -> PyResult<String> {
+            convert_type(ty)
+        }
 
-    /// The value type.
-    fn get_value_type_string<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        Self::types(slf)?.get_item(1)
-    }
+        /// The value type.
+        fn get_value_type_string<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            Self::types(slf)?.get_item(1)
+        }
 
-    /// The key types, one per hasher.
-    fn get_params_type_string<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        Self::types(slf)?.get_item(2)
-    }
+        /// The key types, one per hasher.
+        fn get_params_type_string<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            Self::types(slf)?.get_item(2)
+        }
 
-    /// The hashers, one per key (`Twox64Concat` for a plain entry).
-    fn get_param_hashers<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        Self::types(slf)?.get_item(3)
-    }
+        /// The hashers, one per key (`Twox64Concat` for a plain entry).
+        fn get_param_hashers<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            Self::types(slf)?.get_item(3)
+        }
 
-    /// Not available for V9–V13 entries (as in py-scale-codec).
-    #[pyo3(signature = (max_recursion = TYPE_DECOMP_MAX_RECURSIVE))]
-    fn get_param_info(&self, max_recursion: u32) -> PyResult<()> {
-        let _ = max_recursion;
-        Err(PyNotImplementedError::new_err(()))
-    }
+        /// Not available for V9–V13 entries (as in py-scale-codec).
+        #[pyo3(signature = (max_recursion = None))]
+        fn get_param_info(&self, max_recursion: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+            let _ = max_recursion;
+            Err(PyNotImplementedError::new_err(()))
+        }
     }
 );
 
@@ -361,62 +371,63 @@ view!(
     ScaleInfoStorageEntryView, "ScaleInfoStorageEntryView", extends = StorageEntryView,
     init = base().add_subclass(StorageEntryView),
     {
-    /// `scale_info::N`.
-    fn get_type_string_for_type(&self, ty: &Bound<'_, PyAny>) -> PyResult<String> {
-        type_id_string(ty)
-    }
-
-    /// `scale_info::N` of the (possibly tuple) key of a map.
-    fn get_key_type_string(slf: &Bound<'_, Self>) -> PyResult<Option<String>> {
-        let ty = item(slf.as_any(), "type")?;
-        if !ty.contains("Map")? {
-            return Ok(None);
+        /// `scale_info::N`.
+        fn get_type_string_for_type(&self, ty: &Bound<'_, PyAny>) -> PyResult<String> {
+            type_id_string(ty)
         }
-        type_id_string(&ty.get_item("Map")?.get_item("key")?).map(Some)
-    }
 
-    /// The key types: a tuple key with several hashers gives one type per hasher.
-    fn get_params_type_string<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        let py = slf.py();
-        let types = StorageEntryView::types(slf.as_super())?;
-        if types.get_item(0)?.eq("Plain")? {
-            return Ok(PyList::empty(py).into_any());
+        /// `scale_info::N` of the (possibly tuple) key of a map.
+        fn get_key_type_string(slf: &Bound<'_, Self>) -> PyResult<Option<String>> {
+            let ty = item(slf.as_any(), "type")?;
+            if !ty.contains("Map")? {
+                return Ok(None);
+            }
+            type_id_string(&ty.get_item("Map")?.get_item("key")?).map(Some)
         }
-        if let Some(key_class) = Self::key_class(slf)? {
-            let mapping = key_class.getattr(intern!(py, "type_mapping"))?;
-            let is_tuple = key_class
-                .getattr(intern!(py, "scale_info_type"))?
-                .get_item("def")?
-                .get_item(0)?
-                .eq("tuple")?;
-            if mapping.is_truthy()? && is_tuple && types.get_item(3)?.len()? > 1 {
-                return Ok(mapping);
+
+        /// The key types: a tuple key with several hashers gives one type per hasher.
+        fn get_params_type_string<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let py = slf.py();
+            let types = StorageEntryView::types(slf.as_super())?;
+            if types.get_item(0)?.eq("Plain")? {
+                return Ok(PyList::empty(py).into_any());
+            }
+            if let Some(key_class) = Self::key_class(slf)? {
+                let mapping = key_class.getattr(intern!(py, "type_mapping"))?;
+                let is_tuple = key_class
+                    .getattr(intern!(py, "scale_info_type"))?
+                    .get_item("def")?
+                    .get_item(0)?
+                    .eq("tuple")?;
+                if mapping.is_truthy()? && is_tuple && types.get_item(3)?.len()? > 1 {
+                    return Ok(mapping);
+                }
+            }
+            Ok(PyList::new(py, [Self::get_key_type_string(slf)?])?.into_any())
+        }
+
+        /// The definition kind of the map's key type (`"tuple"`, `"composite"` …).
+        fn get_key_scale_info_definition<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyAny>>> {
+            match Self::key_class(slf)? {
+                Some(cls) => Ok(Some(
+                    cls.getattr(intern!(slf.py(), "scale_info_type"))?
+                        .get_item("def")?
+                        .get_item(0)?,
+                )),
+                None => Ok(None),
             }
         }
-        Ok(PyList::new(py, [Self::get_key_type_string(slf)?])?.into_any())
-    }
 
-    /// The definition kind of the map's key type (`"tuple"`, `"composite"` …).
-    fn get_key_scale_info_definition<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        match Self::key_class(slf)? {
-            Some(cls) => Ok(Some(
-                cls.getattr(intern!(slf.py(), "scale_info_type"))?
-                    .get_item("def")?
-                    .get_item(0)?,
-            )),
-            None => Ok(None),
+        /// The type decomposition of each key.
+        #[pyo3(signature = (max_recursion = None))]
+        fn get_param_info<'py>(slf: &Bound<'py, Self>, max_recursion: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyList>> {
+            let max_recursion = depth(slf.py(), max_recursion)?;
+            let info = PyList::empty(slf.py());
+            for ty in Self::get_params_type_string(slf)?.try_iter()? {
+                info.append(decomposition(slf.as_any(), &ty?, &max_recursion)?)?;
+            }
+            Ok(info)
         }
-    }
-
-    /// The type decomposition of each key.
-    #[pyo3(signature = (max_recursion = TYPE_DECOMP_MAX_RECURSIVE))]
-    fn get_param_info<'py>(slf: &Bound<'py, Self>, max_recursion: u32) -> PyResult<Bound<'py, PyList>> {
-        let info = PyList::empty(slf.py());
-        for ty in Self::get_params_type_string(slf)?.try_iter()? {
-            info.append(decomposition(slf.as_any(), &ty?, max_recursion)?)?;
-        }
-        Ok(info)
-    }
     }
 );
 
@@ -425,16 +436,17 @@ view!(
     RuntimeCallDefinitionView, "RuntimeCallDefinitionView", extends = ScaleObject,
     init = base(),
     {
-    /// The type decomposition of each parameter.
-    #[pyo3(signature = (max_recursion = TYPE_DECOMP_MAX_RECURSIVE))]
-    fn get_param_info<'py>(slf: &Bound<'py, Self>, max_recursion: u32) -> PyResult<Bound<'py, PyList>> {
-        let info = PyList::empty(slf.py());
-        for param in item(slf.as_any(), "params")?.try_iter()? {
-            let ty = param?.get_item("type")?;
-            info.append(decomposition(slf.as_any(), &ty, max_recursion)?)?;
+        /// The type decomposition of each parameter.
+        #[pyo3(signature = (max_recursion = None))]
+        fn get_param_info<'py>(slf: &Bound<'py, Self>, max_recursion: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyList>> {
+            let max_recursion = depth(slf.py(), max_recursion)?;
+            let info = PyList::empty(slf.py());
+            for param in item(slf.as_any(), "params")?.try_iter()? {
+                let ty = param?.get_item("type")?;
+                info.append(decomposition(slf.as_any(), &ty, &max_recursion)?)?;
+            }
+            Ok(info)
         }
-        Ok(info)
-    }
     }
 );
 
@@ -444,24 +456,24 @@ view!(
     init = base(),
     docs = "documentation",
     {
-    /// The constant's type, normalised.
-    #[getter(r#type)]
-    fn type_string(slf: &Bound<'_, Self>) -> PyResult<String> {
-        convert_type(&item(slf.as_any(), "type")?)
-    }
-
-    /// The constant's SCALE bytes.
-    #[getter]
-    fn constant_value<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let py = slf.py();
-        let value = slf
-            .getattr(intern!(py, "value_object"))?
-            .call_method1(intern!(py, "get"), ("value",))?;
-        if !value.is_truthy()? {
-            return Ok(None);
+        /// The constant's type, normalised.
+        #[getter(r#type)]
+        fn type_string(slf: &Bound<'_, Self>) -> PyResult<String> {
+            convert_type(&item(slf.as_any(), "type")?)
         }
-        value.getattr(intern!(py, "value_object")).map(Some)
-    }
+
+        /// The constant's SCALE bytes.
+        #[getter]
+        fn constant_value<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyAny>>> {
+            let py = slf.py();
+            let value = slf
+                .getattr(intern!(py, "value_object"))?
+                .call_method1(intern!(py, "get"), ("value",))?;
+            if !value.is_truthy()? {
+                return Ok(None);
+            }
+            value.getattr(intern!(py, "value_object")).map(Some)
+        }
     }
 );
 
@@ -470,11 +482,11 @@ view!(
     ScaleInfoConstantView, "ScaleInfoConstantView", extends = ConstantView,
     init = base().add_subclass(ConstantView),
     {
-    /// `scale_info::N` of the constant's type.
-    #[getter(r#type)]
-    fn type_string(slf: &Bound<'_, Self>) -> PyResult<String> {
-        type_id_string(&item(slf.as_any(), "type")?)
-    }
+        /// `scale_info::N` of the constant's type.
+        #[getter(r#type)]
+        fn type_string(slf: &Bound<'_, Self>) -> PyResult<String> {
+            type_id_string(&item(slf.as_any(), "type")?)
+        }
     }
 );
 
@@ -483,87 +495,87 @@ view!(
     PalletView, "PalletView", extends = ScaleObject,
     init = base(),
     {
-    /// The pallet name.
-    #[getter]
-    fn name<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        item(slf.as_any(), "name")
-    }
-
-    /// The calls (a `Vec` object), `None` when there are none.
-    #[getter]
-    fn calls<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        inner_part(slf.as_any(), "calls")
-    }
-
-    /// The constants (`GenericModuleConstantMetadata` objects).
-    #[getter]
-    fn constants<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        inner_part(slf.as_any(), "constants")
-    }
-
-    /// The errors.
-    #[getter]
-    fn errors<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        inner_part(slf.as_any(), "errors")
-    }
-
-    /// The events, `None` when there are none.
-    #[getter]
-    fn events<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let events = inner_part(slf.as_any(), "events")?;
-        if !events.is_truthy()? {
-            return Ok(None);
+        /// The pallet name.
+        #[getter]
+        fn name<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            item(slf.as_any(), "name")
         }
-        events.getattr(intern!(slf.py(), "value_object")).map(Some)
-    }
 
-    /// The pallet name.
-    fn get_identifier<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        item(slf.as_any(), "name")
-    }
+        /// The calls (a `Vec` object), `None` when there are none.
+        #[getter]
+        fn calls<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            inner_part(slf.as_any(), "calls")
+        }
 
-    /// The storage functions, the storage-version entry first (as
-    /// py-scale-codec lists it); `None` without storage.
-    #[getter]
-    fn storage<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyList>>> {
-        let py = slf.py();
-        let storage = inner_part(slf.as_any(), "storage")?;
-        if !storage.is_truthy()? {
-            return Ok(None);
+        /// The constants (`GenericModuleConstantMetadata` objects).
+        #[getter]
+        fn constants<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            inner_part(slf.as_any(), "constants")
         }
-        let value = crate::metadata::storage_version_value(py)?;
-        let config = slf.getattr(intern!(py, "runtime_config"))?;
-        let version = crate::typed_parts::typed_part(
-            value.into_any(),
-            intern!(py, "StorageEntryMetadataV13").clone().into_any(),
-            config,
-            None,
-            None,
-        )?;
-        // py-scale-codec encodes this entry, which leaves the default's text in place of its bytes
-        let default = version.getattr(intern!(py, "value"))?.get_item("default")?;
-        part(&version, "default")?.setattr(intern!(py, "value_object"), default)?;
-        let entries = storage.get_item("entries")?.getattr(intern!(py, "value_object"))?;
-        let all = PyList::new(py, [version])?;
-        for entry in entries.try_iter()? {
-            all.append(entry?)?;
-        }
-        Ok(Some(all))
-    }
 
-    /// The storage function called `name` (`PalletVersion`: the storage version).
-    fn get_storage_function<'py>(slf: &Bound<'py, Self>, name: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let py = slf.py();
-        let name = if name.eq("PalletVersion")? {
-            crate::metadata::STORAGE_VERSION.0.into_pyobject(py)?.into_any()
-        } else {
-            name.clone()
-        };
-        match Self::storage(slf)? {
-            Some(entries) => find_by(entries.as_any(), &name, |e| item(e, "name")),
-            None => Ok(None),
+        /// The errors.
+        #[getter]
+        fn errors<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            inner_part(slf.as_any(), "errors")
         }
-    }
+
+        /// The events, `None` when there are none.
+        #[getter]
+        fn events<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyAny>>> {
+            let events = inner_part(slf.as_any(), "events")?;
+            if !events.is_truthy()? {
+                return Ok(None);
+            }
+            events.getattr(intern!(slf.py(), "value_object")).map(Some)
+        }
+
+        /// The pallet name.
+        fn get_identifier<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            item(slf.as_any(), "name")
+        }
+
+        /// The storage functions, the storage-version entry first (as
+        /// py-scale-codec lists it); `None` without storage.
+        #[getter]
+        fn storage<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyList>>> {
+            let py = slf.py();
+            let storage = inner_part(slf.as_any(), "storage")?;
+            if !storage.is_truthy()? {
+                return Ok(None);
+            }
+            let value = crate::metadata::storage_version_value(py)?;
+            let config = slf.getattr(intern!(py, "runtime_config"))?;
+            let version = crate::typed_parts::typed_part(
+                value.into_any(),
+                intern!(py, "StorageEntryMetadataV13").clone().into_any(),
+                config,
+                None,
+                None,
+            )?;
+            // py-scale-codec encodes this entry, which leaves the default's text in place of its bytes
+            let default = version.getattr(intern!(py, "value"))?.get_item("default")?;
+            part(&version, "default")?.setattr(intern!(py, "value_object"), default)?;
+            let entries = storage.get_item("entries")?.getattr(intern!(py, "value_object"))?;
+            let all = PyList::new(py, [version])?;
+            for entry in entries.try_iter()? {
+                all.append(entry?)?;
+            }
+            Ok(Some(all))
+        }
+
+        /// The storage function called `name` (`PalletVersion`: the storage version).
+        fn get_storage_function<'py>(slf: &Bound<'py, Self>, name: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+            let py = slf.py();
+            let name = if name.eq("PalletVersion")? {
+                crate::metadata::STORAGE_VERSION.0.into_pyobject(py)?.into_any()
+            } else {
+                name.clone()
+            };
+            match Self::storage(slf)? {
+                Some(entries) => find_by(entries.as_any(), &name, |e| item(e, "name")),
+                None => Ok(None),
+            }
+        }
     }
 );
 
@@ -582,23 +594,23 @@ view!(
     ScaleInfoPalletView, "ScaleInfoPalletView", extends = PalletView,
     init = base().add_subclass(PalletView),
     {
-    /// The calls (`GenericVariant` objects; `[]` without calls).
-    #[getter]
-    fn calls<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        pallet_enum(slf.as_any(), "calls")
-    }
+        /// The calls (`GenericVariant` objects; `[]` without calls).
+        #[getter]
+        fn calls<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            pallet_enum(slf.as_any(), "calls")
+        }
 
-    /// The events (`GenericVariant` objects; `[]` without events).
-    #[getter]
-    fn events<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        pallet_enum(slf.as_any(), "event")
-    }
+        /// The events (`GenericVariant` objects; `[]` without events).
+        #[getter]
+        fn events<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            pallet_enum(slf.as_any(), "event")
+        }
 
-    /// The errors (`GenericVariant` objects; `[]` without errors).
-    #[getter]
-    fn errors<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        pallet_enum(slf.as_any(), "error")
-    }
+        /// The errors (`GenericVariant` objects; `[]` without errors).
+        #[getter]
+        fn errors<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            pallet_enum(slf.as_any(), "error")
+        }
     }
 );
 
@@ -657,55 +669,55 @@ view!(
     MetadataAllView, "MetadataAllView", extends = ScaleObject,
     init = base(),
     {
-    /// The pallets (modules) as objects.
-    #[getter]
-    fn pallets<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        let field = if Self::version(slf.as_any())? >= 14 { "pallets" } else { "modules" };
-        inner_part(&Self::inner(slf.as_any())?, field)
-    }
-
-    /// `{"PPCC": (module, call)}` (V9–V13; empty for V14+, as in py-scale-codec).
-    #[getter]
-    fn call_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        Self::indexes(slf.as_any())?.get_item(0)
-    }
-
-    /// `{"PPEE": (module, event)}` (V9–V13; empty for V14+).
-    #[getter]
-    fn event_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        Self::indexes(slf.as_any())?.get_item(1)
-    }
-
-    /// `{"module-error": error}` (V9–V13; empty for V14+).
-    #[getter]
-    fn error_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        Self::indexes(slf.as_any())?.get_item(2)
-    }
-
-    /// The portable registry object (V14+), else `None`.
-    #[getter]
-    fn portable_registry<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        if Self::version(slf.as_any())? < 14 {
-            return Ok(None);
+        /// The pallets (modules) as objects.
+        #[getter]
+        fn pallets<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let field = if Self::version(slf.as_any())? >= 14 { "pallets" } else { "modules" };
+            inner_part(&Self::inner(slf.as_any())?, field)
         }
-        part(&Self::inner(slf.as_any())?, "types").map(Some)
-    }
 
-    /// `call_index["{pallet_index}-{call_index}"]` (py-scale-codec's key form).
-    fn get_call_function<'py>(slf: &Bound<'py, Self>, pallet_index: &Bound<'py, PyAny>, call_index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let key = format!("{}-{}", pallet_index.str()?, call_index.str()?);
-        Self::call_index(slf)?.call_method1(intern!(slf.py(), "get"), (key,))
-    }
+        /// `{"PPCC": (module, call)}` (V9–V13; empty for V14+, as in py-scale-codec).
+        #[getter]
+        fn call_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            Self::indexes(slf.as_any())?.get_item(0)
+        }
 
-    /// Always `None` (as in py-scale-codec).
-    fn get_event(&self, pallet_index: &Bound<'_, PyAny>, event_index: &Bound<'_, PyAny>) {
-        let _ = (pallet_index, event_index);
-    }
+        /// `{"PPEE": (module, event)}` (V9–V13; empty for V14+).
+        #[getter]
+        fn event_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            Self::indexes(slf.as_any())?.get_item(1)
+        }
 
-    /// The pallet called `name`, else `None`.
-    fn get_metadata_pallet<'py>(slf: &Bound<'py, Self>, name: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        find_by(&Self::pallets(slf)?, name, |p| item(p, "name"))
-    }
+        /// `{"module-error": error}` (V9–V13; empty for V14+).
+        #[getter]
+        fn error_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            Self::indexes(slf.as_any())?.get_item(2)
+        }
+
+        /// The portable registry object (V14+), else `None`.
+        #[getter]
+        fn portable_registry<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyAny>>> {
+            if Self::version(slf.as_any())? < 14 {
+                return Ok(None);
+            }
+            part(&Self::inner(slf.as_any())?, "types").map(Some)
+        }
+
+        /// `call_index["{pallet_index}-{call_index}"]` (py-scale-codec's key form).
+        fn get_call_function<'py>(slf: &Bound<'py, Self>, pallet_index: &Bound<'py, PyAny>, call_index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+            let key = format!("{}-{}", pallet_index.str()?, call_index.str()?);
+            Self::call_index(slf)?.call_method1(intern!(slf.py(), "get"), (key,))
+        }
+
+        /// Always `None` (as in py-scale-codec).
+        fn get_event(&self, pallet_index: &Bound<'_, PyAny>, event_index: &Bound<'_, PyAny>) {
+            let _ = (pallet_index, event_index);
+        }
+
+        /// The pallet called `name`, else `None`.
+        fn get_metadata_pallet<'py>(slf: &Bound<'py, Self>, name: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+            find_by(&Self::pallets(slf)?, name, |p| item(p, "name"))
+        }
     }
 );
 
@@ -722,11 +734,11 @@ view!(
     EventView, "EventView", extends = EntryView,
     init = base().add_subclass(EntryView),
     {
-        /// The argument types (a `Vec<Type>` object).
-        #[getter]
-        fn args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            part(slf.as_any(), "args")
-        }
+            /// The argument types (a `Vec<Type>` object).
+            #[getter]
+            fn args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                part(slf.as_any(), "args")
+            }
     }
 );
 
@@ -737,157 +749,157 @@ view!(
     MetadataVersionedView, "MetadataVersionedView", extends = ScaleObject,
     init = base(),
     {
-        /// Decodes the metadata at `offset` of `data`: `(value, bytes used)`;
-        /// keeps the model (`_info`) and the metadata's bytes.
-        fn _decode_value<'py>(
-            slf: &Bound<'py, Self>,
-            data: &Bound<'py, PyAny>,
-            offset: usize,
-            check_remaining: bool,
-        ) -> PyResult<(Bound<'py, PyAny>, usize)> {
-            let _ = check_remaining;
-            let py = slf.py();
-            let rest = match data.cast::<PyByteArray>() {
-                Ok(array) => PyBytes::new(py, array.to_vec().get(offset..).unwrap_or(&[])),
-                Err(_) => PyBytes::new(py, data.cast::<PyBytes>()?.as_bytes().get(offset..).unwrap_or(&[])),
-            };
-            let (value, used, info) = crate::ops::decode_metadata(py, &rest)?;
-            slf.setattr(intern!(py, "_info"), info)?;
-            let used_bytes = PyBytes::new(py, &rest.as_bytes()[..used.min(rest.as_bytes().len())]);
-            slf.setattr(intern!(py, "_metadata_bytes"), used_bytes)?;
-            Ok((value, used))
-        }
-
-        /// Nothing to do before decoding: the metadata needs no runtime.
-        fn _before_decode(&self) {}
-
-        /// Metadata is decoded, never encoded here.
-        fn _encode_value(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
-            let _ = value;
-            Err(PyNotImplementedError::new_err("encoding MetadataVersioned is not supported"))
-        }
-
-        /// The model `_core.decode_metadata` read (a `ValueError` before decoding).
-        fn _require<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            let info = slf.getattr(intern!(slf.py(), "_info"))?;
-            if info.is_none() {
-                return Err(PyValueError::new_err("metadata is not decoded"));
+            /// Decodes the metadata at `offset` of `data`: `(value, bytes used)`;
+            /// keeps the model (`_info`) and the metadata's bytes.
+            fn _decode_value<'py>(
+                slf: &Bound<'py, Self>,
+                data: &Bound<'py, PyAny>,
+                offset: usize,
+                check_remaining: bool,
+            ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+                let _ = check_remaining;
+                let py = slf.py();
+                let rest = match data.cast::<PyByteArray>() {
+                    Ok(array) => PyBytes::new(py, array.to_vec().get(offset..).unwrap_or(&[])),
+                    Err(_) => PyBytes::new(py, data.cast::<PyBytes>()?.as_bytes().get(offset..).unwrap_or(&[])),
+                };
+                let (value, used, info) = crate::ops::decode_metadata(py, &rest)?;
+                slf.setattr(intern!(py, "_info"), info)?;
+                let used_bytes = PyBytes::new(py, &rest.as_bytes()[..used.min(rest.as_bytes().len())]);
+                slf.setattr(intern!(py, "_metadata_bytes"), used_bytes)?;
+                Ok((value, used))
             }
-            Ok(info)
-        }
 
-        /// The magic number and the version enum as typed parts of this metadata.
-        fn _build_value_object<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
-            let py = slf.py();
-            Self::_require(slf)?;
-            let config = slf.getattr(intern!(py, "runtime_config"))?;
-            let root = Some(slf.clone().into_any());
-            let part = |i: usize, ty: &str| {
-                crate::typed_parts::typed_part(value.get_item(i)?, PyString::new(py, ty).into_any(), config.clone(), None, root.clone())
-            };
-            PyTuple::new(py, [part(0, "[u8; 4]")?, part(1, "MetadataAll")?])
-        }
+            /// Nothing to do before decoding: the metadata needs no runtime.
+            fn _before_decode(&self) {}
 
-        /// The portable registry's entry `type_id` as a `RegistryType`
-        /// object (V14+; `None` when there is none), kept once made.
-        fn _registry_type<'py>(slf: &Bound<'py, Self>, type_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-            let py = slf.py();
-            let cache = slf
-                .getattr(intern!(py, "__dict__"))?
-                .call_method1(intern!(py, "setdefault"), ("_registry_types", PyDict::new(py)))?;
-            if let Some(found) = cache.cast::<PyDict>()?.get_item(type_id)? {
-                return Ok(found);
+            /// Metadata is decoded, never encoded here.
+            fn _encode_value(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+                let _ = value;
+                Err(PyNotImplementedError::new_err("encoding MetadataVersioned is not supported"))
             }
-            let version: u32 = Self::_require(slf)?.get_item("version")?.extract()?;
-            let mut entry = py.None().into_bound(py);
-            if version >= 14 {
-                let types = slf.getattr(intern!(py, "value"))?.get_item(1)?.get_item(format!("V{version}"))?.get_item("types")?.get_item("types")?;
-                let wanted: i64 = type_id.extract()?;
-                let at = usize::try_from(wanted).ok().filter(|&i| i < types.len().unwrap_or(0));
-                let mut found = at.map(|i| types.get_item(i)).transpose()?.filter(|t| t.get_item("id").and_then(|id| id.eq(type_id)).unwrap_or(false));
-                if found.is_none() {
-                    found = find_by(&types, type_id, |t| t.get_item("id"))?;
+
+            /// The model `_core.decode_metadata` read (a `ValueError` before decoding).
+            fn _require<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                let info = slf.getattr(intern!(slf.py(), "_info"))?;
+                if info.is_none() {
+                    return Err(PyValueError::new_err("metadata is not decoded"));
                 }
-                if let Some(found) = found {
-                    let config = slf.getattr(intern!(py, "runtime_config"))?;
-                    entry = crate::typed_parts::typed_part(found.get_item("type")?, intern!(py, "RegistryType").clone().into_any(), config, None, Some(slf.clone().into_any()))?;
-                }
+                Ok(info)
             }
-            cache.set_item(type_id, &entry)?;
-            Ok(entry)
-        }
 
-        /// The error `error_index` of the pallet with index `module_index`.
-        fn get_module_error<'py>(slf: &Bound<'py, Self>, module_index: &Bound<'py, PyAny>, error_index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-            let py = slf.py();
-            let all = Self::get_metadata(slf)?;
-            if all.getattr(intern!(py, "portable_registry"))?.is_truthy()? {
-                for pallet in all.getattr(intern!(py, "pallets"))?.try_iter()? {
-                    let pallet = pallet?;
-                    let errors = pallet.getattr(intern!(py, "errors"))?;
-                    if pallet.get_item("index")?.eq(module_index)? && errors.is_truthy()? {
-                        return errors.get_item(error_index);
+            /// The magic number and the version enum as typed parts of this metadata.
+            fn _build_value_object<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+                let py = slf.py();
+                Self::_require(slf)?;
+                let config = slf.getattr(intern!(py, "runtime_config"))?;
+                let root = Some(slf.clone().into_any());
+                let part = |i: usize, ty: &str| {
+                    crate::typed_parts::typed_part(value.get_item(i)?, PyString::new(py, ty).into_any(), config.clone(), None, root.clone())
+                };
+                PyTuple::new(py, [part(0, "[u8; 4]")?, part(1, "MetadataAll")?])
+            }
+
+            /// The portable registry's entry `type_id` as a `RegistryType`
+            /// object (V14+; `None` when there is none), kept once made.
+            fn _registry_type<'py>(slf: &Bound<'py, Self>, type_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+                let py = slf.py();
+                let cache = slf
+                    .getattr(intern!(py, "__dict__"))?
+                    .call_method1(intern!(py, "setdefault"), ("_registry_types", PyDict::new(py)))?;
+                if let Some(found) = cache.cast::<PyDict>()?.get_item(type_id)? {
+                    return Ok(found);
+                }
+                let version: u32 = Self::_require(slf)?.get_item("version")?.extract()?;
+                let mut entry = py.None().into_bound(py);
+                if version >= 14 {
+                    let types = slf.getattr(intern!(py, "value"))?.get_item(1)?.get_item(format!("V{version}"))?.get_item("types")?.get_item("types")?;
+                    let wanted: i64 = type_id.extract()?;
+                    let at = usize::try_from(wanted).ok().filter(|&i| i < types.len().unwrap_or(0));
+                    let mut found = at.map(|i| types.get_item(i)).transpose()?.filter(|t| t.get_item("id").and_then(|id| id.eq(type_id)).unwrap_or(false));
+                    if found.is_none() {
+                        found = find_by(&types, type_id, |t| t.get_item("id"))?;
+                    }
+                    if let Some(found) = found {
+                        let config = slf.getattr(intern!(py, "runtime_config"))?;
+                        entry = crate::typed_parts::typed_part(found.get_item("type")?, intern!(py, "RegistryType").clone().into_any(), config, None, Some(slf.clone().into_any()))?;
                     }
                 }
-                return Ok(py.None().into_bound(py));
+                cache.set_item(type_id, &entry)?;
+                Ok(entry)
             }
-            let key = format!("{}-{}", module_index.str()?, error_index.str()?);
-            all.getattr(intern!(py, "error_index"))?.call_method1(intern!(py, "get"), (key,))
-        }
 
-        /// The version enum (`value_object[1]`): `.index` is the version,
-        /// `.value_object[1].value` the version's metadata dict (py-scale-codec's).
-        fn get_metadata<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            slf.getattr(intern!(slf.py(), "value_object"))?.get_item(1)
-        }
-
-        /// The pallet called `name`, else `None`.
-        fn get_metadata_pallet<'py>(slf: &Bound<'py, Self>, name: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-            Self::get_metadata(slf)?.call_method1(intern!(slf.py(), "get_metadata_pallet"), (name,))
-        }
-
-        /// The pallet with index `index` (a `ValueError` when there is none).
-        fn get_pallet_by_index<'py>(slf: &Bound<'py, Self>, index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-            let pallets = Self::get_metadata(slf)?.getattr(intern!(slf.py(), "pallets"))?;
-            find_by(&pallets, index, |p| item(p, "index"))?.ok_or_else(|| {
-                PyValueError::new_err(format!("Pallet for index \"{}\" not found", index.str().map(|s| s.to_string()).unwrap_or_default()))
-            })
-        }
-
-        /// Signed extensions `{identifier: {"extrinsic", "additional_signed"}}`.
-        fn get_signed_extensions<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
-            let py = slf.py();
-            let found = Self::_require(slf)?.call_method1(intern!(py, "get"), ("signed_extensions",))?;
-            let out = PyDict::new(py);
-            if found.is_truthy()? {
-                out.update(found.cast::<pyo3::types::PyMapping>()?)?;
+            /// The error `error_index` of the pallet with index `module_index`.
+            fn get_module_error<'py>(slf: &Bound<'py, Self>, module_index: &Bound<'py, PyAny>, error_index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+                let py = slf.py();
+                let all = Self::get_metadata(slf)?;
+                if all.getattr(intern!(py, "portable_registry"))?.is_truthy()? {
+                    for pallet in all.getattr(intern!(py, "pallets"))?.try_iter()? {
+                        let pallet = pallet?;
+                        let errors = pallet.getattr(intern!(py, "errors"))?;
+                        if pallet.get_item("index")?.eq(module_index)? && errors.is_truthy()? {
+                            return errors.get_item(error_index);
+                        }
+                    }
+                    return Ok(py.None().into_bound(py));
+                }
+                let key = format!("{}-{}", module_index.str()?, error_index.str()?);
+                all.getattr(intern!(py, "error_index"))?.call_method1(intern!(py, "get"), (key,))
             }
-            Ok(out)
-        }
 
-        /// `MetadataAll`'s `call_index`.
-        #[getter]
-        fn call_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            Self::get_metadata(slf)?.getattr(intern!(slf.py(), "call_index"))
-        }
+            /// The version enum (`value_object[1]`): `.index` is the version,
+            /// `.value_object[1].value` the version's metadata dict (py-scale-codec's).
+            fn get_metadata<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                slf.getattr(intern!(slf.py(), "value_object"))?.get_item(1)
+            }
 
-        /// `MetadataAll`'s `event_index`.
-        #[getter]
-        fn event_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            Self::get_metadata(slf)?.getattr(intern!(slf.py(), "event_index"))
-        }
+            /// The pallet called `name`, else `None`.
+            fn get_metadata_pallet<'py>(slf: &Bound<'py, Self>, name: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+                Self::get_metadata(slf)?.call_method1(intern!(slf.py(), "get_metadata_pallet"), (name,))
+            }
 
-        /// `MetadataAll`'s `portable_registry` (V14+), else `None`.
-        #[getter]
-        fn portable_registry<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            Self::get_metadata(slf)?.getattr(intern!(slf.py(), "portable_registry"))
-        }
+            /// The pallet with index `index` (a `ValueError` when there is none).
+            fn get_pallet_by_index<'py>(slf: &Bound<'py, Self>, index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+                let pallets = Self::get_metadata(slf)?.getattr(intern!(slf.py(), "pallets"))?;
+                find_by(&pallets, index, |p| item(p, "index"))?.ok_or_else(|| {
+                    PyValueError::new_err(format!("Pallet for index \"{}\" not found", index.str().map(|s| s.to_string()).unwrap_or_default()))
+                })
+            }
 
-        /// `MetadataAll`'s `pallets`.
-        #[getter]
-        fn pallets<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            Self::get_metadata(slf)?.getattr(intern!(slf.py(), "pallets"))
-        }
+            /// Signed extensions `{identifier: {"extrinsic", "additional_signed"}}`.
+            fn get_signed_extensions<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+                let py = slf.py();
+                let found = Self::_require(slf)?.call_method1(intern!(py, "get"), ("signed_extensions",))?;
+                let out = PyDict::new(py);
+                if found.is_truthy()? {
+                    out.update(found.cast::<pyo3::types::PyMapping>()?)?;
+                }
+                Ok(out)
+            }
+
+            /// `MetadataAll`'s `call_index`.
+            #[getter]
+            fn call_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                Self::get_metadata(slf)?.getattr(intern!(slf.py(), "call_index"))
+            }
+
+            /// `MetadataAll`'s `event_index`.
+            #[getter]
+            fn event_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                Self::get_metadata(slf)?.getattr(intern!(slf.py(), "event_index"))
+            }
+
+            /// `MetadataAll`'s `portable_registry` (V14+), else `None`.
+            #[getter]
+            fn portable_registry<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                Self::get_metadata(slf)?.getattr(intern!(slf.py(), "portable_registry"))
+            }
+
+            /// `MetadataAll`'s `pallets`.
+            #[getter]
+            fn pallets<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                Self::get_metadata(slf)?.getattr(intern!(slf.py(), "pallets"))
+            }
     }
 );
 
