@@ -16,7 +16,8 @@
 //! the pallet, call, storage … classes), [`metadata_views`] (the FRAME rules they
 //! read: storage entry types, V9–V13 indexes), [`metadata`] (the metadata
 //! model as Python data), [`typed_parts`] (the parts of a decoded metadata
-//! value as scale objects, and their `value_object`), [`text`] (hex written straight into Python strings),
+//! value as scale objects, and their `value_object`), [`parts_origin`] (what a part
+//! keeps of where it comes from), [`text`] (hex written straight into Python strings),
 //! [`value_decoder`] (cyscale's `get_value_decoder` callables), [`ownership`]
 //! (whether the installed `scalecodec` files are all ours), [`index`]
 //! (columnar decoding to Arrow and Parquet; the `index` feature).
@@ -34,6 +35,7 @@ pub mod metadata_views;
 pub mod object;
 pub mod ops;
 pub mod ownership;
+pub mod parts_origin;
 pub mod registry;
 pub mod runtime_api;
 pub mod scale_bytes;
@@ -92,6 +94,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(typed_parts::typed_part, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::set_part_catalogue, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::variant_index, m)?)?;
+    m.add_function(wrap_pyfunction!(typed_parts::wrap_parts, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::raw_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(config::user_definition, m)?)?;
     m.add_function(wrap_pyfunction!(ownership::check_ownership, m)?)?;

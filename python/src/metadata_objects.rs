@@ -903,6 +903,188 @@ view!(
     }
 );
 
+/// `obj.value[key]` of a dict value, else `None`.
+fn value_get<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+    let py = obj.py();
+    let value = obj.getattr(intern!(py, "value"))?;
+    match value.cast::<PyDict>() {
+        Ok(d) => Ok(d.get_item(key)?.unwrap_or_else(|| py.None().into_bound(py))),
+        Err(_) => Ok(py.None().into_bound(py)),
+    }
+}
+
+/// A call's `value_object`: its pallet and call as objects with `.name`
+/// (`_MetaRef`), every other field and each argument's value a part.
+fn call_value_object<'py>(
+    obj: &Bound<'py, PyAny>,
+    value: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = obj.py();
+    let config = obj.getattr(intern!(py, "runtime_config"))?;
+    let Ok(fields) = value.cast::<PyDict>() else {
+        return crate::typed_parts::wrap_parts(value, &config);
+    };
+    let (plain, named) = (
+        crate::typed_parts::scale_class(py, "_Part")?,
+        crate::typed_parts::scale_class(py, "_MetaRef")?,
+    );
+    let view = PyDict::new(py);
+    for (key, field) in fields.iter() {
+        let class = if key.eq("call_module")? || key.eq("call_function")? {
+            &named
+        } else {
+            &plain
+        };
+        view.set_item(&key, class.call1((field, &config))?)?;
+    }
+    if let Some(args) = fields.get_item("call_args")? {
+        if let Ok(args) = args.cast::<PyList>() {
+            let wrapped = PyList::empty(py);
+            for arg in args.iter() {
+                match arg.cast::<PyDict>() {
+                    Ok(a) if a.contains("value")? => {
+                        let copy = a.copy()?;
+                        copy.set_item("value", plain.call1((a.get_item("value")?, &config))?)?;
+                        wrapped.append(copy)?;
+                    }
+                    _ => wrapped.append(plain.call1((arg, &config))?)?,
+                }
+            }
+            view.set_item("call_args", wrapped)?;
+        }
+    }
+    Ok(view.into_any())
+}
+
+view!(
+    /// The call of a decoded value: `call_module` and `call_function` as
+    /// objects with `.name`, the arguments' values as parts.
+    CallView, "CallView", extends = ScaleObject,
+    init = base(),
+    {
+        /// The pallet (`.name`).
+        #[getter]
+        fn call_module<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            part(slf.as_any(), "call_module")
+        }
+
+        /// The call (`.name`).
+        #[getter]
+        fn call_function<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            part(slf.as_any(), "call_function")
+        }
+
+        /// The call's hash (`"0x…"`).
+        #[getter]
+        fn call_hash<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            value_get(slf.as_any(), "call_hash")
+        }
+
+        /// The pallet and call index in hex, without `0x` (as py-scale-codec keeps it).
+        #[getter]
+        fn call_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let index = value_get(slf.as_any(), "call_index")?;
+            if let Ok(text) = index.extract::<&str>() {
+                if let Some(hex) = text.strip_prefix("0x") {
+                    return Ok(PyString::new(slf.py(), hex).into_any());
+                }
+            }
+            Ok(index)
+        }
+
+        /// The arguments (`{"name", "type", "value"}` with value objects).
+        #[getter]
+        fn call_args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let py = slf.py();
+            if !slf.getattr(intern!(py, "value"))?.is_instance_of::<PyDict>() {
+                return Ok(PyDict::new(py).into_any());
+            }
+            part(slf.as_any(), "call_args")
+        }
+
+        /// See [`call_value_object`].
+        fn _build_value_object<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+            call_value_object(slf.as_any(), value)
+        }
+    }
+);
+
+view!(
+    /// An extrinsic as py-scale-codec shows it: hash, signedness, format
+    /// version, and a `value_object` whose call, length and era are objects.
+    ExtrinsicView, "ExtrinsicView", extends = ScaleObject,
+    init = base(),
+    {
+        /// The extrinsic's hash, when the decoder reported one.
+        #[getter]
+        fn extrinsic_hash<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            value_get(slf.as_any(), "extrinsic_hash")
+        }
+
+        /// Whether the decoded extrinsic carries a signature (`None` before decoding).
+        #[getter]
+        fn signed(slf: &Bound<'_, Self>) -> PyResult<Option<bool>> {
+            let py = slf.py();
+            let value = slf.getattr(intern!(py, "value"))?;
+            if !slf.getattr(intern!(py, "decoded"))?.is_truthy()? || !value.is_instance_of::<PyDict>() {
+                return Ok(None);
+            }
+            value.contains("signature").map(Some)
+        }
+
+        /// The extrinsic format: 4, or 5 for a bare or general (`0x45`)
+        /// transaction, whose value also names its `extension_version`
+        /// (`None` before decoding).
+        #[getter]
+        fn version<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyAny>>> {
+            let py = slf.py();
+            let value = slf.getattr(intern!(py, "value"))?;
+            let Ok(fields) = value.cast::<PyDict>() else { return Ok(None) };
+            if !slf.getattr(intern!(py, "decoded"))?.is_truthy()? {
+                return Ok(None);
+            }
+            let version = match fields.get_item("version")? {
+                Some(version) => version,
+                None => 4u8.into_pyobject(py)?.into_any(),
+            };
+            Ok(Some(version))
+        }
+
+        /// The value's parts; the call a call object, the length prefix a
+        /// part whose used bytes are its compact encoding, the era an `Era`.
+        fn _build_value_object<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+            let py = slf.py();
+            let config = slf.getattr(intern!(py, "runtime_config"))?;
+            let view = crate::typed_parts::wrap_parts(value, &config)?;
+            let (Ok(fields), Ok(view_dict)) = (value.cast::<PyDict>(), view.cast::<PyDict>()) else {
+                return Ok(view);
+            };
+            if let Some(call) = fields.get_item("call")? {
+                let part = crate::typed_parts::scale_class(py, "_CallPart")?.call1((call, &config))?;
+                view_dict.set_item("call", part)?;
+            }
+            if let Some(length) = fields.get_item("extrinsic_length")? {
+                let prefix = crate::ops::encode_compact(py, length.extract()?);
+                let part = crate::typed_parts::scale_class(py, "_UsedBytesPart")?.call1((length, &config, prefix))?;
+                view_dict.set_item("extrinsic_length", part)?;
+            }
+            if let Some(era_value) = fields.get_item("era")? {
+                let kwargs = PyDict::new(py);
+                kwargs.set_item("runtime_config", &config)?;
+                let era = crate::typed_parts::scale_class(py, "Era")?.call((), Some(&kwargs))?;
+                if let Err(e) = era.call_method1(intern!(py, "encode"), (&era_value,)) {
+                    if !(e.is_instance_of::<PyValueError>(py) || e.is_instance_of::<pyo3::exceptions::PyTypeError>(py)) {
+                        return Err(e);
+                    }
+                    era.setattr(intern!(py, "value"), &era_value)?;
+                }
+                view_dict.set_item("era", era)?;
+            }
+            Ok(view)
+        }
+    }
+);
+
 /// Registers the view classes.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<FieldView>()?;
@@ -923,5 +1105,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ScaleInfoPalletView>()?;
     m.add_class::<MetadataAllView>()?;
     m.add_class::<MetadataVersionedView>()?;
+    m.add_class::<CallView>()?;
+    m.add_class::<ExtrinsicView>()?;
     Ok(())
 }

@@ -37,9 +37,9 @@ use pyo3::types::{PyByteArray, PyBytes, PyDict, PyFloat, PyList, PyString, PyTup
 use pyo3::PyTraverseError;
 use std::sync::Arc;
 
+use crate::parts_origin::PartsOrigin;
 use crate::registry::PyRegistry;
 use crate::scale_bytes::{unsupported, PyScaleBytes};
-use crate::typed_parts::{typed_value_object, PartsOrigin};
 
 /// The "not built yet" marker of `_value_object` (`scalecodec.base._UNSET`).
 static UNSET: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -268,7 +268,9 @@ impl ScaleObject {
             )
         };
         let built = match origin {
-            Some(origin) => typed_value_object(slf.as_any(), value.bind(py), origin.bind(py))?,
+            Some(origin) => {
+                PartsOrigin::build_value_object(origin.bind(py), slf.as_any(), value.bind(py))?
+            }
             None => slf.call_method1(intern!(py, "_build_value_object"), (value,))?,
         };
         slf.borrow_mut().value_object = Some(built.clone().unbind());

@@ -10,14 +10,13 @@
 //! parts at once, which is why they are made here and not in Python.
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
-use pyo3::gc::PyVisit;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
-use pyo3::PyTraverseError;
 use std::sync::Mutex;
 
 use crate::object::{new_instance, ScaleObject};
+use crate::parts_origin::PartsOrigin;
 
 /// What `scalecodec.base` gives at import: its scale classes by name (the
 /// kinds a part's `value_object` depends on) and the function that returns
@@ -48,56 +47,42 @@ fn catalogue(py: Python<'_>) -> PyResult<(Bound<'_, PyDict>, Bound<'_, PyAny>)> 
     }
 }
 
-/// Where a typed part and the parts made from it come from: the
-/// configuration their classes are looked up in (`source`, `None` for the
-/// metadata definitions), and the object they are parts of (`root`, the
-/// metadata). Shared by every part of one tree.
-#[pyclass(frozen, module = "scalecodec._core", name = "PartsOrigin")]
-pub struct PartsOrigin {
-    source: Option<Py<PyAny>>,
-    lookup: Py<PyAny>,
-    root: Py<PyAny>,
+/// The scale class `name` of `scalecodec.base`'s catalogue.
+pub fn scale_class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    catalogue(py)?
+        .0
+        .get_item(name)?
+        .ok_or_else(|| PyRuntimeError::new_err(format!("scalecodec has no class {name}")))
 }
 
-#[pymethods]
-impl PartsOrigin {
-    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        visit.call(&self.source)?;
-        visit.call(&self.lookup)?;
-        visit.call(&self.root)
+/// A decoded list, tuple or dict with each element, item or value wrapped
+/// as a plain part (`_Part`) of `config`; anything else as it is.
+#[pyfunction]
+pub fn wrap_parts<'py>(
+    value: &Bound<'py, PyAny>,
+    config: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = value.py();
+    let plain = scale_class(py, "_Part")?;
+    let wrap = |v: Bound<'py, PyAny>| plain.call1((v, config));
+    if let Ok(list) = value.cast::<PyList>() {
+        return Ok(
+            PyList::new(py, list.iter().map(wrap).collect::<PyResult<Vec<_>>>()?)?.into_any(),
+        );
     }
-}
-
-impl PartsOrigin {
-    /// The object the parts belong to (`None` when none was named).
-    pub fn root<'py>(&self, py: Python<'py>) -> &Bound<'py, PyAny> {
-        self.root.bind(py)
+    if let Ok(tuple) = value.cast::<PyTuple>() {
+        return Ok(
+            PyTuple::new(py, tuple.iter().map(wrap).collect::<PyResult<Vec<_>>>()?)?.into_any(),
+        );
     }
-
-    /// The arguments of [`typed_part`] that make `value` of `type_string`
-    /// again in `config` (a pickled part).
-    pub fn remake_args<'py>(
-        &self,
-        py: Python<'py>,
-        value: Bound<'py, PyAny>,
-        type_string: Bound<'py, PyAny>,
-        config: Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        let source = self
-            .source
-            .as_ref()
-            .map_or_else(|| py.None(), |s| s.clone_ref(py));
-        PyTuple::new(
-            py,
-            [
-                value,
-                type_string,
-                config,
-                source.into_bound(py),
-                self.root.bind(py).clone(),
-            ],
-        )
+    if let Ok(dict) = value.cast::<PyDict>() {
+        let out = PyDict::new(py);
+        for (k, v) in dict.iter() {
+            out.set_item(k, wrap(v)?)?;
+        }
+        return Ok(out.into_any());
     }
+    Ok(value.clone())
 }
 
 /// A type string looked up, its class and the class's variant names (an
@@ -129,8 +114,7 @@ impl ClassMemo {
             }
         }
         let cls = origin
-            .lookup
-            .bind(py)
+            .lookup(py)
             .call_method1(intern!(py, "get_decoder_class"), (type_string,))?;
         let names = match cls.getattr_opt(intern!(py, "value_list"))? {
             Some(names) if names.is_truthy()? => Some(names),
@@ -165,11 +149,12 @@ pub fn typed_part<'py>(
     };
     let origin = Bound::new(
         py,
-        PartsOrigin {
-            source: source.map(Bound::unbind),
-            lookup: lookup.unbind(),
-            root: root.map_or_else(|| py.None(), Bound::unbind),
-        },
+        PartsOrigin::new(
+            source.map(Bound::unbind),
+            lookup.unbind(),
+            root.map_or_else(|| py.None(), Bound::unbind),
+            typed_value_object,
+        ),
     )?;
     make_part(
         value,
@@ -199,9 +184,7 @@ fn make_part<'py>(
     };
     let (cls, variant_names) = memo.class_of(origin.get(), type_string)?;
     if cls.is_none() {
-        let plain = catalogue(py)?.0.get_item("_Part")?;
-        let plain = plain.ok_or_else(|| PyRuntimeError::new_err("scalecodec.base has no _Part"))?;
-        return plain.call1((value, config, type_string));
+        return scale_class(py, "_Part")?.call1((value, config, type_string));
     }
     let obj = new_instance(cls.cast::<PyType>()?)?;
     let enum_index = match variant_names {

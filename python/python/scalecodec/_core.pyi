@@ -320,6 +320,20 @@ class MetadataVersionedView(ScaleObject):
     def get_pallet_by_index(self, index: int) -> Any: ...
     def get_signed_extensions(self) -> Dict[str, Dict[str, Any]]: ...
 
+class CallView(ScaleObject):
+    call_module: Any
+    call_function: Any
+    call_hash: Optional[str]
+    call_index: Optional[str]
+    call_args: Any
+    def _build_value_object(self, value: Any) -> Any: ...
+
+class ExtrinsicView(ScaleObject):
+    extrinsic_hash: Optional[str]
+    signed: Optional[bool]
+    version: Optional[int]
+    def _build_value_object(self, value: Any) -> Any: ...
+
 class ConfigBase:
     """Base of ``RuntimeConfigurationObject``: the registry, the class cache
     and the methods that only reach the registry."""
@@ -403,6 +417,8 @@ def typed_part(value: Any, type_string: str, config: Any, source: Any = None, ro
     """A decoded scale object of ``type_string`` holding ``value`` in ``config``, its class from
     ``source`` (default: the metadata definitions), part of ``root``; its ``value_object`` is made of
     such parts, as py-scale-codec's decoder would have left it."""
+def wrap_parts(value: Any, config: Any) -> Any:
+    """A decoded list, tuple or dict with each element (or dict value) as a plain part of ``config``."""
 def variant_index(names: Any, value: Any) -> Optional[int]:
     """The position of ``value``'s variant name (``"Name"`` or ``{"Name": …}``) in ``names`` (a list
     or tuple), else ``None``."""

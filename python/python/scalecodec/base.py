@@ -371,14 +371,8 @@ def _restore_part(cls: type, config: RuntimeConfigurationObject, value: Any, att
     return obj
 
 
-def _wrap_parts(value: Any, config: RuntimeConfigurationObject) -> Any:
-    if isinstance(value, list):
-        return [_Part(v, config) for v in value]
-    if isinstance(value, tuple):
-        return tuple(_Part(v, config) for v in value)
-    if isinstance(value, dict):
-        return {k: _Part(v, config) for k, v in value.items()}
-    return value
+#: A decoded list, tuple or dict with its elements as plain parts (``_Part``).
+_wrap_parts = _core.wrap_parts
 
 
 # Methods whose override means a class decodes / encodes differently from its node.

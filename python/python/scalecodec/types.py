@@ -22,7 +22,6 @@ from scalecodec.base import (
     _Part,
     _raw_bytes,
     _user_definition,
-    _wrap_parts,
 )
 from scalecodec.constants import TYPE_DECOMP_MAX_RECURSIVE
 from scalecodec.utils.math import next_power_of_two, trailing_zeros
@@ -461,43 +460,13 @@ class _MetaRef(_Part):
                     doc="The name.")
 
 
-class _CallAccess:
-    """A call's ``value_object`` (pallet and call as objects with ``.name``)
-    and its ``call_module`` / ``call_function``."""
-
-    call_module = _part("call_module", "The pallet (``.name``).")
-    call_function = _part("call_function", "The call (``.name``).")
-
-    def _build_value_object(self, value: Any) -> Any:
-        config = self.runtime_config
-        if not isinstance(value, dict):
-            return _wrap_parts(value, config)
-        view = {k: (_MetaRef if k in ("call_module", "call_function") else _Part)(v, config) for k, v in value.items()}
-        if isinstance(value.get("call_args"), list):
-            view["call_args"] = [{**a, "value": _Part(a["value"], config)} if isinstance(a, dict) and "value" in a
-                                 else _Part(a, config) for a in value["call_args"]]
-        return view
-
-
-class GenericCall(_CallAccess, ScaleType, kinds=(K.Call,)):
+class GenericCall(_core.CallView, ScaleType, kinds=(K.Call,)):
     """A call: ``{"call_index", "call_function", "call_module", "call_args", "call_hash"}``."""
 
     type_string = "Call"
-    call_hash = _get("call_hash", "The call's hash (``\"0x…\"``).")
-
-    @property
-    def call_index(self) -> Optional[str]:
-        """The pallet and call index in hex, without ``0x`` (as py-scale-codec keeps it)."""
-        index = self.value.get("call_index") if isinstance(self.value, dict) else None
-        return index[2:] if isinstance(index, str) and index.startswith("0x") else index
-
-    @property
-    def call_args(self) -> Any:
-        """The arguments (``{"name", "type", "value"}`` with value objects)."""
-        return self.value_object["call_args"] if isinstance(self.value, dict) else {}
 
 
-class _CallPart(_CallAccess, _Part): """The call inside a decoded extrinsic."""
+class _CallPart(_core.CallView, _Part): """The call inside a decoded extrinsic."""
 
 
 class _UsedBytesPart(_Part):
@@ -512,40 +481,11 @@ class _UsedBytesPart(_Part):
         return (type(self), (self.value, self.runtime_config, bytes(self.get_used_bytes())))
 
 
-class GenericExtrinsic(ScaleType, kinds=(K.Extrinsic,)):
+class GenericExtrinsic(_core.ExtrinsicView, ScaleType, kinds=(K.Extrinsic,)):
     """An extrinsic (compact-length prefixed) as py-scale-codec shows it; it is
     encoded also from py-scale-codec's ``account_id`` and ``signature_version``."""
 
     type_string = "Extrinsic"
-    extrinsic_hash = _get("extrinsic_hash", "The extrinsic's hash, when the decoder reported one.")
-
-    @property
-    def signed(self) -> Optional[bool]:
-        """Whether the decoded extrinsic carries a signature (``None`` before decoding)."""
-        return "signature" in self.value if self.decoded and isinstance(self.value, dict) else None
-
-    @property
-    def version(self) -> Optional[int]:
-        """The extrinsic format: 4, or 5 for a bare or general (``0x45``) transaction, whose
-        value also names its ``extension_version`` (``None`` before decoding)."""
-        return self.value.get("version", 4) if self.decoded and isinstance(self.value, dict) else None
-
-    def _build_value_object(self, value: Any) -> Any:
-        view = _wrap_parts(value, self.runtime_config)
-        if not isinstance(value, dict):
-            return view
-        if "call" in value:
-            view["call"] = _CallPart(value["call"], self.runtime_config)
-        if "extrinsic_length" in value:
-            prefix = _core.encode_compact(value["extrinsic_length"])
-            view["extrinsic_length"] = _UsedBytesPart(value["extrinsic_length"], self.runtime_config, prefix)
-        if "era" in value:
-            view["era"] = era = Era(runtime_config=self.runtime_config)
-            try:
-                era.encode(value["era"])
-            except (ValueError, TypeError):
-                era.value = value["era"]
-        return view
 
 
 GenericExtrinsicV4 = GenericExtrinsic
