@@ -55,8 +55,12 @@ fn decode_to_arrow(blocks: &[Block], decoders: &Decoders, chunk: usize) -> usize
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut count = 2000u64;
+    // `--arrow-only`: only the decode to Arrow (for a profiler).
+    let mut arrow_only = false;
     while let Some(a) = args.next() {
-        if a == "--blocks" {
+        if a == "--arrow-only" {
+            arrow_only = true;
+        } else if a == "--blocks" {
             count = args
                 .next()
                 .and_then(|n| n.parse().ok())
@@ -88,7 +92,12 @@ fn main() {
     // the peak resident size after the run must not grow with the range.
     // First, before the other cases hold whole ranges in memory.
     let template = &cases[0].1;
-    for n in [count, 4 * count] {
+    let streamed = if arrow_only {
+        vec![]
+    } else {
+        vec![count, 4 * count]
+    };
+    for n in streamed {
         let dir =
             std::env::temp_dir().join(format!("ferroscale-index-mem-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -170,6 +179,9 @@ fn main() {
                 s * 1e3 / count as f64,
                 if threads > 1 { format!(", {:.2}x over 1 thread", one / s) } else { String::new() }
             );
+        }
+        if arrow_only {
+            continue;
         }
         // The whole pipeline, from JSON lines to Parquet partitions.
         let dir =
