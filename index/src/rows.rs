@@ -280,7 +280,7 @@ fn extrinsic_row(
             if i > 0 {
                 out.push(',');
             }
-            crate::json::write_json(&ferroscale_value::Value::str(*k), &mut out);
+            crate::json::write_str(k, &mut out);
             out.push(':');
             write_json_ref(*e, &mut out);
         }
