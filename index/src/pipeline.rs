@@ -15,12 +15,13 @@ use std::sync::mpsc::sync_channel;
 use std::sync::Arc;
 use std::time::Instant;
 
+use ferroscale_dynamic::Document;
 use rayon::prelude::*;
 
 use crate::block::Block;
 use crate::metadata_dir;
 use crate::partition::{is_finished, write_partition, WriteError};
-use crate::rows::{decode_block, Rows};
+use crate::rows::{decode_block_with, Rows};
 use crate::source::SourceError;
 use crate::spec::{SpecDecoder, SpecError};
 
@@ -119,7 +120,10 @@ impl Decoders {
 pub fn decode_blocks(blocks: &[Block], decoders: &Decoders) -> Rows {
     blocks
         .par_iter()
-        .map(|b| decode_block(b, decoders.get(b.spec_version)))
+        // One document per worker's run of blocks, decoded into again and again.
+        .map_init(Document::new, |doc, b| {
+            decode_block_with(b, decoders.get(b.spec_version), doc)
+        })
         .reduce(Rows::default, |mut a, b| {
             a.append(b);
             a

@@ -162,6 +162,18 @@ impl Rows {
 /// Decodes `block` with its runtime's decoder (`None`: no metadata for its
 /// spec version, which becomes an error row).
 pub fn decode_block(block: &Block, spec: Option<&SpecDecoder>) -> Rows {
+    decode_block_with(block, spec, &mut Document::new())
+}
+
+/// [`decode_block`] decoding every item into `doc`, whose buffers are kept
+/// from one item and one block to the next: a fresh document per item
+/// allocates (and faults in) a few hundred kilobytes for a large
+/// extrinsic, every time.
+pub(crate) fn decode_block_with<'g>(
+    block: &Block,
+    spec: Option<&'g SpecDecoder>,
+    doc: &mut Document<'g>,
+) -> Rows {
     let mut rows = Rows::default();
     let n = block.number;
     let mut block_row = BlockRow {
@@ -185,10 +197,10 @@ pub fn decode_block(block: &Block, spec: Option<&SpecDecoder>) -> Rows {
     let mut outcomes: Vec<Option<bool>> = vec![None; block.extrinsics.len()];
     if let Some(bytes) = &block.events {
         let decoded = match spec.events_type() {
-            Some(ty) => Document::decode(&ctx, ty, bytes).map_err(|e| e.to_string()),
+            Some(ty) => doc.decode_into(&ctx, ty, bytes).map_err(|e| e.to_string()),
             None => Err("the runtime has no System.Events storage item".into()),
         };
-        match decoded.and_then(|doc| event_rows(n, doc.root())) {
+        match decoded.and_then(|()| event_rows(n, doc.root())) {
             Ok(events) => {
                 block_row.event_count = Some(events.len() as u32);
                 for e in &events {
@@ -214,9 +226,10 @@ pub fn decode_block(block: &Block, spec: Option<&SpecDecoder>) -> Rows {
     for (i, bytes) in block.extrinsics.iter().enumerate() {
         let index = i as u32;
         let base = rows.calls.len();
-        let row = Document::decode(&ctx, spec.extrinsic_type(), bytes)
+        let row = doc
+            .decode_into(&ctx, spec.extrinsic_type(), bytes)
             .map_err(|e| e.to_string())
-            .and_then(|doc| {
+            .and_then(|()| {
                 let v = doc.root();
                 let call = v.get("call").ok_or("extrinsic value has no call")?;
                 let (_, _, args) =
