@@ -11,9 +11,7 @@ use std::time::Instant;
 use ferroscale_dynamic::Document;
 use ferroscale_index::pipeline::decode_blocks;
 use ferroscale_index::source::JsonLines;
-use ferroscale_index::{
-    decode_block, record_batch, run, Block, Decoders, Options, SpecDecoder, Table,
-};
+use ferroscale_index::{decode_block, record_batches, run, Block, Decoders, Options, SpecDecoder};
 
 fn fixture_block(number: u64, spec_version: u32, dir: &str, events: bool) -> Block {
     let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(&format!(
@@ -45,8 +43,9 @@ fn decode_to_arrow(blocks: &[Block], decoders: &Decoders, chunk: usize) -> usize
     let mut rows_out = 0;
     for chunk in blocks.chunks(chunk) {
         let rows = decode_blocks(chunk, decoders);
-        for t in Table::ALL {
-            rows_out += record_batch(t, &rows).expect("batch").num_rows();
+        // The five tables side by side, as the pipeline's writer builds them.
+        for batch in record_batches(&rows).expect("batches") {
+            rows_out += batch.num_rows();
         }
     }
     rows_out
