@@ -166,13 +166,21 @@ fn main() {
             // Warm-up, then the measured pass.
             pool.install(|| decode_to_arrow(&blocks[..blocks.len().min(50)], &decoders, 500));
             let t = Instant::now();
+            let cpu = cpu_seconds();
             let rows = pool.install(|| decode_to_arrow(&blocks, &decoders, 500));
             let s = t.elapsed().as_secs_f64();
+            // CPU time of the whole process per block: on more threads, what
+            // it adds over one thread is contention (allocator, page faults,
+            // memory bandwidth), not waiting.
+            let cpu = cpu_seconds().zip(cpu).map_or("?".into(), |(b, a)| {
+                format!("{:.3}", (b - a) * 1e3 / count as f64)
+            });
             if threads == 1 {
                 one = s;
             }
             println!(
-                "{name}: to Arrow, {threads} thread(s): {:.0} blocks/s, {:.1} MB/s, {:.3} ms/block, {rows} rows{}",
+                "{name}: to Arrow, {threads} thread(s): {:.0} blocks/s, {:.1} MB/s, {:.3} ms/block, \
+                 CPU {cpu} ms/block, {rows} rows{}",
                 count as f64 / s,
                 mb / s,
                 s * 1e3 / count as f64,
@@ -245,4 +253,16 @@ fn peak_resident_mb() -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
+}
+
+/// The process's user + system CPU time so far (`/proc/self/stat`, in the
+/// kernel's clock ticks of 10 ms), Linux only.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces, in parentheses).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let mut fields = rest.split_whitespace();
+    let utime: f64 = fields.nth(11)?.parse().ok()?;
+    let stime: f64 = fields.next()?.parse().ok()?;
+    Some((utime + stime) / 100.0)
 }
