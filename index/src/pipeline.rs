@@ -118,16 +118,17 @@ impl Decoders {
 /// Decodes `blocks` in parallel on the current rayon pool; rows come back in
 /// block order.
 pub fn decode_blocks(blocks: &[Block], decoders: &Decoders) -> Rows {
-    blocks
+    let parts: Vec<Rows> = blocks
         .par_iter()
         // One document per worker's run of blocks, decoded into again and again.
         .map_init(Document::new, |doc, b| {
             decode_block_with(b, decoders.get(b.spec_version), doc)
         })
-        .reduce(Rows::default, |mut a, b| {
-            a.append(b);
-            a
-        })
+        .collect();
+    // Joined once at the end: merging pairwise as the workers finish moved
+    // the rows again at every level of the merge tree, the last levels on
+    // one thread.
+    Rows::concat(parts)
 }
 
 /// How to run the pipeline.

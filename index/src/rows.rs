@@ -157,6 +157,23 @@ impl Rows {
         self.events.append(&mut other.events);
         self.errors.append(&mut other.errors);
     }
+
+    /// All rows of `parts`, in order, each moved once (the tables sized up
+    /// front).
+    pub fn concat(parts: Vec<Rows>) -> Rows {
+        let total = |f: fn(&Rows) -> usize| parts.iter().map(f).sum::<usize>();
+        let mut all = Rows {
+            blocks: Vec::with_capacity(total(|r| r.blocks.len())),
+            extrinsics: Vec::with_capacity(total(|r| r.extrinsics.len())),
+            calls: Vec::with_capacity(total(|r| r.calls.len())),
+            events: Vec::with_capacity(total(|r| r.events.len())),
+            errors: Vec::with_capacity(total(|r| r.errors.len())),
+        };
+        for rows in parts {
+            all.append(rows);
+        }
+        all
+    }
 }
 
 /// Decodes `block` with its runtime's decoder (`None`: no metadata for its
