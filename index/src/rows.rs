@@ -423,19 +423,29 @@ fn nested_calls<'d, 'g>(v: ValueRef<'d, 'g>, f: &mut dyn FnMut(ValueRef<'d, 'g>)
     if call_parts(v).is_some() {
         return f(v);
     }
-    match v.kind() {
-        Kind::List | Kind::Tuple => v
-            .items()
-            .into_iter()
-            .flatten()
-            .for_each(|i| nested_calls(i, f)),
-        Kind::Dict => v
-            .entries()
-            .into_iter()
-            .flatten()
-            .for_each(|(_, i)| nested_calls(i, f)),
-        _ => {}
+    // Plain loops over `items()` / `entries()`: this walks every node of
+    // the arguments (a tenth of the rows stage's time in a profile of block
+    // 18468942), and an `into_iter().flatten()` adapter is state copied
+    // around at every node.
+    if let Some(items) = v.items() {
+        for item in items {
+            if is_container(item) {
+                nested_calls(item, f);
+            }
+        }
+    } else if let Some(entries) = v.entries() {
+        for (_, item) in entries {
+            if is_container(item) {
+                nested_calls(item, f);
+            }
+        }
     }
+}
+
+/// Whether `v` may hold a call (scalars never do; most nodes are scalars,
+/// so they are not visited at all).
+fn is_container(v: ValueRef<'_, '_>) -> bool {
+    matches!(v.kind(), Kind::List | Kind::Tuple | Kind::Dict)
 }
 
 /// The rows of a decoded `System.Events` value.
