@@ -457,7 +457,16 @@ fn event_rows(block_number: u64, v: ValueRef<'_, '_>) -> Result<Vec<EventRow>, S
     records
         .enumerate()
         .map(|(i, r)| {
-            let field = |k: &str| r.get(k).ok_or_else(|| format!("event {i}: no {k}"));
+            // One pass over the record's entries for every field (a `get`
+            // per field scanned them six times).
+            let found = fields(r, EVENT_FIELDS);
+            let field = |k: &str| {
+                EVENT_FIELDS
+                    .iter()
+                    .position(|f| *f == k)
+                    .and_then(|at| found[at])
+                    .ok_or_else(|| format!("event {i}: no {k}"))
+            };
             let text = |k: &str| -> Result<String, String> {
                 Ok(field(k)?
                     .as_str()
@@ -476,8 +485,8 @@ fn event_rows(block_number: u64, v: ValueRef<'_, '_>) -> Result<Vec<EventRow>, S
                 block_number,
                 index: i as u32,
                 phase: text("phase")?,
-                extrinsic_index: r
-                    .get("extrinsic_idx")
+                extrinsic_index: field("extrinsic_idx")
+                    .ok()
                     .and_then(|x| x.as_u128())
                     .and_then(|x| u32::try_from(x).ok()),
                 pallet: text("module_id")?,
@@ -487,4 +496,29 @@ fn event_rows(block_number: u64, v: ValueRef<'_, '_>) -> Result<Vec<EventRow>, S
             })
         })
         .collect()
+}
+
+/// The fields of an event record the `events` table reads.
+const EVENT_FIELDS: [&str; 6] = [
+    "phase",
+    "extrinsic_idx",
+    "module_id",
+    "event_id",
+    "attributes",
+    "topics",
+];
+
+/// The values under `keys` in dict `v` (the first entry of each key, as
+/// [`ValueRef::get`] finds it), in one pass over its entries.
+fn fields<'d, 'g, const N: usize>(
+    v: ValueRef<'d, 'g>,
+    keys: [&str; N],
+) -> [Option<ValueRef<'d, 'g>>; N] {
+    let mut found = [None; N];
+    for (k, item) in v.entries().into_iter().flatten() {
+        if let Some(at) = keys.iter().position(|key| *key == k) {
+            found[at].get_or_insert(item);
+        }
+    }
+    found
 }
