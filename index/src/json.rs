@@ -110,10 +110,12 @@ fn write_entry(key: &str, item: ValueRef<'_, '_>, out: &mut String) {
 
 /// The JSON text of a document's value.
 ///
-/// Written into a buffer kept per thread, then copied once into a string of
-/// exactly its length: the arguments of a large call render to hundreds of
-/// kilobytes, and growing a fresh string to that size reallocates and
-/// copies it over and over (and faults in new pages each time).
+/// Written into a buffer kept per thread: the arguments of a large call
+/// render to hundreds of kilobytes, and growing a fresh string to that size
+/// reallocates and copies it over and over (and faults in new pages each
+/// time). Small texts are copied out into a string of their length; a large
+/// one takes the buffer itself (shrunk in place), and the thread starts a
+/// new buffer of the same capacity, so the text is not copied again.
 pub fn ref_to_json(value: ValueRef<'_, '_>) -> String {
     thread_local! {
         static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
@@ -122,11 +124,17 @@ pub fn ref_to_json(value: ValueRef<'_, '_>) -> String {
         Ok(mut buf) => {
             buf.clear();
             write_json_ref(value, &mut buf);
-            let text = String::from(buf.as_str());
-            // Keep a large buffer for the next value, but not an outlier's.
-            if buf.capacity() > SCRATCH_KEEP {
-                *buf = String::new();
+            if buf.len() < HAND_OVER {
+                return String::from(buf.as_str());
             }
+            // Keep a large buffer for the next value, but not an outlier's.
+            let keep = if buf.capacity() > SCRATCH_KEEP {
+                0
+            } else {
+                buf.capacity()
+            };
+            let mut text = std::mem::replace(&mut *buf, String::with_capacity(keep));
+            text.shrink_to_fit();
             text
         }
         // Not reached (rendering never calls back here); a fresh string is
@@ -141,6 +149,10 @@ pub fn ref_to_json(value: ValueRef<'_, '_>) -> String {
 
 /// The largest scratch buffer [`ref_to_json`] keeps between calls.
 const SCRATCH_KEEP: usize = 16 << 20;
+
+/// From this length [`ref_to_json`] hands its buffer over instead of
+/// copying the text out.
+const HAND_OVER: usize = 32 << 10;
 
 /// The JSON text of `value`.
 pub fn to_json(value: &Value) -> String {
