@@ -460,13 +460,13 @@ fn event_rows(block_number: u64, v: ValueRef<'_, '_>) -> Result<Vec<EventRow>, S
             // One pass over the record's entries for every field (a `get`
             // per field scanned them six times).
             let found = fields(r, EVENT_FIELDS);
-            let field = |k: &str| {
+            let get = |k: &str| {
                 EVENT_FIELDS
                     .iter()
                     .position(|f| *f == k)
                     .and_then(|at| found[at])
-                    .ok_or_else(|| format!("event {i}: no {k}"))
             };
+            let field = |k: &str| get(k).ok_or_else(|| format!("event {i}: no {k}"));
             let text = |k: &str| -> Result<String, String> {
                 Ok(field(k)?
                     .as_str()
@@ -485,8 +485,7 @@ fn event_rows(block_number: u64, v: ValueRef<'_, '_>) -> Result<Vec<EventRow>, S
                 block_number,
                 index: i as u32,
                 phase: text("phase")?,
-                extrinsic_index: field("extrinsic_idx")
-                    .ok()
+                extrinsic_index: get("extrinsic_idx")
                     .and_then(|x| x.as_u128())
                     .and_then(|x| u32::try_from(x).ok()),
                 pallet: text("module_id")?,
