@@ -115,7 +115,7 @@ fn write_entry(key: &str, item: ValueRef<'_, '_>, out: &mut String) {
 /// reallocates and copies it over and over (and faults in new pages each
 /// time). Small texts are copied out into a string of their length; a large
 /// one takes the buffer itself (shrunk in place), and the thread starts a
-/// new buffer of the same capacity, so the text is not copied again.
+/// new buffer of that text's length, so the text is not copied again.
 pub fn ref_to_json(value: ValueRef<'_, '_>) -> String {
     thread_local! {
         static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
@@ -127,11 +127,12 @@ pub fn ref_to_json(value: ValueRef<'_, '_>) -> String {
             if buf.len() < HAND_OVER {
                 return String::from(buf.as_str());
             }
-            // Keep a large buffer for the next value, but not an outlier's.
-            let keep = if buf.capacity() > SCRATCH_KEEP {
+            // The next buffer is as large as this text (the next large value
+            // is likely of a similar size), but not an outlier's.
+            let keep = if buf.len() > SCRATCH_KEEP {
                 0
             } else {
-                buf.capacity()
+                buf.len()
             };
             let mut text = std::mem::replace(&mut *buf, String::with_capacity(keep));
             text.shrink_to_fit();
