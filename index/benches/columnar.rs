@@ -11,9 +11,7 @@ use std::time::Instant;
 use ferroscale_dynamic::Document;
 use ferroscale_index::pipeline::decode_blocks;
 use ferroscale_index::source::JsonLines;
-use ferroscale_index::{
-    decode_block, record_batch, run, Block, Decoders, Options, SpecDecoder, Table,
-};
+use ferroscale_index::{decode_block, record_batches, run, Block, Decoders, Options, SpecDecoder};
 
 fn fixture_block(number: u64, spec_version: u32, dir: &str, events: bool) -> Block {
     let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(&format!(
@@ -45,8 +43,9 @@ fn decode_to_arrow(blocks: &[Block], decoders: &Decoders, chunk: usize) -> usize
     let mut rows_out = 0;
     for chunk in blocks.chunks(chunk) {
         let rows = decode_blocks(chunk, decoders);
-        for t in Table::ALL {
-            rows_out += record_batch(t, &rows).expect("batch").num_rows();
+        // The five tables side by side, as the pipeline's writer builds them.
+        for batch in record_batches(&rows).expect("batches") {
+            rows_out += batch.num_rows();
         }
     }
     rows_out
@@ -55,8 +54,12 @@ fn decode_to_arrow(blocks: &[Block], decoders: &Decoders, chunk: usize) -> usize
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut count = 2000u64;
+    // `--arrow-only`: only the decode to Arrow (for a profiler).
+    let mut arrow_only = false;
     while let Some(a) = args.next() {
-        if a == "--blocks" {
+        if a == "--arrow-only" {
+            arrow_only = true;
+        } else if a == "--blocks" {
             count = args
                 .next()
                 .and_then(|n| n.parse().ok())
@@ -88,7 +91,12 @@ fn main() {
     // the peak resident size after the run must not grow with the range.
     // First, before the other cases hold whole ranges in memory.
     let template = &cases[0].1;
-    for n in [count, 4 * count] {
+    let streamed = if arrow_only {
+        vec![]
+    } else {
+        vec![count, 4 * count]
+    };
+    for n in streamed {
         let dir =
             std::env::temp_dir().join(format!("ferroscale-index-mem-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -158,18 +166,29 @@ fn main() {
             // Warm-up, then the measured pass.
             pool.install(|| decode_to_arrow(&blocks[..blocks.len().min(50)], &decoders, 500));
             let t = Instant::now();
+            let cpu = cpu_seconds();
             let rows = pool.install(|| decode_to_arrow(&blocks, &decoders, 500));
             let s = t.elapsed().as_secs_f64();
+            // CPU time of the whole process per block: on more threads, what
+            // it adds over one thread is contention (allocator, page faults,
+            // memory bandwidth), not waiting.
+            let cpu = cpu_seconds().zip(cpu).map_or("?".into(), |(b, a)| {
+                format!("{:.3}", (b - a) * 1e3 / count as f64)
+            });
             if threads == 1 {
                 one = s;
             }
             println!(
-                "{name}: to Arrow, {threads} thread(s): {:.0} blocks/s, {:.1} MB/s, {:.3} ms/block, {rows} rows{}",
+                "{name}: to Arrow, {threads} thread(s): {:.0} blocks/s, {:.1} MB/s, {:.3} ms/block, \
+                 CPU {cpu} ms/block, {rows} rows{}",
                 count as f64 / s,
                 mb / s,
                 s * 1e3 / count as f64,
                 if threads > 1 { format!(", {:.2}x over 1 thread", one / s) } else { String::new() }
             );
+        }
+        if arrow_only {
+            continue;
         }
         // The whole pipeline, from JSON lines to Parquet partitions.
         let dir =
@@ -234,4 +253,16 @@ fn peak_resident_mb() -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
+}
+
+/// The process's user + system CPU time so far (`/proc/self/stat`, in the
+/// kernel's clock ticks of 10 ms), Linux only.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces, in parentheses).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let mut fields = rest.split_whitespace();
+    let utime: f64 = fields.nth(11)?.parse().ok()?;
+    let stime: f64 = fields.next()?.parse().ok()?;
+    Some((utime + stime) / 100.0)
 }

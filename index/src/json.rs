@@ -23,7 +23,7 @@ pub fn write_json(value: &Value, out: &mut String) {
         Value::U256(_) | Value::I256(_) => {
             let _ = write!(out, "{value}");
         }
-        Value::Str(s) => write_string(s, out),
+        Value::Str(s) => write_str(s, out),
         Value::List(items) | Value::Tuple(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
@@ -40,7 +40,7 @@ pub fn write_json(value: &Value, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                write_string(key, out);
+                write_str(key, out);
                 out.push(':');
                 write_json(item, out);
             }
@@ -60,44 +60,100 @@ pub fn write_json_ref(value: ValueRef<'_, '_>, out: &mut String) {
         } else {
             "false"
         }),
-        Kind::Int => match (value.as_u128(), value.as_i128()) {
-            (Some(v), _) => write_u128(v, out),
-            (None, Some(v)) => write_i128(v, out),
-            // 256-bit integers: rare, rendered through the value.
-            (None, None) => write_json(&value.to_value(), out),
+        // Signed only when not unsigned (each read converts the slot).
+        Kind::Int => match value.as_u128() {
+            Some(v) => write_u128(v, out),
+            None => match value.as_i128() {
+                Some(v) => write_i128(v, out),
+                // 256-bit integers: rare, rendered through the value.
+                None => write_json(&value.to_value(), out),
+            },
         },
-        Kind::Str => write_string(value.as_str().unwrap_or_default(), out),
+        Kind::Str => write_str(value.as_str().unwrap_or_default(), out),
         Kind::List | Kind::Tuple => {
             out.push('[');
-            for (i, item) in value.items().into_iter().flatten().enumerate() {
-                if i > 0 {
-                    out.push(',');
+            // `if let` rather than `into_iter().flatten()`: the flattening
+            // adapter is copied around on every call, and this runs once per
+            // node of the value.
+            if let Some(mut items) = value.items() {
+                if let Some(first) = items.next() {
+                    write_json_ref(first, out);
+                    for item in items {
+                        out.push(',');
+                        write_json_ref(item, out);
+                    }
                 }
-                write_json_ref(item, out);
             }
             out.push(']');
         }
         Kind::Dict => {
             out.push('{');
-            for (i, (key, item)) in value.entries().into_iter().flatten().enumerate() {
-                if i > 0 {
-                    out.push(',');
+            if let Some(mut entries) = value.entries() {
+                if let Some((key, item)) = entries.next() {
+                    write_entry(key, item, out);
+                    for (key, item) in entries {
+                        out.push(',');
+                        write_entry(key, item, out);
+                    }
                 }
-                write_string(key, out);
-                out.push(':');
-                write_json_ref(item, out);
             }
             out.push('}');
         }
     }
 }
 
-/// The JSON text of a document's value.
-pub fn ref_to_json(value: ValueRef<'_, '_>) -> String {
-    let mut out = String::new();
-    write_json_ref(value, &mut out);
-    out
+fn write_entry(key: &str, item: ValueRef<'_, '_>, out: &mut String) {
+    write_str(key, out);
+    out.push(':');
+    write_json_ref(item, out);
 }
+
+/// The JSON text of a document's value.
+///
+/// Written into a buffer kept per thread: the arguments of a large call
+/// render to hundreds of kilobytes, and growing a fresh string to that size
+/// reallocates and copies it over and over (and faults in new pages each
+/// time). Small texts are copied out into a string of their length; a large
+/// one takes the buffer itself (shrunk in place), and the thread starts a
+/// new buffer of that text's length, so the text is not copied again.
+pub fn ref_to_json(value: ValueRef<'_, '_>) -> String {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut buf) => {
+            buf.clear();
+            write_json_ref(value, &mut buf);
+            if buf.len() < HAND_OVER {
+                return String::from(buf.as_str());
+            }
+            // The next buffer is as large as this text (the next large value
+            // is likely of a similar size), but not an outlier's.
+            let keep = if buf.len() > SCRATCH_KEEP {
+                0
+            } else {
+                buf.len()
+            };
+            let mut text = std::mem::replace(&mut *buf, String::with_capacity(keep));
+            text.shrink_to_fit();
+            text
+        }
+        // Not reached (rendering never calls back here); a fresh string is
+        // always correct.
+        Err(_) => {
+            let mut out = String::new();
+            write_json_ref(value, &mut out);
+            out
+        }
+    })
+}
+
+/// The largest scratch buffer [`ref_to_json`] keeps between calls.
+const SCRATCH_KEEP: usize = 16 << 20;
+
+/// From this length [`ref_to_json`] hands its buffer over instead of
+/// copying the text out.
+const HAND_OVER: usize = 32 << 10;
 
 /// The JSON text of `value`.
 pub fn to_json(value: &Value) -> String {
@@ -109,24 +165,112 @@ pub fn to_json(value: &Value) -> String {
 /// Decimal digits of `v` (through `u64` when it fits: formatting a `u128`
 /// is several times slower, and most chain integers are small).
 fn write_u128(v: u128, out: &mut String) {
-    let _ = match u64::try_from(v) {
-        Ok(small) => write!(out, "{small}"),
-        Err(_) => write!(out, "{v}"),
-    };
+    match u64::try_from(v) {
+        Ok(small) => write_u64(small, out),
+        Err(_) => {
+            let _ = write!(out, "{v}");
+        }
+    }
 }
 
 fn write_i128(v: i128, out: &mut String) {
-    let _ = match i64::try_from(v) {
-        Ok(small) => write!(out, "{small}"),
-        Err(_) => write!(out, "{v}"),
-    };
+    match i64::try_from(v) {
+        Ok(small) => {
+            if small < 0 {
+                out.push('-');
+            }
+            write_u64(small.unsigned_abs(), out);
+        }
+        Err(_) => {
+            let _ = write!(out, "{v}");
+        }
+    }
 }
 
-/// A JSON string literal (RFC 8259 escapes: quote, backslash, control characters).
-fn write_string(s: &str, out: &mut String) {
+/// The decimal digits of `v`, two at a time from a table (what `Display`
+/// does too, without going through `fmt::Write` and its formatter).
+fn write_u64(mut v: u64, out: &mut String) {
+    const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899";
+    // u64::MAX has 20 digits.
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    while v >= 100 {
+        let pair = (v % 100) as usize * 2;
+        v /= 100;
+        at -= 2;
+        buf[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    }
+    if v >= 10 {
+        let pair = v as usize * 2;
+        at -= 2;
+        buf[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    } else {
+        at -= 1;
+        buf[at] = b'0' + v as u8;
+    }
+    // Only ASCII digits were written.
+    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
+}
+
+/// Whether any byte of `bytes` must be escaped. Looked at 32 bytes at a time
+/// without stopping early inside a chunk, which the compiler turns into a
+/// few vector compares: most of the JSON columns' bytes are long hex and bit
+/// strings that need no escape, and a byte-at-a-time scan was most of the
+/// rendering time.
+fn needs_escape(bytes: &[u8]) -> bool {
+    let (chunks, rest) = bytes.as_chunks::<CHUNK>();
+    if chunks.iter().any(chunk_needs_escape) {
+        return true;
+    }
+    if bytes.len() >= CHUNK {
+        // The last whole chunk, overlapping what was looked at already.
+        let (_, last) = bytes.split_at(bytes.len() - CHUNK);
+        return last.as_chunks::<CHUNK>().0.iter().any(chunk_needs_escape);
+    }
+    // Short text (keys, names, small hex): eight bytes at a time in a word.
+    let (words, tail) = rest.as_chunks::<8>();
+    words
+        .iter()
+        .any(|w| word_needs_escape(u64::from_le_bytes(*w)))
+        || tail
+            .iter()
+            .any(|&b| (b < 0x20) | (b == b'"') | (b == b'\\'))
+}
+
+/// Bytes looked at together by [`needs_escape`].
+const CHUNK: usize = 32;
+
+#[inline(always)]
+fn chunk_needs_escape(chunk: &[u8; CHUNK]) -> bool {
+    let mut any = false;
+    for &b in chunk {
+        any |= (b < 0x20) | (b == b'"') | (b == b'\\');
+    }
+    any
+}
+
+/// Whether a byte of `w` is below 0x20, a quote or a backslash (the exact
+/// "has a byte less than n" and "has a zero byte" word tests).
+#[inline(always)]
+fn word_needs_escape(w: u64) -> bool {
+    const ONES: u64 = u64::MAX / 255;
+    const HIGH: u64 = ONES * 0x80;
+    let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    (below_space | zero(w ^ (ONES * b'"' as u64)) | zero(w ^ (ONES * b'\\' as u64))) != 0
+}
+
+/// Appends `s` as a JSON string literal (RFC 8259 escapes: quote,
+/// backslash, control characters).
+pub fn write_str(s: &str, out: &mut String) {
+    out.reserve(s.len() + 2);
     out.push('"');
     // Most chain text (hex, names, SS58) needs no escape: one scan, one copy.
-    if !s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+    if !needs_escape(s.as_bytes()) {
         out.push_str(s);
         out.push('"');
         return;

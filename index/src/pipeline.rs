@@ -15,12 +15,13 @@ use std::sync::mpsc::sync_channel;
 use std::sync::Arc;
 use std::time::Instant;
 
+use ferroscale_dynamic::Document;
 use rayon::prelude::*;
 
 use crate::block::Block;
 use crate::metadata_dir;
 use crate::partition::{is_finished, write_partition, WriteError};
-use crate::rows::{decode_block, Rows};
+use crate::rows::{decode_block_with, Rows};
 use crate::source::SourceError;
 use crate::spec::{SpecDecoder, SpecError};
 
@@ -117,13 +118,17 @@ impl Decoders {
 /// Decodes `blocks` in parallel on the current rayon pool; rows come back in
 /// block order.
 pub fn decode_blocks(blocks: &[Block], decoders: &Decoders) -> Rows {
-    blocks
+    let parts: Vec<Rows> = blocks
         .par_iter()
-        .map(|b| decode_block(b, decoders.get(b.spec_version)))
-        .reduce(Rows::default, |mut a, b| {
-            a.append(b);
-            a
+        // One document per worker's run of blocks, decoded into again and again.
+        .map_init(Document::new, |doc, b| {
+            decode_block_with(b, decoders.get(b.spec_version), doc)
         })
+        .collect();
+    // Joined once at the end: merging pairwise as the workers finish moved
+    // the rows again at every level of the merge tree, the last levels on
+    // one thread.
+    Rows::concat(parts)
 }
 
 /// How to run the pipeline.

@@ -215,6 +215,7 @@ impl<'g> Document<'g> {
     }
 
     /// The text of `span` (always UTF-8, see [`Document::text`]).
+    #[inline]
     fn text_at(&self, span: Span) -> Option<&str> {
         std::str::from_utf8(self.text.get(span.range())?).ok()
     }

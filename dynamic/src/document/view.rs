@@ -34,6 +34,7 @@ pub struct ValueRef<'d, 'g> {
 }
 
 impl<'d, 'g> ValueRef<'d, 'g> {
+    #[inline]
     pub(super) fn new(doc: &'d Document<'g>, index: usize) -> Self {
         // An index outside the document (only an empty document's root) reads as None.
         let slot = doc.slots.get(index).copied().unwrap_or(Slot::Null);
@@ -41,6 +42,7 @@ impl<'d, 'g> ValueRef<'d, 'g> {
     }
 
     /// The kind of value.
+    #[inline]
     pub fn kind(self) -> Kind {
         match self.slot {
             Slot::Null => Kind::Null,
@@ -59,6 +61,7 @@ impl<'d, 'g> ValueRef<'d, 'g> {
     }
 
     /// The boolean, if this is one.
+    #[inline]
     pub fn as_bool(self) -> Option<bool> {
         match self.slot {
             Slot::Bool(b) => Some(b),
@@ -67,6 +70,7 @@ impl<'d, 'g> ValueRef<'d, 'g> {
     }
 
     /// The integer, if this is one that fits a `u128`.
+    #[inline]
     pub fn as_u128(self) -> Option<u128> {
         match self.to_scalar()? {
             Value::UInt(n) => Some(n),
@@ -76,6 +80,7 @@ impl<'d, 'g> ValueRef<'d, 'g> {
     }
 
     /// The integer, if this is one that fits an `i128`.
+    #[inline]
     pub fn as_i128(self) -> Option<i128> {
         match self.to_scalar()? {
             Value::UInt(n) => i128::try_from(n).ok(),
@@ -85,6 +90,7 @@ impl<'d, 'g> ValueRef<'d, 'g> {
     }
 
     /// The text, if this is text.
+    #[inline]
     pub fn as_str(self) -> Option<&'d str> {
         match self.slot {
             Slot::Text(span) => self.doc.text_at(span),
@@ -94,6 +100,7 @@ impl<'d, 'g> ValueRef<'d, 'g> {
     }
 
     /// The items of a list or tuple (`None` for other values).
+    #[inline]
     pub fn items(self) -> Option<Items<'d, 'g>> {
         match self.slot {
             Slot::List(span) | Slot::Tuple(span) => Some(Items {
@@ -105,6 +112,7 @@ impl<'d, 'g> ValueRef<'d, 'g> {
     }
 
     /// The entries of a dict, in order (`None` for other values).
+    #[inline]
     pub fn entries(self) -> Option<Entries<'d, 'g>> {
         match self.slot {
             Slot::Dict(span) => Some(Entries {
@@ -174,6 +182,7 @@ impl<'d, 'g> ValueRef<'d, 'g> {
 
     /// A scalar as a [`Value`] (wide integers normalised the way
     /// [`crate::ValueSink`] does); `None` for containers.
+    #[inline]
     fn to_scalar(self) -> Option<Value> {
         Some(match self.slot {
             Slot::Null => Value::Null,
@@ -211,6 +220,7 @@ pub struct Items<'d, 'g> {
 
 impl<'d, 'g> Iterator for Items<'d, 'g> {
     type Item = ValueRef<'d, 'g>;
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         let &i = self.indexes.next()?;
         Some(ValueRef::new(self.doc, i))
@@ -235,6 +245,7 @@ pub struct Entries<'d, 'g> {
 
 impl<'d, 'g> Iterator for Entries<'d, 'g> {
     type Item = (&'d str, ValueRef<'d, 'g>);
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         let e = self.entries.next()?;
         let key = match e.key {

@@ -1,0 +1,279 @@
+//! The JSON columns' text, byte for byte: every rendering the index makes
+//! (`json::ref_to_json` over a `Document`, `json::to_json` over a `Value`,
+//! the rows of `decode_block`) must equal a plain reference rendering of
+//! the dynamic layer's value, written here one byte at a time with the
+//! standard formatter. The fast paths (escape detection a chunk or a word at
+//! a time, integers from a digit table, a reused buffer) change how the
+//! text is made, never what it is: parsing it back would hide a changed
+//! escape or number spelling, so these tests compare the text itself.
+
+mod common;
+
+use common::*;
+use ferroscale_dynamic::registry::Registry;
+use ferroscale_dynamic::{decode_value, Document};
+use ferroscale_index::json::{ref_to_json, to_json};
+use ferroscale_index::{decode_block, Block};
+use ferroscale_test_support::Xorshift;
+use ferroscale_value::Value;
+
+/// The reference text of `v`: objects in field order, arrays for lists and
+/// tuples, exact decimal integers of any width, strings with `"`, `\`,
+/// `\n`, `\r`, `\t` escaped by name and other control characters as
+/// `\u00xx` (lower-case hex); everything else, DEL and non-ASCII included,
+/// as is.
+fn reference(v: &Value) -> String {
+    fn string(s: &str, out: &mut String) {
+        out.push('"');
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+    }
+    fn walk(v: &Value, out: &mut String) {
+        match v {
+            Value::Null => out.push_str("null"),
+            Value::Bool(b) => out.push_str(&b.to_string()),
+            Value::UInt(n) => out.push_str(&n.to_string()),
+            Value::Int(n) => out.push_str(&n.to_string()),
+            // `Value`'s Display writes 256-bit integers as exact decimals.
+            Value::U256(_) | Value::I256(_) => out.push_str(&v.to_string()),
+            Value::Str(s) => string(s, out),
+            Value::List(items) | Value::Tuple(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    walk(item, out);
+                }
+                out.push(']');
+            }
+            Value::Dict(entries) => {
+                out.push('{');
+                for (i, (k, item)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    string(k, out);
+                    out.push(':');
+                    walk(item, out);
+                }
+                out.push('}');
+            }
+        }
+    }
+    let mut out = String::new();
+    walk(v, &mut out);
+    out
+}
+
+/// Checks one decoded item both ways and returns its value.
+fn check_item(
+    ctx: &ferroscale_dynamic::Context<'_>,
+    ty: ferroscale_dynamic::graph::TypeIdx,
+    bytes: &[u8],
+    what: &str,
+) -> Value {
+    let value = decode_value(ctx, ty, bytes).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let doc = Document::decode(ctx, ty, bytes).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let expected = reference(&value);
+    assert_eq!(ref_to_json(doc.root()), expected, "{what}: Document text");
+    assert_eq!(to_json(&value), expected, "{what}: Value text");
+    value
+}
+
+fn get<'a>(v: &'a Value, key: &str) -> &'a Value {
+    v.get(key).unwrap_or_else(|| panic!("no {key} in {v:?}"))
+}
+
+#[test]
+fn real_blocks_render_byte_for_byte() {
+    let decoders = decoders();
+    for block in [block_18468942(), block_10000000()] {
+        let spec = decoders.get(block.spec_version).expect("spec");
+        let ctx = spec.context();
+        let rows = decode_block(&block, Some(spec));
+        assert!(rows.errors.is_empty(), "{:?}", rows.errors);
+        assert_eq!(rows.extrinsics.len(), block.extrinsics.len());
+        for (i, bytes) in block.extrinsics.iter().enumerate() {
+            let what = format!("block {} extrinsic {i}", block.number);
+            let v = check_item(&ctx, spec.extrinsic_type(), bytes, &what);
+            let row = rows
+                .extrinsics
+                .iter()
+                .find(|r| r.index == i as u32)
+                .expect("row");
+            let call = get(&v, "call");
+            assert_eq!(row.args, reference(get(call, "call_args")), "{what}: args");
+            let text = |k: &str| v.get(k).map(reference);
+            assert_eq!(row.signature, text("signature"), "{what}: signature");
+            assert_eq!(row.tip, text("tip"), "{what}: tip");
+            assert_eq!(row.era, text("era"), "{what}: era");
+            assert_eq!(row.mode, text("mode"), "{what}: mode");
+        }
+        let Some(events) = &block.events else {
+            continue;
+        };
+        let what = format!("block {} events", block.number);
+        let v = check_item(
+            &ctx,
+            spec.events_type().expect("events type"),
+            events,
+            &what,
+        );
+        let Value::List(records) = &v else {
+            panic!("{what}: not a list");
+        };
+        assert_eq!(rows.events.len(), records.len());
+        for (row, record) in rows.events.iter().zip(records) {
+            assert_eq!(
+                row.args,
+                reference(get(record, "attributes")),
+                "{what}: {}",
+                row.index
+            );
+        }
+    }
+}
+
+/// SCALE compact length prefix.
+fn compact(n: usize, out: &mut Vec<u8>) {
+    match n {
+        0..=63 => out.push((n as u8) << 2),
+        64..=16_383 => out.extend_from_slice(&(((n as u16) << 2) | 1).to_le_bytes()),
+        _ => out.extend_from_slice(&(((n as u32) << 2) | 2).to_le_bytes()),
+    }
+}
+
+#[test]
+fn text_with_escapes_at_every_position_renders_byte_for_byte() {
+    // Characters that take each path: escaped by name, as \u00xx, DEL and
+    // non-ASCII (never escaped), and plain bytes.
+    const ALPHABET: [char; 16] = [
+        'a', '0', ' ', '"', '\\', '\n', '\r', '\t', '\u{0}', '\u{8}', '\u{c}', '\u{1f}', '\u{7f}',
+        'é', '€', '😀',
+    ];
+    let mut rng = Xorshift::new(0x5eed_1d05);
+    let mut texts: Vec<String> = Vec::new();
+    // Lengths around the 8-byte words and 32-byte chunks of the escape scan,
+    // each with one special character at every position, and mixed texts.
+    for len in [
+        0, 1, 7, 8, 9, 15, 16, 31, 32, 33, 39, 40, 63, 64, 65, 95, 96, 97, 130,
+    ] {
+        for &special in &ALPHABET[3..] {
+            for at in 0..len {
+                let mut s: Vec<char> = vec!['x'; len];
+                s[at] = special;
+                texts.push(s.into_iter().collect());
+            }
+        }
+        for _ in 0..20 {
+            texts.push((0..len).map(|_| *rng.pick(&ALPHABET)).collect());
+        }
+        texts.push("f".repeat(len));
+    }
+    let mut bytes = Vec::new();
+    compact(texts.len(), &mut bytes);
+    for t in &texts {
+        compact(t.len(), &mut bytes);
+        bytes.extend_from_slice(t.as_bytes());
+    }
+    let mut registry = Registry::new();
+    let ty = registry.resolve("Vec<String>").expect("type");
+    let v = check_item(&registry.context(), ty, &bytes, "texts");
+    let Value::List(items) = &v else {
+        panic!("not a list")
+    };
+    assert_eq!(items.len(), texts.len());
+}
+
+#[test]
+fn integers_of_every_width_render_byte_for_byte() {
+    let mut unsigned: Vec<u128> = vec![0, u64::MAX as u128, u64::MAX as u128 + 1, u128::MAX];
+    let mut signed: Vec<i128> = vec![
+        0,
+        -1,
+        i64::MIN as i128,
+        i64::MIN as i128 - 1,
+        i128::MIN,
+        i128::MAX,
+    ];
+    let mut p: u128 = 1;
+    while let Some(next) = p.checked_mul(10) {
+        unsigned.extend([p - 1, p, p + 1]);
+        signed.extend([p as i128 - 1, -(p as i128), -(p as i128) - 1]);
+        p = next;
+    }
+    let mut rng = Xorshift::new(77);
+    for _ in 0..200 {
+        unsigned.push(rng.next_u64() as u128 >> (rng.below(64)));
+        signed.push(rng.next_u64() as i64 as i128 >> (rng.below(64)));
+    }
+    let mut bytes = Vec::new();
+    let mut registry = Registry::new();
+    // u64 and i64 lists, the 128-bit ones, and 256-bit values (the slow path).
+    let small_u: Vec<u64> = unsigned
+        .iter()
+        .filter_map(|&n| u64::try_from(n).ok())
+        .collect();
+    let small_i: Vec<i64> = signed
+        .iter()
+        .filter_map(|&n| i64::try_from(n).ok())
+        .collect();
+    compact(small_u.len(), &mut bytes);
+    small_u
+        .iter()
+        .for_each(|n| bytes.extend_from_slice(&n.to_le_bytes()));
+    compact(small_i.len(), &mut bytes);
+    small_i
+        .iter()
+        .for_each(|n| bytes.extend_from_slice(&n.to_le_bytes()));
+    compact(unsigned.len(), &mut bytes);
+    unsigned
+        .iter()
+        .for_each(|n| bytes.extend_from_slice(&n.to_le_bytes()));
+    compact(signed.len(), &mut bytes);
+    signed
+        .iter()
+        .for_each(|n| bytes.extend_from_slice(&n.to_le_bytes()));
+    let wide: [[u8; 32]; 3] = [[0; 32], [0xff; 32], {
+        let mut w = [0x5a; 32];
+        w[31] = 0x7f;
+        w
+    }];
+    for list in [&wide, &wide] {
+        compact(list.len(), &mut bytes);
+        list.iter().for_each(|w| bytes.extend_from_slice(w));
+    }
+    let ty = registry
+        .resolve("(Vec<u64>, Vec<i64>, Vec<u128>, Vec<i128>, Vec<u256>, Vec<i256>)")
+        .expect("type");
+    check_item(&registry.context(), ty, &bytes, "integers");
+}
+
+#[test]
+fn rendering_many_values_in_a_row_reuses_no_stale_text() {
+    // `ref_to_json` writes into a buffer kept per thread: a short value after
+    // a long one must not carry any of the long one's text.
+    let decoders = decoders();
+    let block: Block = block_18468942();
+    let spec = decoders.get(block.spec_version).expect("spec");
+    let ctx = spec.context();
+    let mut texts = Vec::new();
+    for bytes in block.extrinsics.iter().rev().chain(&block.extrinsics) {
+        let doc = Document::decode(&ctx, spec.extrinsic_type(), bytes).expect("decode");
+        texts.push((ref_to_json(doc.root()), reference(&doc.to_value())));
+    }
+    for (got, expected) in texts {
+        assert_eq!(got, expected);
+    }
+}
