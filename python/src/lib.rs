@@ -95,6 +95,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(typed_parts::set_part_catalogue, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::variant_index, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::wrap_parts, m)?)?;
+    m.add_function(wrap_pyfunction!(typed_parts::portable_entry, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::raw_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(config::user_definition, m)?)?;
     m.add_function(wrap_pyfunction!(ownership::check_ownership, m)?)?;

@@ -814,16 +814,8 @@ view!(
                 let mut entry = py.None().into_bound(py);
                 if version >= 14 {
                     let types = slf.getattr(intern!(py, "value"))?.get_item(1)?.get_item(format!("V{version}"))?.get_item("types")?.get_item("types")?;
-                    let wanted: i64 = type_id.extract()?;
-                    let at = usize::try_from(wanted).ok().filter(|&i| i < types.len().unwrap_or(0));
-                    let mut found = at.map(|i| types.get_item(i)).transpose()?.filter(|t| t.get_item("id").and_then(|id| id.eq(type_id)).unwrap_or(false));
-                    if found.is_none() {
-                        found = find_by(&types, type_id, |t| t.get_item("id"))?;
-                    }
-                    if let Some(found) = found {
-                        let config = slf.getattr(intern!(py, "runtime_config"))?;
-                        entry = crate::typed_parts::typed_part(found.get_item("type")?, intern!(py, "RegistryType").clone().into_any(), config, None, Some(slf.clone().into_any()))?;
-                    }
+                    let config = slf.getattr(intern!(py, "runtime_config"))?;
+                    entry = crate::typed_parts::portable_entry(&types, type_id, config, Some(slf.clone().into_any()))?;
                 }
                 cache.set_item(type_id, &entry)?;
                 Ok(entry)

@@ -93,6 +93,53 @@ struct Looked {
     variant_names: Option<Py<PyAny>>,
 }
 
+/// Entry `type_id` of a portable registry's `types` (the decoded
+/// `{"id", "type"}` list) as a `RegistryType` part of `config` and `root`;
+/// `None` when there is none. Ids are the positions in the registries seen
+/// so far; an id elsewhere is searched for.
+#[pyfunction]
+#[pyo3(signature = (types, type_id, config, root=None))]
+pub fn portable_entry<'py>(
+    types: &Bound<'py, PyAny>,
+    type_id: &Bound<'py, PyAny>,
+    config: Bound<'py, PyAny>,
+    root: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = types.py();
+    let has_id = |t: &Bound<'py, PyAny>| t.get_item("id").and_then(|id| id.eq(type_id));
+    let at = type_id
+        .extract::<usize>()
+        .ok()
+        .filter(|&i| i < types.len().unwrap_or(0))
+        .map(|i| types.get_item(i))
+        .transpose()?;
+    let mut entry = None;
+    if let Some(candidate) = at {
+        if has_id(&candidate)? {
+            entry = Some(candidate);
+        }
+    }
+    if entry.is_none() {
+        for candidate in types.try_iter()? {
+            let candidate = candidate?;
+            if has_id(&candidate)? {
+                entry = Some(candidate);
+                break;
+            }
+        }
+    }
+    match entry {
+        Some(entry) => typed_part(
+            entry.get_item("type")?,
+            intern!(py, "RegistryType").clone().into_any(),
+            config,
+            None,
+            root,
+        ),
+        None => Ok(py.None().into_bound(py)),
+    }
+}
+
 /// The classes of the type strings of one `value_object` (a vector's
 /// elements share one): the last one looked up.
 #[derive(Default)]

@@ -417,6 +417,8 @@ def typed_part(value: Any, type_string: str, config: Any, source: Any = None, ro
     """A decoded scale object of ``type_string`` holding ``value`` in ``config``, its class from
     ``source`` (default: the metadata definitions), part of ``root``; its ``value_object`` is made of
     such parts, as py-scale-codec's decoder would have left it."""
+def portable_entry(types: Sequence[Dict[str, Any]], type_id: int, config: Any, root: Any = None) -> Any:
+    """Entry ``type_id`` of a portable registry's ``types`` as a ``RegistryType`` part (``None`` when absent)."""
 def wrap_parts(value: Any, config: Any) -> Any:
     """A decoded list, tuple or dict with each element (or dict value) as a plain part of ``config``."""
 def variant_index(names: Any, value: Any) -> Optional[int]:

@@ -415,16 +415,7 @@ def _portable_type_of(config: RuntimeConfigurationObject, type_string: str) -> O
         type_id = int(type_string[len("scale_info::"):])
     except (AttributeError, ValueError, TypeError, KeyError):
         return None
-    return _portable_entry(types, type_id, config)
-
-
-def _portable_entry(types: list, type_id: int, config: RuntimeConfigurationObject, root: Any = None) -> Any:
-    """Entry ``type_id`` of a portable registry's ``types`` as a ``RegistryType``
-    object (``None`` when there is none): ids are the positions in the
-    registries seen so far; searched for if not."""
-    entry = types[type_id] if 0 <= type_id < len(types) and types[type_id]["id"] == type_id else \
-        next((t for t in types if t["id"] == type_id), None)
-    return None if entry is None else _typed_part(entry["type"], "RegistryType", config, root=root)
+    return _core.portable_entry(types, type_id, config)
 
 
 # --------------------------------------------------------------------------
