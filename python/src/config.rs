@@ -261,14 +261,12 @@ fn static_type_string<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAn
 
 /// A user-defined scale class as a preset definition: its `type_mapping`
 /// (struct, tuple, enum), `value_list` (set, enum) or the type string it
-/// stands for; `None` when it has none. `kinds` are the scale classes by
-/// name (`Struct`, `Tuple`, `Set`, `Enum`), `cls` tested with `issubclass`.
+/// stands for; `None` when it has none. Its kind is read with `issubclass`
+/// against the package's scale classes (`Struct`, `Tuple`, `Set`, `Enum`).
 #[pyfunction]
-pub fn user_definition<'py>(
-    cls: &Bound<'py, PyType>,
-    kinds: &Bound<'py, PyDict>,
-) -> PyResult<Bound<'py, PyAny>> {
+pub fn user_definition<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
     let py = cls.py();
+    let (kinds, _) = crate::catalogue::catalogue(py)?;
     let is = |name: &str| -> PyResult<bool> {
         match kinds.get_item(name)? {
             Some(kind) => cls.is_subclass(&kind),

@@ -17,11 +17,13 @@
 //! read: storage entry types, V9–V13 indexes), [`metadata`] (the metadata
 //! model as Python data), [`typed_parts`] (the parts of a decoded metadata
 //! value as scale objects, and their `value_object`), [`parts_origin`] (what a part
-//! keeps of where it comes from), [`text`] (hex written straight into Python strings),
+//! keeps of where it comes from), [`catalogue`] (the package's scale classes by name,
+//! registered on import), [`text`] (hex written straight into Python strings),
 //! [`value_decoder`] (cyscale's `get_value_decoder` callables), [`ownership`]
 //! (whether the installed `scalecodec` files are all ours), [`index`]
 //! (columnar decoding to Arrow and Parquet; the `index` feature).
 
+pub mod catalogue;
 pub mod config;
 pub mod convert;
 pub mod detached;
@@ -92,7 +94,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ops::check_type_def, m)?)?;
     m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::typed_part, m)?)?;
-    m.add_function(wrap_pyfunction!(typed_parts::set_part_catalogue, m)?)?;
+    m.add_function(wrap_pyfunction!(catalogue::set_part_catalogue, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::variant_index, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::wrap_parts, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::portable_entry, m)?)?;

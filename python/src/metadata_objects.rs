@@ -917,8 +917,8 @@ fn call_value_object<'py>(
         return crate::typed_parts::wrap_parts(value, &config);
     };
     let (plain, named) = (
-        crate::typed_parts::scale_class(py, "_Part")?,
-        crate::typed_parts::scale_class(py, "_MetaRef")?,
+        crate::catalogue::scale_class(py, "_Part")?,
+        crate::catalogue::scale_class(py, "_MetaRef")?,
     );
     let view = PyDict::new(py);
     for (key, field) in fields.iter() {
@@ -1052,18 +1052,18 @@ view!(
                 return Ok(view);
             };
             if let Some(call) = fields.get_item("call")? {
-                let part = crate::typed_parts::scale_class(py, "_CallPart")?.call1((call, &config))?;
+                let part = crate::catalogue::scale_class(py, "_CallPart")?.call1((call, &config))?;
                 view_dict.set_item("call", part)?;
             }
             if let Some(length) = fields.get_item("extrinsic_length")? {
                 let prefix = crate::ops::encode_compact(py, length.extract()?);
-                let part = crate::typed_parts::scale_class(py, "_UsedBytesPart")?.call1((length, &config, prefix))?;
+                let part = crate::catalogue::scale_class(py, "_UsedBytesPart")?.call1((length, &config, prefix))?;
                 view_dict.set_item("extrinsic_length", part)?;
             }
             if let Some(era_value) = fields.get_item("era")? {
                 let kwargs = PyDict::new(py);
                 kwargs.set_item("runtime_config", &config)?;
-                let era = crate::typed_parts::scale_class(py, "Era")?.call((), Some(&kwargs))?;
+                let era = crate::catalogue::scale_class(py, "Era")?.call((), Some(&kwargs))?;
                 if let Err(e) = era.call_method1(intern!(py, "encode"), (&era_value,)) {
                     if !(e.is_instance_of::<PyValueError>(py) || e.is_instance_of::<pyo3::exceptions::PyTypeError>(py)) {
                         return Err(e);

@@ -9,51 +9,14 @@
 //! A registry type walk (`.value` of every `PortableType`) makes hundreds of
 //! parts at once, which is why they are made here and not in Python.
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
-use std::sync::Mutex;
 
+use crate::catalogue::{catalogue, scale_class};
 use crate::object::{new_instance, ScaleObject};
 use crate::parts_origin::PartsOrigin;
-
-/// What `scalecodec.base` gives at import: its scale classes by name (the
-/// kinds a part's `value_object` depends on) and the function that returns
-/// the configuration of the metadata definitions (the default class source;
-/// made on first use). A reloaded `scalecodec.base` gives them again.
-static CATALOGUE: Mutex<Option<(Py<PyDict>, Py<PyAny>)>> = Mutex::new(None);
-
-/// Registers the scale classes by name and the metadata-definitions
-/// configuration getter (`scalecodec.base` calls this on import).
-#[pyfunction]
-pub fn set_part_catalogue(classes: Bound<'_, PyDict>, definitions: Bound<'_, PyAny>) {
-    let mut catalogue = CATALOGUE
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    *catalogue = Some((classes.unbind(), definitions.unbind()));
-}
-
-/// The registered scale classes by name and definitions getter.
-fn catalogue(py: Python<'_>) -> PyResult<(Bound<'_, PyDict>, Bound<'_, PyAny>)> {
-    let catalogue = CATALOGUE
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    match catalogue.as_ref() {
-        Some((classes, definitions)) => {
-            Ok((classes.bind(py).clone(), definitions.bind(py).clone()))
-        }
-        None => Err(PyRuntimeError::new_err("scalecodec.base is not imported")),
-    }
-}
-
-/// The scale class `name` of `scalecodec.base`'s catalogue.
-pub fn scale_class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-    catalogue(py)?
-        .0
-        .get_item(name)?
-        .ok_or_else(|| PyRuntimeError::new_err(format!("scalecodec has no class {name}")))
-}
 
 /// A decoded list, tuple or dict with each element, item or value wrapped
 /// as a plain part (`_Part`) of `config`; anything else as it is.

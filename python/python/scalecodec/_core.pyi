@@ -427,7 +427,7 @@ def variant_index(names: Any, value: Any) -> Optional[int]:
 def set_part_catalogue(classes: Dict[str, type], definitions: Callable[[], Any]) -> None:
     """``scalecodec.base`` registers its scale classes by name and the metadata-definitions
     configuration getter for ``typed_part``."""
-def user_definition(cls: type, kinds: Dict[str, type]) -> Optional[Union[str, Dict[str, Any]]]:
+def user_definition(cls: type) -> Optional[Union[str, Dict[str, Any]]]:
     """A user's scale class as a preset definition (``type_mapping``, ``value_list`` or type string), else ``None``."""
 def era_birth(era: Any, current: int) -> int: ...
 def era_death(era: Any, current: int) -> int: ...

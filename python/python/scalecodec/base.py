@@ -15,7 +15,6 @@ classes made for type strings.
   and names when they are defined (``__init_subclass__``), so this module
   never imports that one.
 """
-import functools
 import os
 import threading
 import types as _types
@@ -188,7 +187,7 @@ def _check_data(data: Any) -> None:
 
 #: A user-defined scale class as a preset definition (its ``type_mapping``,
 #: ``value_list`` or the type string it stands for), ``None`` if it has none.
-_user_definition = functools.partial(_core.user_definition, kinds=_BY_CLASS_NAME)
+_user_definition = _core.user_definition
 
 
 class RuntimeConfiguration(RuntimeConfigurationObject, metaclass=Singleton):
