@@ -1,46 +1,83 @@
 //! The scale classes of `scalecodec.base` as Rust sees them: the package
-//! registers, on import, its classes by name and the getter of the metadata
-//! definitions' configuration; the Rust code that makes parts
-//! (`typed_parts`) and reads users' classes (`config`) looks them up here.
+//! registers, on import, its class tables and the getter of the metadata
+//! definitions' configuration; the Rust code that makes classes
+//! (`classes`), parts (`typed_parts`) and reads users' classes (`config`)
+//! looks them up here.
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::Mutex;
 
-/// What `scalecodec.base` gives at import: its scale classes by name (the
-/// kinds a part's `value_object` depends on) and the function that returns
-/// the configuration of the metadata definitions (the default class source;
-/// made on first use). A reloaded `scalecodec.base` gives them again.
-static CATALOGUE: Mutex<Option<(Py<PyDict>, Py<PyAny>)>> = Mutex::new(None);
+/// What `scalecodec.base` gives at import. The dicts are the package's own,
+/// filled as its classes are defined (`ScaleDecoder.__init_subclass__`).
+pub struct Catalogue<'py> {
+    /// Scale classes by name (a preset's `base_class`, a part's kind).
+    pub by_name: Bound<'py, PyDict>,
+    /// Scale classes by node kind (`TypeKind`): the bases of made classes.
+    pub by_kind: Bound<'py, PyDict>,
+    /// Scale classes by the lower-cased type strings they decode themselves.
+    pub by_type_string: Bound<'py, PyDict>,
+    /// Users' scale classes by lower-cased name (the last defined wins).
+    pub declared: Bound<'py, PyDict>,
+    /// Returns the configuration of the metadata definitions (the default
+    /// class source of typed parts; made on first use).
+    pub definitions: Bound<'py, PyAny>,
+}
 
-/// Registers the scale classes by name and the metadata-definitions
-/// configuration getter (`scalecodec.base` calls this on import).
+/// The registered tables; a reloaded `scalecodec.base` registers again.
+static CATALOGUE: Mutex<Option<[Py<PyAny>; 5]>> = Mutex::new(None);
+
+/// Registers the package's class tables (by name, by node kind, by type
+/// string, users' declared classes) and the metadata-definitions getter
+/// (`scalecodec.base` calls this on import).
 #[pyfunction]
-pub fn set_part_catalogue(classes: Bound<'_, PyDict>, definitions: Bound<'_, PyAny>) {
+pub fn set_catalogue(
+    by_name: Bound<'_, PyDict>,
+    by_kind: Bound<'_, PyDict>,
+    by_type_string: Bound<'_, PyDict>,
+    declared: Bound<'_, PyDict>,
+    definitions: Bound<'_, PyAny>,
+) {
     let mut catalogue = CATALOGUE
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    *catalogue = Some((classes.unbind(), definitions.unbind()));
+    *catalogue = Some([
+        by_name.into_any().unbind(),
+        by_kind.into_any().unbind(),
+        by_type_string.into_any().unbind(),
+        declared.into_any().unbind(),
+        definitions.unbind(),
+    ]);
 }
 
-/// The registered scale classes by name and definitions getter.
-pub fn catalogue(py: Python<'_>) -> PyResult<(Bound<'_, PyDict>, Bound<'_, PyAny>)> {
+/// The registered tables.
+pub fn catalogue(py: Python<'_>) -> PyResult<Catalogue<'_>> {
     let catalogue = CATALOGUE
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    match catalogue.as_ref() {
-        Some((classes, definitions)) => {
-            Ok((classes.bind(py).clone(), definitions.bind(py).clone()))
-        }
-        None => Err(PyRuntimeError::new_err("scalecodec.base is not imported")),
-    }
+    let Some([by_name, by_kind, by_type_string, declared, definitions]) = catalogue.as_ref() else {
+        return Err(PyRuntimeError::new_err("scalecodec.base is not imported"));
+    };
+    let dict = |d: &Py<PyAny>| {
+        d.bind(py)
+            .clone()
+            .cast_into::<PyDict>()
+            .map_err(PyErr::from)
+    };
+    Ok(Catalogue {
+        by_name: dict(by_name)?,
+        by_kind: dict(by_kind)?,
+        by_type_string: dict(by_type_string)?,
+        declared: dict(declared)?,
+        definitions: definitions.bind(py).clone(),
+    })
 }
 
 /// The scale class `name` of `scalecodec.base`'s catalogue.
 pub fn scale_class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
     catalogue(py)?
-        .0
+        .by_name
         .get_item(name)?
         .ok_or_else(|| PyRuntimeError::new_err(format!("scalecodec has no class {name}")))
 }

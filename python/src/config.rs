@@ -1,13 +1,13 @@
 //! The bookkeeping of a `RuntimeConfigurationObject` (the Python class
-//! deriving from [`ConfigBase`](crate::object::ConfigBase)): its class cache, value decoders, the
+//! deriving from [`ConfigBase`](crate::config_base::ConfigBase)): its class cache, value decoders, the
 //! mirror of the presets' `types` it keeps in `type_registry`, and the
 //! imports of portable registries. The methods of `ConfigBase` named alike
 //! call these; what stays in Python is what makes classes.
 
-use pyo3::exceptions::{PyAttributeError, PyNotImplementedError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyType};
+use pyo3::types::{PyDict, PyList};
 
 use crate::registry::PyRegistry;
 use crate::value_decoder::ValueDecoder;
@@ -27,7 +27,7 @@ fn clear_classes(slf: &Bound<'_, PyAny>) -> PyResult<()> {
 }
 
 /// `get_decoder_class`: the cached class of `type_string`, else the one
-/// `_make_class` makes (cached, `None` for an unknown type too); `None` for
+/// [`make_class`](crate::classes::make_class) makes (cached, `None` for an unknown type too); `None` for
 /// a dict (py-scale-codec's inline definitions are not type strings).
 pub(crate) fn decoder_class<'py>(
     slf: &Bound<'py, PyAny>,
@@ -40,7 +40,7 @@ pub(crate) fn decoder_class<'py>(
     if let Some(cls) = classes(slf)?.get_item(type_string)? {
         return Ok(cls);
     }
-    let cls = slf.call_method1(intern!(py, "_make_class"), (type_string,))?;
+    let cls = crate::classes::make_class(slf, type_string)?;
     // read again: making the class may have reset the configuration
     classes(slf)?.set_item(type_string, &cls)?;
     Ok(cls)
@@ -222,133 +222,13 @@ fn mirror_types(slf: &Bound<'_, PyAny>, types: &Bound<'_, PyAny>) -> PyResult<()
 }
 
 /// `clear_type_registry`: forgets every definition, the portable registry
-/// and the runtime, then defines the user's declared classes again.
+/// and the runtime (`crate::declared` then defines the user's classes again).
 pub(crate) fn clear_type_registry(slf: &Bound<'_, PyAny>) -> PyResult<()> {
     let py = slf.py();
     let registry = slf.getattr(intern!(py, "_registry"))?;
     registry.call_method0(intern!(py, "clear"))?;
     slf.call_method1(intern!(py, "_reset"), (registry,))?;
-    slf.call_method0(intern!(py, "_declare_classes"))?;
     Ok(())
-}
-
-/// `getattr(obj, name, None)`.
-fn attr_or_none<'py>(
-    obj: &Bound<'py, PyAny>,
-    name: &Bound<'py, PyString>,
-) -> PyResult<Bound<'py, PyAny>> {
-    match obj.getattr(name) {
-        Ok(v) => Ok(v),
-        Err(e) if e.is_instance_of::<PyAttributeError>(obj.py()) => {
-            Ok(obj.py().None().into_bound(obj.py()))
-        }
-        Err(e) => Err(e),
-    }
-}
-
-/// The `type_string` attribute as the class defines it, unbound (what
-/// `inspect.getattr_static` finds along the MRO; `None` without one).
-fn static_type_string<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
-    let py = cls.py();
-    for base in cls.getattr(intern!(py, "__mro__"))?.try_iter()? {
-        let own = base?.getattr(intern!(py, "__dict__"))?;
-        if own.contains(intern!(py, "type_string"))? {
-            return own.get_item(intern!(py, "type_string"));
-        }
-    }
-    Ok(py.None().into_bound(py))
-}
-
-/// A user-defined scale class as a preset definition: its `type_mapping`
-/// (struct, tuple, enum), `value_list` (set, enum) or the type string it
-/// stands for; `None` when it has none. Its kind is read with `issubclass`
-/// against the package's scale classes (`Struct`, `Tuple`, `Set`, `Enum`).
-#[pyfunction]
-pub fn user_definition<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
-    let py = cls.py();
-    let (kinds, _) = crate::catalogue::catalogue(py)?;
-    let is = |name: &str| -> PyResult<bool> {
-        match kinds.get_item(name)? {
-            Some(kind) => cls.is_subclass(&kind),
-            None => Ok(false),
-        }
-    };
-    let mapping = cls.getattr(intern!(py, "type_mapping"))?;
-    let values = attr_or_none(cls.as_any(), intern!(py, "value_list"))?;
-    let (has_mapping, has_values) = (mapping.is_truthy()?, values.is_truthy()?);
-    let definition =
-        |kind: &str, key: &str, table: Bound<'py, PyAny>| -> PyResult<Bound<'py, PyAny>> {
-            let d = PyDict::new(py);
-            d.set_item("type", kind)?;
-            d.set_item(key, table)?;
-            Ok(d.into_any())
-        };
-    let list = |items: &Bound<'py, PyAny>| py.get_type::<PyList>().call1((items,));
-    if is("Struct")? && has_mapping {
-        let pairs = mapping
-            .try_iter()?
-            .map(|p| list(&p?))
-            .collect::<PyResult<Vec<_>>>()?;
-        return definition("struct", "type_mapping", PyList::new(py, pairs)?.into_any());
-    }
-    if is("Tuple")? && has_mapping {
-        return definition("tuple", "type_mapping", list(&mapping)?);
-    }
-    if is("Set")? && has_values {
-        let value_type = match attr_or_none(cls.as_any(), intern!(py, "value_type"))? {
-            v if v.is_none() && !cls.hasattr(intern!(py, "value_type"))? => {
-                PyString::new(py, "u64").into_any()
-            }
-            v => v,
-        };
-        let d = definition("set", "value_type", value_type)?;
-        d.set_item("value_list", py.get_type::<PyDict>().call1((values,))?)?;
-        return Ok(d);
-    }
-    if is("Enum")? && has_mapping {
-        let mut pairs = Vec::new();
-        for item in mapping.try_iter()? {
-            let mut parts = item?.try_iter()?;
-            let (Some(name), Some(ty), None) = (parts.next(), parts.next(), parts.next()) else {
-                return Err(PyValueError::new_err(
-                    "an enum's type_mapping entry must be a (name, type) pair",
-                ));
-            };
-            let ty = ty?;
-            let ty = if ty.is_truthy()? {
-                ty
-            } else {
-                PyString::new(py, "Null").into_any()
-            };
-            pairs.push(PyList::new(py, [name?, ty])?);
-        }
-        return definition("enum", "type_mapping", PyList::new(py, pairs)?.into_any());
-    }
-    if is("Enum")? && has_values {
-        let table = if values.is_instance_of::<PyDict>() {
-            values
-        } else {
-            list(&values)?
-        };
-        return definition("enum", "value_list", table);
-    }
-    let declared = static_type_string(cls)?;
-    if attr_or_none(&declared, intern!(py, "names_its_class"))?.is_truthy()? {
-        // an enum or set without variants: its type string would be this definition
-        return Ok(py.None().into_bound(py));
-    }
-    let type_string = cls.getattr(intern!(py, "type_string"))?;
-    if type_string.is_instance_of::<PyString>() {
-        let name = cls.getattr(intern!(py, "__name__"))?;
-        let lower = intern!(py, "lower");
-        if !type_string
-            .call_method0(lower)?
-            .eq(name.call_method0(lower)?)?
-        {
-            return Ok(type_string);
-        }
-    }
-    Ok(py.None().into_bound(py))
 }
 
 /// `__getstate__`: the configuration as it pickles: its id, the registry's
@@ -388,8 +268,8 @@ pub(crate) fn state<'py>(slf: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>
 }
 
 /// `__setstate__`: a pickled configuration (see [`state`]) over a new
-/// registry; `_pair_declared` then pairs the user's declared classes with
-/// the definitions the registry replayed.
+/// registry (`crate::declared` then pairs the user's classes with the
+/// definitions the registry replayed).
 pub(crate) fn set_state(slf: &Bound<'_, PyAny>, state: &Bound<'_, PyAny>) -> PyResult<()> {
     let py = slf.py();
     for key in ["config_id", "implements_scale_info"] {
@@ -416,6 +296,5 @@ pub(crate) fn set_state(slf: &Bound<'_, PyAny>, state: &Bound<'_, PyAny>) -> PyR
             mirror.set_item(key, table)?;
         }
     }
-    slf.call_method0(intern!(py, "_pair_declared"))?;
     Ok(())
 }

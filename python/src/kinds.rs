@@ -137,17 +137,17 @@ impl TypeKind {
 #[pyclass(frozen, get_all, module = "scalecodec._core", name = "ClassInfo")]
 pub struct ClassInfo {
     /// The node's kind.
-    kind: TypeKind,
+    pub(crate) kind: TypeKind,
     /// The element / inner type as written (`Vec<T>`, `Option<T>`, `[T; N]`, `Compact<T>`).
-    sub_type: Option<String>,
+    pub(crate) sub_type: Option<String>,
     /// Fields `[[name, type]]`, variants `[[name, type or "Null"]]` or tuple items `[type]`.
-    type_mapping: Option<Py<PyAny>>,
+    pub(crate) type_mapping: Option<Py<PyAny>>,
     /// Variant or flag names (enums, sets).
-    value_list: Option<Vec<String>>,
+    pub(crate) value_list: Option<Vec<String>>,
     /// Length of an array.
-    element_count: Option<u32>,
+    pub(crate) element_count: Option<u32>,
     /// The `base_class` the preset's definition names, if any.
-    base_class: Option<String>,
+    pub(crate) base_class: Option<String>,
 }
 
 /// The top-level comma-separated parts of `text`, each trimmed.

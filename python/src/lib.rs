@@ -4,10 +4,12 @@
 //! every decode, encode, type resolution, SS58 and FRAME rule runs here, once
 //! per value, over `ferroscale_dynamic` (its `ops` module for what lies
 //! beside the type walk). Modules: [`registry`] (the `Registry` class),
-//! [`scale_bytes`] (`ScaleBytes`), [`object`] (the Rust bases of scale
-//! objects and configurations: the create-and-decode hot path, the value
-//! protocol and the default hooks), [`config`] (a configuration's class cache,
-//! preset mirror and registry imports), [`kinds`] (`TypeKind` and `ClassInfo`: node kinds and
+//! [`scale_bytes`] (`ScaleBytes`), [`object`] (the Rust base of scale
+//! objects: the value protocol, the default hooks, the fast decode and
+//! encode), [`config_base`] (the Rust base of configurations and
+//! `create_scale_object`), [`config`] (a configuration's class cache,
+//! preset mirror and registry imports), [`classes`] (the class made per type
+//! string), [`declared`] (users' own scale classes), [`kinds`] (`TypeKind` and `ClassInfo`: node kinds and
 //! class attributes as typed objects), [`ops`] (Era, multisig, addresses,
 //! compact, floats, `MetadataVersioned`), [`sink`] (decoding straight into
 //! Python objects with interned names), [`convert`] (Python values →
@@ -17,15 +19,18 @@
 //! read: storage entry types, V9–V13 indexes), [`metadata`] (the metadata
 //! model as Python data), [`typed_parts`] (the parts of a decoded metadata
 //! value as scale objects, and their `value_object`), [`parts_origin`] (what a part
-//! keeps of where it comes from), [`catalogue`] (the package's scale classes by name,
+//! keeps of where it comes from), [`catalogue`] (the package's class tables,
 //! registered on import), [`text`] (hex written straight into Python strings),
 //! [`value_decoder`] (cyscale's `get_value_decoder` callables), [`ownership`]
 //! (whether the installed `scalecodec` files are all ours), [`index`]
 //! (columnar decoding to Arrow and Parquet; the `index` feature).
 
 pub mod catalogue;
+pub mod classes;
 pub mod config;
+pub mod config_base;
 pub mod convert;
+pub mod declared;
 pub mod detached;
 pub mod errors;
 #[cfg(feature = "index")]
@@ -62,7 +67,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<registry::PyRegistry>()?;
     m.add_class::<scale_bytes::PyScaleBytes>()?;
     m.add_class::<object::ScaleObject>()?;
-    m.add_class::<object::ConfigBase>()?;
+    m.add_class::<config_base::ConfigBase>()?;
     m.add_class::<object::FastNode>()?;
     m.add_class::<value_decoder::ValueDecoder>()?;
     m.add("UNSET", object::unset(m.py()))?;
@@ -94,12 +99,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ops::check_type_def, m)?)?;
     m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::typed_part, m)?)?;
-    m.add_function(wrap_pyfunction!(catalogue::set_part_catalogue, m)?)?;
+    m.add_function(wrap_pyfunction!(catalogue::set_catalogue, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::variant_index, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::wrap_parts, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::portable_entry, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::raw_bytes, m)?)?;
-    m.add_function(wrap_pyfunction!(config::user_definition, m)?)?;
+    m.add_function(wrap_pyfunction!(declared::user_definition, m)?)?;
     m.add_function(wrap_pyfunction!(ownership::check_ownership, m)?)?;
     #[cfg(feature = "index")]
     index::register(m)?;

@@ -1,5 +1,6 @@
-//! The hot path of py-scale-codec's object API, in Rust: the base classes of
-//! every scale object and of `RuntimeConfigurationObject`.
+//! The hot path of py-scale-codec's object API, in Rust: the base class of
+//! every scale object (that of `RuntimeConfigurationObject` is in
+//! `crate::config_base`).
 //!
 //! `config.create_scale_object("u32", ScaleBytes(b)).decode()` is the call
 //! py-scale-codec users make for every value. Through Python methods it took
@@ -14,7 +15,7 @@
 //!   `__init__`, as the Python version did;
 //! * `ScaleObject::decode` and `ScaleObject::encode` go straight to the
 //!   registry when the object's class was made for a graph node and changes
-//!   nothing about decoding or encoding (`base._class_for_node` marks such classes
+//!   nothing about decoding or encoding (`crate::classes` marks such classes
 //!   with a [`FastNode`]); otherwise they follow py-scale-codec's steps and
 //!   call the class's hooks (`_before_decode`, `_decode_value`,
 //!   `_after_decode`, `_encode_value`, `_encoded_value`: the defaults are
@@ -25,7 +26,7 @@
 //!
 //! `create_scale_object` with options, or on the first use of a type string,
 //! takes the general path (`ConfigBase::create_slow`): the class from
-//! `get_decoder_class`, which makes it in Python.
+//! `get_decoder_class`, which makes it (`crate::classes`).
 
 use ferroscale_dynamic::TypeIdx;
 use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
@@ -33,7 +34,7 @@ use pyo3::gc::PyVisit;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyFloat, PyString, PyTuple, PyType};
 use pyo3::PyTraverseError;
 use std::sync::Arc;
 
@@ -55,7 +56,7 @@ pub fn unset(py: Python<'_>) -> &Bound<'_, PyAny> {
         .bind(py)
 }
 
-/// `_fast_node` of a class made by `base._class_for_node`: its graph node, the
+/// `_fast_node` of a class made by `crate::classes`: its graph node, the
 /// registry generation it was resolved in, and whether the class decodes
 /// and encodes exactly as the node does (no Python hook overridden).
 #[pyclass(frozen, module = "scalecodec._core", name = "FastNode")]
@@ -86,9 +87,9 @@ impl FastNode {
     }
 }
 
-/// What an object created by [`ConfigBase::create_scale_object`] needs to
-/// decode and encode without going through Python.
-struct FastPath {
+/// What an object created by `ConfigBase::create_scale_object`
+/// (`crate::config_base`) needs to decode and encode without going through Python.
+pub(crate) struct FastPath {
     node: u32,
     registry: Py<PyRegistry>,
     /// The registry generation the node belongs to.
@@ -96,6 +97,20 @@ struct FastPath {
     decode: bool,
     encode: bool,
     type_name: Option<Arc<str>>,
+}
+
+impl FastPath {
+    /// The fast path of a class marked `marker`, over `registry`.
+    pub(crate) fn new(marker: &FastNode, registry: Py<PyRegistry>) -> Self {
+        FastPath {
+            node: marker.node,
+            registry,
+            generation: marker.generation,
+            decode: marker.decode,
+            encode: marker.encode,
+            type_name: marker.type_name.clone(),
+        }
+    }
 }
 
 /// The state of a scale object (`scalecodec.base.ScaleDecoder` subclasses
@@ -690,6 +705,19 @@ impl ScaleObject {
 }
 
 impl ScaleObject {
+    /// Fills in an object `create_scale_object` made without `__init__`.
+    pub(crate) fn init_created(
+        &mut self,
+        config: Py<PyAny>,
+        buffer: Option<&Bound<'_, PyScaleBytes>>,
+        fast: Option<FastPath>,
+    ) {
+        self.runtime_config = Some(config);
+        self.data_start_offset = buffer.map(|b| b.get().offset());
+        self.data = buffer.map(|b| b.clone().into_any().unbind());
+        self.fast = fast;
+    }
+
     /// An object with nothing set (what `__new__` makes).
     pub(crate) fn empty() -> Self {
         ScaleObject {
@@ -839,486 +867,10 @@ fn opt(py: Python<'_>, v: &Option<Py<PyAny>>) -> Py<PyAny> {
     }
 }
 
-/// The registry and class cache of a `RuntimeConfigurationObject`
-/// (`_registry`, `_classes`), and its `create_scale_object`.
-#[pyclass(
-    subclass,
-    dict,
-    weakref,
-    module = "scalecodec._core",
-    name = "ConfigBase"
-)]
-pub struct ConfigBase {
-    registry: Option<Py<PyRegistry>>,
-    classes: Option<Py<PyDict>>,
-}
-
-#[pymethods]
-impl ConfigBase {
-    /// An empty configuration; the Python `__init__` fills it in.
-    #[new]
-    #[pyo3(signature = (*_args, **_kwargs))]
-    fn new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> Self {
-        ConfigBase {
-            registry: None,
-            classes: None,
-        }
-    }
-
-    /// The Rust registry.
-    #[getter(_registry)]
-    fn get_registry(&self, py: Python<'_>) -> Py<PyAny> {
-        match &self.registry {
-            Some(r) => r.clone_ref(py).into_any(),
-            None => py.None(),
-        }
-    }
-
-    #[setter(_registry)]
-    fn set_registry(&mut self, value: Py<PyRegistry>) {
-        self.registry = Some(value);
-    }
-
-    /// Classes by type string (`None`: unknown type).
-    #[getter(_classes)]
-    fn get_classes(&self, py: Python<'_>) -> Py<PyAny> {
-        match &self.classes {
-            Some(c) => c.clone_ref(py).into_any(),
-            None => py.None(),
-        }
-    }
-
-    #[setter(_classes)]
-    fn set_classes(&mut self, value: Py<PyDict>) {
-        self.classes = Some(value);
-    }
-
-    /// An instance of `type_string`'s class (`NotImplementedError` when
-    /// unknown); `data` is a `ScaleBytes` to decode later.
-    #[pyo3(signature = (type_string, data=None, **kwargs))]
-    fn create_scale_object<'py>(
-        slf: &Bound<'py, Self>,
-        type_string: &Bound<'py, PyAny>,
-        data: Option<&Bound<'py, PyAny>>,
-        kwargs: Option<&Bound<'py, PyDict>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        if kwargs.is_none_or(|k| k.is_empty()) {
-            if let Some(obj) = Self::create_fast(slf, type_string, data)? {
-                return Ok(obj);
-            }
-        }
-        Self::create_slow(slf, type_string, data, kwargs)
-    }
-
-    /// The scale class for `type_string`, or `None` when it is unknown.
-    fn get_decoder_class<'py>(
-        slf: &Bound<'py, Self>,
-        type_string: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        crate::config::decoder_class(slf.as_any(), type_string)
-    }
-
-    /// cyscale 0.8's value decoder: a callable taking the bytes of one
-    /// `type_string` value (all of them) and returning the plain value, in
-    /// py-scale-codec's shapes; `None` when the type is unknown. Made once
-    /// per type string; it follows later changes to the registry.
-    fn get_value_decoder<'py>(
-        slf: &Bound<'py, Self>,
-        type_string: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        crate::config::value_decoder(slf.as_any(), type_string)
-    }
-
-    /// The class of `type_string` once the portable-registry type's
-    /// definition kind is checked (registries are imported whole, in Rust).
-    #[allow(unused_variables)] // `prefix`: py-scale-codec's signature
-    fn get_decoder_class_for_scale_info_definition<'py>(
-        slf: &Bound<'py, Self>,
-        type_string: &Bound<'py, PyAny>,
-        scale_info_type: &Bound<'py, PyAny>,
-        prefix: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        crate::config::class_for_scale_info_definition(slf.as_any(), type_string, scale_info_type)
-    }
-
-    /// Imports a V14+ metadata object's portable registry and runtime
-    /// (as `scale_info::N`; no other `prefix` is supported).
-    #[pyo3(signature = (metadata, prefix=None))]
-    fn add_portable_registry(
-        slf: &Bound<'_, Self>,
-        metadata: &Bound<'_, PyAny>,
-        prefix: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<()> {
-        crate::config::add_portable_registry(slf.as_any(), metadata, prefix)
-    }
-
-    /// Imports a bare portable registry (`{"id", "type"}` values or their
-    /// scale objects) as `scale_info::N`, replacing the one loaded before.
-    #[pyo3(signature = (scale_info_types, prefix=None))]
-    fn update_from_scale_info_types(
-        slf: &Bound<'_, Self>,
-        scale_info_types: &Bound<'_, PyAny>,
-        prefix: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<()> {
-        crate::config::update_from_scale_info_types(slf.as_any(), scale_info_types, prefix)
-    }
-
-    /// Applies a preset (`{"types": …, "versioning": …, "runtime_id": …}`).
-    fn update_type_registry(
-        slf: &Bound<'_, Self>,
-        type_registry: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        crate::config::update_type_registry(slf.as_any(), type_registry)
-    }
-
-    /// Adds or overrides type definitions `{"Name": definition}`.
-    fn update_type_registry_types(
-        slf: &Bound<'_, Self>,
-        types_dict: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        crate::config::update_type_registry_types(slf.as_any(), types_dict)
-    }
-
-    /// The configuration as it pickles (id, registry state, `type_registry`
-    /// tables, `implements_scale_info`, `chain_id`).
-    fn __getstate__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
-        crate::config::state(slf.as_any())
-    }
-
-    /// Restores a pickled configuration over a new registry.
-    fn __setstate__(slf: &Bound<'_, Self>, state: &Bound<'_, PyAny>) -> PyResult<()> {
-        crate::config::set_state(slf.as_any(), state)
-    }
-
-    /// Forgets every definition, the portable registry and the runtime.
-    fn clear_type_registry(slf: &Bound<'_, Self>) -> PyResult<()> {
-        crate::config::clear_type_registry(slf.as_any())
-    }
-
-    /// cyscale's `batch_decode`: decodes `scale_bytes_list[i]` (`bytes`,
-    /// `bytearray`, `ScaleBytes` or `"0x…"` hex) as `type_strings[i]` in one
-    /// Rust call and returns the values; each item must use all its bytes,
-    /// and lists of different lengths are a `ValueError`.
-    fn batch_decode<'py>(
-        slf: &Bound<'py, Self>,
-        type_strings: &Bound<'py, PyAny>,
-        scale_bytes_list: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyList>> {
-        let py = slf.py();
-        let Some(registry) = slf.borrow().registry.as_ref().map(|r| r.clone_ref(py)) else {
-            return Err(PyValueError::new_err("configuration has no registry"));
-        };
-        PyRegistry::batch(registry.bind(py), type_strings, scale_bytes_list)
-    }
-
-    /// The runtime APIs of the loaded metadata (V15+; see `_core.pyi`).
-    fn runtime_apis<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        crate::runtime_api::runtime_apis(&self.registry(py)?)
-    }
-
-    /// The view functions of the loaded metadata (V16).
-    fn view_functions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        crate::runtime_api::view_functions(&self.registry(py)?)
-    }
-
-    /// `(method, "0x…" data)` to pass to `state_call` for `api.method`.
-    #[pyo3(signature = (api, method, params=None))]
-    fn runtime_api_request(
-        &self,
-        py: Python<'_>,
-        api: &str,
-        method: &str,
-        params: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<(String, String)> {
-        crate::runtime_api::runtime_api_request(&self.registry(py)?, api, method, params)
-    }
-
-    /// The value of `api.method`'s answer (`bytes`, `bytearray` or hex).
-    fn decode_runtime_api_result<'py>(
-        &self,
-        py: Python<'py>,
-        api: &str,
-        method: &str,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        crate::runtime_api::decode_runtime_api_result(&self.registry(py)?, api, method, data)
-    }
-
-    /// `(method, "0x…" data)` to pass to `state_call` for the view function `pallet.name`.
-    #[pyo3(signature = (pallet, name, params=None))]
-    fn view_function_request(
-        &self,
-        py: Python<'_>,
-        pallet: &str,
-        name: &str,
-        params: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<(String, String)> {
-        crate::runtime_api::view_function_request(&self.registry(py)?, pallet, name, params)
-    }
-
-    /// The value of the view function's output bytes.
-    fn decode_view_function_result<'py>(
-        &self,
-        py: Python<'py>,
-        pallet: &str,
-        name: &str,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        crate::runtime_api::decode_view_function_result(&self.registry(py)?, pallet, name, data)
-    }
-
-    /// The value of the view function's whole `state_call` answer (an `Err` raises).
-    fn decode_view_function_answer<'py>(
-        &self,
-        py: Python<'py>,
-        pallet: &str,
-        name: &str,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        crate::runtime_api::decode_view_function_answer(&self.registry(py)?, pallet, name, data)
-    }
-
-    /// SS58 format account ids render in (`None`: `"0x…"` hex).
-    #[getter]
-    fn get_ss58_format(&self, py: Python<'_>) -> PyResult<Option<u16>> {
-        Ok(self.registry(py)?.borrow().get_ss58_format())
-    }
-
-    #[setter]
-    fn set_ss58_format(&self, py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-        let format = match value.filter(|v| !v.is_none()) {
-            None => None,
-            Some(v) => Some(
-                v.extract::<u16>()
-                    .ok()
-                    .filter(|f| *f <= 16383 && !v.is_instance_of::<pyo3::types::PyBool>())
-                    .ok_or_else(|| {
-                        PyValueError::new_err(format!(
-                            "Invalid ss58_format {}",
-                            v.repr().map(|r| r.to_string()).unwrap_or_default()
-                        ))
-                    })?,
-            ),
-        };
-        self.registry(py)?.borrow_mut().set_ss58_format(format);
-        self.clear_classes(py)
-    }
-
-    /// The spec version whose preset `versioning` entries are applied.
-    #[getter]
-    fn get_active_spec_version_id(&self, py: Python<'_>) -> PyResult<Option<u64>> {
-        Ok(self.registry(py)?.borrow().active_spec_version_id())
-    }
-
-    /// Switches to `spec_version_id` (applies the presets' versioning).
-    fn set_active_spec_version_id(&self, py: Python<'_>, spec_version_id: u64) -> PyResult<()> {
-        let registry = self.registry(py)?;
-        if registry.borrow().active_spec_version_id() == Some(spec_version_id) {
-            return Ok(());
-        }
-        registry
-            .borrow_mut()
-            .set_active_spec_version_id(spec_version_id);
-        self.clear_classes(py)
-    }
-
-    /// The spec version at `block_number` from the presets' `runtime_upgrades`.
-    fn get_runtime_id_from_upgrades(
-        &self,
-        py: Python<'_>,
-        block_number: u64,
-    ) -> PyResult<Option<u64>> {
-        Ok(self
-            .registry(py)?
-            .borrow()
-            .get_runtime_id_from_upgrades(block_number))
-    }
-
-    /// Marks the runtime-upgrade table as covering up to `block_number`.
-    fn set_runtime_upgrades_head(&self, py: Python<'_>, block_number: u64) -> PyResult<()> {
-        self.registry(py)?
-            .borrow_mut()
-            .set_runtime_upgrades_head(block_number);
-        Ok(())
-    }
-
-    /// py-scale-codec's normalisation of a type name (`T::` removed …).
-    fn convert_type_string(&self, name: &str) -> String {
-        ferroscale_dynamic::runtime::convert_type_string(name)
-    }
-
-    /// Loads the metadata of a decoded `MetadataVersioned` object into the
-    /// registry unless it is loaded already (the class cache is dropped when
-    /// it loads).
-    fn _sync_metadata(&self, py: Python<'_>, metadata: &Bound<'_, PyAny>) -> PyResult<()> {
-        if metadata.is_none() {
-            return Ok(());
-        }
-        let raw = metadata
-            .getattr(intern!(py, "_metadata_bytes"))
-            .ok()
-            .filter(|r| !r.is_none());
-        let Some(raw) = raw else {
-            return Err(PyValueError::new_err(
-                "metadata must be a decoded MetadataVersioned object",
-            ));
-        };
-        // Borrowed, not copied: a metadata object is synced before every
-        // decode of an object that carries one.
-        let raw = raw.cast_into::<PyBytes>()?;
-        if PyRegistry::ensure_metadata_in(&self.registry(py)?, raw.as_bytes())? {
-            self.clear_classes(py)?;
-        }
-        Ok(())
-    }
-
-    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        visit.call(&self.registry)?;
-        visit.call(&self.classes)
-    }
-
-    fn __clear__(&mut self) {
-        self.registry = None;
-        self.classes = None;
-    }
-}
-
-impl ConfigBase {
-    /// The registry (a `ValueError` before the Python `__init__` set it).
-    fn registry<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyRegistry>> {
-        match &self.registry {
-            Some(r) => Ok(r.bind(py).clone()),
-            None => Err(PyValueError::new_err("configuration has no registry")),
-        }
-    }
-
-    /// Forgets the classes made for type strings (the registry changed).
-    fn clear_classes(&self, py: Python<'_>) -> PyResult<()> {
-        if let Some(c) = &self.classes {
-            c.bind(py).clear();
-        }
-        Ok(())
-    }
-
-    /// `create_scale_object` when the fast path does not apply (first use of
-    /// a type string, options, data that is not a `ScaleBytes`): options go
-    /// to the class's `__init__`; without them it is skipped, as the fast
-    /// path does.
-    fn create_slow<'py>(
-        slf: &Bound<'py, Self>,
-        type_string: &Bound<'py, PyAny>,
-        data: Option<&Bound<'py, PyAny>>,
-        kwargs: Option<&Bound<'py, PyDict>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let py = slf.py();
-        if !type_string.is_instance_of::<PyString>() {
-            return Err(PyTypeError::new_err(format!(
-                "type string must be a str, not {}",
-                type_string.get_type().name()?
-            )));
-        }
-        let cls = slf.call_method1(intern!(py, "get_decoder_class"), (type_string,))?;
-        if cls.is_none() {
-            return Err(PyNotImplementedError::new_err(format!(
-                "Decoder class for \"{type_string}\" not found"
-            )));
-        }
-        let data = data.filter(|d| !d.is_none());
-        if let Some(kwargs) = kwargs.filter(|k| !k.is_empty()) {
-            let kwargs = kwargs.copy()?;
-            if !kwargs.contains(intern!(py, "runtime_config"))? {
-                kwargs.set_item(intern!(py, "runtime_config"), slf)?;
-            }
-            kwargs.set_item(intern!(py, "data"), data)?;
-            return cls.call((), Some(&kwargs));
-        }
-        let buffer = match data {
-            None => None,
-            Some(d) => Some(d.cast::<PyScaleBytes>().map_err(|_| unsupported(d))?),
-        };
-        let obj = cls.call_method1(intern!(py, "__new__"), (&cls,))?;
-        obj.setattr(intern!(py, "runtime_config"), slf)?;
-        obj.setattr(intern!(py, "data"), data)?;
-        obj.setattr(
-            intern!(py, "data_start_offset"),
-            buffer.map(|b| b.get().offset()),
-        )?;
-        Ok(obj)
-    }
-
-    /// `create_scale_object` for a cached class and `data` that is `None`
-    /// or a `ScaleBytes`; `None` when the Python method must run.
-    fn create_fast<'py>(
-        slf: &Bound<'py, Self>,
-        type_string: &Bound<'py, PyAny>,
-        data: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let py = slf.py();
-        if !type_string.is_exact_instance_of::<PyString>() {
-            return Ok(None);
-        }
-        let buffer = match data {
-            None => None,
-            Some(d) => match d.cast::<PyScaleBytes>() {
-                Ok(b) => Some(b),
-                Err(_) => return Ok(None),
-            },
-        };
-        let (registry, classes) = {
-            let this = slf.borrow();
-            let (Some(r), Some(c)) = (&this.registry, &this.classes) else {
-                return Ok(None);
-            };
-            (r.clone_ref(py), c.clone_ref(py))
-        };
-        let Some(cls) = classes.bind(py).get_item(type_string)? else {
-            return Ok(None);
-        };
-        let Ok(cls) = cls.cast_into::<PyType>() else {
-            return Ok(None);
-        };
-        let fast = match own_class_attr(&cls, intern!(py, "_fast_node"))? {
-            Some(marker) => {
-                let Ok(marker) = marker.cast_into::<FastNode>() else {
-                    return Ok(None);
-                };
-                // The generation is checked when the object decodes or encodes.
-                let m = marker.get();
-                Some(FastPath {
-                    node: m.node,
-                    registry,
-                    generation: m.generation,
-                    decode: m.decode,
-                    encode: m.encode,
-                    type_name: m.type_name.clone(),
-                })
-            }
-            None => None,
-        };
-        // Classes marked by `base._class_for_node` are scale classes; any other
-        // class must be one before it is instantiated here.
-        if fast.is_none() && !cls.is_subclass_of::<ScaleObject>()? {
-            return Ok(None);
-        }
-        let obj = new_instance(&cls)?;
-        let Ok(scale_obj) = obj.cast::<ScaleObject>() else {
-            return Ok(None);
-        };
-        {
-            let mut o = scale_obj.borrow_mut();
-            o.runtime_config = Some(slf.clone().into_any().unbind());
-            o.data_start_offset = buffer.map(|b| b.get().offset());
-            o.data = buffer.map(|b| b.clone().into_any().unbind());
-            o.fast = fast;
-        }
-        Ok(Some(obj))
-    }
-}
-
 /// `cls.__dict__.get(name)`: the class's own attribute, not an inherited one
 /// (a user subclass of a generated class does not inherit `_fast_node`).
 #[cfg(not(feature = "abi3"))]
-fn own_class_attr<'py>(
+pub(crate) fn own_class_attr<'py>(
     cls: &Bound<'py, PyType>,
     name: &Bound<'py, PyString>,
 ) -> PyResult<Option<Bound<'py, PyAny>>> {
@@ -1339,7 +891,7 @@ fn own_class_attr<'py>(
 /// `cls.__dict__.get(name)`, as above. The stable ABI hides the type
 /// object's fields: this goes through the `__dict__` mapping proxy.
 #[cfg(feature = "abi3")]
-fn own_class_attr<'py>(
+pub(crate) fn own_class_attr<'py>(
     cls: &Bound<'py, PyType>,
     name: &Bound<'py, PyString>,
 ) -> PyResult<Option<Bound<'py, PyAny>>> {

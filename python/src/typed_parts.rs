@@ -155,7 +155,7 @@ pub fn typed_part<'py>(
     let source = source.filter(|s| !s.is_none());
     let lookup = match &source {
         Some(s) => s.clone(),
-        None => catalogue(py)?.1.call0()?,
+        None => catalogue(py)?.definitions.call0()?,
     };
     let origin = Bound::new(
         py,
@@ -317,7 +317,7 @@ pub fn typed_value_object<'py>(
     origin: &Bound<'py, PartsOrigin>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = obj.py();
-    let (kinds, _) = catalogue(py)?;
+    let kinds = catalogue(py)?.by_name;
     let is = |name: &str| -> PyResult<bool> {
         match kinds.get_item(name)? {
             Some(cls) => obj.is_instance(&cls),

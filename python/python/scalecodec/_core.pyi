@@ -354,9 +354,13 @@ class ConfigBase:
     def convert_type_string(self, name: str) -> str: ...
     def _sync_metadata(self, metadata: Any) -> None: ...
     # The configuration's books (``scalecodec.base.RuntimeConfigurationObject``
-    # makes classes in ``_make_class`` and resets in ``_reset``; these call them).
+    # resets in ``_reset``; these call it).
     def get_decoder_class(self, type_string: Union[str, Dict[str, Any]]) -> Optional[type]:
-        """The cached class of ``type_string`` (``_make_class``'s on first use; ``None`` when unknown)."""
+        """The class of ``type_string``, made on first use and cached (``None`` when unknown)."""
+    def _declare_classes(self) -> None:
+        """Defines every scale class users declared, by its name."""
+    def _declared_name(self, cls: type) -> str:
+        """A declared class's type string here, defining the class first if it is new."""
     def get_value_decoder(self, type_string: str) -> Optional[ValueDecoder]: ...
     def get_decoder_class_for_scale_info_definition(self, type_string: str, scale_info_type: Any,
                                                     prefix: Optional[str]) -> Optional[type]: ...
@@ -370,7 +374,7 @@ class ConfigBase:
     def clear_type_registry(self) -> None: ...
     def __getstate__(self) -> Dict[str, Any]: ...
     def __setstate__(self, state: Dict[str, Any]) -> None:
-        """Over a new registry (``_reset``); ``_pair_declared`` pairs the user's declared classes again."""
+        """Over a new registry (``_reset``), the user's declared classes paired again."""
     # Runtime APIs (V15+ metadata) and view functions (V16): types are named
     # ``scale_info::N``; params are a list (by position) or a dict (by name);
     # data is bytes, bytearray or "0x…" hex. Older metadata raises ValueError.
@@ -424,9 +428,10 @@ def wrap_parts(value: Any, config: Any) -> Any:
 def variant_index(names: Any, value: Any) -> Optional[int]:
     """The position of ``value``'s variant name (``"Name"`` or ``{"Name": …}``) in ``names`` (a list
     or tuple), else ``None``."""
-def set_part_catalogue(classes: Dict[str, type], definitions: Callable[[], Any]) -> None:
-    """``scalecodec.base`` registers its scale classes by name and the metadata-definitions
-    configuration getter for ``typed_part``."""
+def set_catalogue(by_name: Dict[str, type], by_kind: Dict[TypeKind, type], by_type_string: Dict[str, type],
+                  declared: Dict[str, type], definitions: Callable[[], Any]) -> None:
+    """``scalecodec.base`` registers its scale classes (by name, node kind and type string), the
+    users' declared classes and the metadata-definitions configuration getter."""
 def user_definition(cls: type) -> Optional[Union[str, Dict[str, Any]]]:
     """A user's scale class as a preset definition (``type_mapping``, ``value_list`` or type string), else ``None``."""
 def era_birth(era: Any, current: int) -> int: ...

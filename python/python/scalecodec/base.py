@@ -106,8 +106,9 @@ class RuntimeConfigurationObject(_core.ConfigBase):
     The Rust base class keeps ``_registry``, ``_classes``, ``ss58_format``,
     makes objects (``create_scale_object``, ``batch_decode``) and keeps the
     books: presets and types in and mirrored, cached classes and value
-    decoders, spec versions, metadata and portable registries. Python makes
-    the classes (``_make_class``)."""
+    decoders, spec versions, metadata and portable registries, the classes
+    made per type string and the users' classes declared by name
+    (python/src/classes.rs)."""
 
     def __init__(self, config_id: Optional[str] = None, ss58_format: Optional[int] = None,
                  only_primitives_on_init: bool = False, implements_scale_info: bool = False):
@@ -126,57 +127,10 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self.chain_id: Optional[str] = None
         self.metadata = None
 
-    def _declare_classes(self) -> None:
-        """Defines the classes declared outside this package by their names
-        (py-scale-codec registers every scale class it knows when a
-        configuration is created or cleared)."""
-        self._declared: Dict[str, type] = {}
-        for cls in list(_DECLARED.values()):
-            self._declare(cls)
-
-    def _declare(self, cls: type) -> Optional[str]:
-        """Defines ``cls`` (a declared class) by its name; ``None`` when it
-        declares no structure or its definition is refused."""
-        definition = _user_definition(cls)
-        if definition is None:
-            return None
-        try:
-            self.update_type_registry_types({cls.__name__: definition})
-        except (ValueError, TypeError, NotImplementedError):
-            # a class whose attributes make no definition stays unknown by name
-            return None
-        self._declared[cls.__name__.lower()] = cls
-        return cls.__name__
-
-    def _declared_name(self, cls: type) -> str:
-        """The type string of a declared class in this configuration, defining
-        it first if the class came after the configuration."""
-        if self.__dict__.get("_declared", {}).get(cls.__name__.lower()) is cls:
-            return cls.__name__
-        name = self._declare(cls)
-        if name is None:
-            raise NotImplementedError(f"{cls.__name__} declares no type to decode or encode with")
-        return name
-
     @classmethod
     def all_subclasses(cls, class_: type) -> set:
         """Every subclass of ``class_``, at any depth."""
         return set(class_.__subclasses__()).union(s for c in class_.__subclasses__() for s in cls.all_subclasses(c))
-
-    def _make_class(self, type_string: str) -> Optional[type]:
-        own = _BY_TYPE_STRING.get(type_string.lower())
-        if own is not None:
-            return type(own.__name__, (own,), {"_runtime_config": self})
-        try:
-            idx = self._registry.resolve(type_string)
-        except NotImplementedError:
-            return None
-        return _class_for_node(self, type_string, idx)
-
-    def _pair_declared(self) -> None:
-        """Pairs the declared classes with the definitions a pickled registry replayed."""
-        self._declared = {name: cls for name, cls in _DECLARED.items()
-                          if dict.get(self.type_registry["types"], name) == _user_definition(cls)}
 
 
 def _check_data(data: Any) -> None:
@@ -374,49 +328,6 @@ def _restore_part(cls: type, config: RuntimeConfigurationObject, value: Any, att
 _wrap_parts = _core.wrap_parts
 
 
-# Methods whose override means a class decodes / encodes differently from its node.
-_DECODE_HOOKS = ("decode", "_decode_value", "_before_decode", "_after_decode")
-_ENCODE_HOOKS = ("encode", "_encode_value", "_encoded_value", "_before_decode")
-
-
-def _inherits(cls: type, hooks: tuple) -> bool:
-    return all(getattr(cls, hook) is getattr(ScaleDecoder, hook) for hook in hooks)
-
-
-def _class_for_node(config: RuntimeConfigurationObject, type_string: str, idx: int) -> type:
-    """The class of ``type_string`` (resolved to graph node ``idx``) in ``config``."""
-    info = config._registry.class_info(type_string, idx)
-    base = _BY_KIND.get(info.kind, ScalePrimitive if info.kind == _core.TypeKind.Char else ScaleType)
-    declared = config.__dict__.get("_declared", {}).get(type_string.lower())
-    attrs: Dict[str, Any] = {"type_string": type_string, "_runtime_config": config, "_node": idx}
-    for key in ("sub_type", "type_mapping", "value_list", "element_count"):
-        if getattr(info, key) is not None:
-            attrs[key] = getattr(info, key)
-    if type_string.startswith("scale_info::"):
-        attrs["scale_info_type"] = _portable_type_of(config, type_string)
-    named = _BY_CLASS_NAME.get(info.base_class) if info.base_class else None
-    if declared is not None and issubclass(declared, base):
-        named = declared  # the class declared under this name, as py-scale-codec returns it
-    bases = (base,) if named is None or named is base else (named,) if issubclass(named, base) else (named, base)
-    cls = type(type_string if type_string.isidentifier() else base.__name__, bases, attrs)
-    # Rust decodes / encodes objects of a class that changes nothing about
-    # it without calling Python, while the registry stays at this generation.
-    plain_decode, plain_encode = _inherits(cls, _DECODE_HOOKS), _inherits(cls, _ENCODE_HOOKS)
-    if plain_decode or plain_encode:
-        cls._fast_node = _core.FastNode(idx, config._registry.generation, plain_decode, plain_encode, type_string)
-    return cls
-
-
-def _portable_type_of(config: RuntimeConfigurationObject, type_string: str) -> Optional[ScaleType]:
-    """The portable-registry entry ``scale_info::N`` names, from the metadata."""
-    try:
-        types = config.metadata.portable_registry.value["types"]
-        type_id = int(type_string[len("scale_info::"):])
-    except (AttributeError, ValueError, TypeError, KeyError):
-        return None
-    return _core.portable_entry(types, type_id, config)
-
-
 # --------------------------------------------------------------------------
 # Typed parts: the parts of a decoded value as the scale objects
 # py-scale-codec would have made while decoding it (a pallet as a
@@ -445,7 +356,7 @@ def _metadata_definitions() -> RuntimeConfigurationObject:
 #: its class from ``source`` (by default the metadata definitions), ``root``
 #: the object it is a part of (the metadata); made in Rust (python/src/typed_parts.rs).
 _typed_part = _core.typed_part
-_core.set_part_catalogue(_BY_CLASS_NAME, _metadata_definitions)
+_core.set_catalogue(_BY_CLASS_NAME, _BY_KIND, _BY_TYPE_STRING, _DECLARED, _metadata_definitions)
 
 
 #: The bytes behind a ``Bytes``/text value, as py-scale-codec keeps them in ``value_object``.
