@@ -1,8 +1,8 @@
-//! Type kinds and class attributes as typed Python objects: `TypeKind` (what
-//! a graph node is, which picks a scale class) and `ClassInfo` (the
-//! attributes py-scale-codec's classes carry: `sub_type`, `type_mapping`,
-//! `value_list`, `element_count`, the preset's `base_class`), plus a type's
-//! decomposition as Python data.
+//! Type kinds and class attributes: `TypeKind` (what a graph node is, which
+//! picks a scale class; a Python enum) and `ClassInfo` (the attributes
+//! py-scale-codec's classes carry: `sub_type`, `type_mapping`, `value_list`,
+//! `element_count`, the preset's `base_class`), plus a type's decomposition
+//! as Python data.
 
 use ferroscale_dynamic::graph::{Fields, Node, Prim, Special, TypeGraph};
 use ferroscale_dynamic::ops::decomposition::Decomposition;
@@ -134,7 +134,6 @@ impl TypeKind {
 }
 
 /// The attributes of the scale class of one type string.
-#[pyclass(frozen, get_all, module = "scalecodec._core", name = "ClassInfo")]
 pub struct ClassInfo {
     /// The node's kind.
     pub(crate) kind: TypeKind,

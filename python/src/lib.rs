@@ -46,11 +46,13 @@ pub mod parts_origin;
 pub mod registry;
 pub mod runtime_api;
 pub mod scale_bytes;
+pub mod scale_views;
 pub mod sink;
 pub mod ss58;
 pub mod text;
 pub mod typed_parts;
 pub mod value_decoder;
+pub mod views;
 
 use pyo3::prelude::*;
 
@@ -73,8 +75,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("UNSET", object::unset(m.py()))?;
     m.add_function(wrap_pyfunction!(object::restore_object, m)?)?;
     m.add_class::<kinds::TypeKind>()?;
-    m.add_class::<kinds::ClassInfo>()?;
     metadata_objects::register(m)?;
+    scale_views::register(m)?;
     m.add_function(wrap_pyfunction!(kinds::tuple_elements, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::ss58_encode, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::ss58_decode, m)?)?;
@@ -86,10 +88,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(metadata::set_presets_dir, m)?)?;
     m.add_function(wrap_pyfunction!(metadata::presets_dir, m)?)?;
     m.add_function(wrap_pyfunction!(metadata::metadata_definitions, m)?)?;
-    m.add_function(wrap_pyfunction!(ops::era_birth, m)?)?;
-    m.add_function(wrap_pyfunction!(ops::era_death, m)?)?;
     m.add_function(wrap_pyfunction!(ops::multi_account_id, m)?)?;
-    m.add_function(wrap_pyfunction!(ops::multi_address_account_id, m)?)?;
     m.add_function(wrap_pyfunction!(ops::encode_compact, m)?)?;
     m.add_function(wrap_pyfunction!(ops::decode_float, m)?)?;
     m.add_function(wrap_pyfunction!(ops::encode_float, m)?)?;
@@ -100,7 +99,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::typed_part, m)?)?;
     m.add_function(wrap_pyfunction!(catalogue::set_catalogue, m)?)?;
-    m.add_function(wrap_pyfunction!(typed_parts::variant_index, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::wrap_parts, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::portable_entry, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::raw_bytes, m)?)?;

@@ -16,6 +16,7 @@ use pyo3::pyclass_init::PyClassInitializer;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::object::ScaleObject;
+use crate::views::{base, inner_part, item, part, view};
 
 /// py-scale-codec's default depth of `generate_type_decomposition`.
 const TYPE_DECOMP_MAX_RECURSIVE: u32 = 9;
@@ -27,22 +28,6 @@ fn depth<'py>(py: Python<'py>, given: Option<Bound<'py, PyAny>>) -> PyResult<Bou
         Some(depth) => Ok(depth),
         None => Ok(TYPE_DECOMP_MAX_RECURSIVE.into_pyobject(py)?.into_any()),
     }
-}
-
-/// `obj.value[key]`.
-fn item<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {
-    obj.getattr(intern!(obj.py(), "value"))?.get_item(key)
-}
-
-/// `obj.value_object[key]`.
-fn part<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {
-    obj.getattr(intern!(obj.py(), "value_object"))?
-        .get_item(key)
-}
-
-/// `obj.value_object[key].value_object`.
-fn inner_part<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {
-    part(obj, key)?.getattr(intern!(obj.py(), "value_object"))
 }
 
 /// `scale_info::N` of a portable type id.
@@ -88,54 +73,6 @@ fn find_by<'py>(
         }
     }
     Ok(None)
-}
-
-/// The initializer of a view class over an empty scale object.
-fn base() -> PyClassInitializer<ScaleObject> {
-    PyClassInitializer::from(ScaleObject::empty())
-}
-
-/// Declares a view class (its Python name, its parent, how its scale
-/// object is made) with its methods, the `#[new]` that makes the empty
-/// scale object under it (the Python `__init__` fills it in), and with
-/// `docs = KEY` the `name` and `docs` getters of the value's `name` and `KEY`.
-macro_rules! view {
-    (
-        $(#[$doc:meta])* $name:ident, $py_name:literal, extends = $parent:ident,
-        init = $init:expr, $(docs = $docs_key:literal,)? { $($body:tt)* }
-    ) => {
-        $(#[$doc])*
-        #[pyclass(extends = $parent, subclass, module = "scalecodec._core", name = $py_name)]
-        pub struct $name;
-
-        #[pymethods]
-        impl $name {
-            #[new]
-            #[pyo3(signature = (*_args, **_kwargs))]
-            fn new(
-                _args: &Bound<'_, PyTuple>,
-                _kwargs: Option<&Bound<'_, PyDict>>,
-            ) -> PyClassInitializer<Self> {
-                $init.add_subclass($name)
-            }
-
-            $(
-                /// The name.
-                #[getter]
-                fn name<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-                    item(slf.as_any(), "name")
-                }
-
-                /// Documentation lines.
-                #[getter]
-                fn docs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-                    item(slf.as_any(), $docs_key)
-                }
-            )?
-
-            $($body)*
-        }
-    };
 }
 
 view!(

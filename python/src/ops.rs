@@ -1,34 +1,15 @@
 //! Module functions over `ferroscale_dynamic::ops` and the metadata
-//! definitions: Era arithmetic, multisig accounts, `MultiAddress` accounts,
+//! definitions: multisig accounts, `MultiAddress` accounts,
 //! compact integers, IEEE floats, py-scale-codec's integer helpers and the
 //! decoding of `MetadataVersioned`.
 
 use ferroscale_dynamic::ops;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyFloat, PyTuple};
+use pyo3::types::{PyBytes, PyFloat};
 
 use crate::errors::{guard, raise, to_py};
 use crate::registry::PyRegistry;
-
-/// `(period, phase)` of an Era value, `None` when immortal (`"00"`).
-fn mortal(era: &Bound<'_, PyAny>) -> Option<(u64, u64)> {
-    era.cast::<PyTuple>().ok()?.extract().ok()
-}
-
-/// The first block of the era `era` (a decoded Era value) that contains `current`.
-#[pyfunction]
-pub fn era_birth(era: &Bound<'_, PyAny>, current: u64) -> u64 {
-    mortal(era).map_or(0, |(period, phase)| ops::era::birth(period, phase, current))
-}
-
-/// The block after the last one of the era `era` that contains `current`.
-#[pyfunction]
-pub fn era_death(era: &Bound<'_, PyAny>, current: u64) -> u64 {
-    mortal(era).map_or(ops::era::IMMORTAL_DEATH, |(period, phase)| {
-        ops::era::death(period, phase, current)
-    })
-}
 
 /// The multisig account (`"0x…"`) of `accounts` (SS58 addresses, hex keys or
 /// bytes, 32 bytes each) with `threshold`.
@@ -50,7 +31,6 @@ pub fn multi_account_id(accounts: Vec<Bound<'_, PyAny>>, threshold: i64) -> PyRe
 }
 
 /// The 32-byte account (hex without `0x`) behind an encoded `MultiAddress`, if any.
-#[pyfunction]
 pub fn multi_address_account_id(raw: &[u8]) -> Option<String> {
     ops::address::multi_address_account_id(raw).map(|a| {
         let mut text = String::with_capacity(64);

@@ -21,7 +21,6 @@ use std::sync::Arc;
 use crate::convert::to_value;
 use crate::detached::{detached, to_python, BuiltSink, DETACH_MIN};
 use crate::errors::{guard, to_py};
-use crate::kinds::ClassInfo;
 use crate::sink::{GcPause, NameCache, PySink};
 
 /// The bytes of a `batch_decode` item that is not `bytes`: what py-scale-codec's
@@ -905,13 +904,6 @@ impl PyRegistry {
     /// The display name of node `idx` (`scale_info::N`, `Vec<u32>` …).
     fn describe(&self, idx: u32) -> String {
         self.inner.graph().describe(TypeIdx(idx))
-    }
-
-    /// The class attributes of `type_string` (resolved to node `idx`): its
-    /// kind, `sub_type`, `type_mapping`, `value_list`, `element_count` and
-    /// the preset's `base_class`.
-    fn class_info(&self, py: Python<'_>, type_string: &str, idx: u32) -> PyResult<ClassInfo> {
-        crate::kinds::class_info(py, &self.inner, type_string, TypeIdx(idx))
     }
 
     /// py-scale-codec's `generate_type_decomposition` of node `idx`.

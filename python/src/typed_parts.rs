@@ -218,7 +218,6 @@ fn make_part<'py>(
 /// An enum's variant index: the position of the value's variant name (a
 /// unit variant's name, or the one key of `{name: value}`) in the class's
 /// variant `names` (a list or tuple); `None` when it is not there.
-#[pyfunction]
 pub fn variant_index(
     names: &Bound<'_, PyAny>,
     value: &Bound<'_, PyAny>,

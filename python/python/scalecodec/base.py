@@ -8,12 +8,12 @@ classes made for type strings.
 * :class:`ScaleDecoder` is the one generic scale object. Decoding and
   encoding run in Rust (``_core.ScaleObject``); ``value_object`` is built
   only when read.
-* ``get_decoder_class`` makes a class per type string from what Rust says
-  about its graph node (``_core.ClassInfo``, whose ``kind`` is a
-  ``_core.TypeKind``): the class of that kind, or of the preset's
-  ``base_class``. The classes of :mod:`scalecodec.types` announce their kinds
-  and names when they are defined (``__init_subclass__``), so this module
-  never imports that one.
+* ``get_decoder_class`` makes (in Rust, python/src/classes.rs) a class per
+  type string: one deriving from the class of its node's kind, or of the
+  preset's ``base_class``. The classes of :mod:`scalecodec.types` announce
+  their kinds and names when they are defined (``__init_subclass__``, into
+  the tables registered with ``_core.set_catalogue``), so this module never
+  imports that one.
 """
 import os
 import threading

@@ -2,8 +2,9 @@
 derive from these), the few with attributes users reach for (extrinsics,
 calls, events, metadata, Era, account ids), and py-scale-codec's other class
 names. Every class decodes and encodes through the Rust registry of its
-runtime configuration; the classes here only add views on the value, most
-of them one line each (``_item``, ``_get``, ``_part``: a field of the value).
+runtime configuration; what the classes answer beyond their value comes
+from the ``_core`` view classes they mix in (python/src/scale_views.rs,
+python/src/metadata_objects.rs).
 """
 from __future__ import annotations
 
@@ -32,31 +33,9 @@ from scalecodec.exceptions import (  # noqa: F401 (py-scale-codec exports them h
     RemainingScaleBytesNotEmptyException,
 )
 
-# --------------------------------------------------------------------------
-# Views on a decoded value: read-only properties, one line per attribute.
-
-
 def _item(key: str, doc: str) -> property:
-    """``self.value[key]``."""
+    """``self.value[key]``, read-only."""
     return property(lambda self: self.value[key], doc=doc)
-
-
-def _get(key: str, doc: str, empty: Optional[Callable[[], Any]] = None) -> property:
-    """``self.value[key]`` of a dict value, else ``empty()`` (``None`` without ``empty``)."""
-    def read(self: ScaleType) -> Any:
-        value = self.value
-        default = empty() if empty else None
-        return value.get(key, default) if isinstance(value, dict) else default
-    return property(read, doc=doc)
-
-
-def _part(key: str, doc: str, inner: bool = False) -> property:
-    """``self.value_object[key]`` (its own ``value_object`` when ``inner``)."""
-    def read(self: ScaleType) -> Any:
-        part = self.value_object[key]
-        return part.value_object if inner else part
-    return property(read, doc=doc)
-
 
 
 # --------------------------------------------------------------------------
@@ -161,24 +140,10 @@ Str = Text = String
 HexBytes = _declare("HexBytes", ScaleType, "HexBytes", "Bytes always rendered ``\"0x…\"``.", kinds=(K.HexBytes,))
 
 
-class Vec(ScaleType, kinds=(K.Seq,)):
-    """``Vec<T>``."""
+class Vec(_core.SeqView, ScaleType, kinds=(K.Seq,)):
+    """``Vec<T>``: ``len()``, truth and ``elements`` are its element objects'."""
 
     type_string = _TypeStringOf("Vec<{sub}>")
-
-    def __len__(self) -> int:
-        return len(self.value_object)
-
-    def __bool__(self) -> bool:
-        # py-scale-codec's Vec is falsy when empty (through __len__)
-        value_object = self.value_object
-        return value_object is None or len(value_object) > 0
-
-    @property
-    def elements(self) -> list:
-        """The element objects (``[]`` before decoding)."""
-        value_object = self.value_object
-        return value_object if isinstance(value_object, list) else []
 
 
 BoundedVec = _declare("BoundedVec", Vec, doc="``BoundedVec<T, S>``.")
@@ -188,49 +153,19 @@ FixedLengthArray = _declare("FixedLengthArray", ScaleType, _TypeStringOf("[{sub}
                             "py-scale-codec does).", element_count=0, kinds=(K.Array, K.ByteArray))
 
 
-class Enum(ScaleType, kinds=(K.Enum, K.Result)):
-    """An enum: ``"Name"`` or ``{"Name": value}``."""
+class Enum(_core.EnumView, ScaleType, kinds=(K.Enum, K.Result)):
+    """An enum: ``"Name"`` or ``{"Name": value}``; ``index``, ``get_enum_value()``."""
 
     value_list: Any = []
     type_string = _DefinedTypeString()
 
-    @property
-    def index(self) -> Optional[int]:
-        """The variant index (the discriminant byte) of the decoded or encoded
-        value, when known."""
-        index = self.__dict__.get("_index")
-        if index is None and self.data_end_offset is not None:
-            used = self.get_used_bytes()
-            if len(used) > 0:
-                return used[0]
-        if index is None and self.decoded:
-            index = _core.variant_index(type(self).value_list, self.value)
-        return index
 
-    @index.setter
-    def index(self, value: Optional[int]) -> None:
-        self._index = value
-
-    def get_enum_value(self) -> Any:
-        """The variant's value (its name for a unit variant), ``None`` before decoding."""
-        value = self.value
-        if not value:
-            return None
-        return next(iter(value.values())) if isinstance(value, dict) and len(value) == 1 else value
-
-
-class Set(ScaleType, kinds=(K.Set,)):
-    """A bit-flag set: list of flag names."""
+class Set(_core.SetView, ScaleType, kinds=(K.Set,)):
+    """A bit-flag set: list of flag names; ``set_value`` the integer."""
 
     value_list: Any = []
     value_type = "u64"
     type_string = _DefinedTypeString()
-
-    @property
-    def set_value(self) -> Optional[int]:
-        """The flags as the integer they are encoded as (``None`` before decoding)."""
-        used = self.get_used_bytes()
-        return int.from_bytes(bytes(used), "little") if self.data_end_offset is not None else None
 
 
 BitVec = _declare("BitVec", ScaleType, "BitVec", "A bit sequence ``\"0b…\"``; encoded from an int, a ``\"0b…\"`` "
@@ -238,15 +173,8 @@ BitVec = _declare("BitVec", ScaleType, "BitVec", "A bit sequence ``\"0b…\"``; 
                   kinds=(K.BitSeq,))
 
 
-class Map(ScaleType):
+class Map(_core.MapView, ScaleType):
     """A map: list of ``(key, value)``; ``map_key`` and ``map_value`` are the types in ``sub_type``."""
-
-    def _sub_types(self) -> List[Optional[str]]:
-        parts = _core.tuple_elements(f"({self.sub_type})") if self.sub_type else []
-        return (parts + [None, None])[:2]
-
-    map_key = property(lambda self: self._sub_types()[0], doc="The key type (from ``sub_type``).")
-    map_value = property(lambda self: self._sub_types()[1], doc="The value type (from ``sub_type``).")
 
 
 BTreeMap = _declare("BTreeMap", Map, _TypeStringOf("BTreeMap<{sub}>"), "``BTreeMap<K, V>``.", kinds=(K.Map,))
@@ -341,64 +269,16 @@ F32 = _declare("F32", _Float, "f32", names=("f32",), _size=4)
 # Specialised classes
 
 
-class Era(ScaleType, kinds=(K.Era,)):
-    """``Era``: ``"00"`` (immortal) or ``(period, phase)``."""
+class Era(_core.EraView, ScaleType, kinds=(K.Era,)):
+    """``Era``: ``"00"`` (immortal) or ``(period, phase)``; ``birth``, ``death``."""
 
     type_string = "Era"
-    period = property(lambda self: self.value[0] if isinstance(self.value, tuple) else None,
-                      doc="The mortal era's period, ``None`` when immortal.")
-    phase = property(lambda self: self.value[1] if isinstance(self.value, tuple) else None,
-                     doc="The mortal era's phase, ``None`` when immortal.")
-
-    def is_immortal(self) -> bool:
-        """Whether the era is immortal."""
-        return not isinstance(self.value, tuple)
-
-    def birth(self, current: int) -> int:
-        """The first block of the era that contains ``current``."""
-        return _core.era_birth(self.value, current)
-
-    def death(self, current: int) -> int:
-        """The block after the last one of the era that contains ``current``."""
-        return _core.era_death(self.value, current)
-
-    def _encoded_value(self, value: Any) -> Any:
-        # the value of an encoded Era is what decoding its bytes gives
-        return self.runtime_config._registry.decode(self.type_string, bytes(self.data.data))[0]
 
 
-def _settable(key: str, getter: Callable[[Any], Any], doc: str) -> property:
-    """A property worked out by ``getter`` from the decoded bytes, unless set
-    (``self.__dict__[key]``) or nothing was decoded or encoded yet."""
-    def read(self: ScaleType) -> Any:
-        if key in self.__dict__ or self.data_end_offset is None:
-            return self.__dict__.get(key)
-        return getter(self)
-    return property(read, lambda self, value: self.__dict__.__setitem__(key, value), doc=doc)
-
-
-def _ss58_address_of(account: ScaleType) -> Optional[str]:
-    if isinstance(account.value, str) and not account.value.startswith("0x"):
-        return account.value
-    fmt = account.runtime_config.ss58_format
-    return _core.ss58_encode(bytes(account.get_used_bytes()), fmt) if fmt is not None else None
-
-
-class GenericAccountId(ScaleType, kinds=(K.AccountId,)):
-    """A 32-byte account id; ``ss58_address`` when an SS58 format is set.
-    ``public_key`` and ``ss58_address`` are worked out when read, so that
-    decoding needs no Python hook."""
+class GenericAccountId(_core.AccountIdView, ScaleType, kinds=(K.AccountId,)):
+    """A 32-byte account id; ``public_key``, and ``ss58_address`` when an SS58 format is set."""
 
     type_string = "AccountId"
-    public_key = _settable("_public_key", lambda self: "0x" + bytes(self.get_used_bytes()).hex(),
-                           "``\"0x…\"`` hex of the 32 bytes (``None`` before decode/encode).")
-    ss58_address = _settable("_ss58_address", _ss58_address_of,
-                             "The SS58 address in the configuration's format (``None`` without one).")
-
-    def _encoded_value(self, value: Any) -> Any:
-        raw, fmt = bytes(self.get_used_bytes()), self.runtime_config.ss58_format
-        return _core.ss58_encode(raw, fmt) if fmt is not None else "0x" + raw.hex()
-
 
 
 GenericEthereumAccountId = _declare("GenericEthereumAccountId", ScaleType, "H160", "A 20-byte account id.",
@@ -407,23 +287,11 @@ GenericAccountIndex = _declare("GenericAccountIndex", ScaleType, "AccountIndex",
                                kinds=(K.AccountIndex,))
 
 
-class GenericMultiAddress(Enum, kinds=(K.MultiAddress,)):
+class GenericMultiAddress(_core.MultiAddressView, Enum, kinds=(K.MultiAddress,)):
     """``MultiAddress``: the bare account id for ``Id``, else ``{"Variant": value}``
     (encoded also from an account index, as py-scale-codec takes it)."""
 
     type_string = "MultiAddress"
-
-    @property
-    def account_id(self) -> Optional[str]:
-        """The 32-byte account (hex without ``0x``) behind ``Id``, ``Address32``,
-        ``Address20`` and ``Raw`` addresses, else ``None``."""
-        return _core.multi_address_account_id(bytes(self.get_used_bytes()))
-
-    @property
-    def account_index(self) -> Optional[int]:
-        """The account index when the address is an ``Index``."""
-        value = self.value
-        return value.get("Index") if isinstance(value, dict) else value if isinstance(value, int) else None
 
 
 GenericAddress = _declare("GenericAddress", ScaleType, doc="The pre-MultiAddress ``Address`` encoding.",
@@ -492,60 +360,16 @@ GenericExtrinsicV4 = GenericExtrinsic
 Extrinsic = _declare("Extrinsic", GenericExtrinsic, doc="``Extrinsic`` (instantiable directly with ``metadata=``).")
 
 
-class _EventLookup:
-    """``event_module`` and ``event``: the pallet and event metadata objects
-    of the decoded event (``_event_value``), ``None`` without metadata."""
-
-    def _event_value(self) -> Any:
-        return self.value
-
-    def _lookup(self) -> TypingTuple[Any, Any]:
-        metadata, value = self.metadata or self.runtime_config.metadata, self._event_value()
-        if metadata is None or not isinstance(value, dict):
-            return None, None
-        pallet = metadata.get_metadata_pallet(value.get("module_id"))
-        event = next((e for e in (pallet.events or []) if e.name == value.get("event_id")), None) if pallet else None
-        return pallet, event
-
-    event_module = property(lambda self: self._lookup()[0],
-                            doc="The pallet metadata object (``None`` without metadata).")
-    event = property(lambda self: self._lookup()[1], doc="The event metadata object (``None`` without metadata).")
-
-
-class GenericEvent(_EventLookup, Enum, kinds=(K.Event,)):
+class GenericEvent(_core.RuntimeEventView, Enum, kinds=(K.Event,)):
     """A runtime event: ``{"event_index", "module_id", "event_id", "attributes"}``."""
-
-    #: Never set, as in py-scale-codec.
-    event_idx = None
-    event_index = _get("event_index", "The pallet and event index in hex.")
-    attributes = _get("attributes", "The event's arguments.", list)
-
-    @property
-    def index(self) -> Optional[int]:
-        """``None`` for a V9–V13 event (py-scale-codec sets no index there); a
-        scale-info event's pallet byte."""
-        return Enum.index.fget(self) if isinstance(self, GenericScaleInfoEvent) else None
-
-    @index.setter
-    def index(self, value: Optional[int]) -> None:
-        self._index = value
 
 
 GenericScaleInfoEvent = _declare("GenericScaleInfoEvent", GenericEvent, doc="A scale-info runtime event.",
                                  kinds=(K.ScaleInfoEvent,))
 
 
-class GenericEventRecord(_EventLookup, ScaleType, kinds=(K.EventRecord,)):
+class GenericEventRecord(_core.EventRecordView, ScaleType, kinds=(K.EventRecord,)):
     """An event record (phase, event, topics)."""
-
-    event_index = _get("event_index", "The event's index (hex).")
-    phase = _get("phase", "The phase (``\"ApplyExtrinsic\"``, ``\"Finalization\"``, ``\"Initialization\"``).")
-    extrinsic_idx = _get("extrinsic_idx", "The extrinsic's position for an ``ApplyExtrinsic`` phase.")
-    params = arguments = _get("attributes", "The event's arguments.", list)
-    topics = _get("topics", "The topics.", list)
-
-    def _event_value(self) -> Any:
-        return self.value.get("event") if isinstance(self.value, dict) else None
 
 
 EventRecord = GenericEventRecord

@@ -1,0 +1,507 @@
+//! What py-scale-codec's scale classes answer beyond their value: enum
+//! indexes, set bits, Era periods, account ids and addresses, events and
+//! event records (with the metadata objects of their pallet and event),
+//! sequences. Each class here is a base `scalecodec.types` mixes into the
+//! class of that name (`class GenericAccountId(_core.AccountIdView,
+//! ScaleType)`, see `crate::views`).
+
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+
+use crate::object::ScaleObject;
+use crate::views::{base, view};
+
+/// `obj.value[key]` of a dict value, else `None`.
+fn get<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+    let py = obj.py();
+    let value = obj.getattr(intern!(py, "value"))?;
+    match value.cast::<PyDict>() {
+        Ok(d) => Ok(d.get_item(key)?.unwrap_or_else(|| py.None().into_bound(py))),
+        Err(_) => Ok(py.None().into_bound(py)),
+    }
+}
+
+/// `obj.value[key]` of a dict value, else an empty list (py-scale-codec's
+/// default for argument and topic lists).
+fn get_list<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+    let py = obj.py();
+    let value = obj.getattr(intern!(py, "value"))?;
+    if let Ok(d) = value.cast::<PyDict>() {
+        if let Some(found) = d.get_item(key)? {
+            return Ok(found);
+        }
+    }
+    Ok(PyList::empty(py).into_any())
+}
+
+/// The bytes the object was decoded from or encoded to.
+fn used_bytes(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    let used = obj.call_method0(intern!(obj.py(), "get_used_bytes"))?;
+    used.extract()
+}
+
+/// Whether nothing was decoded or encoded yet (`data_end_offset` unset).
+fn untouched(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(obj.getattr(intern!(obj.py(), "data_end_offset"))?.is_none())
+}
+
+/// An attribute set on the object (`__dict__[key]`), if any.
+fn own<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+    obj.getattr(intern!(obj.py(), "__dict__"))?
+        .cast_into::<PyDict>()?
+        .get_item(key)
+}
+
+/// Sets `__dict__[key]` (a value the user gave instead of the derived one).
+fn set_own(obj: &Bound<'_, PyAny>, key: &str, value: Bound<'_, PyAny>) -> PyResult<()> {
+    obj.getattr(intern!(obj.py(), "__dict__"))?
+        .set_item(key, value)
+}
+
+/// `"0x…"` of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    ferroscale_core::hex::encode_prefixed(bytes)
+}
+
+/// An enum object's variant index: set by the user, else the first byte it
+/// was decoded from or encoded to, else the position of its value's
+/// variant in the class's `value_list`.
+fn enum_index<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let py = obj.py();
+    if let Some(index) = own(obj, "_index")?.filter(|i| !i.is_none()) {
+        return Ok(index);
+    }
+    if !untouched(obj)? {
+        if let Some(first) = used_bytes(obj)?.first() {
+            return Ok(first.into_pyobject(py)?.into_any());
+        }
+    }
+    if obj.getattr(intern!(py, "decoded"))?.is_truthy()? {
+        let names = obj.get_type().getattr(intern!(py, "value_list"))?;
+        let value = obj.getattr(intern!(py, "value"))?;
+        return Ok(crate::typed_parts::variant_index(&names, &value)?.into_pyobject(py)?);
+    }
+    Ok(py.None().into_bound(py))
+}
+
+view!(
+    /// An enum: its variant index and value.
+    EnumView, "EnumView", extends = ScaleObject,
+    init = base(),
+    {
+        /// The variant index (the discriminant byte) of the decoded or
+        /// encoded value, when known.
+        #[getter]
+        fn index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            enum_index(slf.as_any())
+        }
+
+        #[setter]
+        fn set_index(slf: &Bound<'_, Self>, value: Bound<'_, PyAny>) -> PyResult<()> {
+            set_own(slf.as_any(), "_index", value)
+        }
+
+        /// The variant's value (its name for a unit variant), `None` before decoding.
+        fn get_enum_value<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let py = slf.py();
+            let value = slf.getattr(intern!(py, "value"))?;
+            if !value.is_truthy()? {
+                return Ok(py.None().into_bound(py));
+            }
+            match value.cast::<PyDict>() {
+                Ok(d) if d.len() == 1 => Ok(d.values().get_item(0)?),
+                _ => Ok(value),
+            }
+        }
+    }
+);
+
+view!(
+    /// A bit-flag set: the flags as the integer they are encoded as.
+    SetView, "SetView", extends = ScaleObject,
+    init = base(),
+    {
+        /// The flags as the integer they are encoded as (`None` before decoding).
+        #[getter]
+        fn set_value<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let py = slf.py();
+            if untouched(slf.as_any())? {
+                return Ok(py.None().into_bound(py));
+            }
+            let used = PyBytes::new(py, &used_bytes(slf.as_any())?);
+            py.get_type::<pyo3::types::PyInt>()
+                .call_method1(intern!(py, "from_bytes"), (used, "little"))
+        }
+    }
+);
+
+view!(
+    /// A sequence: its length, truth and elements.
+    SeqView, "SeqView", extends = ScaleObject,
+    init = base(),
+    {
+        fn __len__(slf: &Bound<'_, Self>) -> PyResult<usize> {
+            slf.getattr(intern!(slf.py(), "value_object"))?.len()
+        }
+
+        // py-scale-codec's Vec is falsy when empty (through __len__)
+        fn __bool__(slf: &Bound<'_, Self>) -> PyResult<bool> {
+            let value_object = slf.getattr(intern!(slf.py(), "value_object"))?;
+            Ok(value_object.is_none() || value_object.len()? > 0)
+        }
+
+        /// The element objects (`[]` before decoding).
+        #[getter]
+        fn elements<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let value_object = slf.getattr(intern!(slf.py(), "value_object"))?;
+            if value_object.is_instance_of::<PyList>() {
+                Ok(value_object)
+            } else {
+                Ok(PyList::empty(slf.py()).into_any())
+            }
+        }
+    }
+);
+
+/// `(key, value)` types of a map object's `sub_type` (`None` each when missing).
+fn map_types(obj: &Bound<'_, PyAny>) -> PyResult<(Option<String>, Option<String>)> {
+    let sub_type = obj.getattr(intern!(obj.py(), "sub_type"))?;
+    let text: Option<String> = sub_type.extract().ok().filter(|s: &String| !s.is_empty());
+    let mut parts = text
+        .map(|s| crate::kinds::tuple_elements(&format!("({s})")))
+        .unwrap_or_default()
+        .into_iter();
+    Ok((parts.next(), parts.next()))
+}
+
+view!(
+    /// A map: its key and value types.
+    MapView, "MapView", extends = ScaleObject,
+    init = base(),
+    {
+        /// The key type (from `sub_type`).
+        #[getter]
+        fn map_key(slf: &Bound<'_, Self>) -> PyResult<Option<String>> {
+            Ok(map_types(slf.as_any())?.0)
+        }
+
+        /// The value type (from `sub_type`).
+        #[getter]
+        fn map_value(slf: &Bound<'_, Self>) -> PyResult<Option<String>> {
+            Ok(map_types(slf.as_any())?.1)
+        }
+    }
+);
+
+/// A mortal era's `(period, phase)`, `None` when immortal.
+fn mortal(obj: &Bound<'_, PyAny>) -> PyResult<Option<(u64, u64)>> {
+    let value = obj.getattr(intern!(obj.py(), "value"))?;
+    Ok(value.cast::<PyTuple>().ok().and_then(|t| t.extract().ok()))
+}
+
+view!(
+    /// `Era`: `"00"` (immortal) or `(period, phase)`.
+    EraView, "EraView", extends = ScaleObject,
+    init = base(),
+    {
+        /// The mortal era's period, `None` when immortal.
+        #[getter]
+        fn period(slf: &Bound<'_, Self>) -> PyResult<Option<u64>> {
+            Ok(mortal(slf.as_any())?.map(|(period, _)| period))
+        }
+
+        /// The mortal era's phase, `None` when immortal.
+        #[getter]
+        fn phase(slf: &Bound<'_, Self>) -> PyResult<Option<u64>> {
+            Ok(mortal(slf.as_any())?.map(|(_, phase)| phase))
+        }
+
+        /// Whether the era is immortal.
+        fn is_immortal(slf: &Bound<'_, Self>) -> PyResult<bool> {
+            Ok(mortal(slf.as_any())?.is_none())
+        }
+
+        /// The first block of the era that contains `current`.
+        fn birth(slf: &Bound<'_, Self>, current: u64) -> PyResult<u64> {
+            Ok(mortal(slf.as_any())?.map_or(0, |(period, phase)| {
+                ferroscale_dynamic::ops::era::birth(period, phase, current)
+            }))
+        }
+
+        /// The block after the last one of the era that contains `current`.
+        fn death(slf: &Bound<'_, Self>, current: u64) -> PyResult<u64> {
+            Ok(mortal(slf.as_any())?.map_or(ferroscale_dynamic::ops::era::IMMORTAL_DEATH, |(period, phase)| {
+                ferroscale_dynamic::ops::era::death(period, phase, current)
+            }))
+        }
+
+        // the value of an encoded Era is what decoding its bytes gives
+        fn _encoded_value<'py>(slf: &Bound<'py, Self>, _value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+            let py = slf.py();
+            let registry = slf.getattr(intern!(py, "runtime_config"))?.getattr(intern!(py, "_registry"))?;
+            let type_string = slf.getattr(intern!(py, "type_string"))?;
+            let data = PyBytes::new(py, &used_bytes(slf.as_any())?);
+            registry.call_method1(intern!(py, "decode"), (type_string, data))?.get_item(0)
+        }
+    }
+);
+
+/// The SS58 address of `raw` in the object's configuration's format (`None` without one).
+fn ss58_in_config<'py>(obj: &Bound<'py, PyAny>, raw: &[u8]) -> PyResult<Option<String>> {
+    let py = obj.py();
+    let format = obj
+        .getattr(intern!(py, "runtime_config"))?
+        .getattr(intern!(py, "ss58_format"))?;
+    if format.is_none() {
+        return Ok(None);
+    }
+    crate::ss58::ss58_encode(PyBytes::new(py, raw).as_any(), Some(&format)).map(Some)
+}
+
+view!(
+    /// A 32-byte account id: its public key and SS58 address, worked out
+    /// when read (so that decoding needs no Python hook) unless set.
+    AccountIdView, "AccountIdView", extends = ScaleObject,
+    init = base(),
+    {
+        /// `"0x…"` hex of the 32 bytes (`None` before decode/encode).
+        #[getter]
+        fn public_key<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let obj = slf.as_any();
+            match own(obj, "_public_key")? {
+                Some(set) => Ok(set),
+                None if untouched(obj)? => Ok(slf.py().None().into_bound(slf.py())),
+                None => Ok(PyString::new(slf.py(), &hex(&used_bytes(obj)?)).into_any()),
+            }
+        }
+
+        #[setter]
+        fn set_public_key(slf: &Bound<'_, Self>, value: Bound<'_, PyAny>) -> PyResult<()> {
+            set_own(slf.as_any(), "_public_key", value)
+        }
+
+        /// The SS58 address in the configuration's format (`None` without one).
+        #[getter]
+        fn ss58_address<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let (py, obj) = (slf.py(), slf.as_any());
+            if let Some(set) = own(obj, "_ss58_address")? {
+                return Ok(set);
+            }
+            if untouched(obj)? {
+                return Ok(py.None().into_bound(py));
+            }
+            let value = obj.getattr(intern!(py, "value"))?;
+            if let Ok(text) = value.cast::<PyString>() {
+                if !text.to_cow()?.starts_with("0x") {
+                    return Ok(value);
+                }
+            }
+            Ok(ss58_in_config(obj, &used_bytes(obj)?)?.into_pyobject(py)?.into_any())
+        }
+
+        #[setter]
+        fn set_ss58_address(slf: &Bound<'_, Self>, value: Bound<'_, PyAny>) -> PyResult<()> {
+            set_own(slf.as_any(), "_ss58_address", value)
+        }
+
+        // an encoded account's value is its address in the configuration's format, else hex
+        fn _encoded_value(slf: &Bound<'_, Self>, _value: &Bound<'_, PyAny>) -> PyResult<String> {
+            let raw = used_bytes(slf.as_any())?;
+            Ok(ss58_in_config(slf.as_any(), &raw)?.unwrap_or_else(|| hex(&raw)))
+        }
+    }
+);
+
+view!(
+    /// `MultiAddress`: the account behind it.
+    MultiAddressView, "MultiAddressView", extends = EnumView,
+    init = base().add_subclass(EnumView),
+    {
+        /// The 32-byte account (hex without `0x`) behind `Id`, `Address32`,
+        /// `Address20` and `Raw` addresses, else `None`.
+        #[getter]
+        fn account_id(slf: &Bound<'_, Self>) -> PyResult<Option<String>> {
+            Ok(crate::ops::multi_address_account_id(&used_bytes(slf.as_any())?))
+        }
+
+        /// The account index when the address is an `Index`.
+        #[getter]
+        fn account_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let py = slf.py();
+            let value = slf.getattr(intern!(py, "value"))?;
+            if value.is_instance_of::<PyDict>() {
+                return get(slf.as_any(), "Index");
+            }
+            if value.is_instance_of::<pyo3::types::PyInt>() {
+                return Ok(value);
+            }
+            Ok(py.None().into_bound(py))
+        }
+    }
+);
+
+/// The pallet and event metadata objects of the event value `event` of
+/// `obj` (`None` each without metadata).
+fn event_lookup<'py>(
+    obj: &Bound<'py, PyAny>,
+    event: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let py = obj.py();
+    let none = || py.None().into_bound(py);
+    let mut metadata = obj.getattr(intern!(py, "metadata"))?;
+    if !metadata.is_truthy()? {
+        metadata = obj
+            .getattr(intern!(py, "runtime_config"))?
+            .getattr(intern!(py, "metadata"))?;
+    }
+    let Ok(event) = event.cast::<PyDict>() else {
+        return Ok((none(), none()));
+    };
+    if metadata.is_none() {
+        return Ok((none(), none()));
+    }
+    let module_id = event.get_item("module_id")?.unwrap_or_else(none);
+    let pallet = metadata.call_method1(intern!(py, "get_metadata_pallet"), (module_id,))?;
+    if !pallet.is_truthy()? {
+        return Ok((pallet, none()));
+    }
+    let event_id = event.get_item("event_id")?.unwrap_or_else(none);
+    let events = pallet.getattr(intern!(py, "events"))?;
+    if events.is_truthy()? {
+        for candidate in events.try_iter()? {
+            let candidate = candidate?;
+            if candidate.getattr(intern!(py, "name"))?.eq(&event_id)? {
+                return Ok((pallet, candidate));
+            }
+        }
+    }
+    Ok((pallet, none()))
+}
+
+view!(
+    /// A runtime event: `{"event_index", "module_id", "event_id", "attributes"}`.
+    RuntimeEventView, "RuntimeEventView", extends = EnumView,
+    init = base().add_subclass(EnumView),
+    {
+        /// Never set, as in py-scale-codec.
+        #[getter]
+        fn event_idx(&self) -> Option<u32> {
+            None
+        }
+
+        /// The pallet and event index in hex.
+        #[getter]
+        fn event_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            get(slf.as_any(), "event_index")
+        }
+
+        /// The event's arguments.
+        #[getter]
+        fn attributes<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            get_list(slf.as_any(), "attributes")
+        }
+
+        /// `None` for a V9–V13 event (py-scale-codec sets no index there); a
+        /// scale-info event's pallet byte.
+        #[getter]
+        fn index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let scale_info = crate::catalogue::scale_class(slf.py(), "GenericScaleInfoEvent")?;
+            if slf.is_instance(&scale_info)? {
+                enum_index(slf.as_any())
+            } else {
+                Ok(slf.py().None().into_bound(slf.py()))
+            }
+        }
+
+        #[setter]
+        fn set_index(slf: &Bound<'_, Self>, value: Bound<'_, PyAny>) -> PyResult<()> {
+            set_own(slf.as_any(), "_index", value)
+        }
+
+        /// The pallet metadata object (`None` without metadata).
+        #[getter]
+        fn event_module<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let value = slf.getattr(intern!(slf.py(), "value"))?;
+            Ok(event_lookup(slf.as_any(), &value)?.0)
+        }
+
+        /// The event metadata object (`None` without metadata).
+        #[getter]
+        fn event<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let value = slf.getattr(intern!(slf.py(), "value"))?;
+            Ok(event_lookup(slf.as_any(), &value)?.1)
+        }
+    }
+);
+
+view!(
+    /// An event record (phase, event, topics).
+    EventRecordView, "EventRecordView", extends = ScaleObject,
+    init = base(),
+    {
+        /// The event's index (hex).
+        #[getter]
+        fn event_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            get(slf.as_any(), "event_index")
+        }
+
+        /// The phase (`"ApplyExtrinsic"`, `"Finalization"`, `"Initialization"`).
+        #[getter]
+        fn phase<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            get(slf.as_any(), "phase")
+        }
+
+        /// The extrinsic's position for an `ApplyExtrinsic` phase.
+        #[getter]
+        fn extrinsic_idx<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            get(slf.as_any(), "extrinsic_idx")
+        }
+
+        /// The event's arguments.
+        #[getter]
+        fn params<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            get_list(slf.as_any(), "attributes")
+        }
+
+        /// The event's arguments.
+        #[getter]
+        fn arguments<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            get_list(slf.as_any(), "attributes")
+        }
+
+        /// The topics.
+        #[getter]
+        fn topics<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            get_list(slf.as_any(), "topics")
+        }
+
+        /// The pallet metadata object (`None` without metadata).
+        #[getter]
+        fn event_module<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let event = get(slf.as_any(), "event")?;
+            Ok(event_lookup(slf.as_any(), &event)?.0)
+        }
+
+        /// The event metadata object (`None` without metadata).
+        #[getter]
+        fn event<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let event = get(slf.as_any(), "event")?;
+            Ok(event_lookup(slf.as_any(), &event)?.1)
+        }
+    }
+);
+
+/// Adds the view classes to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<EnumView>()?;
+    m.add_class::<SetView>()?;
+    m.add_class::<SeqView>()?;
+    m.add_class::<MapView>()?;
+    m.add_class::<EraView>()?;
+    m.add_class::<AccountIdView>()?;
+    m.add_class::<MultiAddressView>()?;
+    m.add_class::<RuntimeEventView>()?;
+    m.add_class::<EventRecordView>()?;
+    Ok(())
+}

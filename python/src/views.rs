@@ -1,0 +1,79 @@
+//! What the view classes share: a view class is a Rust base that a class
+//! of the Python package mixes into the scale class of its name
+//! (`class GenericAccountId(_core.AccountIdView, ScaleType)`), so that the
+//! objects stay py-scale-codec's classes while what they answer is Rust.
+//! A view holds nothing of its own: it reads the object's `value` and
+//! `value_object`. The views are in `crate::metadata_objects` (the
+//! metadata object API) and `crate::scale_views` (the other classes).
+
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::pyclass_init::PyClassInitializer;
+
+use crate::object::ScaleObject;
+
+/// `obj.value[key]`.
+pub(crate) fn item<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+    obj.getattr(intern!(obj.py(), "value"))?.get_item(key)
+}
+
+/// `obj.value_object[key]`.
+pub(crate) fn part<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+    obj.getattr(intern!(obj.py(), "value_object"))?
+        .get_item(key)
+}
+
+/// `obj.value_object[key].value_object`.
+pub(crate) fn inner_part<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+    part(obj, key)?.getattr(intern!(obj.py(), "value_object"))
+}
+
+/// The initializer of a view class over an empty scale object.
+pub(crate) fn base() -> PyClassInitializer<ScaleObject> {
+    PyClassInitializer::from(ScaleObject::empty())
+}
+
+/// Declares a view class (its Python name, its parent, how its scale
+/// object is made) with its methods, the `#[new]` that makes the empty
+/// scale object under it (the Python `__init__` fills it in), and with
+/// `docs = KEY` the `name` and `docs` getters of the value's `name` and `KEY`.
+macro_rules! view {
+    (
+        $(#[$doc:meta])* $name:ident, $py_name:literal, extends = $parent:ident,
+        init = $init:expr, $(docs = $docs_key:literal,)? { $($body:tt)* }
+    ) => {
+        $(#[$doc])*
+        #[pyclass(extends = $parent, subclass, module = "scalecodec._core", name = $py_name)]
+        pub struct $name;
+
+        #[pymethods]
+        impl $name {
+            #[new]
+            #[pyo3(signature = (*_args, **_kwargs))]
+            fn new(
+                _args: &Bound<'_, PyTuple>,
+                _kwargs: Option<&Bound<'_, PyDict>>,
+            ) -> PyClassInitializer<Self> {
+                $init.add_subclass($name)
+            }
+
+            $(
+                /// The name.
+                #[getter]
+                fn name<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                    item(slf.as_any(), "name")
+                }
+
+                /// Documentation lines.
+                #[getter]
+                fn docs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                    item(slf.as_any(), $docs_key)
+                }
+            )?
+
+            $($body)*
+        }
+    };
+}
+
+pub(crate) use view;
