@@ -160,13 +160,15 @@ def _restore_singleton(config_id: str, state: dict) -> RuntimeConfiguration:
     return config
 
 
-class ScaleDecoder(_core.ScaleObject):
+class ScaleDecoder(_core.DecoderBase):
     """Base of every scale object. The state, ``decode``, ``encode``, the
-    value protocol and the default hooks (``_before_decode``,
+    value protocol, the default hooks (``_before_decode``,
     ``_decode_value``, ``_after_decode``, ``_encode_value``,
-    ``_encoded_value``, which subclasses override) live in the Rust base
-    class; ``decode`` and ``encode`` skip the hooks when the class's
-    ``_fast_node`` says it decodes or encodes exactly as its graph node does.
+    ``_encoded_value``, which subclasses override) and py-scale-codec's
+    helper methods (``get_next_u8``, ``process_type``,
+    ``generate_type_decomposition`` …) live in the Rust base classes;
+    ``decode`` and ``encode`` skip the hooks when the class's ``_fast_node``
+    says it decodes or encodes exactly as its graph node does.
 
     A subclass announces what it stands for: ``kinds`` (node kinds whose
     classes derive from it) and ``names`` (lower-case type strings it
@@ -206,70 +208,6 @@ class ScaleDecoder(_core.ScaleObject):
 
     def _build_value_object(self, value: Any) -> Any:
         return _wrap_parts(value, self.runtime_config)
-
-    @classmethod
-    def generate_type_decomposition(cls, _recursion_level: int = 0,
-                                    max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> Any:
-        """The type's shape down to primitive names (py-scale-codec's);
-        callable on the class, as py-scale-codec's classmethod is, and on objects."""
-        config = cls.__dict__.get("_runtime_config") or RuntimeConfiguration()
-        registry = config._registry
-        type_string = cls.type_string or ""
-        if type_string.startswith("scale_info::") and type_string[12:].isdigit():
-            # portable types decompose as py-scale-codec's classes for them do
-            depth = max(0, min(int(max_recursion), 2 ** 32 - 1))  # the Rust walk takes a u32
-            shape = registry.portable_decomposition(int(type_string[12:]), depth)
-            if shape is not None:
-                return shape
-        idx = cls.__dict__.get("_node")
-        return registry.decomposition(registry.resolve(cls.type_string) if idx is None else idx)
-
-    @classmethod
-    def convert_type(cls, name: str) -> str:
-        """py-scale-codec's normalisation of a legacy type name."""
-        return _core.convert_type_string(name)
-
-    @classmethod
-    def get_decoder_class(cls, type_string: str, data: Optional[ScaleBytes] = None,
-                          runtime_config: Optional[RuntimeConfigurationObject] = None, **kwargs):
-        """A scale object of ``type_string`` (py-scale-codec's classmethod form)."""
-        return (runtime_config or RuntimeConfiguration()).create_scale_object(type_string, data=data, **kwargs)
-
-
-    # py-scale-codec's helpers for decoders written in Python (reading the
-    # object's ScaleBytes directly).
-
-    def get_next_u8(self) -> int:
-        """The next byte of ``data`` as an int."""
-        return int.from_bytes(self.get_next_bytes(1), byteorder="little")
-
-    def get_next_bool(self) -> bool:
-        """The next byte of ``data`` as a bool (an error unless it is 0 or 1)."""
-        byte = self.get_next_bytes(1)
-        if byte not in (b"\x00", b"\x01"):
-            raise InvalidScaleTypeValueException('Invalid value for datatype "bool"')
-        return byte == b"\x01"
-
-    @staticmethod
-    def is_primitive(type_string: str) -> bool:
-        """Whether ``type_string`` is one of py-scale-codec's primitive names."""
-        return type_string in _PRIMITIVES
-
-    @classmethod
-    def build_type_mapping(cls) -> None:
-        """Sets ``type_mapping`` of a tuple class (``type_string`` ``"(A, B)"``) to its element types."""
-        if cls.type_string and cls.type_string.startswith("(") and cls.type_string.endswith(")"):
-            cls.type_mapping = tuple(_core.tuple_elements(cls.type_string))
-
-    def process_type(self, type_string: str, **kwargs: Any) -> "ScaleType":
-        """Decodes a ``type_string`` object from this object's data at its offset."""
-        obj = self.runtime_config.create_scale_object(type_string, self.data, **kwargs)
-        obj.decode(check_remaining=False)
-        return obj
-
-
-_PRIMITIVES = ("bool", "u8", "u16", "u32", "u64", "u128", "u256", "i8", "i16", "i32", "i64", "i128", "i256",
-               "h160", "h256", "h512", "[u8; 4]", "[u8; 8]", "[u8; 16]", "[u8; 32]", "&[u8]")
 
 
 class ScaleType(ScaleDecoder):
