@@ -38,6 +38,29 @@ impl fmt::Display for WriteError {
 
 impl std::error::Error for WriteError {}
 
+/// The last block of the partition that starts at `first`: partitions are
+/// `width` block numbers wide (blocks `k·w ..= k·w + w − 1`), cut at `to`.
+/// `width` must be at least 1.
+pub fn partition_end(first: u64, width: u64, to: u64) -> u64 {
+    (first - first % width).saturating_add(width - 1).min(to)
+}
+
+/// The partitions of blocks `first..=last`, `width` block numbers wide:
+/// `(first, last)` pairs, in order (none for an empty range or a zero width).
+pub fn block_ranges(first: u64, last: u64, width: u64) -> Vec<(u64, u64)> {
+    let mut ranges = Vec::new();
+    let mut start = first;
+    while width > 0 && start <= last {
+        let end = partition_end(start, width, last);
+        ranges.push((start, end));
+        match end.checked_add(1) {
+            Some(next) => start = next,
+            None => break,
+        }
+    }
+    ranges
+}
+
 /// The file of `table` for blocks `first..=last` under `out`.
 pub fn partition_path(out: &Path, table: Table, first: u64, last: u64) -> PathBuf {
     out.join(table.name())
@@ -154,4 +177,24 @@ fn properties(table: Table) -> WriterProperties {
         }
     }
     builder.build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::block_ranges;
+
+    #[test]
+    fn ranges_are_cut_at_multiples_of_the_width() {
+        assert_eq!(
+            block_ranges(995, 2003, 1000),
+            [(995, 999), (1000, 1999), (2000, 2003)]
+        );
+        assert_eq!(block_ranges(7, 7, 1000), [(7, 7)]);
+        assert!(block_ranges(8, 7, 1000).is_empty());
+        assert!(block_ranges(0, 7, 0).is_empty());
+        assert_eq!(
+            block_ranges(u64::MAX - 1, u64::MAX, 10),
+            [(u64::MAX - 1, u64::MAX)]
+        );
+    }
 }

@@ -259,9 +259,7 @@ impl<'c> RpcBlocks<'c> {
             }
             let width = self.options.partition_blocks;
             let first = self.next;
-            let last = (first - first % width)
-                .saturating_add(width - 1)
-                .min(self.options.to);
+            let last = crate::partition::partition_end(first, width, self.options.to);
             if last >= self.options.to {
                 self.done = true;
             } else {

@@ -511,6 +511,16 @@ pub fn partition_finished(out: PathBuf, first: u64, last: u64) -> bool {
     partition::is_finished(&out, first, last)
 }
 
+/// `first..=last` cut at multiples of `width` (the index's partitions): a
+/// list of `(first, last)` pairs.
+#[pyfunction]
+pub fn block_ranges(first: u64, last: u64, width: u64) -> PyResult<Vec<(u64, u64)>> {
+    if width < 1 {
+        return Err(PyValueError::new_err("width must be at least 1"));
+    }
+    Ok(partition::block_ranges(first, last, width))
+}
+
 fn table_named(name: &str) -> PyResult<Table> {
     Table::ALL
         .into_iter()
@@ -754,6 +764,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_blocks, m)?)?;
     m.add_function(wrap_pyfunction!(index_json_lines, m)?)?;
     m.add_function(wrap_pyfunction!(partition_finished, m)?)?;
+    m.add_function(wrap_pyfunction!(block_ranges, m)?)?;
     m.add_function(wrap_pyfunction!(index_decoder_stats, m)?)?;
     Ok(())
 }

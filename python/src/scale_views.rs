@@ -1,7 +1,7 @@
 //! What py-scale-codec's scale classes answer beyond their value: enum
 //! indexes, set bits, Era periods, account ids and addresses, events and
 //! event records (with the metadata objects of their pallet and event),
-//! sequences. Each class here is a base `scalecodec.types` mixes into the
+//! sequences, maps, storage hashers, contract results. Each class here is a base `scalecodec.types` mixes into the
 //! class of that name (`class GenericAccountId(_core.AccountIdView,
 //! ScaleType)`, see `crate::views`).
 
@@ -492,6 +492,117 @@ view!(
     }
 );
 
+view!(
+    /// A storage hasher: py-scale-codec's tests of which one it is.
+    StorageHasherView, "StorageHasherView", extends = ScaleObject,
+    init = base(),
+    {
+        /// Whether the hasher is `Blake2_128`.
+        fn is_blake2_128(slf: &Bound<'_, Self>) -> PyResult<bool> {
+            is_hasher(slf.as_any(), "Blake2_128")
+        }
+
+        /// Whether the hasher is `Blake2_256`.
+        fn is_blake2_256(slf: &Bound<'_, Self>) -> PyResult<bool> {
+            is_hasher(slf.as_any(), "Blake2_256")
+        }
+
+        /// Whether the hasher is `Blake2_128Concat`.
+        fn is_twoblake2_128_concat(slf: &Bound<'_, Self>) -> PyResult<bool> {
+            is_hasher(slf.as_any(), "Blake2_128Concat")
+        }
+
+        /// Whether the hasher is `Twox128`.
+        fn is_twox128(slf: &Bound<'_, Self>) -> PyResult<bool> {
+            is_hasher(slf.as_any(), "Twox128")
+        }
+
+        /// Whether the hasher is `Twox256`.
+        fn is_twox256(slf: &Bound<'_, Self>) -> PyResult<bool> {
+            is_hasher(slf.as_any(), "Twox256")
+        }
+
+        /// Whether the hasher is `Twox64Concat`.
+        fn is_twox64_concat(slf: &Bound<'_, Self>) -> PyResult<bool> {
+            is_hasher(slf.as_any(), "Twox64Concat")
+        }
+
+        /// Whether the hasher is `Identity`.
+        fn is_identity(slf: &Bound<'_, Self>) -> PyResult<bool> {
+            is_hasher(slf.as_any(), "Identity")
+        }
+    }
+);
+
+/// Whether the object's value is the hasher `name`.
+fn is_hasher(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
+    obj.getattr(intern!(obj.py(), "value"))?.eq(name)
+}
+
+/// `found[path[0]][path[1]]…`, `None` where a step is missing (a failed
+/// contract call has no `Ok` result).
+fn walk<'py>(found: Bound<'py, PyAny>, path: &[PathStep]) -> PyResult<Bound<'py, PyAny>> {
+    let py = found.py();
+    let mut found = found;
+    for step in path {
+        let next = match step {
+            PathStep::Key(key) => found.get_item(*key),
+            PathStep::At(at) => found.get_item(*at),
+        };
+        match next {
+            Ok(next) => found = next,
+            Err(e)
+                if e.is_instance_of::<pyo3::exceptions::PyKeyError>(py)
+                    || e.is_instance_of::<pyo3::exceptions::PyTypeError>(py)
+                    || e.is_instance_of::<pyo3::exceptions::PyIndexError>(py) =>
+            {
+                return Ok(py.None().into_bound(py))
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(found)
+}
+
+/// A step of a path into a value: a key or a position.
+enum PathStep {
+    Key(&'static str),
+    At(usize),
+}
+
+view!(
+    /// A contract call's result (contracts pallet, runtimes after spec 267).
+    ContractResultView, "ContractResultView", extends = ScaleObject,
+    init = base(),
+    {
+        /// The gas consumed.
+        #[getter]
+        fn gas_consumed<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            slf.getattr(intern!(slf.py(), "value"))?.get_item("gas_consumed")
+        }
+
+        /// The gas required.
+        #[getter]
+        fn gas_required<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            slf.getattr(intern!(slf.py(), "value"))?.get_item("gas_required")
+        }
+
+        /// The flags of a successful result, else `None`.
+        #[getter]
+        fn flags<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let value = slf.getattr(intern!(slf.py(), "value"))?;
+            walk(value, &[PathStep::Key("result"), PathStep::Key("Ok"), PathStep::Key("flags")])
+        }
+
+        /// The returned data object of a successful result, else `None`.
+        #[getter]
+        fn contract_result_data<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let parts = slf.getattr(intern!(slf.py(), "value_object"))?;
+            walk(parts, &[PathStep::Key("result"), PathStep::At(1), PathStep::Key("data")])
+        }
+    }
+);
+
 /// Adds the view classes to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<EnumView>()?;
@@ -503,5 +614,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<MultiAddressView>()?;
     m.add_class::<RuntimeEventView>()?;
     m.add_class::<EventRecordView>()?;
+    m.add_class::<StorageHasherView>()?;
+    m.add_class::<ContractResultView>()?;
     Ok(())
 }

@@ -32,6 +32,7 @@ from scalecodec._core import (  # noqa: F401
     ArrowTable,
     IndexBatch,
     SpecDecoder,
+    block_ranges,
     decode_blocks,
     index_json_lines,
     index_decoder_stats,
@@ -73,22 +74,6 @@ class JsonLinesSource:
 
     def __repr__(self):
         return f"JsonLinesSource({self.path!r})"
-
-
-def block_ranges(first, last, width):
-    """``first..=last`` cut at multiples of ``width`` (the index's partitions):
-    a list of ``(first, last)`` pairs."""
-    if width < 1:
-        raise ValueError("width must be at least 1")
-    if first > last:
-        return []
-    ranges = []
-    start = first
-    while start <= last:
-        end = min((start // width) * width + width - 1, last)
-        ranges.append((start, end))
-        start = end + 1
-    return ranges
 
 
 def index_range(block_range, decoders, source, out=None):

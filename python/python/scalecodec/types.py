@@ -9,7 +9,7 @@ python/src/metadata_objects.rs).
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any, Callable, List, Optional, Tuple as TypingTuple
+from typing import Any, List, Optional, Tuple as TypingTuple
 
 from scalecodec import _core
 from scalecodec._core import TypeKind as K
@@ -537,44 +537,18 @@ Conviction = _declare("Conviction", Enum, "Conviction", "A vote's conviction.", 
                       DEFAULT_CONVICTION=0b00000000)
 
 
-def _is_hasher(name: str) -> Callable[[Any], bool]:
-    def test(self: ScaleType) -> bool:
-        return self.value == name
-    test.__doc__ = f"Whether the hasher is ``{name}``."
-    return test
+class StorageHasher(_core.StorageHasherView, Enum):
+    """A storage hasher (``is_twox64_concat()`` …)."""
+
+    type_string = "StorageHasher"
 
 
-#: ``StorageHasher``'s tests, by py-scale-codec's method name.
-_HASHER_TESTS = {"is_blake2_128": "Blake2_128", "is_blake2_256": "Blake2_256",
-                 "is_twoblake2_128_concat": "Blake2_128Concat", "is_twox128": "Twox128", "is_twox256": "Twox256",
-                 "is_twox64_concat": "Twox64Concat", "is_identity": "Identity"}
-StorageHasher = _declare("StorageHasher", Enum, "StorageHasher", "A storage hasher.",
-                         **{method: _is_hasher(name) for method, name in _HASHER_TESTS.items()})
 GenericContractExecResult = _declare("GenericContractExecResult", Enum, "ContractExecResult")
 TypeNotSupported = _declare("TypeNotSupported", ScaleType, doc="A type py-scale-codec does not support.")
 
 
-def _contract_ok(path: TypingTuple[Any, ...], doc: str, of_value_object: bool = False) -> property:
-    """A part of a successful contract result, else ``None``."""
-    def read(self: ScaleType) -> Any:
-        found = self.value_object if of_value_object else self.value
-        try:
-            for key in path:
-                found = found[key]
-        except (KeyError, TypeError, IndexError):
-            return None
-        return found
-    return property(read, doc=doc)
-
-
-class GenericContractExecResultV2(Struct):
+class GenericContractExecResultV2(_core.ContractResultView, Struct):
     """A contract call's result (contracts pallet, runtimes after spec 267)."""
-
-    gas_consumed = _item("gas_consumed", "The gas consumed.")
-    gas_required = _item("gas_required", "The gas required.")
-    flags = _contract_ok(("result", "Ok", "flags"), "The flags of a successful result, else ``None``.")
-    contract_result_data = _contract_ok(("result", 1, "data"), "The returned data object of a successful "
-                                        "result, else ``None``.", of_value_object=True)
 
 
 LogDigest = _declare("LogDigest", Enum, doc="A digest item.")
