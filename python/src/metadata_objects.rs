@@ -710,6 +710,27 @@ view!(
             /// Nothing to do before decoding: the metadata needs no runtime.
             fn _before_decode(&self) {}
 
+            /// Builds the parts clients read right after loading a runtime
+            /// (async-substrate-interface reads `get_metadata().value_object[1]`
+            /// and the `value` of every portable-registry type, once per
+            /// runtime) while the decoded value is still in the CPU's caches:
+            /// on a cold cache the same first reads cost 3–7 times as much
+            /// (about 75 µs here for Bittensor's 727 types, against 13 ms of
+            /// decoding). The rest of the tree stays lazy. A failure is left
+            /// for the first read of `value_object` to report.
+            fn _after_decode(slf: &Bound<'_, Self>) {
+                let py = slf.py();
+                let _ = (|| -> PyResult<()> {
+                    let all = Self::get_metadata(slf)?;
+                    all.getattr(intern!(py, "value_object"))?;
+                    let registry = all.getattr(intern!(py, "portable_registry"))?;
+                    if !registry.is_none() {
+                        registry.getattr(intern!(py, "value_object"))?.get_item("types")?.getattr(intern!(py, "value_object"))?;
+                    }
+                    Ok(())
+                })();
+            }
+
             /// Metadata is decoded, never encoded here.
             fn _encode_value(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
                 let _ = value;
