@@ -92,8 +92,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(metadata::metadata_definitions, m)?)?;
     m.add_function(wrap_pyfunction!(ops::multi_account_id, m)?)?;
     m.add_function(wrap_pyfunction!(ops::encode_compact, m)?)?;
-    m.add_function(wrap_pyfunction!(ops::decode_float, m)?)?;
-    m.add_function(wrap_pyfunction!(ops::encode_float, m)?)?;
     m.add_function(wrap_pyfunction!(ops::trailing_zeros, m)?)?;
     m.add_function(wrap_pyfunction!(ops::next_power_of_two, m)?)?;
     m.add_function(wrap_pyfunction!(ops::decode_metadata, m)?)?;
@@ -103,7 +101,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(catalogue::set_catalogue, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::wrap_parts, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::portable_entry, m)?)?;
-    m.add_function(wrap_pyfunction!(typed_parts::raw_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(declared::user_definition, m)?)?;
     m.add_function(wrap_pyfunction!(ownership::check_ownership, m)?)?;
     #[cfg(feature = "index")]

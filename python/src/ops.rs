@@ -46,8 +46,6 @@ pub fn encode_compact<'py>(py: Python<'py>, value: u128) -> Bound<'py, PyBytes> 
 }
 
 /// An IEEE float of `size` bytes (4 or 8) from `data[offset:]`: `(value, bytes used)`.
-#[pyfunction]
-#[pyo3(signature = (data, offset, size, check_remaining=true))]
 pub fn decode_float(
     py: Python<'_>,
     data: &[u8],
@@ -85,7 +83,6 @@ pub fn decode_float(
 }
 
 /// `value` (a Python float) as an IEEE float of `size` bytes (4 or 8).
-#[pyfunction]
 pub fn encode_float<'py>(
     py: Python<'py>,
     value: &Bound<'py, PyAny>,

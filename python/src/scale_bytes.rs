@@ -41,7 +41,7 @@ impl PyScaleBytes {
 
     /// The bytes (a `bytearray`).
     #[getter]
-    fn data(&self, py: Python<'_>) -> Py<PyAny> {
+    pub(crate) fn data(&self, py: Python<'_>) -> Py<PyAny> {
         self.data.clone_ref(py)
     }
 

@@ -264,7 +264,6 @@ fn from_hex(text: &str) -> Option<Vec<u8>> {
 /// The bytes behind a `Bytes` or text value, as py-scale-codec keeps them
 /// in `value_object`: bytes as they are, `"0x…"` hex as its bytes, other
 /// text as its UTF-8; anything else gives an empty `bytearray`.
-#[pyfunction]
 pub fn raw_bytes<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyByteArray>> {
     let py = value.py();
     if let Ok(b) = value.cast::<PyBytes>() {

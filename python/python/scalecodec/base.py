@@ -289,14 +289,6 @@ def _metadata_definitions() -> RuntimeConfigurationObject:
     return _DEFINITIONS
 
 
-#: A decoded scale object of a type string holding its share of a decoded
-#: value: ``_typed_part(value, type_string, config, source=None, root=None)``,
-#: its class from ``source`` (by default the metadata definitions), ``root``
-#: the object it is a part of (the metadata); made in Rust (python/src/typed_parts.rs).
-_typed_part = _core.typed_part
 _core.set_catalogue(_BY_CLASS_NAME, _BY_KIND, _BY_TYPE_STRING, _DECLARED, _metadata_definitions)
 
-
-#: The bytes behind a ``Bytes``/text value, as py-scale-codec keeps them in ``value_object``.
-_raw_bytes = _core.raw_bytes
 

@@ -9,7 +9,7 @@ python/src/metadata_objects.rs).
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any, List, Optional, Tuple as TypingTuple
+from typing import Any, List, Optional
 
 from scalecodec import _core
 from scalecodec._core import TypeKind as K
@@ -21,7 +21,6 @@ from scalecodec.base import (
     ScalePrimitive,
     ScaleType,
     _Part,
-    _raw_bytes,
     _user_definition,
 )
 from scalecodec.constants import TYPE_DECOMP_MAX_RECURSIVE
@@ -108,32 +107,18 @@ class Option(ScaleType, kinds=(K.Option,)):
 OptionBytes = _declare("OptionBytes", Option, "Option<Bytes>")
 
 
-def _bytes_value_object(self: ScaleType, value: Any) -> Any:
-    """py-scale-codec keeps text and bytes as their bytes (a ``bytearray``) in ``value_object``."""
-    return _raw_bytes(value) if isinstance(value, str) else value
-
-
-class Bytes(ScaleType, kinds=(K.Bytes,)):
-    """``Vec<u8>``/``Bytes``: text when valid UTF-8, else ``"0x…"``; ``value_object`` is the bytes."""
+class Bytes(_core.BytesView, ScaleType, kinds=(K.Bytes,)):
+    """``Vec<u8>``/``Bytes``: text when valid UTF-8, else ``"0x…"``; shown as hex; ``value_object`` is the bytes."""
 
     type_string = "Bytes"
-    _build_value_object = _bytes_value_object
-
-    def serialize(self) -> Any:
-        """The bytes as ``"0x…"`` hex (py-scale-codec's rendering of ``Bytes``)."""
-        value = self.value
-        return "0x" + _raw_bytes(value).hex() if isinstance(value, str) else value
-
-    # py-scale-codec shows Bytes by their serialization (hex), not the text
-    def __str__(self) -> str:
-        return str(self.serialize())
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__}(value={self.serialize()})>"
 
 
-String = _declare("String", ScaleType, "String", "Text; ``value_object`` is its UTF-8 bytes.", kinds=(K.Str,),
-                  _build_value_object=_bytes_value_object)
+class String(_core.TextView, ScaleType, kinds=(K.Str,)):
+    """Text; ``value_object`` is its UTF-8 bytes."""
+
+    type_string = "String"
+
+
 Str = Text = String
 
 
@@ -182,36 +167,12 @@ HashMap = _declare("HashMap", Map, _TypeStringOf("HashMap<{sub}>"), "``HashMap<K
 BoundedBTreeMap = _declare("BoundedBTreeMap", Map, doc="``BoundedBTreeMap<K, V, S>``.")
 
 
-class _Composite(ScaleType):
-    """Classes users define themselves (``type('X', (Struct,), {'type_mapping':
-    …})``) have no type string: Rust decodes and encodes their fields."""
-
-    def _fields(self) -> List[TypingTuple[Optional[str], str]]:
-        raise NotImplementedError
-
-    def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
-        if self.type_string is not None:
-            return super()._decode_value(data, offset, check_remaining)
-        return self.runtime_config._registry.decode_fields(self._fields(), bytes(data), offset, check_remaining)
-
-    def _encode_value(self, value: Any) -> bytes:
-        if self.type_string is not None:
-            return super()._encode_value(value)
-        return self.runtime_config._registry.encode_fields(self._fields(), value)
-
-
-class Tuple(_Composite, kinds=(K.Tuple,)):
+class Tuple(_core.CompositeView, ScaleType, kinds=(K.Tuple,)):
     """A tuple; a 1-tuple is its element."""
 
-    def _fields(self) -> List[TypingTuple[Optional[str], str]]:
-        return [(None, t) for t in (self.type_mapping or [])]
 
-
-class Struct(_Composite, kinds=(K.Struct,)):
+class Struct(_core.CompositeView, ScaleType, kinds=(K.Struct,)):
     """A struct: dict in field order."""
-
-    def _fields(self) -> List[TypingTuple[Optional[str], str]]:
-        return [(n, t) for n, t in (self.type_mapping or [])]
 
 
 # Primitives: one class per kind, named as py-scale-codec names them.
@@ -233,32 +194,19 @@ H256 = _declare("H256", ScaleType, "H256", "32 bytes, ``\"0x…\"``.")
 H512 = _declare("H512", ScaleType, "H512", "64 bytes, ``\"0x…\"``.")
 
 
-class RawBytes(ScaleType, names=("rawbytes",)):
+class RawBytes(_core.RawBytesView, ScaleType, names=("rawbytes",)):
     """Uninterpreted bytes: all of the remaining input, ``"0x…"``."""
 
     type_string = "RawBytes"
-
-    def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
-        rest = bytes(data[offset:])
-        return "0x" + rest.hex(), len(rest)
-
-    def _encode_value(self, value: Any) -> bytes:
-        return bytes(ScaleBytes(value).data)
 
 
 CallBytes = _declare("CallBytes", RawBytes, doc="A call as raw bytes.")
 
 
-class _Float(ScalePrimitive):
-    """IEEE floats (not SCALE types; read and written by Rust), ``_size`` bytes."""
+class _Float(_core.FloatView, ScalePrimitive):
+    """IEEE floats (not SCALE types), ``_size`` bytes."""
 
     _size = 8
-
-    def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
-        return _core.decode_float(bytes(data), offset, self._size, check_remaining)
-
-    def _encode_value(self, value: Any) -> bytes:
-        return _core.encode_float(value, self._size)
 
 
 F64 = _declare("F64", _Float, "f64", names=("f64",))
@@ -399,7 +347,7 @@ OpaqueCall = _declare("OpaqueCall", WrapperKeepOpaque, "OpaqueCall",
 
 # --------------------------------------------------------------------------
 # Metadata. The object API of a decoded ``MetadataVersioned`` is its
-# ``value_object``: typed parts (``base._typed_part``) with the classes the
+# ``value_object``: typed parts (``_core.typed_part``) with the classes the
 # metadata definitions name as ``base_class``, declared below. What each
 # answers (names, arguments, storage key types, indexes …) comes from its
 # ``_core`` base (python/src/metadata_objects.rs), reading its share of the
