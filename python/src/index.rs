@@ -2,7 +2,7 @@
 //!
 //! [`PySpecDecoder`] (`SpecDecoder`) is one runtime's decoder. It pickles as
 //! its metadata bytes and settings; an unpickled one builds its registry
-//! lazily, on first use, through a process-wide cache ([`shared_decoder`]),
+//! lazily, on first use, through a process-wide cache (`shared_decoder`),
 //! so a distributed engine that ships it to a worker process once builds the
 //! registry once in that process. [`decode_blocks`] decodes a batch of
 //! blocks with the GIL released (on the rayon pool) into an [`IndexBatch`],
@@ -10,7 +10,7 @@
 //! through the Arrow PyCapsule interface (`__arrow_c_stream__`,
 //! `__arrow_c_array__`, `__arrow_c_schema__`): the consumer gets pointers to
 //! the Rust buffers, never a copy. Rows are in the order the Parquet files
-//! have (sorted by pallet and name), and [`IndexBatch::write_parquet`]
+//! have (sorted by pallet and name), and `IndexBatch::write_parquet`
 //! writes them with the index crate's partition writer.
 
 use std::collections::{BTreeMap, VecDeque};
@@ -407,7 +407,7 @@ pub fn decode_blocks(
 /// are in `first..=last`, as tuples `(number, hash, spec_version,
 /// extrinsics, events)` for [`decode_blocks`], in file order (GIL
 /// released). With a range, only the range's lines are parsed, through the
-/// file's line index (built once per process, see [`line_index`]);
+/// file's line index (built once per process, see `line_index`);
 /// without, the whole file is read one line at a time.
 #[pyfunction]
 #[pyo3(signature = (path, first=None, last=None))]

@@ -99,7 +99,7 @@ const INDEXED: [&str; 3] = ["calls", "events", "errors"];
 
 /// The V9–V13 call, event and error indexes of the `modules` of a decoded
 /// metadata value: `(table, module position, entry position, key)` per
-/// entry, `table` counting in [`INDEXED`]'s order. A V12/V13 module carries
+/// entry, `table` counting in `INDEXED`'s order. A V12/V13 module carries
 /// its index; V9–V11 number the modules that have calls (events, errors:
 /// an empty error list counts as none) in order. Keys are `"PPCC"` hex for
 /// calls and events, `"P-E"` for errors; V14+ metadata has no such tables.

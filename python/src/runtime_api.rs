@@ -1,8 +1,8 @@
 //! Runtime APIs (V15+) and pallet view functions (V16) from Python: their
 //! listing, what a client passes to `state_call`, and the decoding of the
-//! answer, over [`ferroscale_dynamic::registry::runtime_api`]. The
+//! answer, over `ferroscale_dynamic::registry` (its runtime-API module). The
 //! configuration object's methods (`RuntimeConfigurationObject.runtime_apis`
-//! …, in [`crate::object`]) call these.
+//! …, in [`crate::config_base`]) call these.
 //!
 //! Types are named as async-substrate-interface names them for
 //! `encode_scale`/`decode_scale` (`scale_info::N`, the portable type id), and
