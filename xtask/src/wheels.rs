@@ -12,10 +12,11 @@
 //! checked by maturin against the manylinux policy (`--auditwheel check`).
 //!
 //! `--check` then installs, offline and into fresh venvs, the wheel for the
-//! running `python3` and the sdist (built from source by pip with the
-//! folder's maturin; Rust crates from cargo's cache), and runs
-//! `python/install_smoke.py` in each; the other wheels are inspected (tags,
-//! files).
+//! running `python3`, the abi3 wheel and the sdist (built from source by pip
+//! with the folder's maturin; Rust crates from cargo's cache), and the wheel
+//! of every other version an interpreter can be found for (on PATH or under
+//! pyenv), and runs `python/install_smoke.py` in each; every wheel is
+//! inspected (tags, files).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -93,8 +94,17 @@ fn build(out: &Path) -> Result<(), String> {
     let mut wheel_args = vec!["build", "--release", "-m", MANIFEST, "-o", &out_s];
     wheel_args.extend(["--compatibility", MANYLINUX, "--auditwheel", "check"]);
     // maturin takes an installed interpreter of that version when there is
-    // one, else its bundled sysconfig of the version.
-    let interpreters: Vec<String> = VERSIONS.iter().map(|v| format!("python{v}")).collect();
+    // one (on PATH or under pyenv, see `interpreter`), else its bundled
+    // sysconfig of the version.
+    let interpreters: Vec<String> = VERSIONS
+        .iter()
+        .map(|v| {
+            interpreter(v).map_or_else(
+                || format!("python{v}"),
+                |p| p.to_string_lossy().into_owned(),
+            )
+        })
+        .collect();
     let mut per_version = wheel_args.clone();
     for i in &interpreters {
         per_version.extend(["-i", i.as_str()]);
@@ -245,7 +255,101 @@ fn check_offline(out: &Path) -> Result<(), String> {
             &[&smoke],
         )?;
     }
+    import_check_other_versions(out, &venvs, &smoke)?;
     let _ = std::fs::remove_dir_all(&venvs);
+    Ok(())
+}
+
+/// An interpreter of CPython `version` ("3.12") that runs: `python3.12` on
+/// PATH, else pyenv's `versions/3.12.*/bin/python3.12` (pyenv's shims
+/// refuse a version that is installed but not selected).
+fn interpreter(version: &str) -> Option<PathBuf> {
+    let runs = |py: &Path| {
+        Command::new(py)
+            .args(["-c", "import sys"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    let on_path = PathBuf::from(format!("python{version}"));
+    if runs(&on_path) {
+        return Some(on_path);
+    }
+    let root = std::env::var_os("PYENV_ROOT")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".pyenv")))?;
+    let mut found: Vec<PathBuf> = std::fs::read_dir(root.join("versions"))
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.strip_prefix(version)
+                .and_then(|rest| rest.strip_prefix('.'))
+                .is_some_and(|patch| !patch.is_empty() && patch.chars().all(|c| c.is_ascii_digit()))
+        })
+        .map(|e| e.path().join("bin").join(format!("python{version}")))
+        .filter(|p| runs(p))
+        .collect();
+    found.sort();
+    found.pop()
+}
+
+/// Installs each other version's wheel offline into a fresh venv of that
+/// version and runs the smoke test, where an interpreter of it can be had;
+/// says which versions could not be checked.
+fn import_check_other_versions(out: &Path, venvs: &Path, smoke: &str) -> Result<(), String> {
+    let out_s = out.to_string_lossy();
+    let running = Command::new("python3")
+        .args([
+            "-c",
+            "import sys; print(f'{sys.version_info[0]}.{sys.version_info[1]}')",
+        ])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_default();
+    let mut unchecked = Vec::new();
+    for version in VERSIONS.iter().filter(|v| **v != running) {
+        let Some(python) = interpreter(version) else {
+            unchecked.push(*version);
+            continue;
+        };
+        let venv = venvs.join(format!("wheel-{version}"));
+        let venv_s = venv.to_string_lossy();
+        let python = python.to_string_lossy();
+        run_step(
+            &format!("fresh CPython {version} venv"),
+            &python,
+            &["-m", "venv", &venv_s],
+        )?;
+        let py = venv.join("bin/python");
+        let py = py.to_string_lossy();
+        run_step(
+            &format!("offline install of the CPython {version} wheel"),
+            &py,
+            &[
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--no-index",
+                "--find-links",
+                &out_s,
+                "--only-binary",
+                DIST,
+                DIST,
+            ],
+        )?;
+        run_step(
+            &format!("smoke test under CPython {version}"),
+            &py,
+            &[smoke],
+        )?;
+    }
+    if !unchecked.is_empty() {
+        eprintln!(
+            "  no interpreter here for CPython {}: those wheels are inspected only",
+            unchecked.join(", ")
+        );
+    }
     Ok(())
 }
 
