@@ -17,6 +17,7 @@ use crate::catalogue::catalogue;
 use crate::kinds::{ClassInfo, TypeKind};
 use crate::object::{FastNode, ScaleObject};
 use crate::registry::PyRegistry;
+use crate::scale_views::CompositeView;
 
 /// Methods whose override means a class decodes differently from its node.
 const DECODE_HOOKS: [&str; 4] = ["decode", "_decode_value", "_before_decode", "_after_decode"];
@@ -171,10 +172,14 @@ fn class_for_node<'py>(
 }
 
 /// Whether `cls` keeps every one of `hooks` as the Rust base defines it.
+/// A struct's or tuple's hooks count as kept: they decode and encode by the
+/// object's type string, which a made class always has, as the base does.
 fn inherits(cls: &Bound<'_, PyType>, hooks: &[&str]) -> PyResult<bool> {
-    let base = cls.py().get_type::<ScaleObject>();
+    let py = cls.py();
+    let (base, composite) = (py.get_type::<ScaleObject>(), py.get_type::<CompositeView>());
     for hook in hooks {
-        if !cls.getattr(*hook)?.is(&base.getattr(*hook)?) {
+        let own = cls.getattr(*hook)?;
+        if !own.is(&base.getattr(*hook)?) && !own.is(&composite.getattr(*hook)?) {
             return Ok(false);
         }
     }

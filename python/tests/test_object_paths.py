@@ -60,6 +60,29 @@ def test_fast_and_general_paths_agree():
         assert bytes(encoded.data) == raw
 
 
+def test_structs_and_tuples_take_the_fast_path_unless_a_hook_is_overridden():
+    rc = config()
+    rc.update_type_registry_types({"Pair": {"type": "struct", "type_mapping": [["a", "u32"], ["b", "bool"]]}})
+    raw = b"\x07\x00\x00\x00\x01"
+    for type_string, value in (("Pair", {"a": 7, "b": True}), ("(u32, bool)", (7, True))):
+        cls = rc.get_decoder_class(type_string)
+        assert "_fast_node" in cls.__dict__, type_string  # decoded by Rust without a Python hook
+        fast = rc.create_scale_object(type_string, ScaleBytes(raw))
+        general = rc.create_scale_object(type_string, ScaleBytes(raw), metadata=None)
+        assert fast.decode() == general.decode() == value
+        assert bytes(rc.create_scale_object(type_string).encode(value).data) == raw
+    seen = []
+
+    class Checked(rc.get_decoder_class("Pair")):
+        def _decode_value(self, data, offset, check_remaining):
+            seen.append(offset)
+            return super()._decode_value(data, offset, check_remaining)
+
+    assert "_fast_node" not in Checked.__dict__
+    rc._classes["Checked"] = Checked
+    assert rc.create_scale_object("Checked", ScaleBytes(raw)).decode() == {"a": 7, "b": True} and seen == [0]
+
+
 def test_registry_change_is_seen_by_new_objects():
     rc = config()
     rc.update_type_registry_types({"MyNumber": "u8"})
