@@ -9,7 +9,7 @@
 //! encode), [`config_base`] (the Rust base of configurations and
 //! `create_scale_object`), [`config`] (a configuration's class cache,
 //! preset mirror and registry imports), [`classes`] (the class made per type
-//! string), [`declared`] (users' own scale classes), [`decoder_api`] (`ScaleDecoder`'s helper methods), [`kinds`] (`TypeKind` and `ClassInfo`: node kinds and
+//! string), [`declared`] (users' own scale classes), [`kinds`] (`TypeKind` and `ClassInfo`: node kinds and
 //! class attributes as typed objects), [`ops`] (Era, multisig, addresses,
 //! compact, floats, `MetadataVersioned`), [`sink`] (decoding straight into
 //! Python objects with interned names), [`convert`] (Python values →
@@ -31,7 +31,6 @@ pub mod config;
 pub mod config_base;
 pub mod convert;
 pub mod declared;
-pub mod decoder_api;
 pub mod detached;
 pub mod errors;
 #[cfg(feature = "index")]
@@ -78,7 +77,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<kinds::TypeKind>()?;
     metadata_objects::register(m)?;
     scale_views::register(m)?;
-    m.add_class::<decoder_api::DecoderBase>()?;
     m.add_function(wrap_pyfunction!(kinds::tuple_elements, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::ss58_encode, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::ss58_decode, m)?)?;

@@ -160,13 +160,13 @@ def _restore_singleton(config_id: str, state: dict) -> RuntimeConfiguration:
     return config
 
 
-class ScaleDecoder(_core.DecoderBase):
+class ScaleDecoder(_core.ScaleObject):
     """Base of every scale object. The state, ``decode``, ``encode``, the
     value protocol, the default hooks (``_before_decode``,
     ``_decode_value``, ``_after_decode``, ``_encode_value``,
     ``_encoded_value``, which subclasses override) and py-scale-codec's
     helper methods (``get_next_u8``, ``process_type``,
-    ``generate_type_decomposition`` …) live in the Rust base classes;
+    ``generate_type_decomposition`` …) live in the Rust base class;
     ``decode`` and ``encode`` skip the hooks when the class's ``_fast_node``
     says it decodes or encodes exactly as its graph node does.
 
