@@ -51,7 +51,7 @@ pub(crate) fn make_class<'py>(
     }
     let registry = registry_of(config)?;
     let resolved = crate::errors::guard("resolving a type", || {
-        registry.borrow_mut().resolve_idx(py, &text)
+        registry.try_borrow_mut()?.resolve_idx(py, &text)
     });
     let idx = match resolved {
         Ok(idx) => idx.0,
@@ -82,7 +82,7 @@ fn class_for_node<'py>(
     let py = config.py();
     let info: ClassInfo = crate::kinds::class_info(
         py,
-        registry.borrow().inner(),
+        registry.try_borrow()?.inner(),
         type_string,
         ferroscale_dynamic::TypeIdx(idx),
     )?;
@@ -158,7 +158,7 @@ fn class_for_node<'py>(
         inherits(&cls, &ENCODE_HOOKS)?,
     );
     if plain_decode || plain_encode {
-        let generation = registry.borrow().current_generation();
+        let generation = registry.try_borrow()?.current_generation();
         let marker = py.get_type::<FastNode>().call1((
             idx,
             generation,

@@ -16,7 +16,7 @@ use pyo3::pyclass_init::PyClassInitializer;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::object::ScaleObject;
-use crate::views::{base, inner_part, item, part, view};
+use crate::views::{base, inner_part, item, part, value_get, view};
 
 /// py-scale-codec's default depth of `generate_type_decomposition`.
 const TYPE_DECOMP_MAX_RECURSIVE: u32 = 9;
@@ -852,16 +852,6 @@ view!(
             }
     }
 );
-
-/// `obj.value[key]` of a dict value, else `None`.
-fn value_get<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {
-    let py = obj.py();
-    let value = obj.getattr(intern!(py, "value"))?;
-    match value.cast::<PyDict>() {
-        Ok(d) => Ok(d.get_item(key)?.unwrap_or_else(|| py.None().into_bound(py))),
-        Err(_) => Ok(py.None().into_bound(py)),
-    }
-}
 
 /// A call's `value_object`: its pallet and call as objects with `.name`
 /// (`_MetaRef`), every other field and each argument's value a part.

@@ -12,17 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::object::ScaleObject;
-use crate::views::{base, view};
-
-/// `obj.value[key]` of a dict value, else `None`.
-fn get<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {
-    let py = obj.py();
-    let value = obj.getattr(intern!(py, "value"))?;
-    match value.cast::<PyDict>() {
-        Ok(d) => Ok(d.get_item(key)?.unwrap_or_else(|| py.None().into_bound(py))),
-        Err(_) => Ok(py.None().into_bound(py)),
-    }
-}
+use crate::views::{base, value_get, view};
 
 /// `obj.value[key]` of a dict value, else an empty list (py-scale-codec's
 /// default for argument and topic lists).
@@ -333,7 +323,7 @@ view!(
             let py = slf.py();
             let value = slf.getattr(intern!(py, "value"))?;
             if value.is_instance_of::<PyDict>() {
-                return get(slf.as_any(), "Index");
+                return value_get(slf.as_any(), "Index");
             }
             if value.is_instance_of::<pyo3::types::PyInt>() {
                 return Ok(value);
@@ -395,7 +385,7 @@ view!(
         /// The pallet and event index in hex.
         #[getter]
         fn event_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            get(slf.as_any(), "event_index")
+            value_get(slf.as_any(), "event_index")
         }
 
         /// The event's arguments.
@@ -445,19 +435,19 @@ view!(
         /// The event's index (hex).
         #[getter]
         fn event_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            get(slf.as_any(), "event_index")
+            value_get(slf.as_any(), "event_index")
         }
 
         /// The phase (`"ApplyExtrinsic"`, `"Finalization"`, `"Initialization"`).
         #[getter]
         fn phase<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            get(slf.as_any(), "phase")
+            value_get(slf.as_any(), "phase")
         }
 
         /// The extrinsic's position for an `ApplyExtrinsic` phase.
         #[getter]
         fn extrinsic_idx<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            get(slf.as_any(), "extrinsic_idx")
+            value_get(slf.as_any(), "extrinsic_idx")
         }
 
         /// The event's arguments.
@@ -481,14 +471,14 @@ view!(
         /// The pallet metadata object (`None` without metadata).
         #[getter]
         fn event_module<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            let event = get(slf.as_any(), "event")?;
+            let event = value_get(slf.as_any(), "event")?;
             Ok(event_lookup(slf.as_any(), &event)?.0)
         }
 
         /// The event metadata object (`None` without metadata).
         #[getter]
         fn event<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            let event = get(slf.as_any(), "event")?;
+            let event = value_get(slf.as_any(), "event")?;
             Ok(event_lookup(slf.as_any(), &event)?.1)
         }
     }

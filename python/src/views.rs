@@ -17,6 +17,16 @@ pub(crate) fn item<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'p
     obj.getattr(intern!(obj.py(), "value"))?.get_item(key)
 }
 
+/// `obj.value[key]` of a dict value, else `None`.
+pub(crate) fn value_get<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+    let py = obj.py();
+    let value = obj.getattr(intern!(py, "value"))?;
+    match value.cast::<pyo3::types::PyDict>() {
+        Ok(d) => Ok(d.get_item(key)?.unwrap_or_else(|| py.None().into_bound(py))),
+        Err(_) => Ok(py.None().into_bound(py)),
+    }
+}
+
 /// `obj.value_object[key]`.
 pub(crate) fn part<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {
     obj.getattr(intern!(obj.py(), "value_object"))?
