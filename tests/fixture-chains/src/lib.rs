@@ -13,9 +13,17 @@
 //! how many it checked with what an independent decoder (`frame-metadata`)
 //! counts in the same blob. [`check_payloads`] compares every typed runtime
 //! API call and view function query with the dynamic layer's.
+//! [`check_built_extrinsics`], [`check_real_extrinsics`] and
+//! [`check_storage_keys`] hold extrinsics (formats 4 and 5) and storage keys
+//! of the typed and dynamic layers against Parity's `frame-decode`.
 
+mod frame_decode_diff;
 mod payloads;
 
+pub use frame_decode_diff::{
+    check_built_extrinsics, check_real_extrinsics, check_real_storage_keys, check_storage_keys,
+    hex_list, ExtrinsicCounts, StorageCounts, TypedExtrinsic, TypedExtrinsicDecoder,
+};
 pub use payloads::{check_payloads, PayloadCounts, PayloadDispatch};
 
 use frame_metadata::{RuntimeMetadata, RuntimeMetadataPrefixed};
