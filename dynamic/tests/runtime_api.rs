@@ -186,3 +186,42 @@ fn every_asset_hub_view_function_builds_its_request_and_reads_its_answer() {
         "{e}"
     );
 }
+
+/// A method is resolved once per loaded metadata: looking it up again gives
+/// the same shared call, and loading other metadata into the registry
+/// resolves it again against the new types (never a stale type).
+#[test]
+fn resolved_methods_are_shared_until_the_metadata_changes() {
+    let (mut registry, _) = registry("metadata/polkadot-v15-spec1001002.scale");
+    let first = registry
+        .runtime_api("Core", "version")
+        .expect("Core.version");
+    let again = registry.runtime_api("Core", "version").unwrap();
+    assert!(std::sync::Arc::ptr_eq(&first, &again));
+
+    let other = ferroscale_test_support::read("metadata/polkadot-v16-spec2003000.scale");
+    registry
+        .load_metadata(&other)
+        .expect("second metadata loads");
+    let reloaded = registry.runtime_api("Core", "version").unwrap();
+    assert!(!std::sync::Arc::ptr_eq(&first, &reloaded));
+    assert_ne!(
+        first.signature.output, reloaded.signature.output,
+        "the output must be the new registry's node"
+    );
+    let md = Metadata::from_bytes(&other).unwrap();
+    let output_id = md
+        .apis
+        .iter()
+        .find(|a| a.name == "Core")
+        .and_then(|a| a.methods.iter().find(|m| m.name == "version"))
+        .map(|m| m.output)
+        .unwrap();
+    let by_id = registry
+        .resolve(&format!("scale_info::{output_id}"))
+        .unwrap();
+    assert_eq!(reloaded.signature.output, by_id);
+
+    registry.clear();
+    assert!(registry.runtime_api("Core", "version").is_err());
+}

@@ -1,4 +1,4 @@
-//! `cargo xtask bench-dynamic [--iterations N] [--only delegates|events|metadata]`: the dynamic decoder side by
+//! `cargo xtask bench-dynamic [--iterations N] [--only delegates|events|metadata|extrinsics|runtime-api]`: the dynamic decoder side by
 //! side with scale-value, in one run. The benchmark is its own cargo
 //! workspace (`bench/dynamic/`) so that scale-value and scale-decode never
 //! enter the project's normal build; it is always built in release mode into

@@ -6,18 +6,20 @@
 //! Workloads: `delegates_info` (Bittensor, 946 KB, `Vec<DelegateInfo>`), a
 //! 100-record `Vec<EventRecord>` encoded from example values of the Polkadot
 //! spec 9180 event types, and building the type graph from 322 KB of V14
-//! metadata.
+//! metadata; without a scale-value column: every call of Polkadot 2003000
+//! as a format-4 signed extrinsic and as a format-5 general transaction
+//! (cost per byte), and runtime API results decoded by name and by type id.
 
 use std::time::{Duration, Instant};
 
-use ferroscale_metadata::Metadata;
-use ferroscale_value::Value;
 use ferroscale_dynamic::encode_value;
 use ferroscale_dynamic::portable::{import_metadata, import_metadata_bytes, import_registry};
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::{
     decode_value, Context, Document, Fields, Node, Prim, Special, TypeGraph, TypeIdx,
 };
+use ferroscale_metadata::Metadata;
+use ferroscale_value::Value;
 
 /// Runs `f` `iters` times (after one warm-up); returns (min, median).
 fn time<T>(iters: usize, mut f: impl FnMut() -> T) -> (Duration, Duration) {
@@ -74,7 +76,7 @@ fn main() {
         .nth(1)
         .and_then(|n| n.parse().ok())
         .unwrap_or(30);
-    // `--only delegates|events|metadata` runs one workload (for profiling).
+    // `--only delegates|events|metadata|extrinsics|runtime-api` runs one workload (for profiling).
     let only = std::env::args().skip_while(|a| a != "--only").nth(1);
     let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
     let mut rows = Vec::new();
@@ -306,6 +308,11 @@ fn main() {
         );
     }
 
+    let extrinsic_count = wanted("extrinsics").then(|| extrinsic_formats(&mut rows, iters));
+    if wanted("runtime-api") {
+        runtime_api_results(&mut rows, iters);
+    }
+
     println!("| workload | engine | KB | min ms | median ms | MB/s (median) |");
     println!("|---|---|---|---|---|---|");
     for r in &rows {
@@ -329,6 +336,54 @@ fn main() {
             );
         }
     };
+    let per = |w: &str, a: &str, b: &str, what: &str| {
+        let f = |e: &str| rows.iter().find(|r| r.workload == w && r.engine == e);
+        if let (Some(x), Some(y)) = (f(a), f(b)) {
+            let per_byte = |r: &Row, d: Duration| d.as_secs_f64() / r.bytes as f64;
+            println!(
+                "{w}: {what} = {:.2}× (minimums), {:.2}× (medians)",
+                per_byte(x, x.min) / per_byte(y, y.min),
+                per_byte(x, x.median) / per_byte(y, y.median)
+            );
+        }
+    };
+    per(
+        EXTRINSICS,
+        V5_GENERAL,
+        V4_SIGNED,
+        "time per byte, format 5 general / format 4 signed",
+    );
+    per(
+        EXTRINSICS,
+        V5_BARE,
+        V4_UNSIGNED,
+        "time per byte, format 5 bare / format 4 unsigned",
+    );
+    if let Some(n) = extrinsic_count {
+        let f = |e: &str| {
+            rows.iter()
+                .find(|r| r.workload == EXTRINSICS && r.engine == e)
+        };
+        if let (Some(x), Some(y)) = (f(V5_GENERAL), f(V4_SIGNED)) {
+            println!(
+                "{EXTRINSICS}: time per extrinsic, format 5 general {:.2} µs / format 4 signed {:.2} µs (medians, {n} calls)",
+                x.median.as_secs_f64() * 1e6 / n as f64,
+                y.median.as_secs_f64() * 1e6 / n as f64
+            );
+        }
+    }
+    per(
+        RUNTIME_API,
+        BY_NAME,
+        BY_TYPE_ID,
+        "time, by name (looked up each time) / by type id",
+    );
+    per(
+        RUNTIME_API_METADATA,
+        BY_NAME,
+        BY_TYPE_ID,
+        "time, by name (looked up each time) / by type id",
+    );
     for workload in [DELEGATES, EVENTS] {
         for ours in [
             "ferroscale-dynamic → Value",
@@ -337,6 +392,181 @@ fn main() {
             ratio(workload, ours, "scale-value 0.18");
         }
     }
+}
+
+const EXTRINSICS: &str = "every call of Polkadot 2003000 as one extrinsic";
+const V4_SIGNED: &str = "ferroscale-dynamic → Value, format 4 signed";
+const V5_GENERAL: &str = "ferroscale-dynamic → Value, format 5 general";
+const V4_UNSIGNED: &str = "ferroscale-dynamic → Value, format 4 unsigned";
+const V5_BARE: &str = "ferroscale-dynamic → Value, format 5 bare";
+const RUNTIME_API: &str = "every runtime API result of Polkadot 2003000";
+const RUNTIME_API_METADATA: &str = "Metadata_metadata_at_version(16) answer, Polkadot 2003000";
+const BY_NAME: &str = "Registry::runtime_api + decode_runtime_api_result (by name)";
+const BY_TYPE_ID: &str = "decode_value of the output type (by type id)";
+
+/// The same calls as format-4 signed extrinsics and as format-5 general
+/// transactions (extension version 0, the same extensions), every call of
+/// Polkadot 2003000 the example generator can fill: decoding cost per byte.
+/// Returns the number of calls built.
+fn extrinsic_formats(rows: &mut Vec<Row>, iters: usize) -> usize {
+    let bytes = ferroscale_test_support::read("metadata/polkadot-v16-spec2003000.scale");
+    let mut graph = TypeGraph::new();
+    let imported = import_metadata_bytes(&mut graph, &bytes).unwrap();
+    let xt = graph.add(Node::Special(Special::Extrinsic), None);
+    let ctx = Context::new(&graph)
+        .with_runtime(&imported.runtime)
+        .with_ss58(Some(0));
+    let x = &imported.runtime.extrinsic;
+    let (mut v4, mut v5) = (Vec::new(), Vec::new());
+    let (mut v4_unsigned, mut v5_bare) = (Vec::new(), Vec::new());
+    let mut seed = 1;
+    for p in &imported.runtime.pallets {
+        for c in &p.calls {
+            seed += 1;
+            let built = (|| {
+                let args = c
+                    .args
+                    .iter()
+                    .map(|a| Some((a.name.clone()?, example(&graph, a.ty, seed, 0)?)))
+                    .collect::<Option<Vec<_>>>()?;
+                let call = Value::Dict(vec![
+                    ("call_module".into(), Value::Str(p.name.clone())),
+                    ("call_function".into(), Value::Str(c.name.clone())),
+                    ("call_args".into(), Value::Dict(args)),
+                ]);
+                let extensions = x
+                    .general_extensions
+                    .get(&0)?
+                    .iter()
+                    .map(|e| Some((e.key.clone(), example_or_zeros(&graph, &ctx, e.ty, seed)?)))
+                    .collect::<Option<Vec<_>>>()?;
+                let mut signed = vec![
+                    ("address".into(), Value::hex(&[7u8; 32])),
+                    (
+                        "signature".into(),
+                        example_or_zeros(&graph, &ctx, x.signature?, seed)?,
+                    ),
+                ];
+                signed.extend(extensions.iter().cloned());
+                signed.push(("call".into(), call.clone()));
+                let unsigned = Value::Dict(vec![("call".into(), call.clone())]);
+                let bare = Value::Dict(vec![
+                    ("version".into(), Value::UInt(5)),
+                    ("call".into(), call.clone()),
+                ]);
+                let mut general = vec![
+                    ("version".into(), Value::UInt(5)),
+                    ("extension_version".into(), Value::UInt(0)),
+                ];
+                general.extend(extensions);
+                general.push(("call".into(), call));
+                Some([
+                    encode_value(&ctx, xt, &Value::Dict(signed)).ok()?,
+                    encode_value(&ctx, xt, &Value::Dict(general)).ok()?,
+                    encode_value(&ctx, xt, &unsigned).ok()?,
+                    encode_value(&ctx, xt, &bare).ok()?,
+                ])
+            })();
+            if let Some([a, b, c, d]) = built {
+                v4.push(a);
+                v5.push(b);
+                v4_unsigned.push(c);
+                v5_bare.push(d);
+            }
+        }
+    }
+    assert!(v4.len() > 300, "only {} calls built", v4.len());
+    for (engine, list) in [
+        (V4_SIGNED, &v4),
+        (V5_GENERAL, &v5),
+        (V4_UNSIGNED, &v4_unsigned),
+        (V5_BARE, &v5_bare),
+    ] {
+        let total = list.iter().map(Vec::len).sum();
+        measure(rows, EXTRINSICS, engine, total, iters * 5, || {
+            list.iter()
+                .map(|b| decode_value(&ctx, xt, b).unwrap())
+                .count()
+        });
+    }
+    v4.len()
+}
+
+/// An example value of `ty`, else what the type decodes from zeros (an
+/// immortal era, a zero nonce, the first variant …).
+fn example_or_zeros(graph: &TypeGraph, ctx: &Context<'_>, ty: TypeIdx, seed: u64) -> Option<Value> {
+    example(graph, ty, seed, 0).or_else(|| {
+        ferroscale_dynamic::decode_prefix(ctx, ty, &[0u8; 256], &mut ferroscale_dynamic::ValueSink)
+            .ok()
+            .map(|(v, _)| v)
+    })
+}
+
+/// Every runtime API method's result (an example value of its output type,
+/// encoded) decoded by name through the registry, and by the output's type
+/// id; and the one large real answer, the fixture's own metadata.
+fn runtime_api_results(rows: &mut Vec<Row>, iters: usize) {
+    let bytes = ferroscale_test_support::read("metadata/polkadot-v16-spec2003000.scale");
+    let mut registry = Registry::new();
+    registry.load_metadata(&bytes).unwrap();
+    let md = Metadata::from_bytes(&bytes).unwrap();
+    let mut answers = Vec::new();
+    for api in &md.apis {
+        for m in &api.methods {
+            let call = registry.runtime_api(&api.name, &m.name).unwrap();
+            let output = call.signature.output;
+            let answer = (1..20).find_map(|seed| {
+                let v = example(registry.graph(), output, seed, 0)?;
+                encode_value(&registry.context(), output, &v).ok()
+            });
+            if let Some(answer) = answer {
+                answers.push((api.name.clone(), m.name.clone(), output, answer));
+            }
+        }
+    }
+    assert!(answers.len() > 80, "only {} results built", answers.len());
+    let total = answers.iter().map(|a| a.3.len()).sum();
+    measure(rows, RUNTIME_API, BY_NAME, total, iters * 20, || {
+        for (api, method, _, answer) in &answers {
+            let call = registry.runtime_api(api, method).unwrap();
+            registry.decode_runtime_api_result(&call, answer).unwrap();
+        }
+    });
+    let ctx = registry.context();
+    measure(rows, RUNTIME_API, BY_TYPE_ID, total, iters * 20, || {
+        for (_, _, output, answer) in &answers {
+            decode_value(&ctx, *output, answer).unwrap();
+        }
+    });
+    // `Option<OpaqueMetadata>` holding the fixture itself.
+    let mut answer = vec![1u8];
+    answer.extend(parity_scale_codec::Encode::encode(&bytes));
+    let call = registry
+        .runtime_api("Metadata", "metadata_at_version")
+        .unwrap();
+    let output = call.signature.output;
+    measure(
+        rows,
+        RUNTIME_API_METADATA,
+        BY_NAME,
+        answer.len(),
+        iters,
+        || {
+            let call = registry
+                .runtime_api("Metadata", "metadata_at_version")
+                .unwrap();
+            registry.decode_runtime_api_result(&call, &answer).unwrap()
+        },
+    );
+    let ctx = registry.context();
+    measure(
+        rows,
+        RUNTIME_API_METADATA,
+        BY_TYPE_ID,
+        answer.len(),
+        iters,
+        || decode_value(&ctx, output, &answer).unwrap(),
+    );
 }
 
 /// An event record value for `event` of `pallet` with example attributes.

@@ -75,6 +75,10 @@ pub struct Registry {
     hook: Option<Arc<dyn DecodeHook>>,
     /// The loaded metadata (storage entries and constants by name, [`named`]).
     metadata: Option<Arc<ferroscale_metadata::Metadata>>,
+    /// Runtime API methods already resolved, by trait then method (a
+    /// look-up by name costs two hash probes instead of building the
+    /// signature again); emptied whenever the metadata or registry changes.
+    runtime_api_calls: HashMap<String, HashMap<String, Arc<runtime_api::RuntimeApiCall>>>,
 }
 
 /// The registry id of `System.Events`' element type (`Vec<EventRecord<…>>`).
@@ -142,6 +146,7 @@ impl Registry {
         self.portable = None;
         self.runtime = None;
         self.metadata = None;
+        self.runtime_api_calls.clear();
         self.hook = None;
         self.cache.clear();
         self.strings.clear();
@@ -252,6 +257,7 @@ impl Registry {
             self.runtime = Some(runtime);
         }
         self.metadata = Some(md);
+        self.runtime_api_calls.clear();
         Ok(())
     }
 
@@ -302,6 +308,7 @@ impl Registry {
         let types = crate::portable::import_registry(&mut self.graph, registry, "scale_info")?;
         self.hook = self.build_hook(&types, registry);
         self.portable = Some(types);
+        self.runtime_api_calls.clear();
         // Cached resolutions may name types of the previous registry.
         self.cache.clear();
         self.strings.clear();

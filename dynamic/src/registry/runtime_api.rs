@@ -2,7 +2,7 @@
 //! to a node's `state_call` and how to read its answer.
 //!
 //! ```text
-//! let call = registry.runtime_api("Metadata", "metadata_versions")?;
+//! let call = registry.runtime_api("Metadata", "metadata_versions")?; // Arc<RuntimeApiCall>
 //! let (method, data) = registry.runtime_api_request(&call, &[])?;   // "Metadata_metadata_versions", []
 //! let versions = registry.decode_runtime_api_result(&call, &answer)?; // [14, 15, 16]
 //!
@@ -10,6 +10,8 @@
 //! let (method, data) = registry.view_function_request(&view, &[call, proxy_type])?;
 //! let allowed = registry.decode_view_function_answer(&view, &answer)?;
 //! ```
+
+use std::sync::Arc;
 
 use ferroscale_metadata::{Param, RuntimeApiMethod};
 use ferroscale_value::Value;
@@ -66,7 +68,33 @@ pub struct ViewFunctionCall {
 impl Registry {
     /// The runtime API method `trait_name.method` of the loaded metadata
     /// (V15+; V14 and older metadata list none: [`Error::NotInMetadata`]).
-    pub fn runtime_api(&mut self, trait_name: &str, method: &str) -> Result<RuntimeApiCall, Error> {
+    /// Resolved once per loaded metadata and shared after, so looking a
+    /// method up by name for every answer costs next to nothing.
+    pub fn runtime_api(
+        &mut self,
+        trait_name: &str,
+        method: &str,
+    ) -> Result<Arc<RuntimeApiCall>, Error> {
+        if let Some(call) = self
+            .runtime_api_calls
+            .get(trait_name)
+            .and_then(|methods| methods.get(method))
+        {
+            return Ok(Arc::clone(call));
+        }
+        let call = Arc::new(self.resolve_runtime_api(trait_name, method)?);
+        self.runtime_api_calls
+            .entry(trait_name.to_owned())
+            .or_default()
+            .insert(method.to_owned(), Arc::clone(&call));
+        Ok(call)
+    }
+
+    fn resolve_runtime_api(
+        &mut self,
+        trait_name: &str,
+        method: &str,
+    ) -> Result<RuntimeApiCall, Error> {
         let md = self.require_metadata(ItemKind::RuntimeApi, trait_name, method)?;
         if md.version < 15 {
             return Err(Error::NotInMetadata {
