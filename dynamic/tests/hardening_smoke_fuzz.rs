@@ -41,6 +41,31 @@ fn smoke_fuzz_text() {
     smoke("text", 200_000);
 }
 
+/// Runtime API results, view function answers, storage keys and extrinsics
+/// of formats 4 and 5, by name on V16 runtimes.
+#[test]
+fn smoke_fuzz_named() {
+    smoke("named", 1_000_000);
+}
+
+/// The `named` seeds reach past the first checks: every one decodes, so the
+/// mutations start from valid runtime API answers, view function answers,
+/// storage keys and extrinsics (format 5 general included).
+#[test]
+fn named_seeds_decode() {
+    let seeds = harness::seeds::named();
+    let failed: Vec<usize> = (0..seeds.len())
+        .filter(|&i| !harness::targets::named(&seeds[i]))
+        .collect();
+    assert!(seeds.len() > 500, "only {} seeds", seeds.len());
+    assert!(failed.is_empty(), "seeds that do not decode: {failed:?}");
+    let general = seeds
+        .iter()
+        .filter(|s| s[3] == 3 && s.get(5) == Some(&0x45))
+        .count();
+    assert!(general >= 2, "no format-5 general seed");
+}
+
 #[test]
 fn smoke_fuzz_preset() {
     smoke("preset", 60_000);

@@ -15,12 +15,13 @@ use std::process::Command;
 use crate::workspace::workspace_root;
 
 /// The fuzz targets (binaries of `fuzz/Cargo.toml`).
-const TARGETS: [&str; 6] = [
+const TARGETS: [&str; 7] = [
     "metadata",
     "typestr",
     "dynamic_decode",
     "preset",
     "text",
+    "named",
     "typed",
 ];
 

@@ -9,12 +9,15 @@
 //!   and must return without panicking, whatever they are.
 //! - [`registries`]: the real chain registries the dynamic decoder is fuzzed
 //!   against, built once per process.
+//! - [`named`]: the V16 runtimes whose runtime APIs, view functions, storage
+//!   maps and extrinsics the `named` target reaches by name.
 //! - [`seeds`]: seed inputs taken from the real fixtures.
 //! - [`mutate`]: a seeded xorshift mutator (the smoke fuzz's engine; libFuzzer
 //!   has its own).
 //! - [`smoke`]: the smoke fuzz's runner (seeds first, then mutated inputs).
 
 pub mod mutate;
+pub mod named;
 pub mod registries;
 pub mod seeds;
 pub mod smoke;

@@ -13,8 +13,9 @@ use ferroscale_dynamic::preset::{presets_dir, Definition, EnumVariants, Preset, 
 use ferroscale_metadata::{Metadata, StorageModifier, TypeRef};
 use parity_scale_codec::{Compact, Encode};
 
+use super::named::{all as named_runtimes, NAMED_FIXTURES};
 use super::registries::REGISTRY_FIXTURES;
-use super::targets::{dynamic_input, FLAG_EXTRINSIC, FLAG_SS58};
+use super::targets::{dynamic_input, named_input, NamedKind, FLAG_EXTRINSIC, FLAG_SS58};
 
 /// The seeds of target `name` (see `targets::TARGETS`).
 ///
@@ -28,6 +29,7 @@ pub fn for_target(name: &str) -> Vec<Vec<u8>> {
         "dynamic_decode" => dynamic_decode(),
         "preset" => preset(),
         "text" => text(),
+        "named" => named(),
         other => panic!("no seeds for unknown target {other:?}"),
     }
 }
@@ -248,4 +250,106 @@ fn account_ids_in(json: &str) -> Vec<[u8; 32]> {
         .filter_map(|s| ferroscale_core::hex::decode(s).ok())
         .filter_map(|b| <[u8; 32]>::try_from(&b[b.len().checked_sub(32)?..]).ok())
         .collect()
+}
+
+/// Seeds of the `named` target, per runtime: an answer of every runtime API
+/// method and view function and a full key of every storage map, each built
+/// from what its types decode from a run of zeros; and `System.remark` as a
+/// format-4 unsigned, format-5 bare and format-5 general extrinsic of every
+/// extension version the metadata lists.
+pub fn named() -> Vec<Vec<u8>> {
+    use ferroscale_dynamic::{decode_prefix, ValueSink};
+    let zeros = [0u8; 4096];
+    let mut out = Vec::new();
+    for (r, n) in named_runtimes().iter().enumerate() {
+        let md = Metadata::from_bytes(&ferroscale_test_support::read(NAMED_FIXTURES[r]))
+            .unwrap_or_else(|e| panic!("{}: {e}", n.name));
+        let mut registry = n.registry.lock().expect("named registry");
+        let r = r as u8;
+        // The bytes a type reads from zeros (its smallest value, mostly).
+        let zero_value = |registry: &mut ferroscale_dynamic::registry::Registry, id: u32| {
+            let ty = registry.resolve(&format!("scale_info::{id}")).ok()?;
+            let (v, used) = decode_prefix(&registry.context(), ty, &zeros, &mut ValueSink).ok()?;
+            Some((v, zeros[..used].to_vec()))
+        };
+        for (i, (api, method)) in n.apis.iter().enumerate() {
+            let output = md
+                .apis
+                .iter()
+                .find(|a| &a.name == api)
+                .and_then(|a| a.methods.iter().find(|m| &m.name == method))
+                .map(|m| m.output)
+                .expect("listed method");
+            if let Some((_, bytes)) = zero_value(&mut registry, output) {
+                out.push(named_input(
+                    r,
+                    i as u16,
+                    NamedKind::RuntimeApiResult,
+                    &bytes,
+                ));
+            }
+        }
+        for (i, (pallet, name)) in n.view_functions.iter().enumerate() {
+            let output = md
+                .pallet(pallet)
+                .and_then(|p| p.view_functions.iter().find(|f| &f.name == name))
+                .map(|f| f.output)
+                .expect("listed view function");
+            if let Some((_, bytes)) = zero_value(&mut registry, output) {
+                let mut answer = vec![0u8];
+                answer.extend(Compact(bytes.len() as u32).encode());
+                answer.extend(bytes);
+                out.push(named_input(
+                    r,
+                    i as u16,
+                    NamedKind::ViewFunctionAnswer,
+                    &answer,
+                ));
+            }
+        }
+        for (i, (pallet, entry, _)) in n.maps.iter().enumerate() {
+            let keys = md
+                .pallet(pallet)
+                .and_then(|p| p.storage_entry(entry))
+                .map(|e| e.keys.clone())
+                .expect("listed map");
+            let values: Option<Vec<_>> = keys
+                .iter()
+                .map(|k| zero_value(&mut registry, k.id()?).map(|(v, _)| v))
+                .collect();
+            let key = values.and_then(|v| registry.storage_key(pallet, entry, &v).ok());
+            if let Some(key) = key {
+                out.push(named_input(r, i as u16, NamedKind::StorageKey, &key[32..]));
+            }
+        }
+        let system = md.pallet("System").expect("System pallet");
+        let calls = system.call_enum.as_ref().expect("System calls");
+        let remark = calls
+            .variants
+            .iter()
+            .find(|v| v.name == "remark")
+            .expect("System.remark");
+        let call = [calls.pallet_index, remark.index, 4, b'f'];
+        let mut bodies = vec![vec![0x04], vec![0x05]];
+        for (&version, list) in &md.extrinsic.extensions_by_version {
+            let mut body = vec![0x45, version];
+            for e in md.extrinsic.extensions_for_version(version) {
+                let (_, bytes) =
+                    e.ty.and_then(|ty| zero_value(&mut registry, ty))
+                        .unwrap_or_else(|| panic!("{}: extension {}", n.name, e.identifier));
+                body.extend(bytes);
+            }
+            assert_eq!(
+                list.len(),
+                md.extrinsic.extensions_for_version(version).len()
+            );
+            bodies.push(body);
+        }
+        for mut body in bodies {
+            body.extend_from_slice(&call);
+            let xt = [Compact(body.len() as u32).encode(), body].concat();
+            out.push(named_input(r, 0, NamedKind::Extrinsic, &xt));
+        }
+    }
+    out
 }

@@ -12,10 +12,17 @@ use ferroscale_dynamic::typestr::{convert_type_string, parse, parse_key, rewrite
 use ferroscale_dynamic::{decode_prefix, decode_value, Context, TypeGraph, TypeIdx, ValueSink};
 use ferroscale_metadata::Metadata;
 
-use super::registries;
+use super::{named, registries};
 
 /// The fuzz targets, by the name of their cargo-fuzz binary and corpus folder.
-pub const TARGETS: [&str; 5] = ["metadata", "typestr", "dynamic_decode", "preset", "text"];
+pub const TARGETS: [&str; 6] = [
+    "metadata",
+    "typestr",
+    "dynamic_decode",
+    "preset",
+    "text",
+    "named",
+];
 
 /// Runs the entry point of target `name` ([`TARGETS`]) on `data`.
 ///
@@ -28,6 +35,9 @@ pub fn run(name: &str, data: &[u8]) {
         "dynamic_decode" => dynamic_decode(data),
         "preset" => preset(data),
         "text" => text(data),
+        "named" => {
+            named(data);
+        }
         other => panic!("unknown fuzz target {other:?}"),
     }
 }
@@ -255,4 +265,70 @@ pub fn preset(data: &[u8]) {
     }
     defs.set_runtime_upgrades_head(u64::MAX);
     let _ = defs.len();
+}
+
+/// What a [`named`] input decodes (its byte 3, modulo 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NamedKind {
+    /// A runtime API method's result.
+    RuntimeApiResult = 0,
+    /// A view function's whole `state_call` answer.
+    ViewFunctionAnswer = 1,
+    /// A storage map's key after its 32-byte prefix, read back into parts.
+    StorageKey = 2,
+    /// A whole extrinsic (formats 4 and 5).
+    Extrinsic = 3,
+}
+
+/// Builds a [`named`] input: runtime `runtime` (index into
+/// [`named::NAMED_FIXTURES`]), item `item` of `kind`, then the bytes.
+pub fn named_input(runtime: u8, item: u16, kind: NamedKind, payload: &[u8]) -> Vec<u8> {
+    dynamic_input(runtime, item, kind as u8, payload)
+}
+
+/// What clients reach by name on V15/V16 runtimes, fed arbitrary bytes:
+/// runtime API results and view function answers decoded by name, storage
+/// keys of every map read back into their parts, whole extrinsics of
+/// formats 4 and 5 (bare, signed, general with its extension version).
+/// Input: byte 0 picks the runtime, bytes 1–2 the item (modulo the number
+/// of items of that kind), byte 3 the kind ([`NamedKind`]); the rest is
+/// decoded (a storage key gets the entry's real prefix in front, so the
+/// hashers and keys are reached). Returns whether the bytes decoded (the
+/// seeds' test checks that every seed does).
+pub fn named(data: &[u8]) -> bool {
+    let [r, lo, hi, kind, payload @ ..] = data else {
+        return false;
+    };
+    let all = named::all();
+    let n = &all[*r as usize % all.len()];
+    let item = u16::from_le_bytes([*lo, *hi]) as usize;
+    // A panic below fails the run anyway; a poisoned lock must not hide it
+    // behind a second one.
+    let mut registry = n
+        .registry
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    match kind % 4 {
+        0 if !n.apis.is_empty() => {
+            let (api, method) = &n.apis[item % n.apis.len()];
+            let call = registry
+                .runtime_api(api, method)
+                .unwrap_or_else(|e| panic!("{}: listed {api}.{method}: {e}", n.name));
+            registry.decode_runtime_api_result(&call, payload).is_ok()
+        }
+        1 if !n.view_functions.is_empty() => {
+            let (pallet, name) = &n.view_functions[item % n.view_functions.len()];
+            let view = registry
+                .view_function(pallet, name)
+                .unwrap_or_else(|e| panic!("{}: listed {pallet}.{name}: {e}", n.name));
+            registry.decode_view_function_answer(&view, payload).is_ok()
+        }
+        2 if !n.maps.is_empty() => {
+            let (pallet, entry, prefix) = &n.maps[item % n.maps.len()];
+            let key = [&prefix[..], payload].concat();
+            registry.decode_storage_key(pallet, entry, &key).is_ok()
+        }
+        3 => registry.decode("Extrinsic", payload).is_ok(),
+        _ => false,
+    }
 }
