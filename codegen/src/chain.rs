@@ -65,7 +65,7 @@ pub(crate) fn module_body(input: &ChainInput, gen: &TypeGen<'_>, options: &Optio
         node.items.insert(shape.name.clone(), quote!(#def #extra));
     }
     let tree = root.into_tokens();
-    let aliases = aliases(input, gen);
+    let aliases = aliases(input, gen, values.as_ref());
     let dispatch = options
         .roundtrip
         .attr()
@@ -121,8 +121,75 @@ pub(crate) fn module_body(input: &ChainInput, gen: &TypeGen<'_>, options: &Optio
     }
 }
 
+/// What a general transaction carries in a runtime that lists
+/// transaction-extension versions besides 0: an `ExtraV{n}` tuple per
+/// version and the `TransactionExtensions` enum over them, read by the
+/// version byte (`GeneralExtensions`).
+fn general_extensions(
+    ext: &crate::input::ExtrinsicParts,
+    gen: &TypeGen<'_>,
+    values: Option<&TokenStream>,
+) -> TokenStream {
+    let mut items = quote!();
+    let (mut variants, mut decodes, mut encodes, mut to_values) = (vec![], vec![], vec![], vec![]);
+    for (version, types) in &ext.general {
+        let tuple = gen.tuple_ref(types, 0);
+        let alias = ident(&format!("ExtraV{version}"));
+        let variant = ident(&format!("V{version}"));
+        let doc = format!("The extensions of transaction-extension version {version}, in order.");
+        items.extend(quote! {
+            #[doc = #doc]
+            pub type #alias = #tuple;
+        });
+        let vdoc = format!("Transaction-extension version {version}.");
+        variants.push(quote!(#[doc = #vdoc] #variant(#alias)));
+        decodes.push(
+            quote!(#version => Ok(Self::#variant(::parity_scale_codec::Decode::decode(input)?)),),
+        );
+        encodes
+            .push(quote!(Self::#variant(e) => ::parity_scale_codec::Encode::encode_to(e, dest),));
+        to_values.push(quote!(Self::#variant(e) => e.to_value(),));
+    }
+    let listed: Vec<u8> = ext.general.iter().map(|(v, _)| *v).collect();
+    let unknown =
+        format!("extrinsic: unknown transaction-extension version (the runtime lists {listed:?})");
+    let to_value = values.map(|gate| {
+        quote! {
+            #gate
+            impl ::ferroscale_runtime_types::values::ToValue for TransactionExtensions {
+                fn to_value(&self) -> ::ferroscale_runtime_types::values::Value {
+                    use ::ferroscale_runtime_types::values::ToValue;
+                    match self { #(#to_values)* }
+                }
+            }
+        }
+    });
+    quote! {
+        #items
+        /// What a general transaction carries: the extensions of its
+        /// transaction-extension version.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum TransactionExtensions { #(#variants),* }
+        impl ::ferroscale_runtime_types::GeneralExtensions for TransactionExtensions {
+            fn decode_version<I: ::parity_scale_codec::Input>(
+                version: u8,
+                input: &mut I,
+            ) -> Result<Self, ::parity_scale_codec::Error> {
+                match version {
+                    #(#decodes)*
+                    _ => Err(#unknown.into()),
+                }
+            }
+            fn encode_extensions_to<W: ::parity_scale_codec::Output + ?Sized>(&self, dest: &mut W) {
+                match self { #(#encodes)* }
+            }
+        }
+        #to_value
+    }
+}
+
 /// `RuntimeCall`, `RuntimeEvent`, `DispatchError` and the extrinsic's parts.
-fn aliases(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
+fn aliases(input: &ChainInput, gen: &TypeGen<'_>, values: Option<&TokenStream>) -> TokenStream {
     let mut out = quote!();
     if let Some(ext) = &input.extrinsic {
         let call = gen.type_ref(ext.call, 0);
@@ -130,17 +197,27 @@ fn aliases(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
         let signature = gen.type_ref(ext.signature, 0);
         let extra = gen.tuple_ref(&ext.extra, 0);
         out.extend(quote! {
-        /// The runtime's call enum: every pallet's calls.
-        pub type RuntimeCall = #call;
-        /// The address type of signed extrinsics.
-        pub type Address = #address;
-        /// The signature type of signed extrinsics.
-        pub type Signature = #signature;
-        /// The signed extensions' extra data, in order.
-        pub type Extra = #extra;
-        /// An extrinsic of this runtime (format 4, or 5: bare and general), with its length prefix.
-        pub type UncheckedExtrinsic = ::ferroscale_runtime_types::UncheckedExtrinsic<Address, RuntimeCall, Signature, Extra>;
-    });
+            /// The runtime's call enum: every pallet's calls.
+            pub type RuntimeCall = #call;
+            /// The address type of signed extrinsics.
+            pub type Address = #address;
+            /// The signature type of signed extrinsics.
+            pub type Signature = #signature;
+            /// The signed extensions' extra data, in order.
+            pub type Extra = #extra;
+        });
+        if ext.has_other_extension_versions() {
+            out.extend(general_extensions(ext, gen, values));
+            out.extend(quote! {
+                /// An extrinsic of this runtime (format 4, or 5: bare and general), with its length prefix.
+                pub type UncheckedExtrinsic = ::ferroscale_runtime_types::UncheckedExtrinsic<Address, RuntimeCall, Signature, Extra, TransactionExtensions>;
+            });
+        } else {
+            out.extend(quote! {
+                /// An extrinsic of this runtime (format 4, or 5: bare and general), with its length prefix.
+                pub type UncheckedExtrinsic = ::ferroscale_runtime_types::UncheckedExtrinsic<Address, RuntimeCall, Signature, Extra>;
+            });
+        }
     }
     if let Some(event) = input
         .runtime_event

@@ -22,6 +22,17 @@ pub struct ExtrinsicParts {
     pub signature: u32,
     /// Types of the signed extensions' extra data, in order (they form the `Extra` tuple).
     pub extra: Vec<u32>,
+    /// V16: the extension types of every transaction-extension version the
+    /// metadata lists, by version (empty before V16: version 0 is `extra`).
+    pub general: Vec<(u8, Vec<u32>)>,
+}
+
+impl ExtrinsicParts {
+    /// Whether general transactions need their own type: the runtime lists a
+    /// transaction-extension version other than 0.
+    pub fn has_other_extension_versions(&self) -> bool {
+        self.general.iter().any(|(v, _)| *v != 0)
+    }
 }
 
 /// One storage entry of a pallet.
@@ -151,6 +162,18 @@ pub fn from_metadata(metadata: Metadata) -> Result<ChainInput, CodegenError> {
             .iter()
             .map(|e| part(e.ty, &e.identifier))
             .collect::<Result<_, _>>()?,
+        general: ext
+            .extensions_by_version
+            .keys()
+            .map(|&v| {
+                let types = ext
+                    .extensions_for_version(v)
+                    .iter()
+                    .map(|e| part(e.ty, &e.identifier))
+                    .collect::<Result<_, _>>()?;
+                Ok((v, types))
+            })
+            .collect::<Result<_, CodegenError>>()?,
     };
     let pallets = metadata
         .pallets

@@ -225,3 +225,49 @@ fn resolved_methods_are_shared_until_the_metadata_changes() {
     registry.clear();
     assert!(registry.runtime_api("Core", "version").is_err());
 }
+
+/// A recorded Bittensor answer through the runtime-API path by name:
+/// `SubnetInfoRuntimeApi.get_subnets_info` of subtensor spec 343 reads
+/// `payloads/subtensor/subnets_info.hex` whole (the fixture's other answers
+/// were recorded from an older runtime, whose types differ: see
+/// `tests/tests/real_payloads.rs`), the same value as decoding by the output's
+/// type id, and encodes back to the recorded bytes.
+#[test]
+fn a_recorded_subtensor_answer_decodes_by_name() {
+    let (mut registry, bytes) = registry("metadata/subtensor-v15-spec343.scale");
+    let answer = ferroscale_test_support::read_hex("payloads/subtensor/subnets_info.hex");
+    let call = registry
+        .runtime_api("SubnetInfoRuntimeApi", "get_subnets_info")
+        .expect("SubnetInfoRuntimeApi.get_subnets_info");
+    assert_eq!(call.method_name(), "SubnetInfoRuntimeApi_get_subnets_info");
+    let value = registry
+        .decode_runtime_api_result(&call, &answer)
+        .expect("the recorded answer decodes");
+    let subnets = value.as_items().expect("a list of subnets");
+    assert!(subnets.len() > 10, "{} subnets", subnets.len());
+    let netuids: Vec<u128> = subnets
+        .iter()
+        .filter_map(|s| s.get("netuid").and_then(Value::as_u128))
+        .collect();
+    assert!(
+        !netuids.is_empty() && netuids.windows(2).all(|w| w[0] < w[1]),
+        "{netuids:?}"
+    );
+
+    let md = Metadata::from_bytes(&bytes).unwrap();
+    let output = md
+        .apis
+        .iter()
+        .find(|a| a.name == "SubnetInfoRuntimeApi")
+        .and_then(|a| a.methods.iter().find(|m| m.name == "get_subnets_info"))
+        .map(|m| m.output)
+        .unwrap();
+    let by_id = registry
+        .decode(&format!("scale_info::{output}"), &answer)
+        .unwrap();
+    assert_eq!(by_id, value);
+    let again = registry
+        .encode(&format!("scale_info::{output}"), &value)
+        .unwrap();
+    assert_eq!(again, answer);
+}

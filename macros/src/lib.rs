@@ -10,7 +10,9 @@
 //! // polkadot::RuntimeCall, polkadot::runtime_types::…, polkadot::RUNTIME are now in scope.
 //! ```
 //!
-//! The path is relative to the invoking crate's `CARGO_MANIFEST_DIR`. Instead
+//! The path is relative to the invoking crate's `CARGO_MANIFEST_DIR`, or to
+//! its build script's output folder when it starts with `$OUT_DIR/` (metadata
+//! a build script fetched or made). Instead
 //! of `metadata`, `registry_json = "types.json"` reads a bare scale-info
 //! `PortableRegistry` in JSON, and `fixture = "metadata/kusama-v14-spec9111.scale"`
 //! names a file of ferroscale's real-chain fixtures folder (for the project's
@@ -105,6 +107,20 @@ fn fixture_path(name: &str) -> Result<PathBuf, String> {
                 ""
             }
         ))
+    }
+}
+
+/// Where a `metadata`/`registry_json` file is: relative to the invoking
+/// crate's manifest folder, or under its build script's output folder when
+/// written `$OUT_DIR/…` (metadata a build script fetched or made).
+fn source_path(manifest_dir: &Path, value: &str) -> Result<PathBuf, String> {
+    match value.strip_prefix("$OUT_DIR/") {
+        Some(rest) => std::env::var_os("OUT_DIR")
+            .map(|out| Path::new(&out).join(rest))
+            .ok_or_else(|| {
+                format!("{value:?}: OUT_DIR is not set (the crate has no build script)")
+            }),
+        None => Ok(manifest_dir.join(value)),
     }
 }
 
@@ -213,7 +229,8 @@ fn parse_args(args: TokenStream, manifest_dir: &Path) -> syn::Result<(Source, Op
             _ => {}
         }
         let value = str_value(&pair.value)?;
-        let path = manifest_dir.join(value.value());
+        let path = source_path(manifest_dir, &value.value())
+            .map_err(|e| syn::Error::new_spanned(&value, e))?;
         let s = match key.as_str() {
             "metadata" => Source::Metadata(path),
             "registry_json" => Source::RegistryJson(path),

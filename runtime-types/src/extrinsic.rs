@@ -32,40 +32,87 @@ pub struct SignedPart<Address, Signature, Extra> {
 
 /// The extensions of a format-5 general transaction.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GeneralPart<Extra> {
+pub struct GeneralPart<Extensions> {
     /// The transaction-extension version the extensions belong to.
     pub extension_version: u8,
-    /// The extensions' data (era, nonce, tip …).
-    pub extensions: Extra,
+    /// The extensions' data (era, nonce, tip …) of that version.
+    pub extensions: Extensions,
+}
+
+/// The extensions a general (format-5) transaction carries, read by the
+/// transaction-extension version byte before them.
+///
+/// Implemented for all extension data that encodes and decodes (`Extra`):
+/// version 0 only, the one a runtime that lists no other version has.
+/// Codegen makes an enum with a variant per version for a runtime whose
+/// metadata lists others (`TransactionExtensions`, which is not itself
+/// `Encode`/`Decode`), and implements this trait for it.
+pub trait GeneralExtensions: Sized {
+    /// Decodes the extensions of transaction-extension version `version`.
+    fn decode_version<I: Input>(version: u8, input: &mut I) -> Result<Self, Error>;
+
+    /// Encodes the extensions (not the version byte).
+    fn encode_extensions_to<W: Output + ?Sized>(&self, dest: &mut W);
+}
+
+/// Any extension data that encodes and decodes (the runtime's `Extra`
+/// tuple, or the struct some runtimes wrap it in): version 0 only.
+impl<T: Encode + Decode> GeneralExtensions for T {
+    fn decode_version<I: Input>(version: u8, input: &mut I) -> Result<Self, Error> {
+        if version != 0 {
+            return Err(Error::from(
+                "extrinsic: general transaction of an extension version other than 0 \
+                 (the runtime's metadata lists version 0 only)",
+            ));
+        }
+        Self::decode(input)
+    }
+
+    fn encode_extensions_to<W: Output + ?Sized>(&self, dest: &mut W) {
+        self.encode_to(dest)
+    }
 }
 
 /// What precedes the call: the extrinsic's format and kind with their data.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Preamble<Address, Signature, Extra> {
+pub enum Preamble<Address, Signature, Extra, General = Extra> {
     /// No signature and no extensions (unsigned extrinsics, inherents), of
     /// format 4 or 5 (the value).
     Bare(u8),
     /// Format 4 signed.
     Signed(SignedPart<Address, Signature, Extra>),
     /// Format 5 general transaction.
-    General(GeneralPart<Extra>),
+    General(GeneralPart<General>),
 }
 
 /// An extrinsic of format 4 or 5.
 ///
 /// `Extra` is the runtime's extension tuple of transaction-extension
-/// version 0, the one a signed format-4 extrinsic always carries; a general
-/// transaction of another extension version is refused when decoded (no
-/// runtime of the fixtures lists one; the dynamic layer reads them all).
+/// version 0, the one a signed format-4 extrinsic always carries. `General`
+/// is what a general transaction carries: `Extra` itself (version 0 only)
+/// unless the runtime lists other extension versions, where codegen makes
+/// an enum of them ([`GeneralExtensions`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UncheckedExtrinsic<Address, Call, Signature, Extra> {
+pub struct UncheckedExtrinsic<Address, Call, Signature, Extra, General = Extra> {
     /// Format, kind and the data that comes with them.
-    pub preamble: Preamble<Address, Signature, Extra>,
+    pub preamble: Preamble<Address, Signature, Extra, General>,
     /// The call.
     pub function: Call,
 }
 
-impl<A, C, S, E> UncheckedExtrinsic<A, C, S, E> {
+impl<A, C, S, E> UncheckedExtrinsic<A, C, S, E, E> {
+    /// The extensions' data of a signed extrinsic or a general transaction
+    /// (of a runtime with version 0 only; else see [`Self::general`]).
+    pub fn extensions(&self) -> Option<&E> {
+        match &self.preamble {
+            Preamble::Signed(signed) => Some(&signed.extra),
+            Preamble::General(general) => Some(&general.extensions),
+            Preamble::Bare(_) => None,
+        }
+    }
+}
+
+impl<A, C, S, E, G> UncheckedExtrinsic<A, C, S, E, G> {
     /// A format-4 extrinsic: signed when `signature` is `Some`.
     pub fn v4(signature: Option<SignedPart<A, S, E>>, function: C) -> Self {
         let preamble = match signature {
@@ -83,12 +130,11 @@ impl<A, C, S, E> UncheckedExtrinsic<A, C, S, E> {
         }
     }
 
-    /// The extensions' data of a signed extrinsic or a general transaction.
-    pub fn extensions(&self) -> Option<&E> {
+    /// The extension version and extensions of a general transaction.
+    pub fn general(&self) -> Option<&GeneralPart<G>> {
         match &self.preamble {
-            Preamble::Signed(signed) => Some(&signed.extra),
-            Preamble::General(general) => Some(&general.extensions),
-            Preamble::Bare(_) => None,
+            Preamble::General(general) => Some(general),
+            _ => None,
         }
     }
 
@@ -102,7 +148,9 @@ impl<A, C, S, E> UncheckedExtrinsic<A, C, S, E> {
     }
 }
 
-impl<A: Encode, C: Encode, S: Encode, E: Encode> Encode for UncheckedExtrinsic<A, C, S, E> {
+impl<A: Encode, C: Encode, S: Encode, E: Encode, G: GeneralExtensions> Encode
+    for UncheckedExtrinsic<A, C, S, E, G>
+{
     fn encode_to<W: Output + ?Sized>(&self, dest: &mut W) {
         let mut inner = Vec::with_capacity(256);
         match &self.preamble {
@@ -114,7 +162,7 @@ impl<A: Encode, C: Encode, S: Encode, E: Encode> Encode for UncheckedExtrinsic<A
             Preamble::General(general) => {
                 inner.push(5 | GENERAL);
                 inner.push(general.extension_version);
-                general.extensions.encode_to(&mut inner);
+                general.extensions.encode_extensions_to(&mut inner);
             }
         }
         self.function.encode_to(&mut inner);
@@ -123,7 +171,9 @@ impl<A: Encode, C: Encode, S: Encode, E: Encode> Encode for UncheckedExtrinsic<A
     }
 }
 
-impl<A: Decode, C: Decode, S: Decode, E: Decode> Decode for UncheckedExtrinsic<A, C, S, E> {
+impl<A: Decode, C: Decode, S: Decode, E: Decode, G: GeneralExtensions> Decode
+    for UncheckedExtrinsic<A, C, S, E, G>
+{
     fn decode<I: Input>(input: &mut I) -> Result<Self, Error> {
         let Compact(len) = Compact::<u32>::decode(input)?;
         let len = len as usize;
@@ -145,15 +195,9 @@ impl<A: Decode, C: Decode, S: Decode, E: Decode> Decode for UncheckedExtrinsic<A
             (4, SIGNED) => Preamble::Signed(SignedPart::decode(&mut counted)?),
             (5, GENERAL) => {
                 let extension_version = u8::decode(&mut counted)?;
-                if extension_version != 0 {
-                    return Err(Error::from(
-                        "extrinsic: general transaction of an extension version other than 0 \
-                         (these types carry version 0's extensions)",
-                    ));
-                }
                 Preamble::General(GeneralPart {
                     extension_version,
-                    extensions: E::decode(&mut counted)?,
+                    extensions: G::decode_version(extension_version, &mut counted)?,
                 })
             }
             _ => {

@@ -34,7 +34,7 @@ pub use bytes::{AccountId20, H160, H256, H512, I256, U256};
 #[allow(unused_imports, unreachable_pub)] // empty when no chain feature is enabled
 pub use chains::*;
 pub use collections::{BTreeMap, BTreeSet};
-pub use extrinsic::{GeneralPart, Preamble, SignedPart, UncheckedExtrinsic};
+pub use extrinsic::{GeneralExtensions, GeneralPart, Preamble, SignedPart, UncheckedExtrinsic};
 /// What each generated module records about its runtime (`RUNTIME`).
 pub use ferroscale_core::fingerprint::{ItemHash, ItemKind, RuntimeFingerprint, RuntimeItem};
 /// Storage keys, for the generated `pallets::<pallet>::storage` builders.

@@ -98,7 +98,9 @@ impl<T> ToValue for WrapperKeepOpaque<T> {
     }
 }
 
-impl<A: ToValue, C: ToValue, S: ToValue, E: ToValue> ToValue for UncheckedExtrinsic<A, C, S, E> {
+impl<A: ToValue, C: ToValue, S: ToValue, E: ToValue, G: ToValue> ToValue
+    for UncheckedExtrinsic<A, C, S, E, G>
+{
     /// `{"address", "signature", "extra", "call"}` for a signed extrinsic,
     /// `{"call"}` for an unsigned one (a reduced form of py-scale-codec's
     /// extrinsic dict, which also carries hashes and the decoded era);

@@ -168,6 +168,13 @@ impl Registry {
             .collect())
     }
 
+    /// The node a value of `pallet.entry` decodes as (for callers that
+    /// decode into their own output, such as the Python module).
+    pub fn storage_value_type(&mut self, pallet: &str, entry: &str) -> Result<TypeIdx, Error> {
+        let (_, e) = self.storage_entry(pallet, entry)?;
+        self.type_of(&e.value)
+    }
+
     /// Decodes a value of `pallet.entry` (all of `bytes`).
     pub fn decode_storage(
         &mut self,

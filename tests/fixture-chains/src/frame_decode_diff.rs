@@ -52,19 +52,30 @@ pub struct TypedExtrinsic {
 
 impl TypedExtrinsic {
     /// The parts of a decoded generated `UncheckedExtrinsic`, each encoded again.
-    pub fn of<A: Encode, C: Encode, S: Encode, E: Encode>(
-        x: &ferroscale_runtime_types::UncheckedExtrinsic<A, C, S, E>,
-    ) -> Self {
-        use ferroscale_runtime_types::Preamble;
+    pub fn of<A, C, S, E, G>(
+        x: &ferroscale_runtime_types::UncheckedExtrinsic<A, C, S, E, G>,
+    ) -> Self
+    where
+        A: Encode,
+        C: Encode,
+        S: Encode,
+        E: Encode,
+        G: ferroscale_runtime_types::GeneralExtensions,
+    {
+        let general = x.general().map(|g| {
+            let mut bytes = Vec::new();
+            g.extensions.encode_extensions_to(&mut bytes);
+            (g.extension_version, bytes)
+        });
         TypedExtrinsic {
             version: x.version(),
-            extension_version: match &x.preamble {
-                Preamble::General(g) => Some(g.extension_version),
-                _ => None,
-            },
+            extension_version: general.as_ref().map(|(v, _)| *v),
             address: x.signature().map(|s| s.address.encode()),
             signature: x.signature().map(|s| s.signature.encode()),
-            extensions: x.extensions().map(Encode::encode),
+            extensions: x
+                .signature()
+                .map(|s| s.extra.encode())
+                .or(general.map(|(_, bytes)| bytes)),
             call: x.function.encode(),
             whole: x.encode(),
         }
@@ -466,13 +477,28 @@ pub fn check_built_extrinsics(
     roundtrip: Roundtrip,
     typed: TypedExtrinsicDecoder,
 ) -> ExtrinsicCounts {
-    let bytes = ferroscale_test_support::read(fixture);
-    let reference = reference_metadata(&bytes, fixture);
+    check_built_extrinsics_of(
+        fixture,
+        &ferroscale_test_support::read(fixture),
+        roundtrip,
+        typed,
+    )
+}
+
+/// [`check_built_extrinsics`] over metadata `bytes` (named `fixture` in
+/// messages) that are not a fixture file: a runtime made from one.
+pub fn check_built_extrinsics_of(
+    fixture: &str,
+    bytes: &[u8],
+    roundtrip: Roundtrip,
+    typed: TypedExtrinsicDecoder,
+) -> ExtrinsicCounts {
+    let reference = reference_metadata(bytes, fixture);
     let metadata =
-        Metadata::load(&bytes).unwrap_or_else(|e| panic!("{fixture}: metadata does not load: {e}"));
+        Metadata::load(bytes).unwrap_or_else(|e| panic!("{fixture}: metadata does not load: {e}"));
     let mut registry = Registry::new();
     registry
-        .load_metadata(&bytes)
+        .load_metadata(bytes)
         .unwrap_or_else(|e| panic!("{fixture}: the dynamic layer does not load it: {e}"));
     registry.set_ss58_format(Some(0));
     let types = metadata.types.as_ref().expect("V14+ registry");

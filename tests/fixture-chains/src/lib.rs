@@ -21,8 +21,9 @@ mod frame_decode_diff;
 mod payloads;
 
 pub use frame_decode_diff::{
-    check_built_extrinsics, check_real_extrinsics, check_real_storage_keys, check_storage_keys,
-    hex_list, ExtrinsicCounts, StorageCounts, TypedExtrinsic, TypedExtrinsicDecoder,
+    check_built_extrinsics, check_built_extrinsics_of, check_real_extrinsics,
+    check_real_storage_keys, check_storage_keys, hex_list, ExtrinsicCounts, StorageCounts,
+    TypedExtrinsic, TypedExtrinsicDecoder,
 };
 pub use payloads::{check_payloads, PayloadCounts, PayloadDispatch};
 
