@@ -272,6 +272,55 @@ impl ConfigBase {
         crate::runtime_api::decode_view_function_answer(&self.registry(py)?, pallet, name, data)
     }
 
+    /// The `"0x…"` storage key of `pallet.entry` for `params` (none: the
+    /// entry's prefix; one value; or a list, fewer than the map's keys
+    /// giving an iteration prefix).
+    #[pyo3(signature = (pallet, entry, params=None))]
+    fn storage_key(
+        &self,
+        py: Python<'_>,
+        pallet: &str,
+        entry: &str,
+        params: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        crate::storage::storage_key(&self.registry(py)?, pallet, entry, params)
+    }
+
+    /// `"0x…"` storage keys of `pallet.entry`, one per item of `params_list`
+    /// (what `query_multi` sends), in one call.
+    fn storage_keys(
+        &self,
+        py: Python<'_>,
+        pallet: &str,
+        entry: &str,
+        params_list: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<String>> {
+        let list = crate::storage::params_list(params_list)?;
+        crate::storage::storage_keys(&self.registry(py)?, pallet, entry, &list)
+    }
+
+    /// A full storage key of `pallet.entry` read back: `[{"hasher", "value"}]`.
+    fn decode_storage_key<'py>(
+        &self,
+        py: Python<'py>,
+        pallet: &str,
+        entry: &str,
+        key: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        crate::storage::decode_storage_key(&self.registry(py)?, pallet, entry, key)
+    }
+
+    /// The value of `pallet.entry` in `data` (`bytes`, `bytearray` or hex).
+    fn decode_storage<'py>(
+        &self,
+        py: Python<'py>,
+        pallet: &str,
+        entry: &str,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::storage::decode_storage(&self.registry(py)?, pallet, entry, data)
+    }
+
     /// SS58 format account ids render in (`None`: `"0x…"` hex).
     #[getter]
     fn get_ss58_format(&self, py: Python<'_>) -> PyResult<Option<u16>> {

@@ -49,6 +49,7 @@ pub mod scale_bytes;
 pub mod scale_views;
 pub mod sink;
 pub mod ss58;
+pub mod storage;
 pub mod text;
 pub mod typed_parts;
 pub mod value_decoder;

@@ -161,7 +161,7 @@ fn arguments(signature: &CallSignature, params: Option<&Bound<'_, PyAny>>) -> Py
 }
 
 /// Bytes given as `bytes`, `bytearray` or `"0x…"` hex text.
-fn input_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+pub(crate) fn input_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if let Ok(b) = data.cast::<PyBytes>() {
         return Ok(b.as_bytes().to_vec());
     }
@@ -181,7 +181,7 @@ fn input_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 
 /// Decodes all of `data` as node `ty` of `registry`, in py-scale-codec's
 /// value shapes (a large answer with the interpreter lock released).
-fn decode_output<'py>(
+pub(crate) fn decode_output<'py>(
     registry: &Bound<'py, PyRegistry>,
     ty: ferroscale_dynamic::TypeIdx,
     what: &str,

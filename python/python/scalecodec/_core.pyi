@@ -505,6 +505,15 @@ class ConfigBase:
     def decode_view_function_result(self, pallet: str, name: str, data: Union[_Data, str]) -> Any: ...
     def decode_view_function_answer(self, pallet: str, name: str, data: Union[_Data, str]) -> Any:
         """The whole ``Result<Vec<u8>, ViewFunctionDispatchError>`` answer; an ``Err`` raises ``ValueError``."""
+    def storage_key(self, pallet: str, entry: str, params: Any = None) -> str:
+        """The ``"0x…"`` storage key of ``pallet.entry``: ``params`` is ``None`` (the entry's prefix),
+        one key value, or a list of them (fewer than the map's keys: an iteration prefix)."""
+    def storage_keys(self, pallet: str, entry: str, params_list: Sequence[Any]) -> List[str]:
+        """One ``"0x…"`` storage key per item of ``params_list`` (as ``storage_key`` reads ``params``), in one call."""
+    def decode_storage_key(self, pallet: str, entry: str, key: Union[_Data, str]) -> List[Dict[str, Any]]:
+        """A full storage key read back: ``[{"hasher": name, "value": key or None}]``, one per map key."""
+    def decode_storage(self, pallet: str, entry: str, data: Union[_Data, str]) -> Any:
+        """A value of ``pallet.entry`` (``bytes``, ``bytearray`` or hex), in py-scale-codec's shapes."""
 
 def restore_object(type_string: Optional[str], data: Optional[bytes], config: Any) -> Any:
     """Unpickles a scale object (``ScaleObject.__reduce__``)."""

@@ -1,21 +1,5 @@
-//! Extrinsics and storage keys against an independent decoder, Parity's
-//! `frame-decode`: it reads the same bytes into byte ranges per part (the
-//! preamble, address, signature, each transaction extension by name, the
-//! call and each argument; each storage key's hasher, digest and key), and
-//! those ranges must be exactly where our layers put or found each part.
-//!
-//! - [`check_built_extrinsics`]: for every call of a fixture whose arguments
-//!   can be sampled, every form its metadata allows — format 4 unsigned and
-//!   signed, format 5 bare, and format 5 general for every
-//!   transaction-extension version the metadata lists — built from sampled
-//!   part values (so the expected ranges are known by construction); each
-//!   decodes with `frame-decode` into those ranges, with the dynamic layer
-//!   into those values (and re-encodes to the same bytes), and with the
-//!   generated `UncheckedExtrinsic` into parts that re-encode to those ranges.
-//! - [`check_real_extrinsics`]: the extrinsics of a recorded block, where
-//!   `frame-decode`'s ranges give the expected parts.
-//! - [`check_storage_keys`]: a full key of every storage map built by name
-//!   (sampled keys), read back by `frame-decode` and by ours.
+//! Extrinsics against `frame-decode`: built ones (every call, every form
+//! and extension version) and recorded ones, typed = dynamic = frame-decode.
 
 use std::ops::Range;
 
@@ -23,10 +7,10 @@ use ferroscale_dynamic::registry::Registry;
 use ferroscale_metadata::Metadata;
 use ferroscale_value::Value;
 use frame_decode::extrinsics::{decode_extrinsic, ExtrinsicType};
-use frame_decode::storage::decode_storage_key;
-use frame_metadata::{RuntimeMetadata, RuntimeMetadataPrefixed};
+use frame_metadata::RuntimeMetadata;
 use parity_scale_codec::{Compact, Decode, Encode};
 
+use super::{reference_metadata, Sampled};
 use crate::payloads::Sampler;
 use crate::Roundtrip;
 
@@ -112,27 +96,6 @@ impl ExtrinsicCounts {
     }
 }
 
-/// The whole metadata as `frame-decode` reads it (its own parse, through
-/// `frame-metadata`, independent of ours).
-fn reference_metadata(bytes: &[u8], fixture: &str) -> RuntimeMetadata {
-    RuntimeMetadataPrefixed::decode(&mut &bytes[..])
-        .unwrap_or_else(|e| panic!("{fixture}: frame-metadata does not read it: {e}"))
-        .1
-}
-
-/// Calls `$body` with `$m` bound to the V14, V15 or V16 metadata inside
-/// `$md` (`frame-decode` is generic over the version).
-macro_rules! with_reference {
-    ($md:expr, $fixture:expr, |$m:ident| $body:expr) => {
-        match $md {
-            RuntimeMetadata::V14($m) => $body,
-            RuntimeMetadata::V15($m) => $body,
-            RuntimeMetadata::V16($m) => $body,
-            _ => panic!("{}: frame-decode is used here for V14–V16 only", $fixture),
-        }
-    };
-}
-
 /// What one extrinsic's parts are, by `frame-decode`.
 #[derive(Debug, PartialEq, Eq)]
 struct Parts {
@@ -211,9 +174,6 @@ impl Form {
         }
     }
 }
-
-/// A sampled part: its value (as the dynamic layer reads it) and bytes.
-type Sampled = (Value, Vec<u8>);
 
 /// What a built extrinsic holds, with the ranges its parts were written to.
 struct Built {
@@ -710,245 +670,4 @@ pub fn check_real_extrinsics(
     );
     assert!(!extrinsics.is_empty(), "{fixture}: no extrinsics to check");
     extrinsics.len()
-}
-
-/// The hex strings of a JSON array fixture (`payloads/…/extrinsics.json`).
-pub fn hex_list(fixture: &str) -> Vec<Vec<u8>> {
-    let text = ferroscale_test_support::read_string(fixture);
-    let list: Vec<String> = serde_json::from_str(&text)
-        .unwrap_or_else(|e| panic!("{fixture}: not a JSON list of strings: {e}"));
-    list.iter()
-        .map(|h| {
-            ferroscale_test_support::decode_hex(h).unwrap_or_else(|e| panic!("{fixture}: {e}"))
-        })
-        .collect()
-}
-
-/// What [`check_storage_keys`] checked.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct StorageCounts {
-    /// Storage maps the metadata lists.
-    pub maps: usize,
-    /// Maps whose full key was built from samples and agreed.
-    pub full_keys: usize,
-    /// Map keys checked in all (an N-key map counts N).
-    pub key_parts: usize,
-}
-
-/// Builds a full key of every storage map of `fixture` by name
-/// (`Registry::storage_key` over sampled key values) and each of its
-/// iteration prefixes; `frame-decode` reads the full key into the map's
-/// hashers with each concat-hashed key where it was written, and the
-/// dynamic layer's `decode_storage_key` gives the sampled values back.
-pub fn check_storage_keys(fixture: &str, roundtrip: Roundtrip) -> StorageCounts {
-    let bytes = ferroscale_test_support::read(fixture);
-    let reference = reference_metadata(&bytes, fixture);
-    let metadata =
-        Metadata::load(&bytes).unwrap_or_else(|e| panic!("{fixture}: metadata does not load: {e}"));
-    let mut registry = Registry::new();
-    registry
-        .load_metadata(&bytes)
-        .unwrap_or_else(|e| panic!("{fixture}: the dynamic layer does not load it: {e}"));
-    let types = metadata.types.as_ref().expect("V14+ registry");
-    let mut counts = StorageCounts::default();
-    let mut failures = Vec::new();
-    let mut samples = Vec::new();
-    {
-        let mut sampler = Sampler::new(&mut registry, &metadata, types, roundtrip);
-        for p in &metadata.pallets {
-            for e in p.storage_entries() {
-                if e.hashers.is_empty() {
-                    continue;
-                }
-                counts.maps += 1;
-                let keys: Option<Vec<Sampled>> = e
-                    .keys
-                    .iter()
-                    .map(|k| sampler.sample(k.id().expect("V14+ type id")))
-                    .collect();
-                if let Some(keys) = keys {
-                    samples.push((p.name.clone(), e, keys));
-                }
-            }
-        }
-    }
-    for (pallet, e, keys) in &samples {
-        let what = format!("{pallet}.{}", e.name);
-        let result = (|| -> Result<(), String> {
-            let values: Vec<Value> = keys.iter().map(|(v, _)| v.clone()).collect();
-            let key = registry
-                .storage_key(pallet, &e.name, &values)
-                .map_err(|e| format!("storage_key: {e}"))?;
-            let reference_parts = with_reference!(&reference, fixture, |m| {
-                let mut cursor = &key[..];
-                let k = decode_storage_key(pallet, &e.name, &mut cursor, m, &m.types)
-                    .map_err(|e| format!("frame-decode: {e:?}"))?;
-                if !cursor.is_empty() {
-                    return Err(format!("frame-decode left {} bytes", cursor.len()));
-                }
-                k.parts()
-                    .map(|p| {
-                        (
-                            format!("{:?}", p.hasher()),
-                            p.hash_range(),
-                            p.value().map(|v| v.range()),
-                        )
-                    })
-                    .collect::<Vec<_>>()
-            });
-            if reference_parts.len() != e.hashers.len() {
-                return Err(format!(
-                    "frame-decode reads {} parts",
-                    reference_parts.len()
-                ));
-            }
-            // Each part: the same hasher; its key (when the hasher keeps
-            // it) at the written bytes; the digest over those bytes.
-            let mut at = 32;
-            for ((hasher, (_, key_bytes)), (name, hash_range, value_range)) in
-                e.hashers.iter().zip(keys).zip(&reference_parts)
-            {
-                if format!("{hasher:?}") != *name {
-                    return Err(format!("hasher {hasher:?}, frame-decode {name}"));
-                }
-                let digest = hasher.digest(key_bytes);
-                let end = at + digest.len();
-                if *hash_range != (at..end) || key[at..end] != digest[..] {
-                    return Err(format!(
-                        "{name}: digest range {hash_range:?}, written {at}..{end}"
-                    ));
-                }
-                at = end;
-                if let Some(r) = value_range {
-                    let written = at..at + key_bytes.len();
-                    if *r != written || key[r.clone()] != key_bytes[..] {
-                        return Err(format!("{name}: key range {r:?}, written {written:?}"));
-                    }
-                    at = written.end;
-                }
-            }
-            let ours = registry
-                .decode_storage_key(pallet, &e.name, &key)
-                .map_err(|e| format!("decode_storage_key: {e}"))?;
-            for ((part, (value, _)), (_, _, value_range)) in
-                ours.iter().zip(keys).zip(&reference_parts)
-            {
-                let expected = value_range.as_ref().map(|_| value);
-                if part.value.as_ref() != expected {
-                    return Err(format!("decode_storage_key gives {:?}", part.value));
-                }
-            }
-            // Iteration prefixes: fewer keys give the leading bytes.
-            for n in 0..keys.len() {
-                let prefix = registry
-                    .storage_key(pallet, &e.name, &values[..n])
-                    .map_err(|e| format!("prefix of {n} keys: {e}"))?;
-                if !key.starts_with(&prefix) {
-                    return Err(format!("the prefix of {n} keys does not lead the full key"));
-                }
-            }
-            if ferroscale_core::hashing::storage_prefix(pallet, &e.name)[..] != key[..32] {
-                return Err("another entry prefix".into());
-            }
-            counts.key_parts += keys.len();
-            Ok(())
-        })();
-        match result {
-            Ok(()) => counts.full_keys += 1,
-            Err(err) => failures.push(format!("{what}: {err}")),
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{fixture}: {} storage keys disagree with frame-decode:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-    assert!(
-        counts.full_keys * 10 >= counts.maps * 9,
-        "{fixture}: only {} of {} storage maps could be sampled",
-        counts.full_keys,
-        counts.maps
-    );
-    eprintln!("{fixture}: storage keys agree with frame-decode: {counts:?}");
-    counts
-}
-
-/// Checks recorded full keys of `pallet.entry` of the runtime `fixture`:
-/// `frame-decode` and the dynamic layer's `decode_storage_key` read the same
-/// hashers, and each key `frame-decode` finds (concat hashers) is the value
-/// ours gives. Returns how many keys were checked.
-pub fn check_real_storage_keys(
-    fixture: &str,
-    pallet: &str,
-    entry: &str,
-    keys: &[Vec<u8>],
-) -> usize {
-    let bytes = ferroscale_test_support::read(fixture);
-    let reference = reference_metadata(&bytes, fixture);
-    let mut registry = Registry::new();
-    registry
-        .load_metadata(&bytes)
-        .unwrap_or_else(|e| panic!("{fixture}: the dynamic layer does not load it: {e}"));
-    let mut failures = Vec::new();
-    for (i, key) in keys.iter().enumerate() {
-        let result = (|| -> Result<(), String> {
-            let reference_parts = with_reference!(&reference, fixture, |m| {
-                let mut cursor = &key[..];
-                let k = decode_storage_key(pallet, entry, &mut cursor, m, &m.types)
-                    .map_err(|e| format!("frame-decode: {e:?}"))?;
-                if !cursor.is_empty() {
-                    return Err(format!("frame-decode left {} bytes", cursor.len()));
-                }
-                k.parts()
-                    .map(|p| {
-                        (
-                            format!("{:?}", p.hasher()),
-                            p.value().map(|v| (v.range(), *v.ty())),
-                        )
-                    })
-                    .collect::<Vec<_>>()
-            });
-            let ours = registry
-                .decode_storage_key(pallet, entry, key)
-                .map_err(|e| format!("decode_storage_key: {e}"))?;
-            if ours.len() != reference_parts.len() {
-                return Err(format!(
-                    "{} parts, frame-decode {}",
-                    ours.len(),
-                    reference_parts.len()
-                ));
-            }
-            for (part, (hasher, value)) in ours.iter().zip(&reference_parts) {
-                if format!("{:?}", part.hasher) != *hasher {
-                    return Err(format!("hasher {:?}, frame-decode {hasher}", part.hasher));
-                }
-                let expected = match value {
-                    Some((r, ty)) => Some(
-                        registry
-                            .decode(&format!("scale_info::{ty}"), &key[r.clone()])
-                            .map_err(|e| format!("key at {r:?}: {e}"))?,
-                    ),
-                    None => None,
-                };
-                if part.value != expected {
-                    return Err(format!(
-                        "key {:?}, frame-decode's bytes give {expected:?}",
-                        part.value
-                    ));
-                }
-            }
-            Ok(())
-        })();
-        if let Err(e) = result {
-            failures.push(format!("key {i}: {e}"));
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{fixture}: recorded {pallet}.{entry} keys disagree with frame-decode:\n{}",
-        failures.join("\n")
-    );
-    assert!(!keys.is_empty(), "{fixture}: no keys to check");
-    keys.len()
 }
