@@ -30,6 +30,41 @@ pub use payloads::{check_payloads, PayloadCounts, PayloadDispatch};
 use frame_metadata::{RuntimeMetadata, RuntimeMetadataPrefixed};
 use parity_scale_codec::Decode;
 
+/// The frame-decode checks of a chain test target whose generated module is
+/// `chain` (`roundtrip = true`): every call built in every form the runtime
+/// lists (each form named in `forms` must be among them), typed = dynamic =
+/// frame-decode, and a full key of every storage map. Defines
+/// `typed_extrinsic`, the target's decoding into [`TypedExtrinsic`].
+#[macro_export]
+macro_rules! frame_decode_checks {
+    ($fixture:literal, forms = [$($form:literal),* $(,)?]) => {
+        fn typed_extrinsic(bytes: &[u8]) -> Result<$crate::TypedExtrinsic, String> {
+            let x: chain::UncheckedExtrinsic =
+                ::ferroscale_runtime_types::decode_all(bytes).map_err(|e| e.to_string())?;
+            Ok($crate::TypedExtrinsic::of(&x))
+        }
+
+        /// Every call in every form, typed = dynamic = frame-decode part by part.
+        #[test]
+        fn extrinsics_agree_with_frame_decode() {
+            let counts =
+                $crate::check_built_extrinsics($fixture, chain::roundtrip_type, typed_extrinsic);
+            for form in [$($form),*] {
+                assert!(
+                    counts.by_form.iter().any(|(f, n)| f == form && *n > 0),
+                    "{form} not checked: {counts:?}"
+                );
+            }
+        }
+
+        /// A full key of every storage map, by name, = frame-decode part by part.
+        #[test]
+        fn storage_keys_agree_with_frame_decode() {
+            $crate::check_storage_keys($fixture, chain::roundtrip_type);
+        }
+    };
+}
+
 /// A generated chain's `roundtrip_type(type_id, bytes)`: decode `bytes` as
 /// registry type `type_id`, encode again; `None` when the id has no type.
 pub type Roundtrip = fn(u32, &[u8]) -> Option<Result<Vec<u8>, parity_scale_codec::Error>>;

@@ -18,11 +18,10 @@ fn polkadot_1000001_values_roundtrip_with_generated_types() {
     );
 }
 
-fn typed_extrinsic(bytes: &[u8]) -> Result<ferroscale_fixture_chains::TypedExtrinsic, String> {
-    let x: chain::UncheckedExtrinsic =
-        ferroscale_runtime_types::decode_all(bytes).map_err(|e| e.to_string())?;
-    Ok(ferroscale_fixture_chains::TypedExtrinsic::of(&x))
-}
+ferroscale_fixture_chains::frame_decode_checks!(
+    "metadata/polkadot-v14-spec1000001.scale",
+    forms = ["v4 unsigned", "v4 signed"]
+);
 
 /// The 4 extrinsics of block 18,468,942 (2 signed, one a 50 KB
 /// `ParaInherent.enter`): typed = dynamic = frame-decode part by part.
@@ -36,28 +35,4 @@ fn polkadot_1000001_block_extrinsics_agree_with_frame_decode() {
         typed_extrinsic,
     );
     assert_eq!(checked, 4);
-}
-
-/// Every call signed and unsigned (format 4; the runtime lists no other),
-/// typed = dynamic = frame-decode part by part.
-#[test]
-fn polkadot_1000001_extrinsics_agree_with_frame_decode() {
-    let counts = ferroscale_fixture_chains::check_built_extrinsics(
-        "metadata/polkadot-v14-spec1000001.scale",
-        chain::roundtrip_type,
-        typed_extrinsic,
-    );
-    assert!(
-        counts.by_form.iter().any(|(f, _)| f == "v4 signed"),
-        "{counts:?}"
-    );
-}
-
-/// A full key of every storage map, by name, = frame-decode part by part.
-#[test]
-fn polkadot_1000001_storage_keys_agree_with_frame_decode() {
-    ferroscale_fixture_chains::check_storage_keys(
-        "metadata/polkadot-v14-spec1000001.scale",
-        chain::roundtrip_type,
-    );
 }

@@ -10,7 +10,7 @@ use frame_decode::extrinsics::{decode_extrinsic, ExtrinsicType};
 use frame_metadata::RuntimeMetadata;
 use parity_scale_codec::{Compact, Decode, Encode};
 
-use super::{reference_metadata, Sampled};
+use super::{load, Sampled};
 use crate::payloads::Sampler;
 use crate::Roundtrip;
 
@@ -453,14 +453,9 @@ pub fn check_built_extrinsics_of(
     roundtrip: Roundtrip,
     typed: TypedExtrinsicDecoder,
 ) -> ExtrinsicCounts {
-    let reference = reference_metadata(bytes, fixture);
+    let (reference, mut registry) = load(fixture, bytes);
     let metadata =
         Metadata::load(bytes).unwrap_or_else(|e| panic!("{fixture}: metadata does not load: {e}"));
-    let mut registry = Registry::new();
-    registry
-        .load_metadata(bytes)
-        .unwrap_or_else(|e| panic!("{fixture}: the dynamic layer does not load it: {e}"));
-    registry.set_ss58_format(Some(0));
     let types = metadata.types.as_ref().expect("V14+ registry");
     let x = &metadata.extrinsic;
     let extension_keys = {
@@ -592,12 +587,7 @@ pub fn check_real_extrinsics(
     typed: TypedExtrinsicDecoder,
 ) -> usize {
     let bytes = ferroscale_test_support::read(fixture);
-    let reference = reference_metadata(&bytes, fixture);
-    let mut registry = Registry::new();
-    registry
-        .load_metadata(&bytes)
-        .unwrap_or_else(|e| panic!("{fixture}: the dynamic layer does not load it: {e}"));
-    registry.set_ss58_format(Some(0));
+    let (reference, mut registry) = load(fixture, &bytes);
     let keys: Vec<(String, String)> = registry
         .runtime()
         .expect("runtime")

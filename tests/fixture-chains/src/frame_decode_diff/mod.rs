@@ -28,6 +28,18 @@ fn reference_metadata(bytes: &[u8], fixture: &str) -> RuntimeMetadata {
         .1
 }
 
+/// The runtime `fixture` (its metadata `bytes`) as both sides read it:
+/// frame-decode's metadata and a dynamic registry (SS58 format 0, so
+/// account values render the same on every path).
+fn load(fixture: &str, bytes: &[u8]) -> (RuntimeMetadata, ferroscale_dynamic::registry::Registry) {
+    let mut registry = ferroscale_dynamic::registry::Registry::new();
+    registry
+        .load_metadata(bytes)
+        .unwrap_or_else(|e| panic!("{fixture}: the dynamic layer does not load it: {e}"));
+    registry.set_ss58_format(Some(0));
+    (reference_metadata(bytes, fixture), registry)
+}
+
 /// Calls `$body` with `$m` bound to the V14, V15 or V16 metadata inside
 /// `$md` (`frame-decode` is generic over the version).
 macro_rules! with_reference {

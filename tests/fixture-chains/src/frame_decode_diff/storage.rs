@@ -1,15 +1,47 @@
 //! Storage keys against `frame-decode`: a full key of every map built by
 //! name, and recorded keys read back.
 
-use ferroscale_dynamic::registry::Registry;
+use std::ops::Range;
+
 use ferroscale_metadata::Metadata;
 use ferroscale_value::Value;
 use frame_decode::storage::decode_storage_key;
 use frame_metadata::RuntimeMetadata;
 
-use super::{reference_metadata, Sampled};
+use super::{load, Sampled};
 use crate::payloads::Sampler;
 use crate::Roundtrip;
+
+/// A full key of `pallet.entry` as frame-decode reads it: per map key, the
+/// hasher's name, the digest's range, and the key's range and type id where
+/// the hasher keeps the key.
+type ReferenceKey = Vec<(String, Range<usize>, Option<(Range<usize>, u32)>)>;
+
+fn reference_key(
+    reference: &RuntimeMetadata,
+    fixture: &str,
+    pallet: &str,
+    entry: &str,
+    key: &[u8],
+) -> Result<ReferenceKey, String> {
+    Ok(with_reference!(reference, fixture, |m| {
+        let mut cursor = key;
+        let k = decode_storage_key(pallet, entry, &mut cursor, m, &m.types)
+            .map_err(|e| format!("frame-decode: {e:?}"))?;
+        if !cursor.is_empty() {
+            return Err(format!("frame-decode left {} bytes", cursor.len()));
+        }
+        k.parts()
+            .map(|p| {
+                (
+                    format!("{:?}", p.hasher()),
+                    p.hash_range(),
+                    p.value().map(|v| (v.range(), *v.ty())),
+                )
+            })
+            .collect()
+    }))
+}
 
 /// What [`check_storage_keys`] checked.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -29,13 +61,9 @@ pub struct StorageCounts {
 /// dynamic layer's `decode_storage_key` gives the sampled values back.
 pub fn check_storage_keys(fixture: &str, roundtrip: Roundtrip) -> StorageCounts {
     let bytes = ferroscale_test_support::read(fixture);
-    let reference = reference_metadata(&bytes, fixture);
+    let (reference, mut registry) = load(fixture, &bytes);
     let metadata =
         Metadata::load(&bytes).unwrap_or_else(|e| panic!("{fixture}: metadata does not load: {e}"));
-    let mut registry = Registry::new();
-    registry
-        .load_metadata(&bytes)
-        .unwrap_or_else(|e| panic!("{fixture}: the dynamic layer does not load it: {e}"));
     let types = metadata.types.as_ref().expect("V14+ registry");
     let mut counts = StorageCounts::default();
     let mut failures = Vec::new();
@@ -66,23 +94,7 @@ pub fn check_storage_keys(fixture: &str, roundtrip: Roundtrip) -> StorageCounts 
             let key = registry
                 .storage_key(pallet, &e.name, &values)
                 .map_err(|e| format!("storage_key: {e}"))?;
-            let reference_parts = with_reference!(&reference, fixture, |m| {
-                let mut cursor = &key[..];
-                let k = decode_storage_key(pallet, &e.name, &mut cursor, m, &m.types)
-                    .map_err(|e| format!("frame-decode: {e:?}"))?;
-                if !cursor.is_empty() {
-                    return Err(format!("frame-decode left {} bytes", cursor.len()));
-                }
-                k.parts()
-                    .map(|p| {
-                        (
-                            format!("{:?}", p.hasher()),
-                            p.hash_range(),
-                            p.value().map(|v| v.range()),
-                        )
-                    })
-                    .collect::<Vec<_>>()
-            });
+            let reference_parts = reference_key(&reference, fixture, pallet, &e.name, &key)?;
             if reference_parts.len() != e.hashers.len() {
                 return Err(format!(
                     "frame-decode reads {} parts",
@@ -92,7 +104,7 @@ pub fn check_storage_keys(fixture: &str, roundtrip: Roundtrip) -> StorageCounts 
             // Each part: the same hasher; its key (when the hasher keeps
             // it) at the written bytes; the digest over those bytes.
             let mut at = 32;
-            for ((hasher, (_, key_bytes)), (name, hash_range, value_range)) in
+            for ((hasher, (_, key_bytes)), (name, hash_range, value)) in
                 e.hashers.iter().zip(keys).zip(&reference_parts)
             {
                 if format!("{hasher:?}") != *name {
@@ -106,7 +118,7 @@ pub fn check_storage_keys(fixture: &str, roundtrip: Roundtrip) -> StorageCounts 
                     ));
                 }
                 at = end;
-                if let Some(r) = value_range {
+                if let Some((r, _)) = value {
                     let written = at..at + key_bytes.len();
                     if *r != written || key[r.clone()] != key_bytes[..] {
                         return Err(format!("{name}: key range {r:?}, written {written:?}"));
@@ -172,30 +184,11 @@ pub fn check_real_storage_keys(
     keys: &[Vec<u8>],
 ) -> usize {
     let bytes = ferroscale_test_support::read(fixture);
-    let reference = reference_metadata(&bytes, fixture);
-    let mut registry = Registry::new();
-    registry
-        .load_metadata(&bytes)
-        .unwrap_or_else(|e| panic!("{fixture}: the dynamic layer does not load it: {e}"));
+    let (reference, mut registry) = load(fixture, &bytes);
     let mut failures = Vec::new();
     for (i, key) in keys.iter().enumerate() {
         let result = (|| -> Result<(), String> {
-            let reference_parts = with_reference!(&reference, fixture, |m| {
-                let mut cursor = &key[..];
-                let k = decode_storage_key(pallet, entry, &mut cursor, m, &m.types)
-                    .map_err(|e| format!("frame-decode: {e:?}"))?;
-                if !cursor.is_empty() {
-                    return Err(format!("frame-decode left {} bytes", cursor.len()));
-                }
-                k.parts()
-                    .map(|p| {
-                        (
-                            format!("{:?}", p.hasher()),
-                            p.value().map(|v| (v.range(), *v.ty())),
-                        )
-                    })
-                    .collect::<Vec<_>>()
-            });
+            let reference_parts = reference_key(&reference, fixture, pallet, entry, key)?;
             let ours = registry
                 .decode_storage_key(pallet, entry, key)
                 .map_err(|e| format!("decode_storage_key: {e}"))?;
@@ -206,7 +199,7 @@ pub fn check_real_storage_keys(
                     reference_parts.len()
                 ));
             }
-            for (part, (hasher, value)) in ours.iter().zip(&reference_parts) {
+            for (part, (hasher, _, value)) in ours.iter().zip(&reference_parts) {
                 if format!("{:?}", part.hasher) != *hasher {
                     return Err(format!("hasher {:?}, frame-decode {hasher}", part.hasher));
                 }
