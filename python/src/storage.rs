@@ -11,8 +11,12 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
+use ferroscale_dynamic::Sink;
+
+use crate::detached::{to_python, BuiltSink};
 use crate::errors::{guard, to_py};
 use crate::registry::PyRegistry;
+use crate::sink::NameCache;
 
 /// The key values of one storage key: `None` (none: the entry's prefix, or a
 /// plain value's key), one value for a one-key map, or a list/tuple of them
@@ -36,11 +40,32 @@ pub fn storage_keys(
     entry: &str,
     params_list: &[Bound<'_, PyAny>],
 ) -> PyResult<Vec<String>> {
-    let py = registry.py();
     let keys = params_list
         .iter()
         .map(|p| key_values(Some(p)))
         .collect::<PyResult<Vec<_>>>()?;
+    build_keys(registry, pallet, entry, &keys)
+}
+
+/// One `"0x…"` storage key of `pallet.entry` ([`storage_keys`] of one).
+pub fn storage_key(
+    registry: &Bound<'_, PyRegistry>,
+    pallet: &str,
+    entry: &str,
+    params: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let keys = [key_values(params)?];
+    Ok(build_keys(registry, pallet, entry, &keys)?.remove(0))
+}
+
+/// The keys of `pallet.entry` for each list of key values.
+fn build_keys(
+    registry: &Bound<'_, PyRegistry>,
+    pallet: &str,
+    entry: &str,
+    keys: &[Vec<Value>],
+) -> PyResult<Vec<String>> {
+    let py = registry.py();
     let mut reg = registry.try_borrow_mut()?;
     guard("building storage keys", || {
         let inner = reg.inner_mut();
@@ -52,24 +77,6 @@ pub fn storage_keys(
                     .map_err(|e| to_py(py, &e))
             })
             .collect()
-    })
-}
-
-/// One `"0x…"` storage key of `pallet.entry` ([`storage_keys`] of one).
-pub fn storage_key(
-    registry: &Bound<'_, PyRegistry>,
-    pallet: &str,
-    entry: &str,
-    params: Option<&Bound<'_, PyAny>>,
-) -> PyResult<String> {
-    let py = registry.py();
-    let values = key_values(params)?;
-    let mut reg = registry.try_borrow_mut()?;
-    guard("building a storage key", || {
-        reg.inner_mut()
-            .storage_key(pallet, entry, &values)
-            .map(|k| ferroscale_core::hex::encode_prefixed(&k))
-            .map_err(|e| to_py(py, &e))
     })
 }
 
@@ -96,10 +103,10 @@ pub fn decode_storage_key<'py>(
     for part in parts {
         let d = PyDict::new(py);
         d.set_item("hasher", part.hasher.name())?;
-        match &part.value {
-            Some(v) => d.set_item("value", to_python(py, v)?)?,
-            None => d.set_item("value", py.None())?,
-        }
+        let value = part
+            .value
+            .map(|v| to_python(py, &mut NameCache::default(), BuiltSink.value(v)));
+        d.set_item("value", value)?;
         list.append(d)?;
     }
     Ok(list)
@@ -122,48 +129,6 @@ pub fn decode_storage<'py>(
             .map_err(|e| to_py(py, &e))
     })?;
     crate::runtime_api::decode_output(registry, ty, &format!("{pallet}.{entry}"), data)
-}
-
-/// A dynamic value as Python objects, in py-scale-codec's shapes.
-fn to_python<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
-    Ok(match v {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
-        Value::UInt(n) => n.into_pyobject(py)?.into_any(),
-        Value::Int(n) => n.into_pyobject(py)?.into_any(),
-        Value::U256(bytes) | Value::I256(bytes) => {
-            let signed = matches!(v, Value::I256(_));
-            let kwargs = PyDict::new(py);
-            kwargs.set_item("signed", signed)?;
-            py.get_type::<pyo3::types::PyInt>().call_method(
-                "from_bytes",
-                (pyo3::types::PyBytes::new(py, &bytes[..]), "little"),
-                Some(&kwargs),
-            )?
-        }
-        Value::Str(s) => s.as_ref().into_pyobject(py)?.into_any(),
-        Value::List(items) => {
-            let list = PyList::empty(py);
-            for item in items {
-                list.append(to_python(py, item)?)?;
-            }
-            list.into_any()
-        }
-        Value::Tuple(items) => {
-            let items = items
-                .iter()
-                .map(|i| to_python(py, i))
-                .collect::<PyResult<Vec<_>>>()?;
-            PyTuple::new(py, items)?.into_any()
-        }
-        Value::Dict(fields) => {
-            let d = PyDict::new(py);
-            for (k, val) in fields {
-                d.set_item(k.as_ref() as &str, to_python(py, val)?)?;
-            }
-            d.into_any()
-        }
-    })
 }
 
 /// A list of key parameters given where one list per key is expected.
