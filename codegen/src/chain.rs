@@ -74,6 +74,10 @@ pub(crate) fn module_body(input: &ChainInput, gen: &TypeGen<'_>, options: &Optio
         .roundtrip
         .attr()
         .and_then(|gate| crate::payloads::roundtrip_dispatch(input, gen, &gate));
+    let storage_dispatch = options
+        .roundtrip
+        .attr()
+        .and_then(|gate| crate::storage::roundtrip_dispatch(input, gen, &gate));
     let runtime_apis = crate::payloads::runtime_apis_module(input, gen);
     let hash_table = hash_table(gen, &hashes);
     let decoders = values
@@ -118,6 +122,7 @@ pub(crate) fn module_body(input: &ChainInput, gen: &TypeGen<'_>, options: &Optio
         #dispatch
 
         #payload_dispatch
+        #storage_dispatch
     }
 }
 

@@ -25,6 +25,7 @@ mod options;
 mod pallets;
 mod payloads;
 mod recursion;
+mod storage;
 mod substitutes;
 mod types;
 

@@ -1,9 +1,9 @@
 //! Typed access per pallet: `pallets::<pallet>::{constants, storage, calls}`.
 //!
 //! - `constants::name()` decodes the constant's value bytes from the metadata.
-//! - `storage::entry(keys…)` builds the full storage key with the entry's
-//!   hashers; `storage::Entry` names the value type and, for entries with a
-//!   default, `storage::entry_default()` decodes it.
+//! - `storage::entry(keys…)` builds the full storage key, `storage::Entry`
+//!   names the value type; prefixes, defaults and key decoding: see
+//!   [`crate::storage`].
 //! - `calls::name(args…)` builds the `RuntimeCall` whose encoding is the
 //!   extrinsic's call bytes.
 //! - `view_functions::name(args…)` (V16) builds the typed query
@@ -20,7 +20,7 @@ use quote::quote;
 use scale_info::TypeDef;
 
 use crate::idents::{ident, snake, unique_names};
-use crate::input::{ChainInput, PalletInfo, StorageInfo};
+use crate::input::{ChainInput, PalletInfo};
 use crate::types::TypeGen;
 
 /// Depth of the items inside `pallets::<pallet>::<section>`.
@@ -75,9 +75,10 @@ fn pallet_body(input: &ChainInput, gen: &TypeGen<'_>, p: &PalletInfo) -> TokenSt
         });
     }
     if !p.storage.is_empty() {
-        let entries = storage(gen, p);
+        let entries = crate::storage::storage_module(gen, p);
         out.extend(quote! {
-            /// The pallet's storage: key builders, value types, defaults.
+            /// The pallet's storage: value types, defaults, key and prefix
+            /// builders, key decoders.
             pub mod storage { #entries }
         });
     }
@@ -117,86 +118,6 @@ fn constants(gen: &TypeGen<'_>, p: &PalletInfo) -> TokenStream {
             }
         });
     quote!(#(#items)*)
-}
-
-fn storage(gen: &TypeGen<'_>, p: &PalletInfo) -> TokenStream {
-    let mut seen = BTreeSet::new();
-    let prefix = &p.storage_prefix;
-    let items = p.storage.iter().map(|s| {
-        let fname = unique(&mut seen, snake(&s.name));
-        let f = ident(&fname);
-        // The alias must not shadow the prelude names the functions use.
-        let alias = if ["Result", "Vec", "Box", "Option", "String"].contains(&s.name.as_str()) {
-            ident(&format!("{}Value", s.name))
-        } else {
-            ident(&s.name)
-        };
-        let item = &s.name;
-        let value = gen.type_ref(s.value, SECTION_DEPTH);
-        let (params, keys) = key_params(gen, s);
-        let doc_key = format!("The storage key of `{}.{item}`.", p.name);
-        let doc_value = format!("The value type of `{}.{item}`.", p.name);
-        let mut out = quote! {
-            #[doc = #doc_value]
-            pub type #alias = #value;
-            #[doc = #doc_key]
-            #[inline]
-            pub fn #f(#(#params),*) -> Vec<u8> {
-                ::ferroscale_runtime_types::storage_key(#prefix, #item, &[#(#keys),*])
-            }
-        };
-        if !s.optional {
-            let d = ident(&format!("{fname}_default"));
-            let bytes = Literal::byte_string(&s.default);
-            let doc = format!("The value of `{}.{item}` when nothing is stored.", p.name);
-            out.extend(quote! {
-                #[doc = #doc]
-                #[inline]
-                pub fn #d() -> Result<#alias, ::parity_scale_codec::Error> {
-                    ::ferroscale_runtime_types::decode_all(#bytes)
-                }
-            });
-        }
-        out
-    });
-    quote!(#(#items)*)
-}
-
-/// Parameters of a key builder and its `(hasher, encoded key)` pairs.
-fn key_params(gen: &TypeGen<'_>, s: &StorageInfo) -> (Vec<TokenStream>, Vec<TokenStream>) {
-    let Some(key) = s.key else {
-        return (Vec::new(), Vec::new());
-    };
-    // Several hashers: the key type is a tuple with one element per hasher.
-    let key_types: Vec<u32> = if s.hashers.len() > 1 {
-        match &gen.registry().types[key as usize].ty.type_def {
-            TypeDef::Tuple(t) if t.fields.len() == s.hashers.len() => {
-                t.fields.iter().map(|f| f.id).collect()
-            }
-            _ => vec![key],
-        }
-    } else {
-        vec![key]
-    };
-    let single = key_types.len() == 1;
-    let mut params = Vec::new();
-    let mut pairs = Vec::new();
-    for (i, ty) in key_types.iter().enumerate() {
-        let name = ident(&format!("key{}", i + 1));
-        let rust = gen.type_ref(*ty, SECTION_DEPTH);
-        params.push(quote!(#name: &#rust));
-        // A single hasher over a tuple key hashes the whole tuple.
-        let hasher = if single {
-            s.hashers.first()
-        } else {
-            s.hashers.get(i)
-        };
-        let hasher = ident(hasher.map(|h| h.name()).unwrap_or("Identity"));
-        pairs.push(quote! {
-            (::ferroscale_runtime_types::StorageHasher::#hasher, &::parity_scale_codec::Encode::encode(#name)[..])
-        });
-    }
-    (params, pairs)
 }
 
 /// Call constructors, when the pallet's calls appear in `RuntimeCall`.

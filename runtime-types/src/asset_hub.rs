@@ -39949,7 +39949,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `System.Account`.
             pub type Account = super::super::super::runtime_types::frame_system::AccountInfo<
@@ -39978,6 +39979,28 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x80",
                 )
+            }
+            ///The prefix of every key of `System.Account` (to iterate the map).
+            #[inline]
+            pub fn account_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Account", &[])
+            }
+            ///The map keys of a full storage key of `System.Account` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn account_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "System",
+                    "Account",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `System.ExtrinsicCount`.
             pub type ExtrinsicCount = u32;
@@ -40059,6 +40082,25 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `System.BlockHash` (to iterate the map).
+            #[inline]
+            pub fn block_hash_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "BlockHash", &[])
+            }
+            ///The map keys of a full storage key of `System.BlockHash` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn block_hash_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "System",
+                    "BlockHash",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `System.ExtrinsicData`.
             pub type ExtrinsicData = Vec<u8>;
             ///The storage key of `System.ExtrinsicData`.
@@ -40082,6 +40124,25 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `System.ExtrinsicData` (to iterate the map).
+            #[inline]
+            pub fn extrinsic_data_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ExtrinsicData", &[])
+            }
+            ///The map keys of a full storage key of `System.ExtrinsicData` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn extrinsic_data_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "System",
+                    "ExtrinsicData",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `System.Number`.
             pub type Number = u32;
@@ -40179,6 +40240,28 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `System.EventTopics` (to iterate the map).
+            #[inline]
+            pub fn event_topics_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "EventTopics", &[])
+            }
+            ///The map keys of a full storage key of `System.EventTopics` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn event_topics_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "System",
+                    "EventTopics",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `System.LastRuntimeUpgrade`.
             pub type LastRuntimeUpgrade = super::super::super::runtime_types::frame_system::LastRuntimeUpgradeInfo;
@@ -51300,4 +51383,86 @@ pub fn roundtrip_type(
             _ => return None,
         },
     )
+}
+/// The typed storage functions of map `pallet.entry` (pallet and
+/// entry as metadata names them) run on map keys decoded from
+/// `keys` (one encoding per key); `None` for an entry with no
+/// generated key functions.
+#[cfg(feature = "roundtrip")]
+pub fn storage_key_roundtrip(
+    pallet: &str,
+    entry: &str,
+    keys: &[&[u8]],
+) -> Option<Result<::ferroscale_runtime_types::StorageKeyRoundtrip, String>> {
+    use ::ferroscale_runtime_types::{roundtrip_arg as arg, StorageKeyRoundtrip};
+    let run = || -> Result<Option<StorageKeyRoundtrip>, String> {
+        Ok(
+            Some(
+                match (pallet, entry) {
+                    ("System", "Account") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::system::storage::account(&k1);
+                        let parts = pallets::system::storage::account_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::system::storage::account_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("System", "BlockHash") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::system::storage::block_hash(&k1);
+                        let parts = pallets::system::storage::block_hash_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::system::storage::block_hash_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("System", "ExtrinsicData") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::system::storage::extrinsic_data(&k1);
+                        let parts = pallets::system::storage::extrinsic_data_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::system::storage::extrinsic_data_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("System", "EventTopics") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::system::storage::event_topics(&k1);
+                        let parts = pallets::system::storage::event_topics_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::system::storage::event_topics_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    };
+    run().transpose()
 }

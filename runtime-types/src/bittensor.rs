@@ -25136,7 +25136,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"*\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `System.Account`.
             pub type Account = super::super::super::runtime_types::frame_system::AccountInfo<
@@ -25165,6 +25166,28 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x80",
                 )
+            }
+            ///The prefix of every key of `System.Account` (to iterate the map).
+            #[inline]
+            pub fn account_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Account", &[])
+            }
+            ///The map keys of a full storage key of `System.Account` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn account_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "System",
+                    "Account",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `System.ExtrinsicCount`.
             pub type ExtrinsicCount = u32;
@@ -25246,6 +25269,25 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `System.BlockHash` (to iterate the map).
+            #[inline]
+            pub fn block_hash_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "BlockHash", &[])
+            }
+            ///The map keys of a full storage key of `System.BlockHash` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn block_hash_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "System",
+                    "BlockHash",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `System.ExtrinsicData`.
             pub type ExtrinsicData = Vec<u8>;
             ///The storage key of `System.ExtrinsicData`.
@@ -25269,6 +25311,25 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `System.ExtrinsicData` (to iterate the map).
+            #[inline]
+            pub fn extrinsic_data_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ExtrinsicData", &[])
+            }
+            ///The map keys of a full storage key of `System.ExtrinsicData` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn extrinsic_data_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "System",
+                    "ExtrinsicData",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `System.Number`.
             pub type Number = u32;
@@ -25366,6 +25427,28 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `System.EventTopics` (to iterate the map).
+            #[inline]
+            pub fn event_topics_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "EventTopics", &[])
+            }
+            ///The map keys of a full storage key of `System.EventTopics` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn event_topics_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "System",
+                    "EventTopics",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `System.LastRuntimeUpgrade`.
             pub type LastRuntimeUpgrade = super::super::super::runtime_types::frame_system::LastRuntimeUpgradeInfo;
@@ -25555,7 +25638,8 @@ pub mod pallets {
     pub mod randomness_collective_flip {
         /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
         pub const INDEX: u8 = 1u8;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `RandomnessCollectiveFlip.RandomMaterial`.
             pub type RandomMaterial = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -25594,7 +25678,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"p\x17\0\0\0\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Timestamp.Now`.
             pub type Now = u64;
@@ -25647,7 +25732,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\xE0.\0\0\0\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Aura.Authorities`.
             pub type Authorities = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -25714,7 +25800,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Grandpa.State`.
             pub type State = super::super::super::runtime_types::pallet_grandpa::StoredState<
@@ -25783,6 +25870,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Grandpa.SetIdSession` (to iterate the map).
+            #[inline]
+            pub fn set_id_session_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "SetIdSession", &[])
+            }
+            ///The map keys of a full storage key of `Grandpa.SetIdSession` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn set_id_session_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u64, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Grandpa",
+                    "SetIdSession",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Grandpa.Authorities`.
             pub type Authorities = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
@@ -25881,7 +25987,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Balances.TotalIssuance`.
             pub type TotalIssuance = u64;
@@ -25942,6 +26049,28 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x80",
                 )
             }
+            ///The prefix of every key of `Balances.Account` (to iterate the map).
+            #[inline]
+            pub fn account_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "Account", &[])
+            }
+            ///The map keys of a full storage key of `Balances.Account` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn account_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Balances",
+                    "Account",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Balances.Locks`.
             pub type Locks = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
                 super::super::super::runtime_types::pallet_balances::types::BalanceLock<
@@ -25966,6 +26095,28 @@ pub mod pallets {
             #[inline]
             pub fn locks_default() -> Result<Locks, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `Balances.Locks` (to iterate the map).
+            #[inline]
+            pub fn locks_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "Locks", &[])
+            }
+            ///The map keys of a full storage key of `Balances.Locks` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn locks_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Balances",
+                    "Locks",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Balances.Reserves`.
             pub type Reserves = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -25993,6 +26144,28 @@ pub mod pallets {
             pub fn reserves_default() -> Result<Reserves, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Balances.Reserves` (to iterate the map).
+            #[inline]
+            pub fn reserves_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "Reserves", &[])
+            }
+            ///The map keys of a full storage key of `Balances.Reserves` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn reserves_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Balances",
+                    "Reserves",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Balances.Holds`.
             pub type Holds = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 super::super::super::runtime_types::frame_support::traits::tokens::misc::IdAmount<
@@ -26019,6 +26192,28 @@ pub mod pallets {
             pub fn holds_default() -> Result<Holds, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Balances.Holds` (to iterate the map).
+            #[inline]
+            pub fn holds_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "Holds", &[])
+            }
+            ///The map keys of a full storage key of `Balances.Holds` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn holds_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Balances",
+                    "Holds",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Balances.Freezes`.
             pub type Freezes = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 super::super::super::runtime_types::frame_support::traits::tokens::misc::IdAmount<
@@ -26044,6 +26239,28 @@ pub mod pallets {
             #[inline]
             pub fn freezes_default() -> Result<Freezes, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `Balances.Freezes` (to iterate the map).
+            #[inline]
+            pub fn freezes_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "Freezes", &[])
+            }
+            ///The map keys of a full storage key of `Balances.Freezes` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn freezes_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Balances",
+                    "Freezes",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -26187,7 +26404,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\x05")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `TransactionPayment.NextFeeMultiplier`.
             pub type NextFeeMultiplier = super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128;
@@ -26658,7 +26876,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"P")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `SubtensorModule.MinActivityCutoff`.
             pub type MinActivityCutoff = u16;
@@ -26804,6 +27023,48 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.LastHotkeySwapOnNetuid` (to iterate the map).
+            #[inline]
+            pub fn last_hotkey_swap_on_netuid_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastHotkeySwapOnNetuid",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.LastHotkeySwapOnNetuid` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn last_hotkey_swap_on_netuid_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastHotkeySwapOnNetuid",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.LastHotkeySwapOnNetuid` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn last_hotkey_swap_on_netuid_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u16, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "LastHotkeySwapOnNetuid",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `SubtensorModule.NextStakeJobId`.
             pub type NextStakeJobId = u64;
@@ -26954,6 +27215,28 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `SubtensorModule.Owner` (to iterate the map).
+            #[inline]
+            pub fn owner_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("SubtensorModule", "Owner", &[])
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Owner` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn owner_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Owner",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.Delegates`.
             pub type Delegates = u16;
             ///The storage key of `SubtensorModule.Delegates`.
@@ -26977,6 +27260,32 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\x14.")
+            }
+            ///The prefix of every key of `SubtensorModule.Delegates` (to iterate the map).
+            #[inline]
+            pub fn delegates_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Delegates",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Delegates` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn delegates_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Delegates",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.ChildkeyTake`.
             pub type ChildkeyTake = u16;
@@ -27008,6 +27317,50 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.ChildkeyTake` (to iterate the map).
+            #[inline]
+            pub fn childkey_take_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ChildkeyTake",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.ChildkeyTake` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn childkey_take_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ChildkeyTake",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.ChildkeyTake` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn childkey_take_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u16),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "ChildkeyTake",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2))
             }
             ///The value type of `SubtensorModule.PendingChildKeys`.
             pub type PendingChildKeys = (
@@ -27043,6 +27396,48 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.PendingChildKeys` (to iterate the map).
+            #[inline]
+            pub fn pending_child_keys_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "PendingChildKeys",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.PendingChildKeys` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn pending_child_keys_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "PendingChildKeys",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.PendingChildKeys` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pending_child_keys_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u16, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "PendingChildKeys",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `SubtensorModule.ChildKeys`.
             pub type ChildKeys = Vec<(u64, ::ferroscale_runtime_types::AccountId32)>;
             ///The storage key of `SubtensorModule.ChildKeys`.
@@ -27073,6 +27468,50 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `SubtensorModule.ChildKeys` (to iterate the map).
+            #[inline]
+            pub fn child_keys_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ChildKeys",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.ChildKeys` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn child_keys_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ChildKeys",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.ChildKeys` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn child_keys_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u16),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "ChildKeys",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2))
             }
             ///The value type of `SubtensorModule.ParentKeys`.
             pub type ParentKeys = Vec<(u64, ::ferroscale_runtime_types::AccountId32)>;
@@ -27105,6 +27544,50 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.ParentKeys` (to iterate the map).
+            #[inline]
+            pub fn parent_keys_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ParentKeys",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.ParentKeys` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn parent_keys_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ParentKeys",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.ParentKeys` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn parent_keys_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u16),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "ParentKeys",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `SubtensorModule.AlphaDividendsPerSubnet`.
             pub type AlphaDividendsPerSubnet = u64;
             ///The storage key of `SubtensorModule.AlphaDividendsPerSubnet`.
@@ -27135,6 +27618,48 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.AlphaDividendsPerSubnet` (to iterate the map).
+            #[inline]
+            pub fn alpha_dividends_per_subnet_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AlphaDividendsPerSubnet",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.AlphaDividendsPerSubnet` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn alpha_dividends_per_subnet_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AlphaDividendsPerSubnet",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.AlphaDividendsPerSubnet` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn alpha_dividends_per_subnet_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u16, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "AlphaDividendsPerSubnet",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `SubtensorModule.BlockEmission`.
             pub type BlockEmission = u64;
@@ -27185,6 +27710,50 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.LastHotkeyEmissionOnNetuid` (to iterate the map).
+            #[inline]
+            pub fn last_hotkey_emission_on_netuid_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastHotkeyEmissionOnNetuid",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.LastHotkeyEmissionOnNetuid` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn last_hotkey_emission_on_netuid_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastHotkeyEmissionOnNetuid",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.LastHotkeyEmissionOnNetuid` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn last_hotkey_emission_on_netuid_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u16),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "LastHotkeyEmissionOnNetuid",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2))
             }
             ///The value type of `SubtensorModule.SubnetLimit`.
             pub type SubnetLimit = u16;
@@ -27288,6 +27857,29 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `SubtensorModule.SubnetMovingPrice` (to iterate the map).
+            #[inline]
+            pub fn subnet_moving_price_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetMovingPrice",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetMovingPrice` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_moving_price_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetMovingPrice",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.SubnetVolume`.
             pub type SubnetVolume = u128;
             ///The storage key of `SubtensorModule.SubnetVolume`.
@@ -27314,6 +27906,29 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `SubtensorModule.SubnetVolume` (to iterate the map).
+            #[inline]
+            pub fn subnet_volume_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetVolume",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetVolume` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_volume_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetVolume",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.SubnetTAO`.
             pub type SubnetTAO = u64;
             ///The storage key of `SubtensorModule.SubnetTAO`.
@@ -27337,6 +27952,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.SubnetTAO` (to iterate the map).
+            #[inline]
+            pub fn subnet_tao_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetTAO",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetTAO` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_tao_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetTAO",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.SubnetTaoProvided`.
             pub type SubnetTaoProvided = u64;
@@ -27362,6 +28000,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.SubnetTaoProvided` (to iterate the map).
+            #[inline]
+            pub fn subnet_tao_provided_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetTaoProvided",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetTaoProvided` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_tao_provided_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetTaoProvided",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.SubnetAlphaInEmission`.
             pub type SubnetAlphaInEmission = u64;
             ///The storage key of `SubtensorModule.SubnetAlphaInEmission`.
@@ -27385,6 +28046,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.SubnetAlphaInEmission` (to iterate the map).
+            #[inline]
+            pub fn subnet_alpha_in_emission_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetAlphaInEmission",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetAlphaInEmission` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_alpha_in_emission_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetAlphaInEmission",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.SubnetAlphaOutEmission`.
             pub type SubnetAlphaOutEmission = u64;
@@ -27410,6 +28094,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.SubnetAlphaOutEmission` (to iterate the map).
+            #[inline]
+            pub fn subnet_alpha_out_emission_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetAlphaOutEmission",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetAlphaOutEmission` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_alpha_out_emission_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetAlphaOutEmission",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.SubnetTaoInEmission`.
             pub type SubnetTaoInEmission = u64;
             ///The storage key of `SubtensorModule.SubnetTaoInEmission`.
@@ -27433,6 +28140,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.SubnetTaoInEmission` (to iterate the map).
+            #[inline]
+            pub fn subnet_tao_in_emission_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetTaoInEmission",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetTaoInEmission` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_tao_in_emission_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetTaoInEmission",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.SubnetAlphaIn`.
             pub type SubnetAlphaIn = u64;
@@ -27458,6 +28188,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.SubnetAlphaIn` (to iterate the map).
+            #[inline]
+            pub fn subnet_alpha_in_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetAlphaIn",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetAlphaIn` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_alpha_in_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetAlphaIn",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.SubnetAlphaInProvided`.
             pub type SubnetAlphaInProvided = u64;
             ///The storage key of `SubtensorModule.SubnetAlphaInProvided`.
@@ -27482,6 +28235,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.SubnetAlphaInProvided` (to iterate the map).
+            #[inline]
+            pub fn subnet_alpha_in_provided_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetAlphaInProvided",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetAlphaInProvided` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_alpha_in_provided_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetAlphaInProvided",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.SubnetAlphaOut`.
             pub type SubnetAlphaOut = u64;
             ///The storage key of `SubtensorModule.SubnetAlphaOut`.
@@ -27505,6 +28281,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.SubnetAlphaOut` (to iterate the map).
+            #[inline]
+            pub fn subnet_alpha_out_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetAlphaOut",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetAlphaOut` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_alpha_out_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetAlphaOut",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.StakingHotkeys`.
             pub type StakingHotkeys = Vec<::ferroscale_runtime_types::AccountId32>;
@@ -27532,6 +28331,32 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.StakingHotkeys` (to iterate the map).
+            #[inline]
+            pub fn staking_hotkeys_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "StakingHotkeys",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.StakingHotkeys` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn staking_hotkeys_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "StakingHotkeys",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.OwnedHotkeys`.
             pub type OwnedHotkeys = Vec<::ferroscale_runtime_types::AccountId32>;
             ///The storage key of `SubtensorModule.OwnedHotkeys`.
@@ -27558,6 +28383,32 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.OwnedHotkeys` (to iterate the map).
+            #[inline]
+            pub fn owned_hotkeys_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "OwnedHotkeys",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.OwnedHotkeys` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn owned_hotkeys_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "OwnedHotkeys",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.AutoStakeDestination`.
             pub type AutoStakeDestination = ::ferroscale_runtime_types::AccountId32;
             ///The storage key of `SubtensorModule.AutoStakeDestination`.
@@ -27580,6 +28431,50 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.AutoStakeDestination` (to iterate the map).
+            #[inline]
+            pub fn auto_stake_destination_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AutoStakeDestination",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.AutoStakeDestination` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn auto_stake_destination_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AutoStakeDestination",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.AutoStakeDestination` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn auto_stake_destination_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u16),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "AutoStakeDestination",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2))
             }
             ///The value type of `SubtensorModule.AutoStakeDestinationColdkeys`.
             pub type AutoStakeDestinationColdkeys = Vec<
@@ -27614,6 +28509,50 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.AutoStakeDestinationColdkeys` (to iterate the map).
+            #[inline]
+            pub fn auto_stake_destination_coldkeys_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AutoStakeDestinationColdkeys",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.AutoStakeDestinationColdkeys` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn auto_stake_destination_coldkeys_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AutoStakeDestinationColdkeys",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.AutoStakeDestinationColdkeys` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn auto_stake_destination_coldkeys_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u16),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "AutoStakeDestinationColdkeys",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `SubtensorModule.ColdkeySwapScheduled`.
             pub type ColdkeySwapScheduled = (
                 u32,
@@ -27644,6 +28583,32 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.ColdkeySwapScheduled` (to iterate the map).
+            #[inline]
+            pub fn coldkey_swap_scheduled_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ColdkeySwapScheduled",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.ColdkeySwapScheduled` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn coldkey_swap_scheduled_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "ColdkeySwapScheduled",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.TotalHotkeyAlpha`.
             pub type TotalHotkeyAlpha = u64;
@@ -27676,6 +28641,50 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.TotalHotkeyAlpha` (to iterate the map).
+            #[inline]
+            pub fn total_hotkey_alpha_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TotalHotkeyAlpha",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.TotalHotkeyAlpha` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn total_hotkey_alpha_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TotalHotkeyAlpha",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.TotalHotkeyAlpha` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn total_hotkey_alpha_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u16),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "TotalHotkeyAlpha",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `SubtensorModule.TotalHotkeyAlphaLastEpoch`.
             pub type TotalHotkeyAlphaLastEpoch = u64;
             ///The storage key of `SubtensorModule.TotalHotkeyAlphaLastEpoch`.
@@ -27706,6 +28715,50 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.TotalHotkeyAlphaLastEpoch` (to iterate the map).
+            #[inline]
+            pub fn total_hotkey_alpha_last_epoch_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TotalHotkeyAlphaLastEpoch",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.TotalHotkeyAlphaLastEpoch` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn total_hotkey_alpha_last_epoch_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TotalHotkeyAlphaLastEpoch",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.TotalHotkeyAlphaLastEpoch` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn total_hotkey_alpha_last_epoch_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u16),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "TotalHotkeyAlphaLastEpoch",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2))
             }
             ///The value type of `SubtensorModule.TotalHotkeyShares`.
             pub type TotalHotkeyShares = super::super::super::runtime_types::substrate_fixed::FixedU128;
@@ -27739,6 +28792,50 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.TotalHotkeyShares` (to iterate the map).
+            #[inline]
+            pub fn total_hotkey_shares_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TotalHotkeyShares",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.TotalHotkeyShares` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn total_hotkey_shares_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TotalHotkeyShares",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.TotalHotkeyShares` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn total_hotkey_shares_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u16),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "TotalHotkeyShares",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2))
             }
             ///The value type of `SubtensorModule.Alpha`.
             pub type Alpha = super::super::super::runtime_types::substrate_fixed::FixedU128;
@@ -27774,6 +28871,73 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.Alpha` (to iterate the map).
+            #[inline]
+            pub fn alpha_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("SubtensorModule", "Alpha", &[])
+            }
+            ///The prefix of the keys of `SubtensorModule.Alpha` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn alpha_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Alpha",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.Alpha` whose first 2 map key(s) are given.
+            #[inline]
+            pub fn alpha_prefix2(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Alpha",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Alpha` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn alpha_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    ::ferroscale_runtime_types::AccountId32,
+                    u16,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Alpha",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k3 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2, k3))
             }
             ///The value type of `SubtensorModule.AlphaMapLastKey`.
             pub type AlphaMapLastKey = Option<Vec<u8>>;
@@ -27818,6 +28982,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\x10\xF0\x9D\x9C\x8F")
             }
+            ///The prefix of every key of `SubtensorModule.TokenSymbol` (to iterate the map).
+            #[inline]
+            pub fn token_symbol_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TokenSymbol",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.TokenSymbol` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn token_symbol_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "TokenSymbol",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.SubnetTaoFlow`.
             pub type SubnetTaoFlow = i64;
             ///The storage key of `SubtensorModule.SubnetTaoFlow`.
@@ -27842,6 +29029,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.SubnetTaoFlow` (to iterate the map).
+            #[inline]
+            pub fn subnet_tao_flow_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetTaoFlow",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetTaoFlow` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_tao_flow_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetTaoFlow",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.SubnetEmaTaoFlow`.
             pub type SubnetEmaTaoFlow = (
                 u64,
@@ -27860,6 +29070,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.SubnetEmaTaoFlow` (to iterate the map).
+            #[inline]
+            pub fn subnet_ema_tao_flow_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetEmaTaoFlow",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetEmaTaoFlow` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_ema_tao_flow_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetEmaTaoFlow",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.TaoFlowCutoff`.
             pub type TaoFlowCutoff = super::super::super::runtime_types::substrate_fixed::FixedI128;
@@ -27943,6 +29176,29 @@ pub mod pallets {
             pub fn used_work_default() -> Result<UsedWork, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.UsedWork` (to iterate the map).
+            #[inline]
+            pub fn used_work_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "UsedWork",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.UsedWork` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn used_work_decode_key(
+                storage_key: &[u8],
+            ) -> Result<Vec<u8>, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "UsedWork",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.MaxRegistrationsPerBlock`.
             pub type MaxRegistrationsPerBlock = u16;
             ///The storage key of `SubtensorModule.MaxRegistrationsPerBlock`.
@@ -27966,6 +29222,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\x01\0")
+            }
+            ///The prefix of every key of `SubtensorModule.MaxRegistrationsPerBlock` (to iterate the map).
+            #[inline]
+            pub fn max_registrations_per_block_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MaxRegistrationsPerBlock",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.MaxRegistrationsPerBlock` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn max_registrations_per_block_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "MaxRegistrationsPerBlock",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.TotalNetworks`.
             pub type TotalNetworks = u16;
@@ -28166,6 +29445,34 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.LastRateLimitedBlock` (to iterate the map).
+            #[inline]
+            pub fn last_rate_limited_block_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastRateLimitedBlock",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.LastRateLimitedBlock` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn last_rate_limited_block_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::pallet_subtensor::RateLimitKey<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "LastRateLimitedBlock",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.TransferToggle`.
             pub type TransferToggle = bool;
             ///The storage key of `SubtensorModule.TransferToggle`.
@@ -28189,6 +29496,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\x01")
+            }
+            ///The prefix of every key of `SubtensorModule.TransferToggle` (to iterate the map).
+            #[inline]
+            pub fn transfer_toggle_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TransferToggle",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.TransferToggle` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn transfer_toggle_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "TransferToggle",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.SubnetLocked`.
             pub type SubnetLocked = u64;
@@ -28214,6 +29544,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.SubnetLocked` (to iterate the map).
+            #[inline]
+            pub fn subnet_locked_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetLocked",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetLocked` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_locked_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetLocked",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.LargestLocked`.
             pub type LargestLocked = u64;
             ///The storage key of `SubtensorModule.LargestLocked`.
@@ -28238,6 +29591,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.LargestLocked` (to iterate the map).
+            #[inline]
+            pub fn largest_locked_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LargestLocked",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.LargestLocked` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn largest_locked_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "LargestLocked",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.Tempo`.
             pub type Tempo = u16;
             ///The storage key of `SubtensorModule.Tempo`.
@@ -28259,6 +29635,25 @@ pub mod pallets {
             pub fn tempo_default() -> Result<Tempo, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"h\x01")
             }
+            ///The prefix of every key of `SubtensorModule.Tempo` (to iterate the map).
+            #[inline]
+            pub fn tempo_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("SubtensorModule", "Tempo", &[])
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Tempo` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn tempo_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Tempo",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.FirstEmissionBlockNumber`.
             pub type FirstEmissionBlockNumber = u64;
             ///The storage key of `SubtensorModule.FirstEmissionBlockNumber`.
@@ -28274,6 +29669,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.FirstEmissionBlockNumber` (to iterate the map).
+            #[inline]
+            pub fn first_emission_block_number_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "FirstEmissionBlockNumber",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.FirstEmissionBlockNumber` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn first_emission_block_number_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "FirstEmissionBlockNumber",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.SubnetMechanism`.
             pub type SubnetMechanism = u16;
@@ -28299,6 +29717,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.SubnetMechanism` (to iterate the map).
+            #[inline]
+            pub fn subnet_mechanism_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetMechanism",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetMechanism` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_mechanism_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetMechanism",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.SubnetworkN`.
             pub type SubnetworkN = u16;
             ///The storage key of `SubtensorModule.SubnetworkN`.
@@ -28323,6 +29764,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.SubnetworkN` (to iterate the map).
+            #[inline]
+            pub fn subnetwork_n_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetworkN",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetworkN` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnetwork_n_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetworkN",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.NetworksAdded`.
             pub type NetworksAdded = bool;
             ///The storage key of `SubtensorModule.NetworksAdded`.
@@ -28346,6 +29810,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `SubtensorModule.NetworksAdded` (to iterate the map).
+            #[inline]
+            pub fn networks_added_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NetworksAdded",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.NetworksAdded` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn networks_added_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "NetworksAdded",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.IsNetworkMember`.
             pub type IsNetworkMember = bool;
@@ -28378,6 +29865,50 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.IsNetworkMember` (to iterate the map).
+            #[inline]
+            pub fn is_network_member_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "IsNetworkMember",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.IsNetworkMember` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn is_network_member_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "IsNetworkMember",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.IsNetworkMember` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn is_network_member_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u16),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "IsNetworkMember",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `SubtensorModule.NetworkRegistrationAllowed`.
             pub type NetworkRegistrationAllowed = bool;
             ///The storage key of `SubtensorModule.NetworkRegistrationAllowed`.
@@ -28401,6 +29932,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\x01")
+            }
+            ///The prefix of every key of `SubtensorModule.NetworkRegistrationAllowed` (to iterate the map).
+            #[inline]
+            pub fn network_registration_allowed_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NetworkRegistrationAllowed",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.NetworkRegistrationAllowed` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn network_registration_allowed_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "NetworkRegistrationAllowed",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.NetworkPowRegistrationAllowed`.
             pub type NetworkPowRegistrationAllowed = bool;
@@ -28426,6 +29980,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\x01")
             }
+            ///The prefix of every key of `SubtensorModule.NetworkPowRegistrationAllowed` (to iterate the map).
+            #[inline]
+            pub fn network_pow_registration_allowed_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NetworkPowRegistrationAllowed",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.NetworkPowRegistrationAllowed` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn network_pow_registration_allowed_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "NetworkPowRegistrationAllowed",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.NetworkRegisteredAt`.
             pub type NetworkRegisteredAt = u64;
             ///The storage key of `SubtensorModule.NetworkRegisteredAt`.
@@ -28449,6 +30026,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.NetworkRegisteredAt` (to iterate the map).
+            #[inline]
+            pub fn network_registered_at_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NetworkRegisteredAt",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.NetworkRegisteredAt` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn network_registered_at_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "NetworkRegisteredAt",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.PendingServerEmission`.
             pub type PendingServerEmission = u64;
@@ -28474,6 +30074,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.PendingServerEmission` (to iterate the map).
+            #[inline]
+            pub fn pending_server_emission_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "PendingServerEmission",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.PendingServerEmission` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pending_server_emission_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "PendingServerEmission",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.PendingValidatorEmission`.
             pub type PendingValidatorEmission = u64;
             ///The storage key of `SubtensorModule.PendingValidatorEmission`.
@@ -28497,6 +30120,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.PendingValidatorEmission` (to iterate the map).
+            #[inline]
+            pub fn pending_validator_emission_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "PendingValidatorEmission",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.PendingValidatorEmission` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pending_validator_emission_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "PendingValidatorEmission",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.PendingRootAlphaDivs`.
             pub type PendingRootAlphaDivs = u64;
@@ -28522,6 +30168,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.PendingRootAlphaDivs` (to iterate the map).
+            #[inline]
+            pub fn pending_root_alpha_divs_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "PendingRootAlphaDivs",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.PendingRootAlphaDivs` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pending_root_alpha_divs_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "PendingRootAlphaDivs",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.PendingOwnerCut`.
             pub type PendingOwnerCut = u64;
             ///The storage key of `SubtensorModule.PendingOwnerCut`.
@@ -28545,6 +30214,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.PendingOwnerCut` (to iterate the map).
+            #[inline]
+            pub fn pending_owner_cut_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "PendingOwnerCut",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.PendingOwnerCut` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pending_owner_cut_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "PendingOwnerCut",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.BlocksSinceLastStep`.
             pub type BlocksSinceLastStep = u64;
@@ -28570,6 +30262,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.BlocksSinceLastStep` (to iterate the map).
+            #[inline]
+            pub fn blocks_since_last_step_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "BlocksSinceLastStep",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.BlocksSinceLastStep` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn blocks_since_last_step_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "BlocksSinceLastStep",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.LastMechansimStepBlock`.
             pub type LastMechansimStepBlock = u64;
             ///The storage key of `SubtensorModule.LastMechansimStepBlock`.
@@ -28593,6 +30308,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.LastMechansimStepBlock` (to iterate the map).
+            #[inline]
+            pub fn last_mechansim_step_block_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastMechansimStepBlock",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.LastMechansimStepBlock` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn last_mechansim_step_block_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "LastMechansimStepBlock",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.SubnetOwner`.
             pub type SubnetOwner = ::ferroscale_runtime_types::AccountId32;
@@ -28620,6 +30358,29 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `SubtensorModule.SubnetOwner` (to iterate the map).
+            #[inline]
+            pub fn subnet_owner_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetOwner",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetOwner` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_owner_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetOwner",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.SubnetOwnerHotkey`.
             pub type SubnetOwnerHotkey = ::ferroscale_runtime_types::AccountId32;
             ///The storage key of `SubtensorModule.SubnetOwnerHotkey`.
@@ -28646,6 +30407,29 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `SubtensorModule.SubnetOwnerHotkey` (to iterate the map).
+            #[inline]
+            pub fn subnet_owner_hotkey_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetOwnerHotkey",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetOwnerHotkey` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_owner_hotkey_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetOwnerHotkey",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.RecycleOrBurn`.
             pub type RecycleOrBurn = super::super::super::runtime_types::pallet_subtensor::pallet::RecycleOrBurnEnum;
             ///The storage key of `SubtensorModule.RecycleOrBurn`.
@@ -28669,6 +30453,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `SubtensorModule.RecycleOrBurn` (to iterate the map).
+            #[inline]
+            pub fn recycle_or_burn_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RecycleOrBurn",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.RecycleOrBurn` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn recycle_or_burn_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "RecycleOrBurn",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.ServingRateLimit`.
             pub type ServingRateLimit = u64;
@@ -28694,6 +30501,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"2\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.ServingRateLimit` (to iterate the map).
+            #[inline]
+            pub fn serving_rate_limit_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ServingRateLimit",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.ServingRateLimit` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn serving_rate_limit_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "ServingRateLimit",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.Rho`.
             pub type Rho = u16;
             ///The storage key of `SubtensorModule.Rho`.
@@ -28714,6 +30544,25 @@ pub mod pallets {
             #[inline]
             pub fn rho_default() -> Result<Rho, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\n\0")
+            }
+            ///The prefix of every key of `SubtensorModule.Rho` (to iterate the map).
+            #[inline]
+            pub fn rho_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("SubtensorModule", "Rho", &[])
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Rho` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn rho_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Rho",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.AlphaSigmoidSteepness`.
             pub type AlphaSigmoidSteepness = i16;
@@ -28739,6 +30588,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\xE8\x03")
             }
+            ///The prefix of every key of `SubtensorModule.AlphaSigmoidSteepness` (to iterate the map).
+            #[inline]
+            pub fn alpha_sigmoid_steepness_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AlphaSigmoidSteepness",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.AlphaSigmoidSteepness` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn alpha_sigmoid_steepness_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "AlphaSigmoidSteepness",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.Kappa`.
             pub type Kappa = u16;
             ///The storage key of `SubtensorModule.Kappa`.
@@ -28759,6 +30631,25 @@ pub mod pallets {
             #[inline]
             pub fn kappa_default() -> Result<Kappa, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\xFF\x7F")
+            }
+            ///The prefix of every key of `SubtensorModule.Kappa` (to iterate the map).
+            #[inline]
+            pub fn kappa_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("SubtensorModule", "Kappa", &[])
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Kappa` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn kappa_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Kappa",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.RegistrationsThisInterval`.
             pub type RegistrationsThisInterval = u16;
@@ -28784,6 +30675,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.RegistrationsThisInterval` (to iterate the map).
+            #[inline]
+            pub fn registrations_this_interval_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RegistrationsThisInterval",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.RegistrationsThisInterval` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn registrations_this_interval_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "RegistrationsThisInterval",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.POWRegistrationsThisInterval`.
             pub type POWRegistrationsThisInterval = u16;
             ///The storage key of `SubtensorModule.POWRegistrationsThisInterval`.
@@ -28807,6 +30721,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.POWRegistrationsThisInterval` (to iterate the map).
+            #[inline]
+            pub fn pow_registrations_this_interval_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "POWRegistrationsThisInterval",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.POWRegistrationsThisInterval` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pow_registrations_this_interval_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "POWRegistrationsThisInterval",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.BurnRegistrationsThisInterval`.
             pub type BurnRegistrationsThisInterval = u16;
@@ -28832,6 +30769,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.BurnRegistrationsThisInterval` (to iterate the map).
+            #[inline]
+            pub fn burn_registrations_this_interval_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "BurnRegistrationsThisInterval",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.BurnRegistrationsThisInterval` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn burn_registrations_this_interval_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "BurnRegistrationsThisInterval",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.MinAllowedUids`.
             pub type MinAllowedUids = u16;
             ///The storage key of `SubtensorModule.MinAllowedUids`.
@@ -28855,6 +30815,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"@\0")
+            }
+            ///The prefix of every key of `SubtensorModule.MinAllowedUids` (to iterate the map).
+            #[inline]
+            pub fn min_allowed_uids_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MinAllowedUids",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.MinAllowedUids` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn min_allowed_uids_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "MinAllowedUids",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.MaxAllowedUids`.
             pub type MaxAllowedUids = u16;
@@ -28880,6 +30863,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\x10")
             }
+            ///The prefix of every key of `SubtensorModule.MaxAllowedUids` (to iterate the map).
+            #[inline]
+            pub fn max_allowed_uids_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MaxAllowedUids",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.MaxAllowedUids` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn max_allowed_uids_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "MaxAllowedUids",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.ImmunityPeriod`.
             pub type ImmunityPeriod = u16;
             ///The storage key of `SubtensorModule.ImmunityPeriod`.
@@ -28903,6 +30909,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\x10")
+            }
+            ///The prefix of every key of `SubtensorModule.ImmunityPeriod` (to iterate the map).
+            #[inline]
+            pub fn immunity_period_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ImmunityPeriod",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.ImmunityPeriod` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn immunity_period_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "ImmunityPeriod",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.ActivityCutoff`.
             pub type ActivityCutoff = u16;
@@ -28928,6 +30957,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\x88\x13")
             }
+            ///The prefix of every key of `SubtensorModule.ActivityCutoff` (to iterate the map).
+            #[inline]
+            pub fn activity_cutoff_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ActivityCutoff",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.ActivityCutoff` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn activity_cutoff_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "ActivityCutoff",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.MaxWeightsLimit`.
             pub type MaxWeightsLimit = u16;
             ///The storage key of `SubtensorModule.MaxWeightsLimit`.
@@ -28951,6 +31003,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\xFF\xFF")
+            }
+            ///The prefix of every key of `SubtensorModule.MaxWeightsLimit` (to iterate the map).
+            #[inline]
+            pub fn max_weights_limit_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MaxWeightsLimit",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.MaxWeightsLimit` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn max_weights_limit_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "MaxWeightsLimit",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.WeightsVersionKey`.
             pub type WeightsVersionKey = u64;
@@ -28976,6 +31051,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.WeightsVersionKey` (to iterate the map).
+            #[inline]
+            pub fn weights_version_key_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "WeightsVersionKey",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.WeightsVersionKey` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn weights_version_key_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "WeightsVersionKey",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.MinAllowedWeights`.
             pub type MinAllowedWeights = u16;
             ///The storage key of `SubtensorModule.MinAllowedWeights`.
@@ -28999,6 +31097,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\x04")
+            }
+            ///The prefix of every key of `SubtensorModule.MinAllowedWeights` (to iterate the map).
+            #[inline]
+            pub fn min_allowed_weights_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MinAllowedWeights",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.MinAllowedWeights` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn min_allowed_weights_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "MinAllowedWeights",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.MaxAllowedValidators`.
             pub type MaxAllowedValidators = u16;
@@ -29024,6 +31145,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\x80\0")
             }
+            ///The prefix of every key of `SubtensorModule.MaxAllowedValidators` (to iterate the map).
+            #[inline]
+            pub fn max_allowed_validators_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MaxAllowedValidators",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.MaxAllowedValidators` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn max_allowed_validators_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "MaxAllowedValidators",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.AdjustmentInterval`.
             pub type AdjustmentInterval = u16;
             ///The storage key of `SubtensorModule.AdjustmentInterval`.
@@ -29047,6 +31191,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"d\0")
+            }
+            ///The prefix of every key of `SubtensorModule.AdjustmentInterval` (to iterate the map).
+            #[inline]
+            pub fn adjustment_interval_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AdjustmentInterval",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.AdjustmentInterval` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn adjustment_interval_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "AdjustmentInterval",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.BondsMovingAverage`.
             pub type BondsMovingAverage = u64;
@@ -29072,6 +31239,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\xA0\xBB\r\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.BondsMovingAverage` (to iterate the map).
+            #[inline]
+            pub fn bonds_moving_average_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "BondsMovingAverage",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.BondsMovingAverage` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn bonds_moving_average_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "BondsMovingAverage",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.BondsPenalty`.
             pub type BondsPenalty = u16;
             ///The storage key of `SubtensorModule.BondsPenalty`.
@@ -29095,6 +31285,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\xFF\xFF")
+            }
+            ///The prefix of every key of `SubtensorModule.BondsPenalty` (to iterate the map).
+            #[inline]
+            pub fn bonds_penalty_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "BondsPenalty",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.BondsPenalty` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn bonds_penalty_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "BondsPenalty",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.BondsResetOn`.
             pub type BondsResetOn = bool;
@@ -29120,6 +31333,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.BondsResetOn` (to iterate the map).
+            #[inline]
+            pub fn bonds_reset_on_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "BondsResetOn",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.BondsResetOn` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn bonds_reset_on_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "BondsResetOn",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.WeightsSetRateLimit`.
             pub type WeightsSetRateLimit = u64;
             ///The storage key of `SubtensorModule.WeightsSetRateLimit`.
@@ -29143,6 +31379,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"d\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.WeightsSetRateLimit` (to iterate the map).
+            #[inline]
+            pub fn weights_set_rate_limit_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "WeightsSetRateLimit",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.WeightsSetRateLimit` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn weights_set_rate_limit_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "WeightsSetRateLimit",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.ValidatorPruneLen`.
             pub type ValidatorPruneLen = u64;
@@ -29168,6 +31427,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\x01\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.ValidatorPruneLen` (to iterate the map).
+            #[inline]
+            pub fn validator_prune_len_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ValidatorPruneLen",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.ValidatorPruneLen` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn validator_prune_len_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "ValidatorPruneLen",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.ScalingLawPower`.
             pub type ScalingLawPower = u16;
             ///The storage key of `SubtensorModule.ScalingLawPower`.
@@ -29191,6 +31473,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"2\0")
+            }
+            ///The prefix of every key of `SubtensorModule.ScalingLawPower` (to iterate the map).
+            #[inline]
+            pub fn scaling_law_power_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ScalingLawPower",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.ScalingLawPower` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn scaling_law_power_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "ScalingLawPower",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.TargetRegistrationsPerInterval`.
             pub type TargetRegistrationsPerInterval = u16;
@@ -29216,6 +31521,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\x02\0")
             }
+            ///The prefix of every key of `SubtensorModule.TargetRegistrationsPerInterval` (to iterate the map).
+            #[inline]
+            pub fn target_registrations_per_interval_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TargetRegistrationsPerInterval",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.TargetRegistrationsPerInterval` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn target_registrations_per_interval_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "TargetRegistrationsPerInterval",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.AdjustmentAlpha`.
             pub type AdjustmentAlpha = u64;
             ///The storage key of `SubtensorModule.AdjustmentAlpha`.
@@ -29239,6 +31567,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.AdjustmentAlpha` (to iterate the map).
+            #[inline]
+            pub fn adjustment_alpha_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AdjustmentAlpha",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.AdjustmentAlpha` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn adjustment_alpha_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "AdjustmentAlpha",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.CommitRevealWeightsEnabled`.
             pub type CommitRevealWeightsEnabled = bool;
@@ -29264,6 +31615,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\x01")
             }
+            ///The prefix of every key of `SubtensorModule.CommitRevealWeightsEnabled` (to iterate the map).
+            #[inline]
+            pub fn commit_reveal_weights_enabled_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "CommitRevealWeightsEnabled",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.CommitRevealWeightsEnabled` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn commit_reveal_weights_enabled_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "CommitRevealWeightsEnabled",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.Burn`.
             pub type Burn = u64;
             ///The storage key of `SubtensorModule.Burn`.
@@ -29284,6 +31658,25 @@ pub mod pallets {
             #[inline]
             pub fn burn_default() -> Result<Burn, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0\xE1\xF5\x05\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.Burn` (to iterate the map).
+            #[inline]
+            pub fn burn_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("SubtensorModule", "Burn", &[])
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Burn` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn burn_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Burn",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.Difficulty`.
             pub type Difficulty = u64;
@@ -29309,6 +31702,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\x80\x96\x98\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.Difficulty` (to iterate the map).
+            #[inline]
+            pub fn difficulty_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Difficulty",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Difficulty` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn difficulty_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Difficulty",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.MinBurn`.
             pub type MinBurn = u64;
             ///The storage key of `SubtensorModule.MinBurn`.
@@ -29330,6 +31746,29 @@ pub mod pallets {
             pub fn min_burn_default() -> Result<MinBurn, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b" \xA1\x07\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.MinBurn` (to iterate the map).
+            #[inline]
+            pub fn min_burn_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MinBurn",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.MinBurn` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn min_burn_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "MinBurn",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.MaxBurn`.
             pub type MaxBurn = u64;
             ///The storage key of `SubtensorModule.MaxBurn`.
@@ -29350,6 +31789,29 @@ pub mod pallets {
             #[inline]
             pub fn max_burn_default() -> Result<MaxBurn, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0\xE8vH\x17\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.MaxBurn` (to iterate the map).
+            #[inline]
+            pub fn max_burn_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MaxBurn",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.MaxBurn` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn max_burn_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "MaxBurn",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.MinDifficulty`.
             pub type MinDifficulty = u64;
@@ -29375,6 +31837,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\x80\x96\x98\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.MinDifficulty` (to iterate the map).
+            #[inline]
+            pub fn min_difficulty_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MinDifficulty",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.MinDifficulty` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn min_difficulty_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "MinDifficulty",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.MaxDifficulty`.
             pub type MaxDifficulty = u64;
             ///The storage key of `SubtensorModule.MaxDifficulty`.
@@ -29398,6 +31883,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\xFF\xFF\xFF\xFF\xFF\xFF\xFF?")
+            }
+            ///The prefix of every key of `SubtensorModule.MaxDifficulty` (to iterate the map).
+            #[inline]
+            pub fn max_difficulty_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MaxDifficulty",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.MaxDifficulty` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn max_difficulty_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "MaxDifficulty",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.LastAdjustmentBlock`.
             pub type LastAdjustmentBlock = u64;
@@ -29423,6 +31931,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.LastAdjustmentBlock` (to iterate the map).
+            #[inline]
+            pub fn last_adjustment_block_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastAdjustmentBlock",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.LastAdjustmentBlock` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn last_adjustment_block_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "LastAdjustmentBlock",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.RegistrationsThisBlock`.
             pub type RegistrationsThisBlock = u16;
             ///The storage key of `SubtensorModule.RegistrationsThisBlock`.
@@ -29446,6 +31977,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.RegistrationsThisBlock` (to iterate the map).
+            #[inline]
+            pub fn registrations_this_block_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RegistrationsThisBlock",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.RegistrationsThisBlock` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn registrations_this_block_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "RegistrationsThisBlock",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.EMAPriceHalvingBlocks`.
             pub type EMAPriceHalvingBlocks = u64;
@@ -29471,6 +32025,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\x80\x13\x03\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.EMAPriceHalvingBlocks` (to iterate the map).
+            #[inline]
+            pub fn ema_price_halving_blocks_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "EMAPriceHalvingBlocks",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.EMAPriceHalvingBlocks` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn ema_price_halving_blocks_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "EMAPriceHalvingBlocks",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.RAORecycledForRegistration`.
             pub type RAORecycledForRegistration = u64;
             ///The storage key of `SubtensorModule.RAORecycledForRegistration`.
@@ -29494,6 +32071,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.RAORecycledForRegistration` (to iterate the map).
+            #[inline]
+            pub fn rao_recycled_for_registration_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RAORecycledForRegistration",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.RAORecycledForRegistration` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn rao_recycled_for_registration_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "RAORecycledForRegistration",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.TxRateLimit`.
             pub type TxRateLimit = u64;
@@ -29576,6 +32176,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.LiquidAlphaOn` (to iterate the map).
+            #[inline]
+            pub fn liquid_alpha_on_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LiquidAlphaOn",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.LiquidAlphaOn` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn liquid_alpha_on_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "LiquidAlphaOn",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.Yuma3On`.
             pub type Yuma3On = bool;
             ///The storage key of `SubtensorModule.Yuma3On`.
@@ -29596,6 +32219,29 @@ pub mod pallets {
             #[inline]
             pub fn yuma3_on_default() -> Result<Yuma3On, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `SubtensorModule.Yuma3On` (to iterate the map).
+            #[inline]
+            pub fn yuma3_on_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Yuma3On",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Yuma3On` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn yuma3_on_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Yuma3On",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.AlphaValues`.
             pub type AlphaValues = (u16, u16);
@@ -29621,6 +32267,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"3\xB3f\xE6")
             }
+            ///The prefix of every key of `SubtensorModule.AlphaValues` (to iterate the map).
+            #[inline]
+            pub fn alpha_values_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AlphaValues",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.AlphaValues` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn alpha_values_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "AlphaValues",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.SubtokenEnabled`.
             pub type SubtokenEnabled = bool;
             ///The storage key of `SubtensorModule.SubtokenEnabled`.
@@ -29644,6 +32313,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `SubtensorModule.SubtokenEnabled` (to iterate the map).
+            #[inline]
+            pub fn subtoken_enabled_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubtokenEnabled",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubtokenEnabled` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subtoken_enabled_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubtokenEnabled",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.ImmuneOwnerUidsLimit`.
             pub type ImmuneOwnerUidsLimit = u16;
@@ -29669,6 +32361,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\x01\0")
             }
+            ///The prefix of every key of `SubtensorModule.ImmuneOwnerUidsLimit` (to iterate the map).
+            #[inline]
+            pub fn immune_owner_uids_limit_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ImmuneOwnerUidsLimit",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.ImmuneOwnerUidsLimit` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn immune_owner_uids_limit_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "ImmuneOwnerUidsLimit",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.StakeWeight`.
             pub type StakeWeight = Vec<u16>;
             ///The storage key of `SubtensorModule.StakeWeight`.
@@ -29693,6 +32408,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.StakeWeight` (to iterate the map).
+            #[inline]
+            pub fn stake_weight_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "StakeWeight",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.StakeWeight` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn stake_weight_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "StakeWeight",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.Uids`.
             pub type Uids = u16;
             ///The storage key of `SubtensorModule.Uids`.
@@ -29715,6 +32453,44 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.Uids` (to iterate the map).
+            #[inline]
+            pub fn uids_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("SubtensorModule", "Uids", &[])
+            }
+            ///The prefix of the keys of `SubtensorModule.Uids` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn uids_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Uids",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Uids` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn uids_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u16, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Uids",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `SubtensorModule.Keys`.
             pub type Keys = ::ferroscale_runtime_types::AccountId32;
@@ -29743,6 +32519,41 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `SubtensorModule.Keys` (to iterate the map).
+            #[inline]
+            pub fn keys_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("SubtensorModule", "Keys", &[])
+            }
+            ///The prefix of the keys of `SubtensorModule.Keys` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn keys_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Keys",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Keys` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn keys_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u16, u16), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Keys",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `SubtensorModule.LoadedEmission`.
             pub type LoadedEmission = Vec<
                 (::ferroscale_runtime_types::AccountId32, u64, u64),
@@ -29760,6 +32571,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.LoadedEmission` (to iterate the map).
+            #[inline]
+            pub fn loaded_emission_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LoadedEmission",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.LoadedEmission` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn loaded_emission_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "LoadedEmission",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.Active`.
             pub type Active = Vec<bool>;
@@ -29782,6 +32616,25 @@ pub mod pallets {
             pub fn active_default() -> Result<Active, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.Active` (to iterate the map).
+            #[inline]
+            pub fn active_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("SubtensorModule", "Active", &[])
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Active` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn active_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Active",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.Rank`.
             pub type Rank = Vec<u16>;
             ///The storage key of `SubtensorModule.Rank`.
@@ -29803,6 +32656,25 @@ pub mod pallets {
             pub fn rank_default() -> Result<Rank, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.Rank` (to iterate the map).
+            #[inline]
+            pub fn rank_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("SubtensorModule", "Rank", &[])
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Rank` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn rank_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Rank",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.Trust`.
             pub type Trust = Vec<u16>;
             ///The storage key of `SubtensorModule.Trust`.
@@ -29823,6 +32695,25 @@ pub mod pallets {
             #[inline]
             pub fn trust_default() -> Result<Trust, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `SubtensorModule.Trust` (to iterate the map).
+            #[inline]
+            pub fn trust_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("SubtensorModule", "Trust", &[])
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Trust` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn trust_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Trust",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.Consensus`.
             pub type Consensus = Vec<u16>;
@@ -29848,6 +32739,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.Consensus` (to iterate the map).
+            #[inline]
+            pub fn consensus_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Consensus",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Consensus` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn consensus_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Consensus",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.Incentive`.
             pub type Incentive = Vec<u16>;
             ///The storage key of `SubtensorModule.Incentive`.
@@ -29871,6 +32785,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `SubtensorModule.Incentive` (to iterate the map).
+            #[inline]
+            pub fn incentive_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Incentive",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Incentive` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn incentive_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Incentive",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.Dividends`.
             pub type Dividends = Vec<u16>;
@@ -29896,6 +32833,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.Dividends` (to iterate the map).
+            #[inline]
+            pub fn dividends_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Dividends",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Dividends` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn dividends_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Dividends",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.Emission`.
             pub type Emission = Vec<u64>;
             ///The storage key of `SubtensorModule.Emission`.
@@ -29916,6 +32876,29 @@ pub mod pallets {
             #[inline]
             pub fn emission_default() -> Result<Emission, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `SubtensorModule.Emission` (to iterate the map).
+            #[inline]
+            pub fn emission_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Emission",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Emission` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn emission_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Emission",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.LastUpdate`.
             pub type LastUpdate = Vec<u64>;
@@ -29941,6 +32924,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.LastUpdate` (to iterate the map).
+            #[inline]
+            pub fn last_update_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastUpdate",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.LastUpdate` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn last_update_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "LastUpdate",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.ValidatorTrust`.
             pub type ValidatorTrust = Vec<u16>;
             ///The storage key of `SubtensorModule.ValidatorTrust`.
@@ -29964,6 +32970,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `SubtensorModule.ValidatorTrust` (to iterate the map).
+            #[inline]
+            pub fn validator_trust_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ValidatorTrust",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.ValidatorTrust` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn validator_trust_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "ValidatorTrust",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.PruningScores`.
             pub type PruningScores = Vec<u16>;
@@ -29989,6 +33018,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.PruningScores` (to iterate the map).
+            #[inline]
+            pub fn pruning_scores_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "PruningScores",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.PruningScores` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pruning_scores_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "PruningScores",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.ValidatorPermit`.
             pub type ValidatorPermit = Vec<bool>;
             ///The storage key of `SubtensorModule.ValidatorPermit`.
@@ -30012,6 +33064,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `SubtensorModule.ValidatorPermit` (to iterate the map).
+            #[inline]
+            pub fn validator_permit_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ValidatorPermit",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.ValidatorPermit` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn validator_permit_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "ValidatorPermit",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.Weights`.
             pub type Weights = Vec<(u16, u16)>;
@@ -30038,6 +33113,45 @@ pub mod pallets {
             pub fn weights_default() -> Result<Weights, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.Weights` (to iterate the map).
+            #[inline]
+            pub fn weights_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Weights",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.Weights` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn weights_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Weights",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Weights` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn weights_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u16, u16), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Weights",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `SubtensorModule.Bonds`.
             pub type Bonds = Vec<(u16, u16)>;
             ///The storage key of `SubtensorModule.Bonds`.
@@ -30062,6 +33176,41 @@ pub mod pallets {
             #[inline]
             pub fn bonds_default() -> Result<Bonds, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `SubtensorModule.Bonds` (to iterate the map).
+            #[inline]
+            pub fn bonds_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("SubtensorModule", "Bonds", &[])
+            }
+            ///The prefix of the keys of `SubtensorModule.Bonds` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn bonds_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Bonds",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Bonds` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn bonds_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u16, u16), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Bonds",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2))
             }
             ///The value type of `SubtensorModule.BlockAtRegistration`.
             pub type BlockAtRegistration = u64;
@@ -30091,6 +33240,45 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.BlockAtRegistration` (to iterate the map).
+            #[inline]
+            pub fn block_at_registration_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "BlockAtRegistration",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.BlockAtRegistration` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn block_at_registration_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "BlockAtRegistration",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.BlockAtRegistration` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn block_at_registration_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u16, u16), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "BlockAtRegistration",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `SubtensorModule.Axons`.
             pub type Axons = super::super::super::runtime_types::pallet_subtensor::pallet::AxonInfo;
             ///The storage key of `SubtensorModule.Axons`.
@@ -30113,6 +33301,44 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.Axons` (to iterate the map).
+            #[inline]
+            pub fn axons_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("SubtensorModule", "Axons", &[])
+            }
+            ///The prefix of the keys of `SubtensorModule.Axons` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn axons_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Axons",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Axons` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn axons_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u16, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Axons",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `SubtensorModule.NeuronCertificates`.
             pub type NeuronCertificates = super::super::super::runtime_types::pallet_subtensor::pallet::NeuronCertificate;
@@ -30137,6 +33363,48 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `SubtensorModule.NeuronCertificates` (to iterate the map).
+            #[inline]
+            pub fn neuron_certificates_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NeuronCertificates",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.NeuronCertificates` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn neuron_certificates_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NeuronCertificates",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.NeuronCertificates` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn neuron_certificates_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u16, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "NeuronCertificates",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `SubtensorModule.Prometheus`.
             pub type Prometheus = super::super::super::runtime_types::pallet_subtensor::pallet::PrometheusInfo;
             ///The storage key of `SubtensorModule.Prometheus`.
@@ -30160,6 +33428,48 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `SubtensorModule.Prometheus` (to iterate the map).
+            #[inline]
+            pub fn prometheus_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Prometheus",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.Prometheus` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn prometheus_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Prometheus",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Prometheus` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn prometheus_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u16, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Prometheus",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `SubtensorModule.Identities`.
             pub type Identities = super::super::super::runtime_types::pallet_subtensor::pallet::ChainIdentity;
             ///The storage key of `SubtensorModule.Identities`.
@@ -30177,6 +33487,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.Identities` (to iterate the map).
+            #[inline]
+            pub fn identities_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Identities",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.Identities` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn identities_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "Identities",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.IdentitiesV2`.
             pub type IdentitiesV2 = super::super::super::runtime_types::pallet_subtensor::pallet::ChainIdentityV2;
@@ -30196,6 +33532,32 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `SubtensorModule.IdentitiesV2` (to iterate the map).
+            #[inline]
+            pub fn identities_v2_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "IdentitiesV2",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.IdentitiesV2` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn identities_v2_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "IdentitiesV2",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.SubnetIdentities`.
             pub type SubnetIdentities = super::super::super::runtime_types::pallet_subtensor::pallet::SubnetIdentity;
             ///The storage key of `SubtensorModule.SubnetIdentities`.
@@ -30211,6 +33573,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.SubnetIdentities` (to iterate the map).
+            #[inline]
+            pub fn subnet_identities_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetIdentities",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetIdentities` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_identities_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetIdentities",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.SubnetIdentitiesV2`.
             pub type SubnetIdentitiesV2 = super::super::super::runtime_types::pallet_subtensor::pallet::SubnetIdentityV2;
@@ -30228,6 +33613,29 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `SubtensorModule.SubnetIdentitiesV2` (to iterate the map).
+            #[inline]
+            pub fn subnet_identities_v2_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetIdentitiesV2",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetIdentitiesV2` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_identities_v2_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetIdentitiesV2",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.SubnetIdentitiesV3`.
             pub type SubnetIdentitiesV3 = super::super::super::runtime_types::pallet_subtensor::pallet::SubnetIdentityV3;
             ///The storage key of `SubtensorModule.SubnetIdentitiesV3`.
@@ -30243,6 +33651,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.SubnetIdentitiesV3` (to iterate the map).
+            #[inline]
+            pub fn subnet_identities_v3_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetIdentitiesV3",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetIdentitiesV3` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_identities_v3_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetIdentitiesV3",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.TransactionKeyLastBlock`.
             pub type TransactionKeyLastBlock = u64;
@@ -30280,6 +33711,73 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.TransactionKeyLastBlock` (to iterate the map).
+            #[inline]
+            pub fn transaction_key_last_block_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TransactionKeyLastBlock",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.TransactionKeyLastBlock` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn transaction_key_last_block_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TransactionKeyLastBlock",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.TransactionKeyLastBlock` whose first 2 map key(s) are given.
+            #[inline]
+            pub fn transaction_key_last_block_prefix2(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u16,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TransactionKeyLastBlock",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.TransactionKeyLastBlock` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn transaction_key_last_block_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u16, u16),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "TransactionKeyLastBlock",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                let k3 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2, k3))
+            }
             ///The value type of `SubtensorModule.LastTxBlock`.
             pub type LastTxBlock = u64;
             ///The storage key of `SubtensorModule.LastTxBlock`.
@@ -30305,6 +33803,32 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.LastTxBlock` (to iterate the map).
+            #[inline]
+            pub fn last_tx_block_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastTxBlock",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.LastTxBlock` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn last_tx_block_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "LastTxBlock",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.LastTxBlockChildKeyTake`.
             pub type LastTxBlockChildKeyTake = u64;
@@ -30332,6 +33856,32 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.LastTxBlockChildKeyTake` (to iterate the map).
+            #[inline]
+            pub fn last_tx_block_child_key_take_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastTxBlockChildKeyTake",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.LastTxBlockChildKeyTake` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn last_tx_block_child_key_take_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "LastTxBlockChildKeyTake",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.LastTxBlockDelegateTake`.
             pub type LastTxBlockDelegateTake = u64;
             ///The storage key of `SubtensorModule.LastTxBlockDelegateTake`.
@@ -30357,6 +33907,32 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.LastTxBlockDelegateTake` (to iterate the map).
+            #[inline]
+            pub fn last_tx_block_delegate_take_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastTxBlockDelegateTake",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.LastTxBlockDelegateTake` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn last_tx_block_delegate_take_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "LastTxBlockDelegateTake",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.StakeThreshold`.
             pub type StakeThreshold = u64;
@@ -30402,6 +33978,48 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `SubtensorModule.WeightCommits` (to iterate the map).
+            #[inline]
+            pub fn weight_commits_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "WeightCommits",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.WeightCommits` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn weight_commits_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "WeightCommits",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.WeightCommits` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn weight_commits_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u16, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "WeightCommits",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `SubtensorModule.TimelockedWeightCommits`.
             pub type TimelockedWeightCommits = Vec<
                 (
@@ -30439,6 +34057,45 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.TimelockedWeightCommits` (to iterate the map).
+            #[inline]
+            pub fn timelocked_weight_commits_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TimelockedWeightCommits",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.TimelockedWeightCommits` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn timelocked_weight_commits_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TimelockedWeightCommits",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.TimelockedWeightCommits` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn timelocked_weight_commits_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u16, u64), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "TimelockedWeightCommits",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `SubtensorModule.CRV3WeightCommits`.
             pub type CRV3WeightCommits = Vec<
                 (
@@ -30474,6 +34131,45 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `SubtensorModule.CRV3WeightCommits` (to iterate the map).
+            #[inline]
+            pub fn crv3_weight_commits_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "CRV3WeightCommits",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.CRV3WeightCommits` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn crv3_weight_commits_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "CRV3WeightCommits",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.CRV3WeightCommits` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn crv3_weight_commits_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u16, u64), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "CRV3WeightCommits",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `SubtensorModule.CRV3WeightCommitsV2`.
             pub type CRV3WeightCommitsV2 = Vec<
@@ -30512,6 +34208,45 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.CRV3WeightCommitsV2` (to iterate the map).
+            #[inline]
+            pub fn crv3_weight_commits_v2_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "CRV3WeightCommitsV2",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.CRV3WeightCommitsV2` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn crv3_weight_commits_v2_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "CRV3WeightCommitsV2",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.CRV3WeightCommitsV2` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn crv3_weight_commits_v2_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u16, u64), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "CRV3WeightCommitsV2",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `SubtensorModule.RevealPeriodEpochs`.
             pub type RevealPeriodEpochs = u64;
             ///The storage key of `SubtensorModule.RevealPeriodEpochs`.
@@ -30536,6 +34271,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\x01\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `SubtensorModule.RevealPeriodEpochs` (to iterate the map).
+            #[inline]
+            pub fn reveal_period_epochs_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RevealPeriodEpochs",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.RevealPeriodEpochs` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn reveal_period_epochs_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "RevealPeriodEpochs",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.LastColdkeyHotkeyStakeBlock`.
             pub type LastColdkeyHotkeyStakeBlock = u64;
             ///The storage key of `SubtensorModule.LastColdkeyHotkeyStakeBlock`.
@@ -30558,6 +34316,53 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.LastColdkeyHotkeyStakeBlock` (to iterate the map).
+            #[inline]
+            pub fn last_coldkey_hotkey_stake_block_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastColdkeyHotkeyStakeBlock",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.LastColdkeyHotkeyStakeBlock` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn last_coldkey_hotkey_stake_block_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastColdkeyHotkeyStakeBlock",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.LastColdkeyHotkeyStakeBlock` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn last_coldkey_hotkey_stake_block_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    ::ferroscale_runtime_types::AccountId32,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "LastColdkeyHotkeyStakeBlock",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `SubtensorModule.StakingOperationRateLimiter`.
             pub type StakingOperationRateLimiter = bool;
@@ -30595,6 +34400,77 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.StakingOperationRateLimiter` (to iterate the map).
+            #[inline]
+            pub fn staking_operation_rate_limiter_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "StakingOperationRateLimiter",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.StakingOperationRateLimiter` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn staking_operation_rate_limiter_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "StakingOperationRateLimiter",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.StakingOperationRateLimiter` whose first 2 map key(s) are given.
+            #[inline]
+            pub fn staking_operation_rate_limiter_prefix2(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "StakingOperationRateLimiter",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.StakingOperationRateLimiter` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn staking_operation_rate_limiter_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    ::ferroscale_runtime_types::AccountId32,
+                    u16,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "StakingOperationRateLimiter",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k3 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2, k3))
+            }
             ///The value type of `SubtensorModule.RootClaimableThreshold`.
             pub type RootClaimableThreshold = super::super::super::runtime_types::substrate_fixed::FixedI128;
             ///The storage key of `SubtensorModule.RootClaimableThreshold`.
@@ -30620,6 +34496,29 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0 \xA1\x07\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.RootClaimableThreshold` (to iterate the map).
+            #[inline]
+            pub fn root_claimable_threshold_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RootClaimableThreshold",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.RootClaimableThreshold` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn root_claimable_threshold_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "RootClaimableThreshold",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.RootClaimable`.
             pub type RootClaimable = ::ferroscale_runtime_types::BTreeMap<
@@ -30649,6 +34548,32 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `SubtensorModule.RootClaimable` (to iterate the map).
+            #[inline]
+            pub fn root_claimable_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RootClaimable",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.RootClaimable` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn root_claimable_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "RootClaimable",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.RootClaimed`.
             pub type RootClaimed = u128;
@@ -30688,6 +34613,75 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `SubtensorModule.RootClaimed` (to iterate the map).
+            #[inline]
+            pub fn root_claimed_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RootClaimed",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.RootClaimed` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn root_claimed_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RootClaimed",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.RootClaimed` whose first 2 map key(s) are given.
+            #[inline]
+            pub fn root_claimed_prefix2(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RootClaimed",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.RootClaimed` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn root_claimed_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    u16,
+                    ::ferroscale_runtime_types::AccountId32,
+                    ::ferroscale_runtime_types::AccountId32,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "RootClaimed",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k3 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2, k3))
+            }
             ///The value type of `SubtensorModule.RootClaimType`.
             pub type RootClaimType = super::super::super::runtime_types::pallet_subtensor::pallet::RootClaimTypeEnum;
             ///The storage key of `SubtensorModule.RootClaimType`.
@@ -30714,6 +34708,32 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `SubtensorModule.RootClaimType` (to iterate the map).
+            #[inline]
+            pub fn root_claim_type_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RootClaimType",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.RootClaimType` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn root_claim_type_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "RootClaimType",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.StakingColdkeysByIndex`.
             pub type StakingColdkeysByIndex = ::ferroscale_runtime_types::AccountId32;
             ///The storage key of `SubtensorModule.StakingColdkeysByIndex`.
@@ -30729,6 +34749,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.StakingColdkeysByIndex` (to iterate the map).
+            #[inline]
+            pub fn staking_coldkeys_by_index_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "StakingColdkeysByIndex",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.StakingColdkeysByIndex` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn staking_coldkeys_by_index_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u64, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "StakingColdkeysByIndex",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.StakingColdkeys`.
             pub type StakingColdkeys = u64;
@@ -30747,6 +34790,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.StakingColdkeys` (to iterate the map).
+            #[inline]
+            pub fn staking_coldkeys_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "StakingColdkeys",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.StakingColdkeys` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn staking_coldkeys_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "StakingColdkeys",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.NumStakingColdkeys`.
             pub type NumStakingColdkeys = u64;
@@ -30806,6 +34875,45 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `SubtensorModule.AssociatedEvmAddress` (to iterate the map).
+            #[inline]
+            pub fn associated_evm_address_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AssociatedEvmAddress",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.AssociatedEvmAddress` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn associated_evm_address_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AssociatedEvmAddress",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.AssociatedEvmAddress` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn associated_evm_address_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u16, u16), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "AssociatedEvmAddress",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `SubtensorModule.SubnetLeases`.
             pub type SubnetLeases = super::super::super::runtime_types::pallet_subtensor::subnets::leasing::SubnetLease<
                 ::ferroscale_runtime_types::AccountId32,
@@ -30825,6 +34933,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.SubnetLeases` (to iterate the map).
+            #[inline]
+            pub fn subnet_leases_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetLeases",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetLeases` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_leases_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetLeases",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.SubnetLeaseShares`.
             pub type SubnetLeaseShares = super::super::super::runtime_types::substrate_fixed::FixedU128;
@@ -30859,6 +34990,48 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `SubtensorModule.SubnetLeaseShares` (to iterate the map).
+            #[inline]
+            pub fn subnet_lease_shares_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetLeaseShares",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `SubtensorModule.SubnetLeaseShares` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn subnet_lease_shares_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetLeaseShares",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetLeaseShares` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_lease_shares_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetLeaseShares",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `SubtensorModule.SubnetUidToLeaseId`.
             pub type SubnetUidToLeaseId = u32;
             ///The storage key of `SubtensorModule.SubnetUidToLeaseId`.
@@ -30874,6 +35047,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.SubnetUidToLeaseId` (to iterate the map).
+            #[inline]
+            pub fn subnet_uid_to_lease_id_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetUidToLeaseId",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.SubnetUidToLeaseId` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subnet_uid_to_lease_id_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "SubnetUidToLeaseId",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.NextSubnetLeaseId`.
             pub type NextSubnetLeaseId = u32;
@@ -30917,6 +35113,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `SubtensorModule.AccumulatedLeaseDividends` (to iterate the map).
+            #[inline]
+            pub fn accumulated_lease_dividends_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AccumulatedLeaseDividends",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.AccumulatedLeaseDividends` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn accumulated_lease_dividends_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "AccumulatedLeaseDividends",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.CommitRevealWeightsVersion`.
             pub type CommitRevealWeightsVersion = u16;
@@ -30980,6 +35199,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\x01")
             }
+            ///The prefix of every key of `SubtensorModule.MechanismCountCurrent` (to iterate the map).
+            #[inline]
+            pub fn mechanism_count_current_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MechanismCountCurrent",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.MechanismCountCurrent` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn mechanism_count_current_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "MechanismCountCurrent",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `SubtensorModule.MechanismEmissionSplit`.
             pub type MechanismEmissionSplit = Vec<u16>;
             ///The storage key of `SubtensorModule.MechanismEmissionSplit`.
@@ -30995,6 +35237,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `SubtensorModule.MechanismEmissionSplit` (to iterate the map).
+            #[inline]
+            pub fn mechanism_emission_split_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MechanismEmissionSplit",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.MechanismEmissionSplit` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn mechanism_emission_split_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "MechanismEmissionSplit",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.HasMigrationRun`.
             pub type HasMigrationRun = bool;
@@ -31019,6 +35284,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `SubtensorModule.HasMigrationRun` (to iterate the map).
+            #[inline]
+            pub fn has_migration_run_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "HasMigrationRun",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `SubtensorModule.HasMigrationRun` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn has_migration_run_decode_key(
+                storage_key: &[u8],
+            ) -> Result<Vec<u8>, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SubtensorModule",
+                    "HasMigrationRun",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `SubtensorModule.PendingChildKeyCooldown`.
             pub type PendingChildKeyCooldown = u64;
@@ -32007,7 +36295,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_sudo::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_sudo::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Sudo.Key`.
             pub type Key = ::ferroscale_runtime_types::AccountId32;
@@ -32118,7 +36407,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Multisig.Multisigs`.
             pub type Multisigs = super::super::super::runtime_types::pallet_multisig::Multisig<
@@ -32146,6 +36436,46 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Multisig.Multisigs` (to iterate the map).
+            #[inline]
+            pub fn multisigs_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Multisig", "Multisigs", &[])
+            }
+            ///The prefix of the keys of `Multisig.Multisigs` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn multisigs_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Multisig",
+                    "Multisigs",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Multisig.Multisigs` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn multisigs_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, [u8; 32usize]),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Multisig",
+                    "Multisigs",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -32255,7 +36585,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_preimage::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_preimage::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Preimage.StatusFor`.
             pub type StatusFor = super::super::super::runtime_types::pallet_preimage::OldRequestStatus<
@@ -32275,6 +36606,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Preimage.StatusFor` (to iterate the map).
+            #[inline]
+            pub fn status_for_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Preimage", "StatusFor", &[])
+            }
+            ///The map keys of a full storage key of `Preimage.StatusFor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn status_for_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Preimage",
+                    "StatusFor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `Preimage.RequestStatusFor`.
             pub type RequestStatusFor = super::super::super::runtime_types::pallet_preimage::RequestStatus<
@@ -32297,6 +36650,32 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Preimage.RequestStatusFor` (to iterate the map).
+            #[inline]
+            pub fn request_status_for_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Preimage",
+                    "RequestStatusFor",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Preimage.RequestStatusFor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn request_status_for_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Preimage",
+                    "RequestStatusFor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `Preimage.PreimageFor`.
             pub type PreimageFor = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 u8,
@@ -32316,6 +36695,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Preimage.PreimageFor` (to iterate the map).
+            #[inline]
+            pub fn preimage_for_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Preimage", "PreimageFor", &[])
+            }
+            ///The map keys of a full storage key of `Preimage.PreimageFor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn preimage_for_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::H256, u32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Preimage",
+                    "PreimageFor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -32396,7 +36797,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Scheduler.IncompleteSince`.
             pub type IncompleteSince = u32;
@@ -32439,6 +36841,25 @@ pub mod pallets {
             pub fn agenda_default() -> Result<Agenda, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Scheduler.Agenda` (to iterate the map).
+            #[inline]
+            pub fn agenda_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Scheduler", "Agenda", &[])
+            }
+            ///The map keys of a full storage key of `Scheduler.Agenda` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn agenda_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Scheduler",
+                    "Agenda",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Scheduler.Retries`.
             pub type Retries = super::super::super::runtime_types::pallet_scheduler::RetryConfig<
                 u32,
@@ -32457,6 +36878,25 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Scheduler.Retries` (to iterate the map).
+            #[inline]
+            pub fn retries_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Scheduler", "Retries", &[])
+            }
+            ///The map keys of a full storage key of `Scheduler.Retries` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn retries_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u32, u32), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Scheduler",
+                    "Retries",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Scheduler.Lookup`.
             pub type Lookup = (u32, u32);
             ///The storage key of `Scheduler.Lookup`.
@@ -32472,6 +36912,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Scheduler.Lookup` (to iterate the map).
+            #[inline]
+            pub fn lookup_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Scheduler", "Lookup", &[])
+            }
+            ///The map keys of a full storage key of `Scheduler.Lookup` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn lookup_decode_key(
+                storage_key: &[u8],
+            ) -> Result<[u8; 32usize], ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Scheduler",
+                    "Lookup",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -32676,7 +37135,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\0\x99\r\x04\0\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Proxy.Proxies`.
             pub type Proxies = (
@@ -32707,6 +37167,28 @@ pub mod pallets {
             #[inline]
             pub fn proxies_default() -> Result<Proxies, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `Proxy.Proxies` (to iterate the map).
+            #[inline]
+            pub fn proxies_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Proxy", "Proxies", &[])
+            }
+            ///The map keys of a full storage key of `Proxy.Proxies` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn proxies_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Proxy",
+                    "Proxies",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Proxy.Announcements`.
             pub type Announcements = (
@@ -32742,6 +37224,28 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `Proxy.Announcements` (to iterate the map).
+            #[inline]
+            pub fn announcements_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Proxy", "Announcements", &[])
+            }
+            ///The map keys of a full storage key of `Proxy.Announcements` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn announcements_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Proxy",
+                    "Announcements",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -32964,7 +37468,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\0\xE1\xF5\x05\0\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Registry.IdentityOf`.
             pub type IdentityOf = super::super::super::runtime_types::pallet_registry::types::Registration<
@@ -32985,6 +37490,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Registry.IdentityOf` (to iterate the map).
+            #[inline]
+            pub fn identity_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Registry", "IdentityOf", &[])
+            }
+            ///The map keys of a full storage key of `Registry.IdentityOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn identity_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Registry",
+                    "IdentityOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -33039,7 +37566,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Commitments.TimelockedIndex`.
             pub type TimelockedIndex = ::ferroscale_runtime_types::BTreeSet<
@@ -33088,6 +37616,48 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Commitments.CommitmentOf` (to iterate the map).
+            #[inline]
+            pub fn commitment_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Commitments",
+                    "CommitmentOf",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Commitments.CommitmentOf` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn commitment_of_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Commitments",
+                    "CommitmentOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Commitments.CommitmentOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn commitment_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u16, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Commitments",
+                    "CommitmentOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Commitments.LastCommitment`.
             pub type LastCommitment = u32;
             ///The storage key of `Commitments.LastCommitment`.
@@ -33110,6 +37680,48 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Commitments.LastCommitment` (to iterate the map).
+            #[inline]
+            pub fn last_commitment_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Commitments",
+                    "LastCommitment",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Commitments.LastCommitment` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn last_commitment_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Commitments",
+                    "LastCommitment",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Commitments.LastCommitment` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn last_commitment_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u16, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Commitments",
+                    "LastCommitment",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `Commitments.LastBondsReset`.
             pub type LastBondsReset = u32;
@@ -33134,6 +37746,48 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Commitments.LastBondsReset` (to iterate the map).
+            #[inline]
+            pub fn last_bonds_reset_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Commitments",
+                    "LastBondsReset",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Commitments.LastBondsReset` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn last_bonds_reset_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Commitments",
+                    "LastBondsReset",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Commitments.LastBondsReset` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn last_bonds_reset_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u16, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Commitments",
+                    "LastBondsReset",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Commitments.RevealedCommitments`.
             pub type RevealedCommitments = Vec<(Vec<u8>, u64)>;
             ///The storage key of `Commitments.RevealedCommitments`.
@@ -33157,6 +37811,48 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Commitments.RevealedCommitments` (to iterate the map).
+            #[inline]
+            pub fn revealed_commitments_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Commitments",
+                    "RevealedCommitments",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Commitments.RevealedCommitments` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn revealed_commitments_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Commitments",
+                    "RevealedCommitments",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Commitments.RevealedCommitments` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn revealed_commitments_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u16, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Commitments",
+                    "RevealedCommitments",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Commitments.UsedSpaceOf`.
             pub type UsedSpaceOf = super::super::super::runtime_types::pallet_commitments::types::UsageTracker;
             ///The storage key of `Commitments.UsedSpaceOf`.
@@ -33179,6 +37875,48 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Commitments.UsedSpaceOf` (to iterate the map).
+            #[inline]
+            pub fn used_space_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Commitments",
+                    "UsedSpaceOf",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Commitments.UsedSpaceOf` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn used_space_of_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Commitments",
+                    "UsedSpaceOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Commitments.UsedSpaceOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn used_space_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u16, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Commitments",
+                    "UsedSpaceOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `Commitments.MaxSpace`.
             pub type MaxSpace = u32;
@@ -33225,7 +37963,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_admin_utils::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_admin_utils::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `AdminUtils.PrecompileEnable`.
             pub type PrecompileEnable = bool;
@@ -33252,6 +37991,32 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\x01")
+            }
+            ///The prefix of every key of `AdminUtils.PrecompileEnable` (to iterate the map).
+            #[inline]
+            pub fn precompile_enable_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "AdminUtils",
+                    "PrecompileEnable",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `AdminUtils.PrecompileEnable` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn precompile_enable_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::pallet_admin_utils::pallet::PrecompileEnum,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "AdminUtils",
+                    "PrecompileEnable",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -34031,7 +38796,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `SafeMode.EnteredUntil`.
             pub type EnteredUntil = u32;
@@ -34062,6 +38828,46 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `SafeMode.Deposits` (to iterate the map).
+            #[inline]
+            pub fn deposits_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("SafeMode", "Deposits", &[])
+            }
+            ///The prefix of the keys of `SafeMode.Deposits` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn deposits_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SafeMode",
+                    "Deposits",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SafeMode.Deposits` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn deposits_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SafeMode",
+                    "Deposits",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -34146,7 +38952,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_ethereum::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_ethereum::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Ethereum.Pending`.
             pub type Pending = (
@@ -34167,6 +38974,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Ethereum.Pending` (to iterate the map).
+            #[inline]
+            pub fn pending_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Ethereum", "Pending", &[])
+            }
+            ///The map keys of a full storage key of `Ethereum.Pending` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pending_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Ethereum",
+                    "Pending",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `Ethereum.CounterForPending`.
             pub type CounterForPending = u32;
@@ -34250,6 +39076,28 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `Ethereum.BlockHash` (to iterate the map).
+            #[inline]
+            pub fn block_hash_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Ethereum", "BlockHash", &[])
+            }
+            ///The map keys of a full storage key of `Ethereum.BlockHash` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn block_hash_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::primitive_types::U256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Ethereum",
+                    "BlockHash",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
         pub mod calls {
@@ -34274,7 +39122,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_evm::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_evm::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `EVM.AccountCodes`.
             pub type AccountCodes = Vec<u8>;
@@ -34300,6 +39149,28 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `EVM.AccountCodes` (to iterate the map).
+            #[inline]
+            pub fn account_codes_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("EVM", "AccountCodes", &[])
+            }
+            ///The map keys of a full storage key of `EVM.AccountCodes` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn account_codes_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H160,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "EVM",
+                    "AccountCodes",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `EVM.AccountCodesMetadata`.
             pub type AccountCodesMetadata = super::super::super::runtime_types::pallet_evm::CodeMetadata;
             ///The storage key of `EVM.AccountCodesMetadata`.
@@ -34317,6 +39188,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `EVM.AccountCodesMetadata` (to iterate the map).
+            #[inline]
+            pub fn account_codes_metadata_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "EVM",
+                    "AccountCodesMetadata",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `EVM.AccountCodesMetadata` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn account_codes_metadata_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H160,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "EVM",
+                    "AccountCodesMetadata",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `EVM.AccountStorages`.
             pub type AccountStorages = ::ferroscale_runtime_types::H256;
@@ -34350,6 +39247,46 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `EVM.AccountStorages` (to iterate the map).
+            #[inline]
+            pub fn account_storages_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("EVM", "AccountStorages", &[])
+            }
+            ///The prefix of the keys of `EVM.AccountStorages` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn account_storages_prefix1(
+                key1: &::ferroscale_runtime_types::H160,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "EVM",
+                    "AccountStorages",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `EVM.AccountStorages` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn account_storages_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::H160, ::ferroscale_runtime_types::H256),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "EVM",
+                    "AccountStorages",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `EVM.WhitelistedCreators`.
             pub type WhitelistedCreators = Vec<::ferroscale_runtime_types::H160>;
@@ -34533,7 +39470,8 @@ pub mod pallets {
     pub mod evm_chain_id {
         /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
         pub const INDEX: u8 = 23u8;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `EVMChainId.ChainId`.
             pub type ChainId = u64;
@@ -34557,7 +39495,8 @@ pub mod pallets {
         pub type Call = super::super::runtime_types::pallet_base_fee::pallet::Call;
         ///The pallet's events.
         pub type Event = super::super::runtime_types::pallet_base_fee::pallet::Event;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `BaseFee.BaseFeePerGas`.
             pub type BaseFeePerGas = super::super::super::runtime_types::primitive_types::U256;
@@ -34637,7 +39576,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\xE8\x03\0\0\0\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Drand.BeaconConfig`.
             pub type BeaconConfig = super::super::super::runtime_types::pallet_drand::types::BeaconConfiguration;
@@ -34684,6 +39624,30 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Drand.HasMigrationRun` (to iterate the map).
+            #[inline]
+            pub fn has_migration_run_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Drand", "HasMigrationRun", &[])
+            }
+            ///The map keys of a full storage key of `Drand.HasMigrationRun` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn has_migration_run_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Drand",
+                    "HasMigrationRun",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `Drand.Pulses`.
             pub type Pulses = super::super::super::runtime_types::pallet_drand::types::Pulse;
             ///The storage key of `Drand.Pulses`.
@@ -34699,6 +39663,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Drand.Pulses` (to iterate the map).
+            #[inline]
+            pub fn pulses_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Drand", "Pulses", &[])
+            }
+            ///The map keys of a full storage key of `Drand.Pulses` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pulses_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u64, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Drand",
+                    "Pulses",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Drand.LastStoredRound`.
             pub type LastStoredRound = u64;
@@ -34852,7 +39835,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\xF4\x01\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Crowdloan.Crowdloans`.
             pub type Crowdloans = super::super::super::runtime_types::pallet_crowdloan::CrowdloanInfo<
@@ -34874,6 +39858,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Crowdloan.Crowdloans` (to iterate the map).
+            #[inline]
+            pub fn crowdloans_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Crowdloan", "Crowdloans", &[])
+            }
+            ///The map keys of a full storage key of `Crowdloan.Crowdloans` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn crowdloans_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Crowdloan",
+                    "Crowdloans",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Crowdloan.NextCrowdloanId`.
             pub type NextCrowdloanId = u32;
@@ -34917,6 +39920,48 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Crowdloan.Contributions` (to iterate the map).
+            #[inline]
+            pub fn contributions_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Crowdloan",
+                    "Contributions",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Crowdloan.Contributions` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn contributions_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Crowdloan",
+                    "Contributions",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Crowdloan.Contributions` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn contributions_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Crowdloan",
+                    "Contributions",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Crowdloan.CurrentCrowdloanId`.
             pub type CurrentCrowdloanId = u32;
             ///The storage key of `Crowdloan.CurrentCrowdloanId`.
@@ -34955,6 +40000,34 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `Crowdloan.HasMigrationRun` (to iterate the map).
+            #[inline]
+            pub fn has_migration_run_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Crowdloan",
+                    "HasMigrationRun",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Crowdloan.HasMigrationRun` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn has_migration_run_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Crowdloan",
+                    "HasMigrationRun",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -35118,7 +40191,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"@B\x0F\0\0\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Swap.FeeRate`.
             pub type FeeRate = u16;
@@ -35140,6 +40214,25 @@ pub mod pallets {
             #[inline]
             pub fn fee_rate_default() -> Result<FeeRate, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"!\0")
+            }
+            ///The prefix of every key of `Swap.FeeRate` (to iterate the map).
+            #[inline]
+            pub fn fee_rate_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Swap", "FeeRate", &[])
+            }
+            ///The map keys of a full storage key of `Swap.FeeRate` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn fee_rate_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Swap",
+                    "FeeRate",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Swap.FeeGlobalTao`.
             pub type FeeGlobalTao = super::super::super::runtime_types::substrate_fixed::FixedU128;
@@ -35167,6 +40260,25 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `Swap.FeeGlobalTao` (to iterate the map).
+            #[inline]
+            pub fn fee_global_tao_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Swap", "FeeGlobalTao", &[])
+            }
+            ///The map keys of a full storage key of `Swap.FeeGlobalTao` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn fee_global_tao_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Swap",
+                    "FeeGlobalTao",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Swap.FeeGlobalAlpha`.
             pub type FeeGlobalAlpha = super::super::super::runtime_types::substrate_fixed::FixedU128;
             ///The storage key of `Swap.FeeGlobalAlpha`.
@@ -35193,6 +40305,25 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `Swap.FeeGlobalAlpha` (to iterate the map).
+            #[inline]
+            pub fn fee_global_alpha_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Swap", "FeeGlobalAlpha", &[])
+            }
+            ///The map keys of a full storage key of `Swap.FeeGlobalAlpha` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn fee_global_alpha_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Swap",
+                    "FeeGlobalAlpha",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Swap.Ticks`.
             pub type Ticks = super::super::super::runtime_types::pallet_subtensor_swap::tick::Tick;
             ///The storage key of `Swap.Ticks`.
@@ -35215,6 +40346,47 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Swap.Ticks` (to iterate the map).
+            #[inline]
+            pub fn ticks_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Swap", "Ticks", &[])
+            }
+            ///The prefix of the keys of `Swap.Ticks` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn ticks_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "Ticks",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Swap.Ticks` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn ticks_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    u16,
+                    super::super::super::runtime_types::pallet_subtensor_swap::tick::TickIndex,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Swap",
+                    "Ticks",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `Swap.SwapV3Initialized`.
             pub type SwapV3Initialized = bool;
@@ -35239,6 +40411,25 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `Swap.SwapV3Initialized` (to iterate the map).
+            #[inline]
+            pub fn swap_v3_initialized_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Swap", "SwapV3Initialized", &[])
+            }
+            ///The map keys of a full storage key of `Swap.SwapV3Initialized` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn swap_v3_initialized_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Swap",
+                    "SwapV3Initialized",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Swap.AlphaSqrtPrice`.
             pub type AlphaSqrtPrice = super::super::super::runtime_types::substrate_fixed::FixedU128;
@@ -35266,6 +40457,25 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `Swap.AlphaSqrtPrice` (to iterate the map).
+            #[inline]
+            pub fn alpha_sqrt_price_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Swap", "AlphaSqrtPrice", &[])
+            }
+            ///The map keys of a full storage key of `Swap.AlphaSqrtPrice` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn alpha_sqrt_price_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Swap",
+                    "AlphaSqrtPrice",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Swap.CurrentTick`.
             pub type CurrentTick = super::super::super::runtime_types::pallet_subtensor_swap::tick::TickIndex;
             ///The storage key of `Swap.CurrentTick`.
@@ -35289,6 +40499,25 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The prefix of every key of `Swap.CurrentTick` (to iterate the map).
+            #[inline]
+            pub fn current_tick_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Swap", "CurrentTick", &[])
+            }
+            ///The map keys of a full storage key of `Swap.CurrentTick` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn current_tick_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Swap",
+                    "CurrentTick",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Swap.CurrentLiquidity`.
             pub type CurrentLiquidity = u64;
@@ -35314,6 +40543,25 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `Swap.CurrentLiquidity` (to iterate the map).
+            #[inline]
+            pub fn current_liquidity_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Swap", "CurrentLiquidity", &[])
+            }
+            ///The map keys of a full storage key of `Swap.CurrentLiquidity` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn current_liquidity_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Swap",
+                    "CurrentLiquidity",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Swap.EnabledUserLiquidity`.
             pub type EnabledUserLiquidity = bool;
             ///The storage key of `Swap.EnabledUserLiquidity`.
@@ -35337,6 +40585,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `Swap.EnabledUserLiquidity` (to iterate the map).
+            #[inline]
+            pub fn enabled_user_liquidity_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "EnabledUserLiquidity",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Swap.EnabledUserLiquidity` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn enabled_user_liquidity_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Swap",
+                    "EnabledUserLiquidity",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Swap.Positions`.
             pub type Positions = super::super::super::runtime_types::pallet_subtensor_swap::position::Position;
@@ -35365,6 +40636,71 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Swap.Positions` (to iterate the map).
+            #[inline]
+            pub fn positions_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Swap", "Positions", &[])
+            }
+            ///The prefix of the keys of `Swap.Positions` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn positions_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "Positions",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The prefix of the keys of `Swap.Positions` whose first 2 map key(s) are given.
+            #[inline]
+            pub fn positions_prefix2(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "Positions",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Swap.Positions` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn positions_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    u16,
+                    ::ferroscale_runtime_types::AccountId32,
+                    super::super::super::runtime_types::pallet_subtensor_swap::position::PositionId,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Swap",
+                    "Positions",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k3 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2, k3))
             }
             ///The value type of `Swap.LastPositionId`.
             pub type LastPositionId = u128;
@@ -35421,6 +40757,75 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `Swap.TickIndexBitmapWords` (to iterate the map).
+            #[inline]
+            pub fn tick_index_bitmap_words_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "TickIndexBitmapWords",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Swap.TickIndexBitmapWords` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn tick_index_bitmap_words_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "TickIndexBitmapWords",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The prefix of the keys of `Swap.TickIndexBitmapWords` whose first 2 map key(s) are given.
+            #[inline]
+            pub fn tick_index_bitmap_words_prefix2(
+                key1: &u16,
+                key2: &super::super::super::runtime_types::pallet_subtensor_swap::tick::LayerLevel,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "TickIndexBitmapWords",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Swap.TickIndexBitmapWords` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn tick_index_bitmap_words_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    u16,
+                    super::super::super::runtime_types::pallet_subtensor_swap::tick::LayerLevel,
+                    u32,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Swap",
+                    "TickIndexBitmapWords",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k3 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2, k3))
+            }
             ///The value type of `Swap.ScrapReservoirTao`.
             pub type ScrapReservoirTao = u64;
             ///The storage key of `Swap.ScrapReservoirTao`.
@@ -35445,6 +40850,25 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `Swap.ScrapReservoirTao` (to iterate the map).
+            #[inline]
+            pub fn scrap_reservoir_tao_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Swap", "ScrapReservoirTao", &[])
+            }
+            ///The map keys of a full storage key of `Swap.ScrapReservoirTao` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn scrap_reservoir_tao_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Swap",
+                    "ScrapReservoirTao",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Swap.ScrapReservoirAlpha`.
             pub type ScrapReservoirAlpha = u64;
             ///The storage key of `Swap.ScrapReservoirAlpha`.
@@ -35468,6 +40892,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The prefix of every key of `Swap.ScrapReservoirAlpha` (to iterate the map).
+            #[inline]
+            pub fn scrap_reservoir_alpha_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "ScrapReservoirAlpha",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Swap.ScrapReservoirAlpha` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn scrap_reservoir_alpha_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Swap",
+                    "ScrapReservoirAlpha",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -35642,7 +41089,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\x04\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Contracts.PristineCode`.
             pub type PristineCode = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -35662,6 +41110,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Contracts.PristineCode` (to iterate the map).
+            #[inline]
+            pub fn pristine_code_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Contracts", "PristineCode", &[])
+            }
+            ///The map keys of a full storage key of `Contracts.PristineCode` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pristine_code_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Contracts",
+                    "PristineCode",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `Contracts.CodeInfoOf`.
             pub type CodeInfoOf = super::super::super::runtime_types::pallet_contracts::wasm::CodeInfo;
             ///The storage key of `Contracts.CodeInfoOf`.
@@ -35677,6 +41147,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Contracts.CodeInfoOf` (to iterate the map).
+            #[inline]
+            pub fn code_info_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Contracts", "CodeInfoOf", &[])
+            }
+            ///The map keys of a full storage key of `Contracts.CodeInfoOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn code_info_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Contracts",
+                    "CodeInfoOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `Contracts.Nonce`.
             pub type Nonce = u64;
@@ -35708,6 +41200,32 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Contracts.ContractInfoOf` (to iterate the map).
+            #[inline]
+            pub fn contract_info_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Contracts",
+                    "ContractInfoOf",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Contracts.ContractInfoOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn contract_info_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Contracts",
+                    "ContractInfoOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Contracts.DeletionQueue`.
             pub type DeletionQueue = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 u8,
@@ -35725,6 +41243,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Contracts.DeletionQueue` (to iterate the map).
+            #[inline]
+            pub fn deletion_queue_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Contracts",
+                    "DeletionQueue",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Contracts.DeletionQueue` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn deletion_queue_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Contracts",
+                    "DeletionQueue",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Contracts.DeletionQueueCounter`.
             pub type DeletionQueueCounter = super::super::super::runtime_types::pallet_contracts::storage::DeletionQueueManager;
@@ -47483,6 +53024,3780 @@ pub fn payload_roundtrip(
                             ),
                             result,
                         )?
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    };
+    run().transpose()
+}
+/// The typed storage functions of map `pallet.entry` (pallet and
+/// entry as metadata names them) run on map keys decoded from
+/// `keys` (one encoding per key); `None` for an entry with no
+/// generated key functions.
+#[cfg(feature = "roundtrip")]
+pub fn storage_key_roundtrip(
+    pallet: &str,
+    entry: &str,
+    keys: &[&[u8]],
+) -> Option<Result<::ferroscale_runtime_types::StorageKeyRoundtrip, String>> {
+    use ::ferroscale_runtime_types::{roundtrip_arg as arg, StorageKeyRoundtrip};
+    let run = || -> Result<Option<StorageKeyRoundtrip>, String> {
+        Ok(
+            Some(
+                match (pallet, entry) {
+                    ("System", "Account") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::system::storage::account(&k1);
+                        let parts = pallets::system::storage::account_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::system::storage::account_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("System", "BlockHash") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::system::storage::block_hash(&k1);
+                        let parts = pallets::system::storage::block_hash_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::system::storage::block_hash_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("System", "ExtrinsicData") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::system::storage::extrinsic_data(&k1);
+                        let parts = pallets::system::storage::extrinsic_data_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::system::storage::extrinsic_data_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("System", "EventTopics") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::system::storage::event_topics(&k1);
+                        let parts = pallets::system::storage::event_topics_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::system::storage::event_topics_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Grandpa", "SetIdSession") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::grandpa::storage::set_id_session(&k1);
+                        let parts = pallets::grandpa::storage::set_id_session_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::grandpa::storage::set_id_session_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Balances", "Account") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::balances::storage::account(&k1);
+                        let parts = pallets::balances::storage::account_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::balances::storage::account_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Balances", "Locks") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::balances::storage::locks(&k1);
+                        let parts = pallets::balances::storage::locks_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::balances::storage::locks_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Balances", "Reserves") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::balances::storage::reserves(&k1);
+                        let parts = pallets::balances::storage::reserves_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::balances::storage::reserves_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Balances", "Holds") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::balances::storage::holds(&k1);
+                        let parts = pallets::balances::storage::holds_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::balances::storage::holds_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Balances", "Freezes") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::balances::storage::freezes(&k1);
+                        let parts = pallets::balances::storage::freezes_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::balances::storage::freezes_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "LastHotkeySwapOnNetuid") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::last_hotkey_swap_on_netuid(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::last_hotkey_swap_on_netuid_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::last_hotkey_swap_on_netuid_prefix(),
+                                pallets::subtensor_module::storage::last_hotkey_swap_on_netuid_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Owner") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::owner(&k1);
+                        let parts = pallets::subtensor_module::storage::owner_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::owner_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Delegates") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::delegates(&k1);
+                        let parts = pallets::subtensor_module::storage::delegates_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::delegates_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "ChildkeyTake") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::childkey_take(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::childkey_take_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::childkey_take_prefix(),
+                                pallets::subtensor_module::storage::childkey_take_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "PendingChildKeys") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::pending_child_keys(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::pending_child_keys_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::pending_child_keys_prefix(),
+                                pallets::subtensor_module::storage::pending_child_keys_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "ChildKeys") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::child_keys(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::child_keys_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::child_keys_prefix(),
+                                pallets::subtensor_module::storage::child_keys_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "ParentKeys") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::parent_keys(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::parent_keys_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::parent_keys_prefix(),
+                                pallets::subtensor_module::storage::parent_keys_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "AlphaDividendsPerSubnet") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::alpha_dividends_per_subnet(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::alpha_dividends_per_subnet_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::alpha_dividends_per_subnet_prefix(),
+                                pallets::subtensor_module::storage::alpha_dividends_per_subnet_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "LastHotkeyEmissionOnNetuid") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::last_hotkey_emission_on_netuid(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::last_hotkey_emission_on_netuid_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::last_hotkey_emission_on_netuid_prefix(),
+                                pallets::subtensor_module::storage::last_hotkey_emission_on_netuid_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetMovingPrice") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_moving_price(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_moving_price_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_moving_price_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetVolume") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_volume(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_volume_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_volume_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetTAO") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_tao(&k1);
+                        let parts = pallets::subtensor_module::storage::subnet_tao_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_tao_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetTaoProvided") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_tao_provided(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_tao_provided_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_tao_provided_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetAlphaInEmission") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_alpha_in_emission(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_alpha_in_emission_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_alpha_in_emission_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetAlphaOutEmission") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_alpha_out_emission(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_alpha_out_emission_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_alpha_out_emission_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetTaoInEmission") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_tao_in_emission(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_tao_in_emission_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_tao_in_emission_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetAlphaIn") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_alpha_in(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_alpha_in_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_alpha_in_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetAlphaInProvided") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_alpha_in_provided(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_alpha_in_provided_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_alpha_in_provided_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetAlphaOut") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_alpha_out(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_alpha_out_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_alpha_out_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "StakingHotkeys") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::staking_hotkeys(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::staking_hotkeys_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::staking_hotkeys_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "OwnedHotkeys") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::owned_hotkeys(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::owned_hotkeys_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::owned_hotkeys_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "AutoStakeDestination") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::auto_stake_destination(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::auto_stake_destination_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::auto_stake_destination_prefix(),
+                                pallets::subtensor_module::storage::auto_stake_destination_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "AutoStakeDestinationColdkeys") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::auto_stake_destination_coldkeys(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::auto_stake_destination_coldkeys_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::auto_stake_destination_coldkeys_prefix(),
+                                pallets::subtensor_module::storage::auto_stake_destination_coldkeys_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "ColdkeySwapScheduled") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::coldkey_swap_scheduled(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::coldkey_swap_scheduled_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::coldkey_swap_scheduled_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "TotalHotkeyAlpha") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::total_hotkey_alpha(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::total_hotkey_alpha_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::total_hotkey_alpha_prefix(),
+                                pallets::subtensor_module::storage::total_hotkey_alpha_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "TotalHotkeyAlphaLastEpoch") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::total_hotkey_alpha_last_epoch(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::total_hotkey_alpha_last_epoch_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::total_hotkey_alpha_last_epoch_prefix(),
+                                pallets::subtensor_module::storage::total_hotkey_alpha_last_epoch_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "TotalHotkeyShares") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::total_hotkey_shares(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::total_hotkey_shares_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::total_hotkey_shares_prefix(),
+                                pallets::subtensor_module::storage::total_hotkey_shares_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Alpha") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let k3 = arg(keys, 2)
+                            .map_err(|e| format!("map key {}: {e}", 2))?;
+                        let full = pallets::subtensor_module::storage::alpha(
+                            &k1,
+                            &k2,
+                            &k3,
+                        );
+                        let parts = pallets::subtensor_module::storage::alpha_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::alpha_prefix(),
+                                pallets::subtensor_module::storage::alpha_prefix1(& k1),
+                                pallets::subtensor_module::storage::alpha_prefix2(& k1, &
+                                k2)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1),
+                                ::parity_scale_codec::Encode::encode(& parts.2)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "TokenSymbol") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::token_symbol(&k1);
+                        let parts = pallets::subtensor_module::storage::token_symbol_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::token_symbol_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetTaoFlow") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_tao_flow(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_tao_flow_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_tao_flow_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetEmaTaoFlow") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_ema_tao_flow(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_ema_tao_flow_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_ema_tao_flow_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "UsedWork") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::used_work(&k1);
+                        let parts = pallets::subtensor_module::storage::used_work_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::used_work_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "MaxRegistrationsPerBlock") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::max_registrations_per_block(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::max_registrations_per_block_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::max_registrations_per_block_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "LastRateLimitedBlock") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::last_rate_limited_block(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::last_rate_limited_block_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::last_rate_limited_block_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "TransferToggle") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::transfer_toggle(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::transfer_toggle_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::transfer_toggle_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetLocked") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_locked(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_locked_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_locked_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "LargestLocked") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::largest_locked(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::largest_locked_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::largest_locked_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Tempo") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::tempo(&k1);
+                        let parts = pallets::subtensor_module::storage::tempo_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::tempo_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "FirstEmissionBlockNumber") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::first_emission_block_number(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::first_emission_block_number_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::first_emission_block_number_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetMechanism") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_mechanism(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_mechanism_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_mechanism_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetworkN") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnetwork_n(&k1);
+                        let parts = pallets::subtensor_module::storage::subnetwork_n_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnetwork_n_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "NetworksAdded") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::networks_added(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::networks_added_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::networks_added_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "IsNetworkMember") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::is_network_member(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::is_network_member_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::is_network_member_prefix(),
+                                pallets::subtensor_module::storage::is_network_member_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "NetworkRegistrationAllowed") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::network_registration_allowed(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::network_registration_allowed_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::network_registration_allowed_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "NetworkPowRegistrationAllowed") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::network_pow_registration_allowed(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::network_pow_registration_allowed_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::network_pow_registration_allowed_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "NetworkRegisteredAt") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::network_registered_at(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::network_registered_at_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::network_registered_at_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "PendingServerEmission") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::pending_server_emission(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::pending_server_emission_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::pending_server_emission_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "PendingValidatorEmission") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::pending_validator_emission(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::pending_validator_emission_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::pending_validator_emission_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "PendingRootAlphaDivs") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::pending_root_alpha_divs(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::pending_root_alpha_divs_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::pending_root_alpha_divs_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "PendingOwnerCut") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::pending_owner_cut(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::pending_owner_cut_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::pending_owner_cut_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "BlocksSinceLastStep") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::blocks_since_last_step(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::blocks_since_last_step_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::blocks_since_last_step_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "LastMechansimStepBlock") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::last_mechansim_step_block(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::last_mechansim_step_block_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::last_mechansim_step_block_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetOwner") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_owner(&k1);
+                        let parts = pallets::subtensor_module::storage::subnet_owner_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_owner_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetOwnerHotkey") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_owner_hotkey(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_owner_hotkey_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_owner_hotkey_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "RecycleOrBurn") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::recycle_or_burn(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::recycle_or_burn_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::recycle_or_burn_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "ServingRateLimit") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::serving_rate_limit(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::serving_rate_limit_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::serving_rate_limit_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Rho") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::rho(&k1);
+                        let parts = pallets::subtensor_module::storage::rho_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::rho_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "AlphaSigmoidSteepness") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::alpha_sigmoid_steepness(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::alpha_sigmoid_steepness_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::alpha_sigmoid_steepness_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Kappa") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::kappa(&k1);
+                        let parts = pallets::subtensor_module::storage::kappa_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::kappa_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "RegistrationsThisInterval") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::registrations_this_interval(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::registrations_this_interval_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::registrations_this_interval_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "POWRegistrationsThisInterval") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::pow_registrations_this_interval(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::pow_registrations_this_interval_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::pow_registrations_this_interval_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "BurnRegistrationsThisInterval") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::burn_registrations_this_interval(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::burn_registrations_this_interval_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::burn_registrations_this_interval_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "MinAllowedUids") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::min_allowed_uids(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::min_allowed_uids_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::min_allowed_uids_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "MaxAllowedUids") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::max_allowed_uids(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::max_allowed_uids_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::max_allowed_uids_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "ImmunityPeriod") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::immunity_period(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::immunity_period_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::immunity_period_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "ActivityCutoff") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::activity_cutoff(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::activity_cutoff_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::activity_cutoff_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "MaxWeightsLimit") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::max_weights_limit(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::max_weights_limit_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::max_weights_limit_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "WeightsVersionKey") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::weights_version_key(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::weights_version_key_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::weights_version_key_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "MinAllowedWeights") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::min_allowed_weights(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::min_allowed_weights_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::min_allowed_weights_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "MaxAllowedValidators") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::max_allowed_validators(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::max_allowed_validators_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::max_allowed_validators_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "AdjustmentInterval") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::adjustment_interval(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::adjustment_interval_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::adjustment_interval_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "BondsMovingAverage") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::bonds_moving_average(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::bonds_moving_average_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::bonds_moving_average_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "BondsPenalty") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::bonds_penalty(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::bonds_penalty_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::bonds_penalty_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "BondsResetOn") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::bonds_reset_on(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::bonds_reset_on_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::bonds_reset_on_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "WeightsSetRateLimit") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::weights_set_rate_limit(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::weights_set_rate_limit_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::weights_set_rate_limit_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "ValidatorPruneLen") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::validator_prune_len(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::validator_prune_len_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::validator_prune_len_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "ScalingLawPower") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::scaling_law_power(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::scaling_law_power_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::scaling_law_power_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "TargetRegistrationsPerInterval") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::target_registrations_per_interval(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::target_registrations_per_interval_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::target_registrations_per_interval_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "AdjustmentAlpha") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::adjustment_alpha(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::adjustment_alpha_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::adjustment_alpha_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "CommitRevealWeightsEnabled") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::commit_reveal_weights_enabled(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::commit_reveal_weights_enabled_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::commit_reveal_weights_enabled_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Burn") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::burn(&k1);
+                        let parts = pallets::subtensor_module::storage::burn_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::burn_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Difficulty") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::difficulty(&k1);
+                        let parts = pallets::subtensor_module::storage::difficulty_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::difficulty_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "MinBurn") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::min_burn(&k1);
+                        let parts = pallets::subtensor_module::storage::min_burn_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::min_burn_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "MaxBurn") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::max_burn(&k1);
+                        let parts = pallets::subtensor_module::storage::max_burn_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::max_burn_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "MinDifficulty") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::min_difficulty(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::min_difficulty_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::min_difficulty_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "MaxDifficulty") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::max_difficulty(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::max_difficulty_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::max_difficulty_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "LastAdjustmentBlock") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::last_adjustment_block(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::last_adjustment_block_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::last_adjustment_block_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "RegistrationsThisBlock") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::registrations_this_block(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::registrations_this_block_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::registrations_this_block_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "EMAPriceHalvingBlocks") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::ema_price_halving_blocks(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::ema_price_halving_blocks_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::ema_price_halving_blocks_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "RAORecycledForRegistration") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::rao_recycled_for_registration(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::rao_recycled_for_registration_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::rao_recycled_for_registration_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "LiquidAlphaOn") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::liquid_alpha_on(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::liquid_alpha_on_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::liquid_alpha_on_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Yuma3On") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::yuma3_on(&k1);
+                        let parts = pallets::subtensor_module::storage::yuma3_on_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::yuma3_on_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "AlphaValues") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::alpha_values(&k1);
+                        let parts = pallets::subtensor_module::storage::alpha_values_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::alpha_values_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubtokenEnabled") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subtoken_enabled(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subtoken_enabled_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subtoken_enabled_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "ImmuneOwnerUidsLimit") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::immune_owner_uids_limit(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::immune_owner_uids_limit_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::immune_owner_uids_limit_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "StakeWeight") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::stake_weight(&k1);
+                        let parts = pallets::subtensor_module::storage::stake_weight_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::stake_weight_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Uids") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::uids(&k1, &k2);
+                        let parts = pallets::subtensor_module::storage::uids_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::uids_prefix(),
+                                pallets::subtensor_module::storage::uids_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Keys") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::keys(&k1, &k2);
+                        let parts = pallets::subtensor_module::storage::keys_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::keys_prefix(),
+                                pallets::subtensor_module::storage::keys_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "LoadedEmission") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::loaded_emission(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::loaded_emission_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::loaded_emission_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Active") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::active(&k1);
+                        let parts = pallets::subtensor_module::storage::active_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::active_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Rank") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::rank(&k1);
+                        let parts = pallets::subtensor_module::storage::rank_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::rank_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Trust") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::trust(&k1);
+                        let parts = pallets::subtensor_module::storage::trust_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::trust_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Consensus") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::consensus(&k1);
+                        let parts = pallets::subtensor_module::storage::consensus_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::consensus_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Incentive") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::incentive(&k1);
+                        let parts = pallets::subtensor_module::storage::incentive_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::incentive_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Dividends") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::dividends(&k1);
+                        let parts = pallets::subtensor_module::storage::dividends_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::dividends_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Emission") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::emission(&k1);
+                        let parts = pallets::subtensor_module::storage::emission_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::emission_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "LastUpdate") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::last_update(&k1);
+                        let parts = pallets::subtensor_module::storage::last_update_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::last_update_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "ValidatorTrust") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::validator_trust(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::validator_trust_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::validator_trust_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "PruningScores") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::pruning_scores(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::pruning_scores_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::pruning_scores_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "ValidatorPermit") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::validator_permit(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::validator_permit_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::validator_permit_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Weights") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::weights(&k1, &k2);
+                        let parts = pallets::subtensor_module::storage::weights_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::weights_prefix(),
+                                pallets::subtensor_module::storage::weights_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Bonds") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::bonds(&k1, &k2);
+                        let parts = pallets::subtensor_module::storage::bonds_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::bonds_prefix(),
+                                pallets::subtensor_module::storage::bonds_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "BlockAtRegistration") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::block_at_registration(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::block_at_registration_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::block_at_registration_prefix(),
+                                pallets::subtensor_module::storage::block_at_registration_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Axons") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::axons(&k1, &k2);
+                        let parts = pallets::subtensor_module::storage::axons_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::axons_prefix(),
+                                pallets::subtensor_module::storage::axons_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "NeuronCertificates") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::neuron_certificates(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::neuron_certificates_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::neuron_certificates_prefix(),
+                                pallets::subtensor_module::storage::neuron_certificates_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Prometheus") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::prometheus(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::prometheus_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::prometheus_prefix(),
+                                pallets::subtensor_module::storage::prometheus_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "Identities") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::identities(&k1);
+                        let parts = pallets::subtensor_module::storage::identities_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::identities_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "IdentitiesV2") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::identities_v2(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::identities_v2_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::identities_v2_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetIdentities") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_identities(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_identities_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_identities_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetIdentitiesV2") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_identities_v2(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_identities_v2_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_identities_v2_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetIdentitiesV3") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_identities_v3(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_identities_v3_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_identities_v3_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "TransactionKeyLastBlock") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let k3 = arg(keys, 2)
+                            .map_err(|e| format!("map key {}: {e}", 2))?;
+                        let full = pallets::subtensor_module::storage::transaction_key_last_block(
+                            &k1,
+                            &k2,
+                            &k3,
+                        );
+                        let parts = pallets::subtensor_module::storage::transaction_key_last_block_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::transaction_key_last_block_prefix(),
+                                pallets::subtensor_module::storage::transaction_key_last_block_prefix1(&
+                                k1),
+                                pallets::subtensor_module::storage::transaction_key_last_block_prefix2(&
+                                k1, & k2)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1),
+                                ::parity_scale_codec::Encode::encode(& parts.2)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "LastTxBlock") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::last_tx_block(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::last_tx_block_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::last_tx_block_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "LastTxBlockChildKeyTake") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::last_tx_block_child_key_take(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::last_tx_block_child_key_take_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::last_tx_block_child_key_take_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "LastTxBlockDelegateTake") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::last_tx_block_delegate_take(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::last_tx_block_delegate_take_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::last_tx_block_delegate_take_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "WeightCommits") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::weight_commits(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::weight_commits_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::weight_commits_prefix(),
+                                pallets::subtensor_module::storage::weight_commits_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "TimelockedWeightCommits") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::timelocked_weight_commits(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::timelocked_weight_commits_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::timelocked_weight_commits_prefix(),
+                                pallets::subtensor_module::storage::timelocked_weight_commits_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "CRV3WeightCommits") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::crv3_weight_commits(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::crv3_weight_commits_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::crv3_weight_commits_prefix(),
+                                pallets::subtensor_module::storage::crv3_weight_commits_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "CRV3WeightCommitsV2") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::crv3_weight_commits_v2(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::crv3_weight_commits_v2_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::crv3_weight_commits_v2_prefix(),
+                                pallets::subtensor_module::storage::crv3_weight_commits_v2_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "RevealPeriodEpochs") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::reveal_period_epochs(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::reveal_period_epochs_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::reveal_period_epochs_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "LastColdkeyHotkeyStakeBlock") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::last_coldkey_hotkey_stake_block(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::last_coldkey_hotkey_stake_block_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::last_coldkey_hotkey_stake_block_prefix(),
+                                pallets::subtensor_module::storage::last_coldkey_hotkey_stake_block_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "StakingOperationRateLimiter") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let k3 = arg(keys, 2)
+                            .map_err(|e| format!("map key {}: {e}", 2))?;
+                        let full = pallets::subtensor_module::storage::staking_operation_rate_limiter(
+                            &k1,
+                            &k2,
+                            &k3,
+                        );
+                        let parts = pallets::subtensor_module::storage::staking_operation_rate_limiter_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::staking_operation_rate_limiter_prefix(),
+                                pallets::subtensor_module::storage::staking_operation_rate_limiter_prefix1(&
+                                k1),
+                                pallets::subtensor_module::storage::staking_operation_rate_limiter_prefix2(&
+                                k1, & k2)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1),
+                                ::parity_scale_codec::Encode::encode(& parts.2)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "RootClaimableThreshold") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::root_claimable_threshold(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::root_claimable_threshold_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::root_claimable_threshold_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "RootClaimable") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::root_claimable(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::root_claimable_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::root_claimable_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "RootClaimed") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let k3 = arg(keys, 2)
+                            .map_err(|e| format!("map key {}: {e}", 2))?;
+                        let full = pallets::subtensor_module::storage::root_claimed(
+                            &k1,
+                            &k2,
+                            &k3,
+                        );
+                        let parts = pallets::subtensor_module::storage::root_claimed_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::root_claimed_prefix(),
+                                pallets::subtensor_module::storage::root_claimed_prefix1(&
+                                k1),
+                                pallets::subtensor_module::storage::root_claimed_prefix2(&
+                                k1, & k2)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1),
+                                ::parity_scale_codec::Encode::encode(& parts.2)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "RootClaimType") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::root_claim_type(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::root_claim_type_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::root_claim_type_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "StakingColdkeysByIndex") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::staking_coldkeys_by_index(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::staking_coldkeys_by_index_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::staking_coldkeys_by_index_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "StakingColdkeys") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::staking_coldkeys(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::staking_coldkeys_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::staking_coldkeys_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "AssociatedEvmAddress") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::associated_evm_address(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::associated_evm_address_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::associated_evm_address_prefix(),
+                                pallets::subtensor_module::storage::associated_evm_address_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetLeases") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_leases(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_leases_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_leases_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetLeaseShares") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::subtensor_module::storage::subnet_lease_shares(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_lease_shares_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_lease_shares_prefix(),
+                                pallets::subtensor_module::storage::subnet_lease_shares_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "SubnetUidToLeaseId") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::subnet_uid_to_lease_id(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::subnet_uid_to_lease_id_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::subnet_uid_to_lease_id_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "AccumulatedLeaseDividends") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::accumulated_lease_dividends(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::accumulated_lease_dividends_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::accumulated_lease_dividends_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "MechanismCountCurrent") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::mechanism_count_current(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::mechanism_count_current_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::mechanism_count_current_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "MechanismEmissionSplit") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::mechanism_emission_split(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::mechanism_emission_split_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::mechanism_emission_split_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SubtensorModule", "HasMigrationRun") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::subtensor_module::storage::has_migration_run(
+                            &k1,
+                        );
+                        let parts = pallets::subtensor_module::storage::has_migration_run_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::subtensor_module::storage::has_migration_run_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Multisig", "Multisigs") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::multisig::storage::multisigs(&k1, &k2);
+                        let parts = pallets::multisig::storage::multisigs_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::multisig::storage::multisigs_prefix(),
+                                pallets::multisig::storage::multisigs_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Preimage", "StatusFor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::preimage::storage::status_for(&k1);
+                        let parts = pallets::preimage::storage::status_for_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::preimage::storage::status_for_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Preimage", "RequestStatusFor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::preimage::storage::request_status_for(&k1);
+                        let parts = pallets::preimage::storage::request_status_for_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::preimage::storage::request_status_for_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Preimage", "PreimageFor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::preimage::storage::preimage_for(&k1);
+                        let parts = pallets::preimage::storage::preimage_for_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::preimage::storage::preimage_for_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Scheduler", "Agenda") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::scheduler::storage::agenda(&k1);
+                        let parts = pallets::scheduler::storage::agenda_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::scheduler::storage::agenda_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Scheduler", "Retries") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::scheduler::storage::retries(&k1);
+                        let parts = pallets::scheduler::storage::retries_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::scheduler::storage::retries_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Scheduler", "Lookup") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::scheduler::storage::lookup(&k1);
+                        let parts = pallets::scheduler::storage::lookup_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::scheduler::storage::lookup_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Proxy", "Proxies") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::proxy::storage::proxies(&k1);
+                        let parts = pallets::proxy::storage::proxies_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::proxy::storage::proxies_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Proxy", "Announcements") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::proxy::storage::announcements(&k1);
+                        let parts = pallets::proxy::storage::announcements_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::proxy::storage::announcements_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Registry", "IdentityOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::registry::storage::identity_of(&k1);
+                        let parts = pallets::registry::storage::identity_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::registry::storage::identity_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Commitments", "CommitmentOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::commitments::storage::commitment_of(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::commitments::storage::commitment_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::commitments::storage::commitment_of_prefix(),
+                                pallets::commitments::storage::commitment_of_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Commitments", "LastCommitment") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::commitments::storage::last_commitment(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::commitments::storage::last_commitment_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::commitments::storage::last_commitment_prefix(),
+                                pallets::commitments::storage::last_commitment_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Commitments", "LastBondsReset") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::commitments::storage::last_bonds_reset(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::commitments::storage::last_bonds_reset_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::commitments::storage::last_bonds_reset_prefix(),
+                                pallets::commitments::storage::last_bonds_reset_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Commitments", "RevealedCommitments") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::commitments::storage::revealed_commitments(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::commitments::storage::revealed_commitments_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::commitments::storage::revealed_commitments_prefix(),
+                                pallets::commitments::storage::revealed_commitments_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Commitments", "UsedSpaceOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::commitments::storage::used_space_of(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::commitments::storage::used_space_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::commitments::storage::used_space_of_prefix(),
+                                pallets::commitments::storage::used_space_of_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("AdminUtils", "PrecompileEnable") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::admin_utils::storage::precompile_enable(&k1);
+                        let parts = pallets::admin_utils::storage::precompile_enable_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::admin_utils::storage::precompile_enable_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SafeMode", "Deposits") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::safe_mode::storage::deposits(&k1, &k2);
+                        let parts = pallets::safe_mode::storage::deposits_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::safe_mode::storage::deposits_prefix(),
+                                pallets::safe_mode::storage::deposits_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Ethereum", "Pending") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::ethereum::storage::pending(&k1);
+                        let parts = pallets::ethereum::storage::pending_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::ethereum::storage::pending_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Ethereum", "BlockHash") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::ethereum::storage::block_hash(&k1);
+                        let parts = pallets::ethereum::storage::block_hash_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::ethereum::storage::block_hash_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("EVM", "AccountCodes") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::evm::storage::account_codes(&k1);
+                        let parts = pallets::evm::storage::account_codes_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::evm::storage::account_codes_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("EVM", "AccountCodesMetadata") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::evm::storage::account_codes_metadata(&k1);
+                        let parts = pallets::evm::storage::account_codes_metadata_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::evm::storage::account_codes_metadata_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("EVM", "AccountStorages") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::evm::storage::account_storages(&k1, &k2);
+                        let parts = pallets::evm::storage::account_storages_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::evm::storage::account_storages_prefix(),
+                                pallets::evm::storage::account_storages_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Drand", "HasMigrationRun") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::drand::storage::has_migration_run(&k1);
+                        let parts = pallets::drand::storage::has_migration_run_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::drand::storage::has_migration_run_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Drand", "Pulses") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::drand::storage::pulses(&k1);
+                        let parts = pallets::drand::storage::pulses_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::drand::storage::pulses_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Crowdloan", "Crowdloans") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::crowdloan::storage::crowdloans(&k1);
+                        let parts = pallets::crowdloan::storage::crowdloans_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::crowdloan::storage::crowdloans_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Crowdloan", "Contributions") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::crowdloan::storage::contributions(&k1, &k2);
+                        let parts = pallets::crowdloan::storage::contributions_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::crowdloan::storage::contributions_prefix(),
+                                pallets::crowdloan::storage::contributions_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Crowdloan", "HasMigrationRun") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::crowdloan::storage::has_migration_run(&k1);
+                        let parts = pallets::crowdloan::storage::has_migration_run_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::crowdloan::storage::has_migration_run_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Swap", "FeeRate") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::swap::storage::fee_rate(&k1);
+                        let parts = pallets::swap::storage::fee_rate_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::swap::storage::fee_rate_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Swap", "FeeGlobalTao") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::swap::storage::fee_global_tao(&k1);
+                        let parts = pallets::swap::storage::fee_global_tao_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::swap::storage::fee_global_tao_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Swap", "FeeGlobalAlpha") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::swap::storage::fee_global_alpha(&k1);
+                        let parts = pallets::swap::storage::fee_global_alpha_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::swap::storage::fee_global_alpha_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Swap", "Ticks") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::swap::storage::ticks(&k1, &k2);
+                        let parts = pallets::swap::storage::ticks_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::swap::storage::ticks_prefix(),
+                                pallets::swap::storage::ticks_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Swap", "SwapV3Initialized") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::swap::storage::swap_v3_initialized(&k1);
+                        let parts = pallets::swap::storage::swap_v3_initialized_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::swap::storage::swap_v3_initialized_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Swap", "AlphaSqrtPrice") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::swap::storage::alpha_sqrt_price(&k1);
+                        let parts = pallets::swap::storage::alpha_sqrt_price_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::swap::storage::alpha_sqrt_price_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Swap", "CurrentTick") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::swap::storage::current_tick(&k1);
+                        let parts = pallets::swap::storage::current_tick_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::swap::storage::current_tick_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Swap", "CurrentLiquidity") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::swap::storage::current_liquidity(&k1);
+                        let parts = pallets::swap::storage::current_liquidity_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::swap::storage::current_liquidity_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Swap", "EnabledUserLiquidity") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::swap::storage::enabled_user_liquidity(&k1);
+                        let parts = pallets::swap::storage::enabled_user_liquidity_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::swap::storage::enabled_user_liquidity_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Swap", "Positions") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let k3 = arg(keys, 2)
+                            .map_err(|e| format!("map key {}: {e}", 2))?;
+                        let full = pallets::swap::storage::positions(&k1, &k2, &k3);
+                        let parts = pallets::swap::storage::positions_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::swap::storage::positions_prefix(),
+                                pallets::swap::storage::positions_prefix1(& k1),
+                                pallets::swap::storage::positions_prefix2(& k1, & k2)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1),
+                                ::parity_scale_codec::Encode::encode(& parts.2)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Swap", "TickIndexBitmapWords") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let k3 = arg(keys, 2)
+                            .map_err(|e| format!("map key {}: {e}", 2))?;
+                        let full = pallets::swap::storage::tick_index_bitmap_words(
+                            &k1,
+                            &k2,
+                            &k3,
+                        );
+                        let parts = pallets::swap::storage::tick_index_bitmap_words_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::swap::storage::tick_index_bitmap_words_prefix(),
+                                pallets::swap::storage::tick_index_bitmap_words_prefix1(&
+                                k1),
+                                pallets::swap::storage::tick_index_bitmap_words_prefix2(&
+                                k1, & k2)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1),
+                                ::parity_scale_codec::Encode::encode(& parts.2)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Swap", "ScrapReservoirTao") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::swap::storage::scrap_reservoir_tao(&k1);
+                        let parts = pallets::swap::storage::scrap_reservoir_tao_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::swap::storage::scrap_reservoir_tao_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Swap", "ScrapReservoirAlpha") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::swap::storage::scrap_reservoir_alpha(&k1);
+                        let parts = pallets::swap::storage::scrap_reservoir_alpha_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::swap::storage::scrap_reservoir_alpha_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Contracts", "PristineCode") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::contracts::storage::pristine_code(&k1);
+                        let parts = pallets::contracts::storage::pristine_code_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::contracts::storage::pristine_code_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Contracts", "CodeInfoOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::contracts::storage::code_info_of(&k1);
+                        let parts = pallets::contracts::storage::code_info_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::contracts::storage::code_info_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Contracts", "ContractInfoOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::contracts::storage::contract_info_of(&k1);
+                        let parts = pallets::contracts::storage::contract_info_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::contracts::storage::contract_info_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Contracts", "DeletionQueue") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::contracts::storage::deletion_queue(&k1);
+                        let parts = pallets::contracts::storage::deletion_queue_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::contracts::storage::deletion_queue_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
                     }
                     _ => return Ok(None),
                 },

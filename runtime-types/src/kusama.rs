@@ -36100,7 +36100,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\x02\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `System.Account`.
             pub type Account = super::super::super::runtime_types::frame_system::AccountInfo<
@@ -36129,6 +36130,28 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x80",
                 )
+            }
+            ///The prefix of every key of `System.Account` (to iterate the map).
+            #[inline]
+            pub fn account_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Account", &[])
+            }
+            ///The map keys of a full storage key of `System.Account` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn account_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "System",
+                    "Account",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `System.ExtrinsicCount`.
             pub type ExtrinsicCount = u32;
@@ -36191,6 +36214,25 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `System.BlockHash` (to iterate the map).
+            #[inline]
+            pub fn block_hash_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "BlockHash", &[])
+            }
+            ///The map keys of a full storage key of `System.BlockHash` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn block_hash_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "System",
+                    "BlockHash",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `System.ExtrinsicData`.
             pub type ExtrinsicData = Vec<u8>;
             ///The storage key of `System.ExtrinsicData`.
@@ -36214,6 +36256,25 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `System.ExtrinsicData` (to iterate the map).
+            #[inline]
+            pub fn extrinsic_data_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ExtrinsicData", &[])
+            }
+            ///The map keys of a full storage key of `System.ExtrinsicData` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn extrinsic_data_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "System",
+                    "ExtrinsicData",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `System.Number`.
             pub type Number = u32;
@@ -36311,6 +36372,28 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `System.EventTopics` (to iterate the map).
+            #[inline]
+            pub fn event_topics_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "EventTopics", &[])
+            }
+            ///The map keys of a full storage key of `System.EventTopics` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn event_topics_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "System",
+                    "EventTopics",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `System.LastRuntimeUpgrade`.
             pub type LastRuntimeUpgrade = super::super::super::runtime_types::frame_system::LastRuntimeUpgradeInfo;
@@ -36470,7 +36553,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\0\x02\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Babe.EpochIndex`.
             pub type EpochIndex = u64;
@@ -36637,6 +36721,25 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Babe.UnderConstruction` (to iterate the map).
+            #[inline]
+            pub fn under_construction_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "UnderConstruction", &[])
+            }
+            ///The map keys of a full storage key of `Babe.UnderConstruction` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn under_construction_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Babe",
+                    "UnderConstruction",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Babe.Initialized`.
             pub type Initialized = Option<
                 super::super::super::runtime_types::sp_consensus_babe::digests::PreDigest,
@@ -36783,7 +36886,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\xB8\x0B\0\0\0\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Timestamp.Now`.
             pub type Now = u64;
@@ -36844,7 +36948,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Indices.Accounts`.
             pub type Accounts = (::ferroscale_runtime_types::AccountId32, u128, bool);
@@ -36861,6 +36966,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Indices.Accounts` (to iterate the map).
+            #[inline]
+            pub fn accounts_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Indices", "Accounts", &[])
+            }
+            ///The map keys of a full storage key of `Indices.Accounts` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn accounts_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Indices",
+                    "Accounts",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -36958,7 +37082,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\x08\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Balances.TotalIssuance`.
             pub type TotalIssuance = u128;
@@ -37023,6 +37148,28 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x80",
                 )
             }
+            ///The prefix of every key of `Balances.Account` (to iterate the map).
+            #[inline]
+            pub fn account_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "Account", &[])
+            }
+            ///The map keys of a full storage key of `Balances.Account` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn account_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Balances",
+                    "Account",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Balances.Locks`.
             pub type Locks = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
                 super::super::super::runtime_types::pallet_balances::types::BalanceLock<
@@ -37047,6 +37194,28 @@ pub mod pallets {
             #[inline]
             pub fn locks_default() -> Result<Locks, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `Balances.Locks` (to iterate the map).
+            #[inline]
+            pub fn locks_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "Locks", &[])
+            }
+            ///The map keys of a full storage key of `Balances.Locks` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn locks_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Balances",
+                    "Locks",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Balances.Reserves`.
             pub type Reserves = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -37074,6 +37243,28 @@ pub mod pallets {
             pub fn reserves_default() -> Result<Reserves, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Balances.Reserves` (to iterate the map).
+            #[inline]
+            pub fn reserves_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "Reserves", &[])
+            }
+            ///The map keys of a full storage key of `Balances.Reserves` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn reserves_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Balances",
+                    "Reserves",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Balances.Holds`.
             pub type Holds = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 super::super::super::runtime_types::pallet_balances::types::IdAmount<
@@ -37100,6 +37291,28 @@ pub mod pallets {
             pub fn holds_default() -> Result<Holds, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Balances.Holds` (to iterate the map).
+            #[inline]
+            pub fn holds_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "Holds", &[])
+            }
+            ///The map keys of a full storage key of `Balances.Holds` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn holds_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Balances",
+                    "Holds",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Balances.Freezes`.
             pub type Freezes = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 super::super::super::runtime_types::pallet_balances::types::IdAmount<
@@ -37125,6 +37338,28 @@ pub mod pallets {
             #[inline]
             pub fn freezes_default() -> Result<Freezes, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `Balances.Freezes` (to iterate the map).
+            #[inline]
+            pub fn freezes_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "Freezes", &[])
+            }
+            ///The map keys of a full storage key of `Balances.Freezes` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn freezes_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Balances",
+                    "Freezes",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -37246,7 +37481,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\x05")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `TransactionPayment.NextFeeMultiplier`.
             pub type NextFeeMultiplier = super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128;
@@ -37294,7 +37530,8 @@ pub mod pallets {
     pub mod authorship {
         /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
         pub const INDEX: u8 = 5u8;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Authorship.Author`.
             pub type Author = ::ferroscale_runtime_types::AccountId32;
@@ -37351,7 +37588,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b" \0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Staking.ValidatorCount`.
             pub type ValidatorCount = u32;
@@ -37417,6 +37655,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Staking.Bonded` (to iterate the map).
+            #[inline]
+            pub fn bonded_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "Bonded", &[])
+            }
+            ///The map keys of a full storage key of `Staking.Bonded` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn bonded_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "Bonded",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Staking.MinNominatorBond`.
             pub type MinNominatorBond = u128;
@@ -37512,6 +37772,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Staking.Ledger` (to iterate the map).
+            #[inline]
+            pub fn ledger_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "Ledger", &[])
+            }
+            ///The map keys of a full storage key of `Staking.Ledger` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn ledger_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "Ledger",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Staking.Payee`.
             pub type Payee = super::super::super::runtime_types::pallet_staking::RewardDestination<
                 ::ferroscale_runtime_types::AccountId32,
@@ -37534,6 +37816,28 @@ pub mod pallets {
             #[inline]
             pub fn payee_default() -> Result<Payee, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `Staking.Payee` (to iterate the map).
+            #[inline]
+            pub fn payee_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "Payee", &[])
+            }
+            ///The map keys of a full storage key of `Staking.Payee` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn payee_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "Payee",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Staking.Validators`.
             pub type Validators = super::super::super::runtime_types::pallet_staking::ValidatorPrefs;
@@ -37560,6 +37864,28 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The prefix of every key of `Staking.Validators` (to iterate the map).
+            #[inline]
+            pub fn validators_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "Validators", &[])
+            }
+            ///The map keys of a full storage key of `Staking.Validators` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn validators_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "Validators",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Staking.CounterForValidators`.
             pub type CounterForValidators = u32;
@@ -37608,6 +37934,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Staking.Nominators` (to iterate the map).
+            #[inline]
+            pub fn nominators_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "Nominators", &[])
+            }
+            ///The map keys of a full storage key of `Staking.Nominators` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn nominators_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "Nominators",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Staking.CounterForNominators`.
             pub type CounterForNominators = u32;
@@ -37669,6 +38017,29 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Staking.ErasStartSessionIndex` (to iterate the map).
+            #[inline]
+            pub fn eras_start_session_index_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasStartSessionIndex",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Staking.ErasStartSessionIndex` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn eras_start_session_index_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "ErasStartSessionIndex",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Staking.ErasStakers`.
             pub type ErasStakers = super::super::super::runtime_types::pallet_staking::Exposure<
                 ::ferroscale_runtime_types::AccountId32,
@@ -37702,6 +38073,44 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0")
+            }
+            ///The prefix of every key of `Staking.ErasStakers` (to iterate the map).
+            #[inline]
+            pub fn eras_stakers_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "ErasStakers", &[])
+            }
+            ///The prefix of the keys of `Staking.ErasStakers` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn eras_stakers_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasStakers",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Staking.ErasStakers` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn eras_stakers_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "ErasStakers",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `Staking.ErasStakersClipped`.
             pub type ErasStakersClipped = super::super::super::runtime_types::pallet_staking::Exposure<
@@ -37737,6 +38146,48 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0")
             }
+            ///The prefix of every key of `Staking.ErasStakersClipped` (to iterate the map).
+            #[inline]
+            pub fn eras_stakers_clipped_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasStakersClipped",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Staking.ErasStakersClipped` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn eras_stakers_clipped_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasStakersClipped",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Staking.ErasStakersClipped` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn eras_stakers_clipped_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "ErasStakersClipped",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Staking.ErasValidatorPrefs`.
             pub type ErasValidatorPrefs = super::super::super::runtime_types::pallet_staking::ValidatorPrefs;
             ///The storage key of `Staking.ErasValidatorPrefs`.
@@ -37768,6 +38219,48 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0")
             }
+            ///The prefix of every key of `Staking.ErasValidatorPrefs` (to iterate the map).
+            #[inline]
+            pub fn eras_validator_prefs_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasValidatorPrefs",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Staking.ErasValidatorPrefs` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn eras_validator_prefs_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasValidatorPrefs",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Staking.ErasValidatorPrefs` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn eras_validator_prefs_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "ErasValidatorPrefs",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Staking.ErasValidatorReward`.
             pub type ErasValidatorReward = u128;
             ///The storage key of `Staking.ErasValidatorReward`.
@@ -37783,6 +38276,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Staking.ErasValidatorReward` (to iterate the map).
+            #[inline]
+            pub fn eras_validator_reward_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasValidatorReward",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Staking.ErasValidatorReward` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn eras_validator_reward_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "ErasValidatorReward",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Staking.ErasRewardPoints`.
             pub type ErasRewardPoints = super::super::super::runtime_types::pallet_staking::EraRewardPoints<
@@ -37810,6 +38326,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0")
             }
+            ///The prefix of every key of `Staking.ErasRewardPoints` (to iterate the map).
+            #[inline]
+            pub fn eras_reward_points_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasRewardPoints",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Staking.ErasRewardPoints` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn eras_reward_points_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "ErasRewardPoints",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Staking.ErasTotalStake`.
             pub type ErasTotalStake = u128;
             ///The storage key of `Staking.ErasTotalStake`.
@@ -37835,6 +38374,25 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `Staking.ErasTotalStake` (to iterate the map).
+            #[inline]
+            pub fn eras_total_stake_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "ErasTotalStake", &[])
+            }
+            ///The map keys of a full storage key of `Staking.ErasTotalStake` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn eras_total_stake_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "ErasTotalStake",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Staking.ForceEra`.
             pub type ForceEra = super::super::super::runtime_types::pallet_staking::Forcing;
@@ -37917,6 +38475,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Staking.UnappliedSlashes` (to iterate the map).
+            #[inline]
+            pub fn unapplied_slashes_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "UnappliedSlashes",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Staking.UnappliedSlashes` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn unapplied_slashes_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "UnappliedSlashes",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Staking.BondedEras`.
             pub type BondedEras = Vec<(u32, u32)>;
             ///The storage key of `Staking.BondedEras`.
@@ -37958,6 +38539,48 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Staking.ValidatorSlashInEra` (to iterate the map).
+            #[inline]
+            pub fn validator_slash_in_era_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ValidatorSlashInEra",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Staking.ValidatorSlashInEra` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn validator_slash_in_era_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ValidatorSlashInEra",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Staking.ValidatorSlashInEra` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn validator_slash_in_era_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "ValidatorSlashInEra",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Staking.NominatorSlashInEra`.
             pub type NominatorSlashInEra = u128;
             ///The storage key of `Staking.NominatorSlashInEra`.
@@ -37981,6 +38604,48 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Staking.NominatorSlashInEra` (to iterate the map).
+            #[inline]
+            pub fn nominator_slash_in_era_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "NominatorSlashInEra",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Staking.NominatorSlashInEra` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn nominator_slash_in_era_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "NominatorSlashInEra",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Staking.NominatorSlashInEra` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn nominator_slash_in_era_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "NominatorSlashInEra",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Staking.SlashingSpans`.
             pub type SlashingSpans = super::super::super::runtime_types::pallet_staking::slashing::SlashingSpans;
             ///The storage key of `Staking.SlashingSpans`.
@@ -37998,6 +38663,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Staking.SlashingSpans` (to iterate the map).
+            #[inline]
+            pub fn slashing_spans_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "SlashingSpans", &[])
+            }
+            ///The map keys of a full storage key of `Staking.SlashingSpans` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn slashing_spans_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "SlashingSpans",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Staking.SpanSlash`.
             pub type SpanSlash = super::super::super::runtime_types::pallet_staking::slashing::SpanRecord<
@@ -38028,6 +38715,28 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `Staking.SpanSlash` (to iterate the map).
+            #[inline]
+            pub fn span_slash_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "SpanSlash", &[])
+            }
+            ///The map keys of a full storage key of `Staking.SpanSlash` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn span_slash_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "SpanSlash",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Staking.CurrentPlannedSession`.
             pub type CurrentPlannedSession = u32;
@@ -38347,7 +39056,8 @@ pub mod pallets {
         pub const INDEX: u8 = 7u8;
         ///The pallet's events.
         pub type Event = super::super::runtime_types::pallet_offences::pallet::Event;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Offences.Reports`.
             pub type Reports = super::super::super::runtime_types::sp_staking::offence::OffenceDetails<
@@ -38373,6 +39083,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Offences.Reports` (to iterate the map).
+            #[inline]
+            pub fn reports_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Offences", "Reports", &[])
+            }
+            ///The map keys of a full storage key of `Offences.Reports` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn reports_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Offences",
+                    "Reports",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Offences.ConcurrentReportsIndex`.
             pub type ConcurrentReportsIndex = Vec<::ferroscale_runtime_types::H256>;
@@ -38405,6 +39137,48 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Offences.ConcurrentReportsIndex` (to iterate the map).
+            #[inline]
+            pub fn concurrent_reports_index_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Offences",
+                    "ConcurrentReportsIndex",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Offences.ConcurrentReportsIndex` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn concurrent_reports_index_prefix1(key1: &[u8; 16usize]) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Offences",
+                    "ConcurrentReportsIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Offences.ConcurrentReportsIndex` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn concurrent_reports_index_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ([u8; 16usize], Vec<u8>),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Offences",
+                    "ConcurrentReportsIndex",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
         }
     }
     ///The `Historical` pallet (index 34).
@@ -38422,7 +39196,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_session::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_session::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Session.Validators`.
             pub type Validators = Vec<::ferroscale_runtime_types::AccountId32>;
@@ -38524,6 +39299,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Session.NextKeys` (to iterate the map).
+            #[inline]
+            pub fn next_keys_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Session", "NextKeys", &[])
+            }
+            ///The map keys of a full storage key of `Session.NextKeys` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn next_keys_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Session",
+                    "NextKeys",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Session.KeyOwner`.
             pub type KeyOwner = ::ferroscale_runtime_types::AccountId32;
             ///The storage key of `Session.KeyOwner`.
@@ -38544,6 +39341,31 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Session.KeyOwner` (to iterate the map).
+            #[inline]
+            pub fn key_owner_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Session", "KeyOwner", &[])
+            }
+            ///The map keys of a full storage key of `Session.KeyOwner` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn key_owner_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    super::super::super::runtime_types::sp_core::crypto::KeyTypeId,
+                    Vec<u8>,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Session",
+                    "KeyOwner",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -38599,7 +39421,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\xA8\0\0\0\0\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Grandpa.State`.
             pub type State = super::super::super::runtime_types::pallet_grandpa::StoredState<
@@ -38669,6 +39492,25 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Grandpa.SetIdSession` (to iterate the map).
+            #[inline]
+            pub fn set_id_session_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "SetIdSession", &[])
+            }
+            ///The map keys of a full storage key of `Grandpa.SetIdSession` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn set_id_session_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u64, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Grandpa",
+                    "SetIdSession",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
         pub mod calls {
@@ -38733,7 +39575,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `ImOnline.HeartbeatAfter`.
             pub type HeartbeatAfter = u32;
@@ -38788,6 +39631,45 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `ImOnline.ReceivedHeartbeats` (to iterate the map).
+            #[inline]
+            pub fn received_heartbeats_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ImOnline",
+                    "ReceivedHeartbeats",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `ImOnline.ReceivedHeartbeats` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn received_heartbeats_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ImOnline",
+                    "ReceivedHeartbeats",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `ImOnline.ReceivedHeartbeats` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn received_heartbeats_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u32, u32), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ImOnline",
+                    "ReceivedHeartbeats",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `ImOnline.AuthoredBlocks`.
             pub type AuthoredBlocks = u32;
             ///The storage key of `ImOnline.AuthoredBlocks`.
@@ -38818,6 +39700,48 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The prefix of every key of `ImOnline.AuthoredBlocks` (to iterate the map).
+            #[inline]
+            pub fn authored_blocks_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ImOnline",
+                    "AuthoredBlocks",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `ImOnline.AuthoredBlocks` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn authored_blocks_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ImOnline",
+                    "AuthoredBlocks",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `ImOnline.AuthoredBlocks` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn authored_blocks_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ImOnline",
+                    "AuthoredBlocks",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -38911,7 +39835,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\x80\x97\x06\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Treasury.ProposalCount`.
             pub type ProposalCount = u32;
@@ -38946,6 +39871,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Treasury.Proposals` (to iterate the map).
+            #[inline]
+            pub fn proposals_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Treasury", "Proposals", &[])
+            }
+            ///The map keys of a full storage key of `Treasury.Proposals` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn proposals_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Treasury",
+                    "Proposals",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Treasury.Deactivated`.
             pub type Deactivated = u128;
@@ -39017,6 +39961,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Treasury.Spends` (to iterate the map).
+            #[inline]
+            pub fn spends_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Treasury", "Spends", &[])
+            }
+            ///The map keys of a full storage key of `Treasury.Spends` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn spends_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Treasury",
+                    "Spends",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -39137,7 +40100,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\xC0\x89\x01\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `ConvictionVoting.VotingFor`.
             pub type VotingFor = super::super::super::runtime_types::pallet_conviction_voting::vote::Voting<
@@ -39176,6 +40140,50 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `ConvictionVoting.VotingFor` (to iterate the map).
+            #[inline]
+            pub fn voting_for_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ConvictionVoting",
+                    "VotingFor",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `ConvictionVoting.VotingFor` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn voting_for_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ConvictionVoting",
+                    "VotingFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `ConvictionVoting.VotingFor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn voting_for_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u16),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ConvictionVoting",
+                    "VotingFor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `ConvictionVoting.ClassLocksFor`.
             pub type ClassLocksFor = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 (u16, u128),
@@ -39203,6 +40211,32 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `ConvictionVoting.ClassLocksFor` (to iterate the map).
+            #[inline]
+            pub fn class_locks_for_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ConvictionVoting",
+                    "ClassLocksFor",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `ConvictionVoting.ClassLocksFor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn class_locks_for_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ConvictionVoting",
+                    "ClassLocksFor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -39341,7 +40375,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Referenda.ReferendumCount`.
             pub type ReferendumCount = u32;
@@ -39389,6 +40424,29 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Referenda.ReferendumInfoFor` (to iterate the map).
+            #[inline]
+            pub fn referendum_info_for_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Referenda",
+                    "ReferendumInfoFor",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Referenda.ReferendumInfoFor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn referendum_info_for_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Referenda",
+                    "ReferendumInfoFor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Referenda.TrackQueue`.
             pub type TrackQueue = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 (u32, u128),
@@ -39415,6 +40473,25 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Referenda.TrackQueue` (to iterate the map).
+            #[inline]
+            pub fn track_queue_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Referenda", "TrackQueue", &[])
+            }
+            ///The map keys of a full storage key of `Referenda.TrackQueue` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn track_queue_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Referenda",
+                    "TrackQueue",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Referenda.DecidingCount`.
             pub type DecidingCount = u32;
             ///The storage key of `Referenda.DecidingCount`.
@@ -39439,6 +40516,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
             }
+            ///The prefix of every key of `Referenda.DecidingCount` (to iterate the map).
+            #[inline]
+            pub fn deciding_count_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Referenda",
+                    "DecidingCount",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Referenda.DecidingCount` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn deciding_count_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Referenda",
+                    "DecidingCount",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Referenda.MetadataOf`.
             pub type MetadataOf = ::ferroscale_runtime_types::H256;
             ///The storage key of `Referenda.MetadataOf`.
@@ -39454,6 +40554,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Referenda.MetadataOf` (to iterate the map).
+            #[inline]
+            pub fn metadata_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Referenda", "MetadataOf", &[])
+            }
+            ///The map keys of a full storage key of `Referenda.MetadataOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn metadata_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Referenda",
+                    "MetadataOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -39551,7 +40670,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_ranked_collective::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_ranked_collective::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `FellowshipCollective.MemberCount`.
             pub type MemberCount = u32;
@@ -39577,6 +40697,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
             }
+            ///The prefix of every key of `FellowshipCollective.MemberCount` (to iterate the map).
+            #[inline]
+            pub fn member_count_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipCollective",
+                    "MemberCount",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `FellowshipCollective.MemberCount` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn member_count_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "FellowshipCollective",
+                    "MemberCount",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `FellowshipCollective.Members`.
             pub type Members = super::super::super::runtime_types::pallet_ranked_collective::MemberRecord;
             ///The storage key of `FellowshipCollective.Members`.
@@ -39592,6 +40735,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `FellowshipCollective.Members` (to iterate the map).
+            #[inline]
+            pub fn members_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipCollective",
+                    "Members",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `FellowshipCollective.Members` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn members_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "FellowshipCollective",
+                    "Members",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `FellowshipCollective.IdToIndex`.
             pub type IdToIndex = u32;
@@ -39616,6 +40785,48 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `FellowshipCollective.IdToIndex` (to iterate the map).
+            #[inline]
+            pub fn id_to_index_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipCollective",
+                    "IdToIndex",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `FellowshipCollective.IdToIndex` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn id_to_index_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipCollective",
+                    "IdToIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `FellowshipCollective.IdToIndex` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn id_to_index_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u16, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "FellowshipCollective",
+                    "IdToIndex",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `FellowshipCollective.IndexToId`.
             pub type IndexToId = ::ferroscale_runtime_types::AccountId32;
             ///The storage key of `FellowshipCollective.IndexToId`.
@@ -39635,6 +40846,45 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `FellowshipCollective.IndexToId` (to iterate the map).
+            #[inline]
+            pub fn index_to_id_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipCollective",
+                    "IndexToId",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `FellowshipCollective.IndexToId` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn index_to_id_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipCollective",
+                    "IndexToId",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `FellowshipCollective.IndexToId` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn index_to_id_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u16, u32), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "FellowshipCollective",
+                    "IndexToId",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `FellowshipCollective.Voting`.
             pub type Voting = super::super::super::runtime_types::pallet_ranked_collective::VoteRecord;
@@ -39659,6 +40909,48 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `FellowshipCollective.Voting` (to iterate the map).
+            #[inline]
+            pub fn voting_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipCollective",
+                    "Voting",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `FellowshipCollective.Voting` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn voting_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipCollective",
+                    "Voting",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `FellowshipCollective.Voting` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn voting_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "FellowshipCollective",
+                    "Voting",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `FellowshipCollective.VotingCleanup`.
             pub type VotingCleanup = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 u8,
@@ -39676,6 +40968,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `FellowshipCollective.VotingCleanup` (to iterate the map).
+            #[inline]
+            pub fn voting_cleanup_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipCollective",
+                    "VotingCleanup",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `FellowshipCollective.VotingCleanup` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn voting_cleanup_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "FellowshipCollective",
+                    "VotingCleanup",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -39804,7 +41119,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `FellowshipReferenda.ReferendumCount`.
             pub type ReferendumCount = u32;
@@ -39850,6 +41166,29 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `FellowshipReferenda.ReferendumInfoFor` (to iterate the map).
+            #[inline]
+            pub fn referendum_info_for_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipReferenda",
+                    "ReferendumInfoFor",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `FellowshipReferenda.ReferendumInfoFor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn referendum_info_for_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "FellowshipReferenda",
+                    "ReferendumInfoFor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `FellowshipReferenda.TrackQueue`.
             pub type TrackQueue = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 (u32, u32),
@@ -39876,6 +41215,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `FellowshipReferenda.TrackQueue` (to iterate the map).
+            #[inline]
+            pub fn track_queue_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipReferenda",
+                    "TrackQueue",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `FellowshipReferenda.TrackQueue` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn track_queue_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "FellowshipReferenda",
+                    "TrackQueue",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `FellowshipReferenda.DecidingCount`.
             pub type DecidingCount = u32;
             ///The storage key of `FellowshipReferenda.DecidingCount`.
@@ -39900,6 +41262,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
             }
+            ///The prefix of every key of `FellowshipReferenda.DecidingCount` (to iterate the map).
+            #[inline]
+            pub fn deciding_count_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipReferenda",
+                    "DecidingCount",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `FellowshipReferenda.DecidingCount` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn deciding_count_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "FellowshipReferenda",
+                    "DecidingCount",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `FellowshipReferenda.MetadataOf`.
             pub type MetadataOf = ::ferroscale_runtime_types::H256;
             ///The storage key of `FellowshipReferenda.MetadataOf`.
@@ -39915,6 +41300,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `FellowshipReferenda.MetadataOf` (to iterate the map).
+            #[inline]
+            pub fn metadata_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipReferenda",
+                    "MetadataOf",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `FellowshipReferenda.MetadataOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn metadata_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "FellowshipReferenda",
+                    "MetadataOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -40012,7 +41420,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_whitelist::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_whitelist::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Whitelist.WhitelistedCall`.
             pub type WhitelistedCall = ();
@@ -40029,6 +41438,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Whitelist.WhitelistedCall` (to iterate the map).
+            #[inline]
+            pub fn whitelisted_call_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Whitelist",
+                    "WhitelistedCall",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Whitelist.WhitelistedCall` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn whitelisted_call_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Whitelist",
+                    "WhitelistedCall",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -40105,7 +41540,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Claims.Claims`.
             pub type Claims = u128;
@@ -40124,6 +41560,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Claims.Claims` (to iterate the map).
+            #[inline]
+            pub fn claims_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Claims", "Claims", &[])
+            }
+            ///The map keys of a full storage key of `Claims.Claims` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn claims_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Claims",
+                    "Claims",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `Claims.Total`.
             pub type Total = u128;
@@ -40157,6 +41615,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Claims.Vesting` (to iterate the map).
+            #[inline]
+            pub fn vesting_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Claims", "Vesting", &[])
+            }
+            ///The map keys of a full storage key of `Claims.Vesting` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn vesting_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Claims",
+                    "Vesting",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `Claims.Signing`.
             pub type Signing = super::super::super::runtime_types::polkadot_runtime_common::claims::StatementKind;
             ///The storage key of `Claims.Signing`.
@@ -40175,6 +41655,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Claims.Signing` (to iterate the map).
+            #[inline]
+            pub fn signing_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Claims", "Signing", &[])
+            }
+            ///The map keys of a full storage key of `Claims.Signing` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn signing_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Claims",
+                    "Signing",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `Claims.Preclaims`.
             pub type Preclaims = super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress;
             ///The storage key of `Claims.Preclaims`.
@@ -40190,6 +41692,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Claims.Preclaims` (to iterate the map).
+            #[inline]
+            pub fn preclaims_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Claims", "Preclaims", &[])
+            }
+            ///The map keys of a full storage key of `Claims.Preclaims` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn preclaims_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Claims",
+                    "Preclaims",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -40412,7 +41936,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\x14\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Identity.IdentityOf`.
             pub type IdentityOf = super::super::super::runtime_types::pallet_identity::types::Registration<
@@ -40435,6 +41960,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Identity.IdentityOf` (to iterate the map).
+            #[inline]
+            pub fn identity_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Identity", "IdentityOf", &[])
+            }
+            ///The map keys of a full storage key of `Identity.IdentityOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn identity_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Identity",
+                    "IdentityOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Identity.SuperOf`.
             pub type SuperOf = (
                 ::ferroscale_runtime_types::AccountId32,
@@ -40453,6 +42000,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Identity.SuperOf` (to iterate the map).
+            #[inline]
+            pub fn super_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Identity", "SuperOf", &[])
+            }
+            ///The map keys of a full storage key of `Identity.SuperOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn super_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Identity",
+                    "SuperOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Identity.SubsOf`.
             pub type SubsOf = (
@@ -40481,6 +42050,28 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `Identity.SubsOf` (to iterate the map).
+            #[inline]
+            pub fn subs_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Identity", "SubsOf", &[])
+            }
+            ///The map keys of a full storage key of `Identity.SubsOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subs_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Identity",
+                    "SubsOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Identity.Registrars`.
             pub type Registrars = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -40744,7 +42335,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\0\x02\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Society.Parameters`.
             pub type Parameters = super::super::super::runtime_types::pallet_society::GroupParams<
@@ -40806,6 +42398,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Society.Members` (to iterate the map).
+            #[inline]
+            pub fn members_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Members", &[])
+            }
+            ///The map keys of a full storage key of `Society.Members` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn members_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Society",
+                    "Members",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Society.Payouts`.
             pub type Payouts = super::super::super::runtime_types::pallet_society::PayoutRecord<
                 u128,
@@ -40833,6 +42447,28 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `Society.Payouts` (to iterate the map).
+            #[inline]
+            pub fn payouts_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Payouts", &[])
+            }
+            ///The map keys of a full storage key of `Society.Payouts` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn payouts_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Society",
+                    "Payouts",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Society.MemberCount`.
             pub type MemberCount = u32;
@@ -40865,6 +42501,25 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Society.MemberByIndex` (to iterate the map).
+            #[inline]
+            pub fn member_by_index_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "MemberByIndex", &[])
+            }
+            ///The map keys of a full storage key of `Society.MemberByIndex` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn member_by_index_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Society",
+                    "MemberByIndex",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Society.SuspendedMembers`.
             pub type SuspendedMembers = super::super::super::runtime_types::pallet_society::MemberRecord;
             ///The storage key of `Society.SuspendedMembers`.
@@ -40882,6 +42537,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Society.SuspendedMembers` (to iterate the map).
+            #[inline]
+            pub fn suspended_members_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "SuspendedMembers",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Society.SuspendedMembers` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn suspended_members_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Society",
+                    "SuspendedMembers",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Society.RoundCount`.
             pub type RoundCount = u32;
@@ -40936,6 +42617,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Society.Candidates` (to iterate the map).
+            #[inline]
+            pub fn candidates_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Candidates", &[])
+            }
+            ///The map keys of a full storage key of `Society.Candidates` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn candidates_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Society",
+                    "Candidates",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Society.Skeptic`.
             pub type Skeptic = ::ferroscale_runtime_types::AccountId32;
             ///The storage key of `Society.Skeptic`.
@@ -40966,6 +42669,49 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Society.Votes` (to iterate the map).
+            #[inline]
+            pub fn votes_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Votes", &[])
+            }
+            ///The prefix of the keys of `Society.Votes` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn votes_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "Votes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Society.Votes` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn votes_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    ::ferroscale_runtime_types::AccountId32,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Society",
+                    "Votes",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Society.VoteClearCursor`.
             pub type VoteClearCursor = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 u8,
@@ -40985,6 +42731,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Society.VoteClearCursor` (to iterate the map).
+            #[inline]
+            pub fn vote_clear_cursor_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "VoteClearCursor",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Society.VoteClearCursor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn vote_clear_cursor_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Society",
+                    "VoteClearCursor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Society.NextHead`.
             pub type NextHead = super::super::super::runtime_types::pallet_society::IntakeRecord<
@@ -41048,6 +42820,44 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Society.DefenderVotes` (to iterate the map).
+            #[inline]
+            pub fn defender_votes_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "DefenderVotes", &[])
+            }
+            ///The prefix of the keys of `Society.DefenderVotes` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn defender_votes_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "DefenderVotes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Society.DefenderVotes` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn defender_votes_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Society",
+                    "DefenderVotes",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -41293,7 +43103,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Recovery.Recoverable`.
             pub type Recoverable = super::super::super::runtime_types::pallet_recovery::RecoveryConfig<
@@ -41318,6 +43129,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Recovery.Recoverable` (to iterate the map).
+            #[inline]
+            pub fn recoverable_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Recovery", "Recoverable", &[])
+            }
+            ///The map keys of a full storage key of `Recovery.Recoverable` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn recoverable_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Recovery",
+                    "Recoverable",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Recovery.ActiveRecoveries`.
             pub type ActiveRecoveries = super::super::super::runtime_types::pallet_recovery::ActiveRecovery<
@@ -41348,6 +43181,53 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Recovery.ActiveRecoveries` (to iterate the map).
+            #[inline]
+            pub fn active_recoveries_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Recovery",
+                    "ActiveRecoveries",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Recovery.ActiveRecoveries` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn active_recoveries_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Recovery",
+                    "ActiveRecoveries",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Recovery.ActiveRecoveries` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn active_recoveries_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    ::ferroscale_runtime_types::AccountId32,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Recovery",
+                    "ActiveRecoveries",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Recovery.Proxy`.
             pub type Proxy = ::ferroscale_runtime_types::AccountId32;
             ///The storage key of `Recovery.Proxy`.
@@ -41363,6 +43243,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Recovery.Proxy` (to iterate the map).
+            #[inline]
+            pub fn proxy_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Recovery", "Proxy", &[])
+            }
+            ///The map keys of a full storage key of `Recovery.Proxy` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn proxy_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Recovery",
+                    "Proxy",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -41530,7 +43432,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\x1C\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Vesting.Vesting`.
             pub type Vesting = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -41552,6 +43455,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Vesting.Vesting` (to iterate the map).
+            #[inline]
+            pub fn vesting_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Vesting", "Vesting", &[])
+            }
+            ///The map keys of a full storage key of `Vesting.Vesting` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn vesting_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Vesting",
+                    "Vesting",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Vesting.StorageVersion`.
             pub type StorageVersion = super::super::super::runtime_types::pallet_vesting::Releases;
@@ -41673,7 +43598,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Scheduler.IncompleteSince`.
             pub type IncompleteSince = u32;
@@ -41716,6 +43642,25 @@ pub mod pallets {
             pub fn agenda_default() -> Result<Agenda, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Scheduler.Agenda` (to iterate the map).
+            #[inline]
+            pub fn agenda_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Scheduler", "Agenda", &[])
+            }
+            ///The map keys of a full storage key of `Scheduler.Agenda` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn agenda_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Scheduler",
+                    "Agenda",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Scheduler.Lookup`.
             pub type Lookup = (u32, u32);
             ///The storage key of `Scheduler.Lookup`.
@@ -41731,6 +43676,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Scheduler.Lookup` (to iterate the map).
+            #[inline]
+            pub fn lookup_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Scheduler", "Lookup", &[])
+            }
+            ///The map keys of a full storage key of `Scheduler.Lookup` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn lookup_decode_key(
+                storage_key: &[u8],
+            ) -> Result<[u8; 32usize], ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Scheduler",
+                    "Lookup",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -41893,7 +43857,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Proxy.Proxies`.
             pub type Proxies = (
@@ -41926,6 +43891,28 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `Proxy.Proxies` (to iterate the map).
+            #[inline]
+            pub fn proxies_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Proxy", "Proxies", &[])
+            }
+            ///The map keys of a full storage key of `Proxy.Proxies` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn proxies_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Proxy",
+                    "Proxies",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Proxy.Announcements`.
             pub type Announcements = (
@@ -41963,6 +43950,28 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `Proxy.Announcements` (to iterate the map).
+            #[inline]
+            pub fn announcements_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Proxy", "Announcements", &[])
+            }
+            ///The map keys of a full storage key of `Proxy.Announcements` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn announcements_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Proxy",
+                    "Announcements",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -42180,7 +44189,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Multisig.Multisigs`.
             pub type Multisigs = super::super::super::runtime_types::pallet_multisig::Multisig<
@@ -42208,6 +44218,46 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Multisig.Multisigs` (to iterate the map).
+            #[inline]
+            pub fn multisigs_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Multisig", "Multisigs", &[])
+            }
+            ///The prefix of the keys of `Multisig.Multisigs` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn multisigs_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Multisig",
+                    "Multisigs",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Multisig.Multisigs` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn multisigs_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, [u8; 32usize]),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Multisig",
+                    "Multisigs",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -42302,7 +44352,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_preimage::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_preimage::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Preimage.StatusFor`.
             pub type StatusFor = super::super::super::runtime_types::pallet_preimage::OldRequestStatus<
@@ -42322,6 +44373,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Preimage.StatusFor` (to iterate the map).
+            #[inline]
+            pub fn status_for_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Preimage", "StatusFor", &[])
+            }
+            ///The map keys of a full storage key of `Preimage.StatusFor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn status_for_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Preimage",
+                    "StatusFor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `Preimage.RequestStatusFor`.
             pub type RequestStatusFor = super::super::super::runtime_types::pallet_preimage::RequestStatus<
@@ -42344,6 +44417,32 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Preimage.RequestStatusFor` (to iterate the map).
+            #[inline]
+            pub fn request_status_for_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Preimage",
+                    "RequestStatusFor",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Preimage.RequestStatusFor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn request_status_for_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Preimage",
+                    "RequestStatusFor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `Preimage.PreimageFor`.
             pub type PreimageFor = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 u8,
@@ -42363,6 +44462,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Preimage.PreimageFor` (to iterate the map).
+            #[inline]
+            pub fn preimage_for_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Preimage", "PreimageFor", &[])
+            }
+            ///The map keys of a full storage key of `Preimage.PreimageFor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn preimage_for_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::H256, u32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Preimage",
+                    "PreimageFor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -42492,7 +44613,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\0@\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Bounties.BountyCount`.
             pub type BountyCount = u32;
@@ -42529,6 +44651,25 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Bounties.Bounties` (to iterate the map).
+            #[inline]
+            pub fn bounties_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Bounties", "Bounties", &[])
+            }
+            ///The map keys of a full storage key of `Bounties.Bounties` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn bounties_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Bounties",
+                    "Bounties",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Bounties.BountyDescriptions`.
             pub type BountyDescriptions = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 u8,
@@ -42546,6 +44687,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Bounties.BountyDescriptions` (to iterate the map).
+            #[inline]
+            pub fn bounty_descriptions_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Bounties",
+                    "BountyDescriptions",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Bounties.BountyDescriptions` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn bounty_descriptions_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Bounties",
+                    "BountyDescriptions",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Bounties.BountyApprovals`.
             pub type BountyApprovals = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -42691,7 +44855,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `ChildBounties.ChildBountyCount`.
             pub type ChildBountyCount = u32;
@@ -42736,6 +44901,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
             }
+            ///The prefix of every key of `ChildBounties.ParentChildBounties` (to iterate the map).
+            #[inline]
+            pub fn parent_child_bounties_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ParentChildBounties",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `ChildBounties.ParentChildBounties` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn parent_child_bounties_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ChildBounties",
+                    "ParentChildBounties",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `ChildBounties.ChildBounties`.
             pub type ChildBounties = super::super::super::runtime_types::pallet_child_bounties::ChildBounty<
                 ::ferroscale_runtime_types::AccountId32,
@@ -42760,6 +44948,45 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `ChildBounties.ChildBounties` (to iterate the map).
+            #[inline]
+            pub fn child_bounties_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ChildBounties",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `ChildBounties.ChildBounties` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn child_bounties_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ChildBounties",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `ChildBounties.ChildBounties` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn child_bounties_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u32, u32), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ChildBounties",
+                    "ChildBounties",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `ChildBounties.ChildBountyDescriptions`.
             pub type ChildBountyDescriptions = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 u8,
@@ -42777,6 +45004,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `ChildBounties.ChildBountyDescriptions` (to iterate the map).
+            #[inline]
+            pub fn child_bounty_descriptions_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ChildBountyDescriptions",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `ChildBounties.ChildBountyDescriptions` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn child_bounty_descriptions_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ChildBounties",
+                    "ChildBountyDescriptions",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `ChildBounties.ChildrenCuratorFees`.
             pub type ChildrenCuratorFees = u128;
@@ -42803,6 +45053,29 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `ChildBounties.ChildrenCuratorFees` (to iterate the map).
+            #[inline]
+            pub fn children_curator_fees_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ChildrenCuratorFees",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `ChildBounties.ChildrenCuratorFees` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn children_curator_fees_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ChildBounties",
+                    "ChildrenCuratorFees",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -43023,7 +45296,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\xD0\x07\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `ElectionProviderMultiPhase.Round`.
             pub type Round = u32;
@@ -43178,6 +45452,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `ElectionProviderMultiPhase.SignedSubmissionsMap` (to iterate the map).
+            #[inline]
+            pub fn signed_submissions_map_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "SignedSubmissionsMap",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `ElectionProviderMultiPhase.SignedSubmissionsMap` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn signed_submissions_map_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ElectionProviderMultiPhase",
+                    "SignedSubmissionsMap",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `ElectionProviderMultiPhase.MinimumUntrustedScore`.
             pub type MinimumUntrustedScore = super::super::super::runtime_types::sp_npos_elections::ElectionScore;
@@ -43341,7 +45638,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Nis.QueueTotals`.
             pub type QueueTotals = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -43388,6 +45686,25 @@ pub mod pallets {
             pub fn queues_default() -> Result<Queues, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Nis.Queues` (to iterate the map).
+            #[inline]
+            pub fn queues_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nis", "Queues", &[])
+            }
+            ///The map keys of a full storage key of `Nis.Queues` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn queues_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Nis",
+                    "Queues",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Nis.Summary`.
             pub type Summary = super::super::super::runtime_types::pallet_nis::pallet::SummaryRecord<
                 u32,
@@ -43424,6 +45741,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Nis.Receipts` (to iterate the map).
+            #[inline]
+            pub fn receipts_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nis", "Receipts", &[])
+            }
+            ///The map keys of a full storage key of `Nis.Receipts` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn receipts_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Nis",
+                    "Receipts",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -43533,7 +45869,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\x01\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `NisCounterpartBalances.TotalIssuance`.
             pub type TotalIssuance = u128;
@@ -43602,6 +45939,32 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x80",
                 )
             }
+            ///The prefix of every key of `NisCounterpartBalances.Account` (to iterate the map).
+            #[inline]
+            pub fn account_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NisCounterpartBalances",
+                    "Account",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NisCounterpartBalances.Account` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn account_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NisCounterpartBalances",
+                    "Account",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `NisCounterpartBalances.Locks`.
             pub type Locks = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
                 super::super::super::runtime_types::pallet_balances::types::BalanceLock<
@@ -43626,6 +45989,32 @@ pub mod pallets {
             #[inline]
             pub fn locks_default() -> Result<Locks, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `NisCounterpartBalances.Locks` (to iterate the map).
+            #[inline]
+            pub fn locks_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NisCounterpartBalances",
+                    "Locks",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NisCounterpartBalances.Locks` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn locks_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NisCounterpartBalances",
+                    "Locks",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `NisCounterpartBalances.Reserves`.
             pub type Reserves = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -43653,6 +46042,32 @@ pub mod pallets {
             pub fn reserves_default() -> Result<Reserves, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `NisCounterpartBalances.Reserves` (to iterate the map).
+            #[inline]
+            pub fn reserves_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NisCounterpartBalances",
+                    "Reserves",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NisCounterpartBalances.Reserves` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn reserves_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NisCounterpartBalances",
+                    "Reserves",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `NisCounterpartBalances.Holds`.
             pub type Holds = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 super::super::super::runtime_types::pallet_balances::types::IdAmount<
@@ -43679,6 +46094,32 @@ pub mod pallets {
             pub fn holds_default() -> Result<Holds, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `NisCounterpartBalances.Holds` (to iterate the map).
+            #[inline]
+            pub fn holds_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NisCounterpartBalances",
+                    "Holds",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NisCounterpartBalances.Holds` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn holds_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NisCounterpartBalances",
+                    "Holds",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `NisCounterpartBalances.Freezes`.
             pub type Freezes = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 super::super::super::runtime_types::pallet_balances::types::IdAmount2<
@@ -43703,6 +46144,32 @@ pub mod pallets {
             #[inline]
             pub fn freezes_default() -> Result<Freezes, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `NisCounterpartBalances.Freezes` (to iterate the map).
+            #[inline]
+            pub fn freezes_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NisCounterpartBalances",
+                    "Freezes",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NisCounterpartBalances.Freezes` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn freezes_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NisCounterpartBalances",
+                    "Freezes",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -43827,7 +46294,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `VoterList.ListNodes`.
             pub type ListNodes = super::super::super::runtime_types::pallet_bags_list::list::Node;
@@ -43846,6 +46314,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `VoterList.ListNodes` (to iterate the map).
+            #[inline]
+            pub fn list_nodes_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("VoterList", "ListNodes", &[])
+            }
+            ///The map keys of a full storage key of `VoterList.ListNodes` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn list_nodes_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "VoterList",
+                    "ListNodes",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `VoterList.CounterForListNodes`.
             pub type CounterForListNodes = u32;
@@ -43881,6 +46371,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `VoterList.ListBags` (to iterate the map).
+            #[inline]
+            pub fn list_bags_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("VoterList", "ListBags", &[])
+            }
+            ///The map keys of a full storage key of `VoterList.ListBags` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn list_bags_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u64, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "VoterList",
+                    "ListBags",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -43954,7 +46463,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\n")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `NominationPools.TotalValueLocked`.
             pub type TotalValueLocked = u128;
@@ -44081,6 +46591,32 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `NominationPools.PoolMembers` (to iterate the map).
+            #[inline]
+            pub fn pool_members_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "PoolMembers",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NominationPools.PoolMembers` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pool_members_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NominationPools",
+                    "PoolMembers",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `NominationPools.CounterForPoolMembers`.
             pub type CounterForPoolMembers = u32;
             ///The storage key of `NominationPools.CounterForPoolMembers`.
@@ -44115,6 +46651,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `NominationPools.BondedPools` (to iterate the map).
+            #[inline]
+            pub fn bonded_pools_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "BondedPools",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NominationPools.BondedPools` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn bonded_pools_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NominationPools",
+                    "BondedPools",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `NominationPools.CounterForBondedPools`.
             pub type CounterForBondedPools = u32;
@@ -44151,6 +46710,29 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `NominationPools.RewardPools` (to iterate the map).
+            #[inline]
+            pub fn reward_pools_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "RewardPools",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NominationPools.RewardPools` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn reward_pools_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NominationPools",
+                    "RewardPools",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `NominationPools.CounterForRewardPools`.
             pub type CounterForRewardPools = u32;
             ///The storage key of `NominationPools.CounterForRewardPools`.
@@ -44185,6 +46767,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `NominationPools.SubPoolsStorage` (to iterate the map).
+            #[inline]
+            pub fn sub_pools_storage_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "SubPoolsStorage",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NominationPools.SubPoolsStorage` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn sub_pools_storage_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NominationPools",
+                    "SubPoolsStorage",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `NominationPools.CounterForSubPoolsStorage`.
             pub type CounterForSubPoolsStorage = u32;
@@ -44227,6 +46832,29 @@ pub mod pallets {
             #[inline]
             pub fn metadata_default() -> Result<Metadata, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `NominationPools.Metadata` (to iterate the map).
+            #[inline]
+            pub fn metadata_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "Metadata",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NominationPools.Metadata` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn metadata_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NominationPools",
+                    "Metadata",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `NominationPools.CounterForMetadata`.
             pub type CounterForMetadata = u32;
@@ -44284,6 +46912,32 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `NominationPools.ReversePoolIdLookup` (to iterate the map).
+            #[inline]
+            pub fn reverse_pool_id_lookup_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "ReversePoolIdLookup",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NominationPools.ReversePoolIdLookup` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn reverse_pool_id_lookup_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NominationPools",
+                    "ReversePoolIdLookup",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `NominationPools.CounterForReversePoolIdLookup`.
             pub type CounterForReversePoolIdLookup = u32;
             ///The storage key of `NominationPools.CounterForReversePoolIdLookup`.
@@ -44328,6 +46982,32 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `NominationPools.ClaimPermissions` (to iterate the map).
+            #[inline]
+            pub fn claim_permissions_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "ClaimPermissions",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NominationPools.ClaimPermissions` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn claim_permissions_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NominationPools",
+                    "ClaimPermissions",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -44651,7 +47331,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `FastUnstake.Head`.
             pub type Head = super::super::super::runtime_types::pallet_fast_unstake::types::UnstakeRequest;
@@ -44675,6 +47356,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `FastUnstake.Queue` (to iterate the map).
+            #[inline]
+            pub fn queue_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("FastUnstake", "Queue", &[])
+            }
+            ///The map keys of a full storage key of `FastUnstake.Queue` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn queue_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "FastUnstake",
+                    "Queue",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `FastUnstake.CounterForQueue`.
             pub type CounterForQueue = u32;
@@ -44753,7 +47456,8 @@ pub mod pallets {
         pub type Call = super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Configuration.ActiveConfig`.
             pub type ActiveConfig = super::super::super::runtime_types::polkadot_runtime_parachains::configuration::HostConfiguration<
@@ -45217,7 +47921,8 @@ pub mod pallets {
         pub const INDEX: u8 = 52u8;
         ///The pallet's calls.
         pub type Call = super::super::runtime_types::polkadot_runtime_parachains::shared::pallet::Call;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `ParasShared.CurrentSessionIndex`.
             pub type CurrentSessionIndex = u32;
@@ -45316,7 +48021,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::polkadot_runtime_parachains::inclusion::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::polkadot_runtime_parachains::inclusion::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `ParaInclusion.AvailabilityBitfields`.
             pub type AvailabilityBitfields = super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::AvailabilityBitfieldRecord<
@@ -45337,6 +48043,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `ParaInclusion.AvailabilityBitfields` (to iterate the map).
+            #[inline]
+            pub fn availability_bitfields_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaInclusion",
+                    "AvailabilityBitfields",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `ParaInclusion.AvailabilityBitfields` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn availability_bitfields_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ParaInclusion",
+                    "AvailabilityBitfields",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `ParaInclusion.PendingAvailability`.
             pub type PendingAvailability = super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::CandidatePendingAvailability<
@@ -45359,6 +48091,32 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `ParaInclusion.PendingAvailability` (to iterate the map).
+            #[inline]
+            pub fn pending_availability_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaInclusion",
+                    "PendingAvailability",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `ParaInclusion.PendingAvailability` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pending_availability_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ParaInclusion",
+                    "PendingAvailability",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `ParaInclusion.PendingAvailabilityCommitments`.
             pub type PendingAvailabilityCommitments = super::super::super::runtime_types::polkadot_primitives::v6::CandidateCommitments<
                 u32,
@@ -45379,6 +48137,32 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `ParaInclusion.PendingAvailabilityCommitments` (to iterate the map).
+            #[inline]
+            pub fn pending_availability_commitments_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaInclusion",
+                    "PendingAvailabilityCommitments",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `ParaInclusion.PendingAvailabilityCommitments` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pending_availability_commitments_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ParaInclusion",
+                    "PendingAvailabilityCommitments",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
         pub mod calls {}
@@ -45391,7 +48175,8 @@ pub mod pallets {
         pub type Call = super::super::runtime_types::polkadot_runtime_parachains::paras_inherent::pallet::Call;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::polkadot_runtime_parachains::paras_inherent::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `ParaInherent.Included`.
             pub type Included = ();
@@ -45435,7 +48220,8 @@ pub mod pallets {
     pub mod para_scheduler {
         /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
         pub const INDEX: u8 = 55u8;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `ParaScheduler.ValidatorGroups`.
             pub type ValidatorGroups = Vec<
@@ -45552,7 +48338,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Paras.PvfActiveVoteMap`.
             pub type PvfActiveVoteMap = super::super::super::runtime_types::polkadot_runtime_parachains::paras::PvfCheckActiveVoteState<
@@ -45573,6 +48360,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Paras.PvfActiveVoteMap` (to iterate the map).
+            #[inline]
+            pub fn pvf_active_vote_map_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Paras", "PvfActiveVoteMap", &[])
+            }
+            ///The map keys of a full storage key of `Paras.PvfActiveVoteMap` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pvf_active_vote_map_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Paras",
+                    "PvfActiveVoteMap",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Paras.PvfActiveVoteList`.
             pub type PvfActiveVoteList = Vec<
@@ -45630,6 +48439,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Paras.ParaLifecycles` (to iterate the map).
+            #[inline]
+            pub fn para_lifecycles_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Paras", "ParaLifecycles", &[])
+            }
+            ///The map keys of a full storage key of `Paras.ParaLifecycles` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn para_lifecycles_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Paras",
+                    "ParaLifecycles",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Paras.Heads`.
             pub type Heads = super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData;
             ///The storage key of `Paras.Heads`.
@@ -45647,6 +48478,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Paras.Heads` (to iterate the map).
+            #[inline]
+            pub fn heads_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Paras", "Heads", &[])
+            }
+            ///The map keys of a full storage key of `Paras.Heads` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn heads_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Paras",
+                    "Heads",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Paras.MostRecentContext`.
             pub type MostRecentContext = u32;
@@ -45666,6 +48519,32 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Paras.MostRecentContext` (to iterate the map).
+            #[inline]
+            pub fn most_recent_context_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "MostRecentContext",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Paras.MostRecentContext` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn most_recent_context_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Paras",
+                    "MostRecentContext",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Paras.CurrentCodeHash`.
             pub type CurrentCodeHash = super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash;
             ///The storage key of `Paras.CurrentCodeHash`.
@@ -45683,6 +48562,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Paras.CurrentCodeHash` (to iterate the map).
+            #[inline]
+            pub fn current_code_hash_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Paras", "CurrentCodeHash", &[])
+            }
+            ///The map keys of a full storage key of `Paras.CurrentCodeHash` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn current_code_hash_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Paras",
+                    "CurrentCodeHash",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Paras.PastCodeHash`.
             pub type PastCodeHash = super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash;
@@ -45704,6 +48605,31 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Paras.PastCodeHash` (to iterate the map).
+            #[inline]
+            pub fn past_code_hash_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Paras", "PastCodeHash", &[])
+            }
+            ///The map keys of a full storage key of `Paras.PastCodeHash` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn past_code_hash_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                    u32,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Paras",
+                    "PastCodeHash",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Paras.PastCodeMeta`.
             pub type PastCodeMeta = super::super::super::runtime_types::polkadot_runtime_parachains::paras::ParaPastCodeMeta<
@@ -45732,6 +48658,28 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The prefix of every key of `Paras.PastCodeMeta` (to iterate the map).
+            #[inline]
+            pub fn past_code_meta_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Paras", "PastCodeMeta", &[])
+            }
+            ///The map keys of a full storage key of `Paras.PastCodeMeta` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn past_code_meta_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Paras",
+                    "PastCodeMeta",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Paras.PastCodePruning`.
             pub type PastCodePruning = Vec<
@@ -45771,6 +48719,32 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Paras.FutureCodeUpgrades` (to iterate the map).
+            #[inline]
+            pub fn future_code_upgrades_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "FutureCodeUpgrades",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Paras.FutureCodeUpgrades` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn future_code_upgrades_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Paras",
+                    "FutureCodeUpgrades",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Paras.FutureCodeHash`.
             pub type FutureCodeHash = super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash;
             ///The storage key of `Paras.FutureCodeHash`.
@@ -45788,6 +48762,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Paras.FutureCodeHash` (to iterate the map).
+            #[inline]
+            pub fn future_code_hash_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Paras", "FutureCodeHash", &[])
+            }
+            ///The map keys of a full storage key of `Paras.FutureCodeHash` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn future_code_hash_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Paras",
+                    "FutureCodeHash",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Paras.UpgradeGoAheadSignal`.
             pub type UpgradeGoAheadSignal = super::super::super::runtime_types::polkadot_primitives::v6::UpgradeGoAhead;
@@ -45807,6 +48803,32 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Paras.UpgradeGoAheadSignal` (to iterate the map).
+            #[inline]
+            pub fn upgrade_go_ahead_signal_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "UpgradeGoAheadSignal",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Paras.UpgradeGoAheadSignal` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn upgrade_go_ahead_signal_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Paras",
+                    "UpgradeGoAheadSignal",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Paras.UpgradeRestrictionSignal`.
             pub type UpgradeRestrictionSignal = super::super::super::runtime_types::polkadot_primitives::v6::UpgradeRestriction;
             ///The storage key of `Paras.UpgradeRestrictionSignal`.
@@ -45824,6 +48846,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Paras.UpgradeRestrictionSignal` (to iterate the map).
+            #[inline]
+            pub fn upgrade_restriction_signal_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "UpgradeRestrictionSignal",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Paras.UpgradeRestrictionSignal` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn upgrade_restriction_signal_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Paras",
+                    "UpgradeRestrictionSignal",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Paras.UpgradeCooldowns`.
             pub type UpgradeCooldowns = Vec<
@@ -45891,6 +48939,25 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Paras.ActionsQueue` (to iterate the map).
+            #[inline]
+            pub fn actions_queue_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Paras", "ActionsQueue", &[])
+            }
+            ///The map keys of a full storage key of `Paras.ActionsQueue` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn actions_queue_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Paras",
+                    "ActionsQueue",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Paras.UpcomingParasGenesis`.
             pub type UpcomingParasGenesis = super::super::super::runtime_types::polkadot_runtime_parachains::paras::ParaGenesisArgs;
             ///The storage key of `Paras.UpcomingParasGenesis`.
@@ -45908,6 +48975,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Paras.UpcomingParasGenesis` (to iterate the map).
+            #[inline]
+            pub fn upcoming_paras_genesis_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "UpcomingParasGenesis",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Paras.UpcomingParasGenesis` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn upcoming_paras_genesis_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Paras",
+                    "UpcomingParasGenesis",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Paras.CodeByHashRefs`.
             pub type CodeByHashRefs = u32;
@@ -45935,6 +49028,28 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
             }
+            ///The prefix of every key of `Paras.CodeByHashRefs` (to iterate the map).
+            #[inline]
+            pub fn code_by_hash_refs_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Paras", "CodeByHashRefs", &[])
+            }
+            ///The map keys of a full storage key of `Paras.CodeByHashRefs` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn code_by_hash_refs_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Paras",
+                    "CodeByHashRefs",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `Paras.CodeByHash`.
             pub type CodeByHash = super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCode;
             ///The storage key of `Paras.CodeByHash`.
@@ -45952,6 +49067,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Paras.CodeByHash` (to iterate the map).
+            #[inline]
+            pub fn code_by_hash_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Paras", "CodeByHash", &[])
+            }
+            ///The map keys of a full storage key of `Paras.CodeByHash` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn code_by_hash_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Paras",
+                    "CodeByHash",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -46059,7 +49196,8 @@ pub mod pallets {
         pub const INDEX: u8 = 57u8;
         ///The pallet's calls.
         pub type Call = super::super::runtime_types::polkadot_runtime_parachains::initializer::pallet::Call;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Initializer.HasInitialized`.
             pub type HasInitialized = ();
@@ -46109,7 +49247,8 @@ pub mod pallets {
     pub mod dmp {
         /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
         pub const INDEX: u8 = 58u8;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Dmp.DownwardMessageQueues`.
             pub type DownwardMessageQueues = Vec<
@@ -46141,6 +49280,32 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Dmp.DownwardMessageQueues` (to iterate the map).
+            #[inline]
+            pub fn downward_message_queues_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Dmp",
+                    "DownwardMessageQueues",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Dmp.DownwardMessageQueues` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn downward_message_queues_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Dmp",
+                    "DownwardMessageQueues",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Dmp.DownwardMessageQueueHeads`.
             pub type DownwardMessageQueueHeads = ::ferroscale_runtime_types::H256;
             ///The storage key of `Dmp.DownwardMessageQueueHeads`.
@@ -46168,6 +49333,32 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `Dmp.DownwardMessageQueueHeads` (to iterate the map).
+            #[inline]
+            pub fn downward_message_queue_heads_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Dmp",
+                    "DownwardMessageQueueHeads",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Dmp.DownwardMessageQueueHeads` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn downward_message_queue_heads_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Dmp",
+                    "DownwardMessageQueueHeads",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Dmp.DeliveryFeeFactor`.
             pub type DeliveryFeeFactor = super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128;
@@ -46197,6 +49388,28 @@ pub mod pallets {
                     b"\0\0d\xA7\xB3\xB6\xE0\r\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `Dmp.DeliveryFeeFactor` (to iterate the map).
+            #[inline]
+            pub fn delivery_fee_factor_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Dmp", "DeliveryFeeFactor", &[])
+            }
+            ///The map keys of a full storage key of `Dmp.DeliveryFeeFactor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn delivery_fee_factor_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Dmp",
+                    "DeliveryFeeFactor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
         }
     }
     ///The `Hrmp` pallet (index 60).
@@ -46209,7 +49422,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Hrmp.HrmpOpenChannelRequests`.
             pub type HrmpOpenChannelRequests = super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::HrmpOpenChannelRequest;
@@ -46228,6 +49442,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Hrmp.HrmpOpenChannelRequests` (to iterate the map).
+            #[inline]
+            pub fn hrmp_open_channel_requests_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpOpenChannelRequests",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Hrmp.HrmpOpenChannelRequests` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn hrmp_open_channel_requests_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HrmpChannelId,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Hrmp",
+                    "HrmpOpenChannelRequests",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Hrmp.HrmpOpenChannelRequestsList`.
             pub type HrmpOpenChannelRequestsList = Vec<
@@ -46276,6 +49516,32 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
             }
+            ///The prefix of every key of `Hrmp.HrmpOpenChannelRequestCount` (to iterate the map).
+            #[inline]
+            pub fn hrmp_open_channel_request_count_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpOpenChannelRequestCount",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Hrmp.HrmpOpenChannelRequestCount` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn hrmp_open_channel_request_count_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Hrmp",
+                    "HrmpOpenChannelRequestCount",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Hrmp.HrmpAcceptedChannelRequestCount`.
             pub type HrmpAcceptedChannelRequestCount = u32;
             ///The storage key of `Hrmp.HrmpAcceptedChannelRequestCount`.
@@ -46302,6 +49568,32 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
             }
+            ///The prefix of every key of `Hrmp.HrmpAcceptedChannelRequestCount` (to iterate the map).
+            #[inline]
+            pub fn hrmp_accepted_channel_request_count_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpAcceptedChannelRequestCount",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Hrmp.HrmpAcceptedChannelRequestCount` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn hrmp_accepted_channel_request_count_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Hrmp",
+                    "HrmpAcceptedChannelRequestCount",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Hrmp.HrmpCloseChannelRequests`.
             pub type HrmpCloseChannelRequests = ();
             ///The storage key of `Hrmp.HrmpCloseChannelRequests`.
@@ -46319,6 +49611,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Hrmp.HrmpCloseChannelRequests` (to iterate the map).
+            #[inline]
+            pub fn hrmp_close_channel_requests_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpCloseChannelRequests",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Hrmp.HrmpCloseChannelRequests` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn hrmp_close_channel_requests_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HrmpChannelId,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Hrmp",
+                    "HrmpCloseChannelRequests",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Hrmp.HrmpCloseChannelRequestsList`.
             pub type HrmpCloseChannelRequestsList = Vec<
@@ -46359,6 +49677,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Hrmp.HrmpWatermarks` (to iterate the map).
+            #[inline]
+            pub fn hrmp_watermarks_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Hrmp", "HrmpWatermarks", &[])
+            }
+            ///The map keys of a full storage key of `Hrmp.HrmpWatermarks` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn hrmp_watermarks_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Hrmp",
+                    "HrmpWatermarks",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Hrmp.HrmpChannels`.
             pub type HrmpChannels = super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::HrmpChannel;
             ///The storage key of `Hrmp.HrmpChannels`.
@@ -46376,6 +49716,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Hrmp.HrmpChannels` (to iterate the map).
+            #[inline]
+            pub fn hrmp_channels_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Hrmp", "HrmpChannels", &[])
+            }
+            ///The map keys of a full storage key of `Hrmp.HrmpChannels` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn hrmp_channels_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HrmpChannelId,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Hrmp",
+                    "HrmpChannels",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Hrmp.HrmpIngressChannelsIndex`.
             pub type HrmpIngressChannelsIndex = Vec<
@@ -46405,6 +49767,32 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Hrmp.HrmpIngressChannelsIndex` (to iterate the map).
+            #[inline]
+            pub fn hrmp_ingress_channels_index_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpIngressChannelsIndex",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Hrmp.HrmpIngressChannelsIndex` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn hrmp_ingress_channels_index_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Hrmp",
+                    "HrmpIngressChannelsIndex",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Hrmp.HrmpEgressChannelsIndex`.
             pub type HrmpEgressChannelsIndex = Vec<
                 super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
@@ -46432,6 +49820,32 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `Hrmp.HrmpEgressChannelsIndex` (to iterate the map).
+            #[inline]
+            pub fn hrmp_egress_channels_index_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpEgressChannelsIndex",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Hrmp.HrmpEgressChannelsIndex` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn hrmp_egress_channels_index_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Hrmp",
+                    "HrmpEgressChannelsIndex",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Hrmp.HrmpChannelContents`.
             pub type HrmpChannelContents = Vec<
@@ -46462,6 +49876,32 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `Hrmp.HrmpChannelContents` (to iterate the map).
+            #[inline]
+            pub fn hrmp_channel_contents_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpChannelContents",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Hrmp.HrmpChannelContents` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn hrmp_channel_contents_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HrmpChannelId,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Hrmp",
+                    "HrmpChannelContents",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Hrmp.HrmpChannelDigests`.
             pub type HrmpChannelDigests = Vec<
@@ -46495,6 +49935,32 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `Hrmp.HrmpChannelDigests` (to iterate the map).
+            #[inline]
+            pub fn hrmp_channel_digests_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpChannelDigests",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Hrmp.HrmpChannelDigests` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn hrmp_channel_digests_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Hrmp",
+                    "HrmpChannelDigests",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -46615,7 +50081,8 @@ pub mod pallets {
     pub mod para_session_info {
         /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
         pub const INDEX: u8 = 61u8;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `ParaSessionInfo.AssignmentKeysUnsafe`.
             pub type AssignmentKeysUnsafe = Vec<
@@ -46673,6 +50140,29 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `ParaSessionInfo.Sessions` (to iterate the map).
+            #[inline]
+            pub fn sessions_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaSessionInfo",
+                    "Sessions",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `ParaSessionInfo.Sessions` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn sessions_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ParaSessionInfo",
+                    "Sessions",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `ParaSessionInfo.AccountKeys`.
             pub type AccountKeys = Vec<::ferroscale_runtime_types::AccountId32>;
             ///The storage key of `ParaSessionInfo.AccountKeys`.
@@ -46688,6 +50178,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `ParaSessionInfo.AccountKeys` (to iterate the map).
+            #[inline]
+            pub fn account_keys_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaSessionInfo",
+                    "AccountKeys",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `ParaSessionInfo.AccountKeys` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn account_keys_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ParaSessionInfo",
+                    "AccountKeys",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `ParaSessionInfo.SessionExecutorParams`.
             pub type SessionExecutorParams = super::super::super::runtime_types::polkadot_primitives::v6::executor_params::ExecutorParams;
@@ -46705,6 +50218,29 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `ParaSessionInfo.SessionExecutorParams` (to iterate the map).
+            #[inline]
+            pub fn session_executor_params_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaSessionInfo",
+                    "SessionExecutorParams",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `ParaSessionInfo.SessionExecutorParams` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn session_executor_params_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ParaSessionInfo",
+                    "SessionExecutorParams",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
         }
     }
     ///The `ParasDisputes` pallet (index 62).
@@ -46717,7 +50253,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::polkadot_runtime_parachains::disputes::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::polkadot_runtime_parachains::disputes::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `ParasDisputes.LastPrunedSession`.
             pub type LastPrunedSession = u32;
@@ -46755,6 +50292,47 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `ParasDisputes.Disputes` (to iterate the map).
+            #[inline]
+            pub fn disputes_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("ParasDisputes", "Disputes", &[])
+            }
+            ///The prefix of the keys of `ParasDisputes.Disputes` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn disputes_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasDisputes",
+                    "Disputes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `ParasDisputes.Disputes` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn disputes_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    u32,
+                    super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ParasDisputes",
+                    "Disputes",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `ParasDisputes.BackersOnDisputes`.
             pub type BackersOnDisputes = ::ferroscale_runtime_types::BTreeSet<
                 super::super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex,
@@ -46780,6 +50358,51 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `ParasDisputes.BackersOnDisputes` (to iterate the map).
+            #[inline]
+            pub fn backers_on_disputes_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasDisputes",
+                    "BackersOnDisputes",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `ParasDisputes.BackersOnDisputes` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn backers_on_disputes_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasDisputes",
+                    "BackersOnDisputes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `ParasDisputes.BackersOnDisputes` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn backers_on_disputes_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    u32,
+                    super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ParasDisputes",
+                    "BackersOnDisputes",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `ParasDisputes.Included`.
             pub type Included = u32;
             ///The storage key of `ParasDisputes.Included`.
@@ -46802,6 +50425,47 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `ParasDisputes.Included` (to iterate the map).
+            #[inline]
+            pub fn included_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("ParasDisputes", "Included", &[])
+            }
+            ///The prefix of the keys of `ParasDisputes.Included` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn included_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasDisputes",
+                    "Included",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `ParasDisputes.Included` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn included_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    u32,
+                    super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ParasDisputes",
+                    "Included",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `ParasDisputes.Frozen`.
             pub type Frozen = Option<u32>;
@@ -46835,7 +50499,8 @@ pub mod pallets {
         pub type Call = super::super::runtime_types::polkadot_runtime_parachains::disputes::slashing::pallet::Call;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::polkadot_runtime_parachains::disputes::slashing::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `ParasSlashing.UnappliedSlashes`.
             pub type UnappliedSlashes = super::super::super::runtime_types::polkadot_primitives::v6::slashing::PendingSlashes;
@@ -46860,6 +50525,51 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `ParasSlashing.UnappliedSlashes` (to iterate the map).
+            #[inline]
+            pub fn unapplied_slashes_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasSlashing",
+                    "UnappliedSlashes",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `ParasSlashing.UnappliedSlashes` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn unapplied_slashes_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasSlashing",
+                    "UnappliedSlashes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `ParasSlashing.UnappliedSlashes` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn unapplied_slashes_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    u32,
+                    super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ParasSlashing",
+                    "UnappliedSlashes",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `ParasSlashing.ValidatorSetCounts`.
             pub type ValidatorSetCounts = u32;
             ///The storage key of `ParasSlashing.ValidatorSetCounts`.
@@ -46875,6 +50585,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `ParasSlashing.ValidatorSetCounts` (to iterate the map).
+            #[inline]
+            pub fn validator_set_counts_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasSlashing",
+                    "ValidatorSetCounts",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `ParasSlashing.ValidatorSetCounts` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn validator_set_counts_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ParasSlashing",
+                    "ValidatorSetCounts",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -46924,7 +50657,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Registrar.PendingSwap`.
             pub type PendingSwap = super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id;
@@ -46943,6 +50677,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Registrar.PendingSwap` (to iterate the map).
+            #[inline]
+            pub fn pending_swap_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Registrar", "PendingSwap", &[])
+            }
+            ///The map keys of a full storage key of `Registrar.PendingSwap` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pending_swap_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Registrar",
+                    "PendingSwap",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Registrar.Paras`.
             pub type Paras = super::super::super::runtime_types::polkadot_runtime_common::paras_registrar::ParaInfo<
@@ -46964,6 +50720,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Registrar.Paras` (to iterate the map).
+            #[inline]
+            pub fn paras_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Registrar", "Paras", &[])
+            }
+            ///The map keys of a full storage key of `Registrar.Paras` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn paras_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Registrar",
+                    "Paras",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Registrar.NextFreeParaId`.
             pub type NextFreeParaId = super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id;
@@ -47109,7 +50887,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Slots.Leases`.
             pub type Leases = Vec<
@@ -47135,6 +50914,28 @@ pub mod pallets {
             #[inline]
             pub fn leases_default() -> Result<Leases, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `Slots.Leases` (to iterate the map).
+            #[inline]
+            pub fn leases_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Slots", "Leases", &[])
+            }
+            ///The map keys of a full storage key of `Slots.Leases` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn leases_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Slots",
+                    "Leases",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -47209,7 +51010,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\x08\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Auctions.AuctionCounter`.
             pub type AuctionCounter = u32;
@@ -47258,6 +51060,35 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Auctions.ReservedAmounts` (to iterate the map).
+            #[inline]
+            pub fn reserved_amounts_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Auctions",
+                    "ReservedAmounts",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Auctions.ReservedAmounts` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn reserved_amounts_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Auctions",
+                    "ReservedAmounts",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Auctions.Winning`.
             pub type Winning = [Option<
                 (
@@ -47279,6 +51110,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Auctions.Winning` (to iterate the map).
+            #[inline]
+            pub fn winning_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Auctions", "Winning", &[])
+            }
+            ///The map keys of a full storage key of `Auctions.Winning` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn winning_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Auctions",
+                    "Winning",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -47353,7 +51203,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\xE8\x03\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Crowdloan.Funds`.
             pub type Funds = super::super::super::runtime_types::polkadot_runtime_common::crowdloan::FundInfo<
@@ -47376,6 +51227,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Crowdloan.Funds` (to iterate the map).
+            #[inline]
+            pub fn funds_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Crowdloan", "Funds", &[])
+            }
+            ///The map keys of a full storage key of `Crowdloan.Funds` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn funds_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Crowdloan",
+                    "Funds",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Crowdloan.NewRaise`.
             pub type NewRaise = Vec<
@@ -47567,7 +51440,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\0\x02\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `StateTrieMigration.MigrationProcess`.
             pub type MigrationProcess = super::super::super::runtime_types::pallet_state_trie_migration::pallet::MigrationTask;
@@ -47703,7 +51577,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_xcm::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_xcm::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `XcmPallet.QueryCounter`.
             pub type QueryCounter = u64;
@@ -47738,6 +51613,25 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `XcmPallet.Queries` (to iterate the map).
+            #[inline]
+            pub fn queries_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("XcmPallet", "Queries", &[])
+            }
+            ///The map keys of a full storage key of `XcmPallet.Queries` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn queries_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u64, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "XcmPallet",
+                    "Queries",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `XcmPallet.AssetTraps`.
             pub type AssetTraps = u32;
             ///The storage key of `XcmPallet.AssetTraps`.
@@ -47761,6 +51655,28 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The prefix of every key of `XcmPallet.AssetTraps` (to iterate the map).
+            #[inline]
+            pub fn asset_traps_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("XcmPallet", "AssetTraps", &[])
+            }
+            ///The map keys of a full storage key of `XcmPallet.AssetTraps` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn asset_traps_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "XcmPallet",
+                    "AssetTraps",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `XcmPallet.SafeXcmVersion`.
             pub type SafeXcmVersion = u32;
@@ -47796,6 +51712,48 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `XcmPallet.SupportedVersion` (to iterate the map).
+            #[inline]
+            pub fn supported_version_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "SupportedVersion",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `XcmPallet.SupportedVersion` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn supported_version_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "SupportedVersion",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `XcmPallet.SupportedVersion` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn supported_version_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, super::super::super::runtime_types::xcm::VersionedMultiLocation),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "XcmPallet",
+                    "SupportedVersion",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `XcmPallet.VersionNotifiers`.
             pub type VersionNotifiers = u64;
             ///The storage key of `XcmPallet.VersionNotifiers`.
@@ -47818,6 +51776,48 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `XcmPallet.VersionNotifiers` (to iterate the map).
+            #[inline]
+            pub fn version_notifiers_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "VersionNotifiers",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `XcmPallet.VersionNotifiers` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn version_notifiers_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "VersionNotifiers",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `XcmPallet.VersionNotifiers` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn version_notifiers_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, super::super::super::runtime_types::xcm::VersionedMultiLocation),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "XcmPallet",
+                    "VersionNotifiers",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `XcmPallet.VersionNotifyTargets`.
             pub type VersionNotifyTargets = (
@@ -47845,6 +51845,48 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `XcmPallet.VersionNotifyTargets` (to iterate the map).
+            #[inline]
+            pub fn version_notify_targets_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "VersionNotifyTargets",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `XcmPallet.VersionNotifyTargets` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn version_notify_targets_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "VersionNotifyTargets",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `XcmPallet.VersionNotifyTargets` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn version_notify_targets_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, super::super::super::runtime_types::xcm::VersionedMultiLocation),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "XcmPallet",
+                    "VersionNotifyTargets",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `XcmPallet.VersionDiscoveryQueue`.
             pub type VersionDiscoveryQueue = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -47908,6 +51950,75 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `XcmPallet.RemoteLockedFungibles` (to iterate the map).
+            #[inline]
+            pub fn remote_locked_fungibles_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "RemoteLockedFungibles",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `XcmPallet.RemoteLockedFungibles` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn remote_locked_fungibles_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "RemoteLockedFungibles",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The prefix of the keys of `XcmPallet.RemoteLockedFungibles` whose first 2 map key(s) are given.
+            #[inline]
+            pub fn remote_locked_fungibles_prefix2(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "RemoteLockedFungibles",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `XcmPallet.RemoteLockedFungibles` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn remote_locked_fungibles_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    u32,
+                    ::ferroscale_runtime_types::AccountId32,
+                    super::super::super::runtime_types::xcm::VersionedAssetId,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "XcmPallet",
+                    "RemoteLockedFungibles",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k3 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2, k3))
+            }
             ///The value type of `XcmPallet.LockedFungibles`.
             pub type LockedFungibles = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 (u128, super::super::super::runtime_types::xcm::VersionedMultiLocation),
@@ -47927,6 +52038,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `XcmPallet.LockedFungibles` (to iterate the map).
+            #[inline]
+            pub fn locked_fungibles_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "LockedFungibles",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `XcmPallet.LockedFungibles` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn locked_fungibles_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "XcmPallet",
+                    "LockedFungibles",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `XcmPallet.XcmExecutionSuspended`.
             pub type XcmExecutionSuspended = bool;
@@ -48120,7 +52257,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `MessageQueue.BookStateFor`.
             pub type BookStateFor = super::super::super::runtime_types::pallet_message_queue::BookState<
@@ -48151,6 +52289,32 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `MessageQueue.BookStateFor` (to iterate the map).
+            #[inline]
+            pub fn book_state_for_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "MessageQueue",
+                    "BookStateFor",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `MessageQueue.BookStateFor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn book_state_for_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::AggregateMessageOrigin,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "MessageQueue",
+                    "BookStateFor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `MessageQueue.ServiceHead`.
             pub type ServiceHead = super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::AggregateMessageOrigin;
@@ -48187,6 +52351,49 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `MessageQueue.Pages` (to iterate the map).
+            #[inline]
+            pub fn pages_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("MessageQueue", "Pages", &[])
+            }
+            ///The prefix of the keys of `MessageQueue.Pages` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn pages_prefix1(
+                key1: &super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::AggregateMessageOrigin,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "MessageQueue",
+                    "Pages",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `MessageQueue.Pages` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pages_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::AggregateMessageOrigin,
+                    u32,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "MessageQueue",
+                    "Pages",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -48229,7 +52436,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_asset_rate::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_asset_rate::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `AssetRate.ConversionRateToNative`.
             pub type ConversionRateToNative = super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128;
@@ -48248,6 +52456,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `AssetRate.ConversionRateToNative` (to iterate the map).
+            #[inline]
+            pub fn conversion_rate_to_native_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "AssetRate",
+                    "ConversionRateToNative",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `AssetRate.ConversionRateToNative` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn conversion_rate_to_native_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::polkadot_runtime_common::impls::VersionedLocatableAsset,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "AssetRate",
+                    "ConversionRateToNative",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -48314,7 +52548,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\xA8\0\0\0\0\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Beefy.Authorities`.
             pub type Authorities = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -48381,6 +52616,25 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Beefy.SetIdSession` (to iterate the map).
+            #[inline]
+            pub fn set_id_session_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Beefy", "SetIdSession", &[])
+            }
+            ///The map keys of a full storage key of `Beefy.SetIdSession` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn set_id_session_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u64, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Beefy",
+                    "SetIdSession",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Beefy.GenesisBlock`.
             pub type GenesisBlock = Option<u32>;
             ///The storage key of `Beefy.GenesisBlock`.
@@ -48444,7 +52698,8 @@ pub mod pallets {
     pub mod mmr {
         /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
         pub const INDEX: u8 = 201u8;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Mmr.RootHash`.
             pub type RootHash = ::ferroscale_runtime_types::H256;
@@ -48491,13 +52746,33 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Mmr.Nodes` (to iterate the map).
+            #[inline]
+            pub fn nodes_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Mmr", "Nodes", &[])
+            }
+            ///The map keys of a full storage key of `Mmr.Nodes` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn nodes_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u64, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Mmr",
+                    "Nodes",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
         }
     }
     ///The `BeefyMmrLeaf` pallet (index 202).
     pub mod beefy_mmr_leaf {
         /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
         pub const INDEX: u8 = 202u8;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `BeefyMmrLeaf.BeefyAuthorities`.
             pub type BeefyAuthorities = super::super::super::runtime_types::sp_consensus_beefy::mmr::BeefyAuthoritySet<
@@ -65138,6 +69413,2800 @@ pub fn payload_roundtrip(
                             runtime_apis::genesis_builder::build_config(arg(args, 0)?),
                             result,
                         )?
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    };
+    run().transpose()
+}
+/// The typed storage functions of map `pallet.entry` (pallet and
+/// entry as metadata names them) run on map keys decoded from
+/// `keys` (one encoding per key); `None` for an entry with no
+/// generated key functions.
+#[cfg(feature = "roundtrip")]
+pub fn storage_key_roundtrip(
+    pallet: &str,
+    entry: &str,
+    keys: &[&[u8]],
+) -> Option<Result<::ferroscale_runtime_types::StorageKeyRoundtrip, String>> {
+    use ::ferroscale_runtime_types::{roundtrip_arg as arg, StorageKeyRoundtrip};
+    let run = || -> Result<Option<StorageKeyRoundtrip>, String> {
+        Ok(
+            Some(
+                match (pallet, entry) {
+                    ("System", "Account") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::system::storage::account(&k1);
+                        let parts = pallets::system::storage::account_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::system::storage::account_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("System", "BlockHash") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::system::storage::block_hash(&k1);
+                        let parts = pallets::system::storage::block_hash_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::system::storage::block_hash_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("System", "ExtrinsicData") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::system::storage::extrinsic_data(&k1);
+                        let parts = pallets::system::storage::extrinsic_data_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::system::storage::extrinsic_data_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("System", "EventTopics") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::system::storage::event_topics(&k1);
+                        let parts = pallets::system::storage::event_topics_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::system::storage::event_topics_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Babe", "UnderConstruction") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::babe::storage::under_construction(&k1);
+                        let parts = pallets::babe::storage::under_construction_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::babe::storage::under_construction_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Indices", "Accounts") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::indices::storage::accounts(&k1);
+                        let parts = pallets::indices::storage::accounts_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::indices::storage::accounts_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Balances", "Account") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::balances::storage::account(&k1);
+                        let parts = pallets::balances::storage::account_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::balances::storage::account_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Balances", "Locks") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::balances::storage::locks(&k1);
+                        let parts = pallets::balances::storage::locks_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::balances::storage::locks_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Balances", "Reserves") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::balances::storage::reserves(&k1);
+                        let parts = pallets::balances::storage::reserves_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::balances::storage::reserves_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Balances", "Holds") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::balances::storage::holds(&k1);
+                        let parts = pallets::balances::storage::holds_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::balances::storage::holds_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Balances", "Freezes") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::balances::storage::freezes(&k1);
+                        let parts = pallets::balances::storage::freezes_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::balances::storage::freezes_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "Bonded") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::bonded(&k1);
+                        let parts = pallets::staking::storage::bonded_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::staking::storage::bonded_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "Ledger") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::ledger(&k1);
+                        let parts = pallets::staking::storage::ledger_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::staking::storage::ledger_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "Payee") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::payee(&k1);
+                        let parts = pallets::staking::storage::payee_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::staking::storage::payee_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "Validators") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::validators(&k1);
+                        let parts = pallets::staking::storage::validators_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::validators_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "Nominators") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::nominators(&k1);
+                        let parts = pallets::staking::storage::nominators_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::nominators_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "ErasStartSessionIndex") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::eras_start_session_index(
+                            &k1,
+                        );
+                        let parts = pallets::staking::storage::eras_start_session_index_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::eras_start_session_index_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "ErasStakers") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::staking::storage::eras_stakers(&k1, &k2);
+                        let parts = pallets::staking::storage::eras_stakers_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::eras_stakers_prefix(),
+                                pallets::staking::storage::eras_stakers_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Staking", "ErasStakersClipped") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::staking::storage::eras_stakers_clipped(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::staking::storage::eras_stakers_clipped_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::eras_stakers_clipped_prefix(),
+                                pallets::staking::storage::eras_stakers_clipped_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Staking", "ErasValidatorPrefs") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::staking::storage::eras_validator_prefs(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::staking::storage::eras_validator_prefs_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::eras_validator_prefs_prefix(),
+                                pallets::staking::storage::eras_validator_prefs_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Staking", "ErasValidatorReward") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::eras_validator_reward(&k1);
+                        let parts = pallets::staking::storage::eras_validator_reward_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::eras_validator_reward_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "ErasRewardPoints") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::eras_reward_points(&k1);
+                        let parts = pallets::staking::storage::eras_reward_points_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::eras_reward_points_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "ErasTotalStake") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::eras_total_stake(&k1);
+                        let parts = pallets::staking::storage::eras_total_stake_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::eras_total_stake_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "UnappliedSlashes") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::unapplied_slashes(&k1);
+                        let parts = pallets::staking::storage::unapplied_slashes_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::unapplied_slashes_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "ValidatorSlashInEra") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::staking::storage::validator_slash_in_era(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::staking::storage::validator_slash_in_era_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::validator_slash_in_era_prefix(),
+                                pallets::staking::storage::validator_slash_in_era_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Staking", "NominatorSlashInEra") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::staking::storage::nominator_slash_in_era(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::staking::storage::nominator_slash_in_era_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::nominator_slash_in_era_prefix(),
+                                pallets::staking::storage::nominator_slash_in_era_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Staking", "SlashingSpans") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::slashing_spans(&k1);
+                        let parts = pallets::staking::storage::slashing_spans_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::slashing_spans_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "SpanSlash") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::span_slash(&k1);
+                        let parts = pallets::staking::storage::span_slash_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::span_slash_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Offences", "Reports") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::offences::storage::reports(&k1);
+                        let parts = pallets::offences::storage::reports_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::offences::storage::reports_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Offences", "ConcurrentReportsIndex") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::offences::storage::concurrent_reports_index(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::offences::storage::concurrent_reports_index_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::offences::storage::concurrent_reports_index_prefix(),
+                                pallets::offences::storage::concurrent_reports_index_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Session", "NextKeys") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::session::storage::next_keys(&k1);
+                        let parts = pallets::session::storage::next_keys_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::session::storage::next_keys_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Session", "KeyOwner") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::session::storage::key_owner(&k1);
+                        let parts = pallets::session::storage::key_owner_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::session::storage::key_owner_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Grandpa", "SetIdSession") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::grandpa::storage::set_id_session(&k1);
+                        let parts = pallets::grandpa::storage::set_id_session_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::grandpa::storage::set_id_session_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ImOnline", "ReceivedHeartbeats") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::im_online::storage::received_heartbeats(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::im_online::storage::received_heartbeats_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::im_online::storage::received_heartbeats_prefix(),
+                                pallets::im_online::storage::received_heartbeats_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("ImOnline", "AuthoredBlocks") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::im_online::storage::authored_blocks(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::im_online::storage::authored_blocks_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::im_online::storage::authored_blocks_prefix(),
+                                pallets::im_online::storage::authored_blocks_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Treasury", "Proposals") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::treasury::storage::proposals(&k1);
+                        let parts = pallets::treasury::storage::proposals_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::treasury::storage::proposals_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Treasury", "Spends") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::treasury::storage::spends(&k1);
+                        let parts = pallets::treasury::storage::spends_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::treasury::storage::spends_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ConvictionVoting", "VotingFor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::conviction_voting::storage::voting_for(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::conviction_voting::storage::voting_for_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::conviction_voting::storage::voting_for_prefix(),
+                                pallets::conviction_voting::storage::voting_for_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("ConvictionVoting", "ClassLocksFor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::conviction_voting::storage::class_locks_for(
+                            &k1,
+                        );
+                        let parts = pallets::conviction_voting::storage::class_locks_for_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::conviction_voting::storage::class_locks_for_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Referenda", "ReferendumInfoFor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::referenda::storage::referendum_info_for(&k1);
+                        let parts = pallets::referenda::storage::referendum_info_for_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::referenda::storage::referendum_info_for_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Referenda", "TrackQueue") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::referenda::storage::track_queue(&k1);
+                        let parts = pallets::referenda::storage::track_queue_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::referenda::storage::track_queue_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Referenda", "DecidingCount") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::referenda::storage::deciding_count(&k1);
+                        let parts = pallets::referenda::storage::deciding_count_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::referenda::storage::deciding_count_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Referenda", "MetadataOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::referenda::storage::metadata_of(&k1);
+                        let parts = pallets::referenda::storage::metadata_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::referenda::storage::metadata_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("FellowshipCollective", "MemberCount") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::fellowship_collective::storage::member_count(
+                            &k1,
+                        );
+                        let parts = pallets::fellowship_collective::storage::member_count_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::fellowship_collective::storage::member_count_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("FellowshipCollective", "Members") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::fellowship_collective::storage::members(&k1);
+                        let parts = pallets::fellowship_collective::storage::members_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::fellowship_collective::storage::members_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("FellowshipCollective", "IdToIndex") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::fellowship_collective::storage::id_to_index(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::fellowship_collective::storage::id_to_index_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::fellowship_collective::storage::id_to_index_prefix(),
+                                pallets::fellowship_collective::storage::id_to_index_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("FellowshipCollective", "IndexToId") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::fellowship_collective::storage::index_to_id(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::fellowship_collective::storage::index_to_id_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::fellowship_collective::storage::index_to_id_prefix(),
+                                pallets::fellowship_collective::storage::index_to_id_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("FellowshipCollective", "Voting") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::fellowship_collective::storage::voting(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::fellowship_collective::storage::voting_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::fellowship_collective::storage::voting_prefix(),
+                                pallets::fellowship_collective::storage::voting_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("FellowshipCollective", "VotingCleanup") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::fellowship_collective::storage::voting_cleanup(
+                            &k1,
+                        );
+                        let parts = pallets::fellowship_collective::storage::voting_cleanup_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::fellowship_collective::storage::voting_cleanup_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("FellowshipReferenda", "ReferendumInfoFor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::fellowship_referenda::storage::referendum_info_for(
+                            &k1,
+                        );
+                        let parts = pallets::fellowship_referenda::storage::referendum_info_for_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::fellowship_referenda::storage::referendum_info_for_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("FellowshipReferenda", "TrackQueue") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::fellowship_referenda::storage::track_queue(
+                            &k1,
+                        );
+                        let parts = pallets::fellowship_referenda::storage::track_queue_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::fellowship_referenda::storage::track_queue_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("FellowshipReferenda", "DecidingCount") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::fellowship_referenda::storage::deciding_count(
+                            &k1,
+                        );
+                        let parts = pallets::fellowship_referenda::storage::deciding_count_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::fellowship_referenda::storage::deciding_count_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("FellowshipReferenda", "MetadataOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::fellowship_referenda::storage::metadata_of(
+                            &k1,
+                        );
+                        let parts = pallets::fellowship_referenda::storage::metadata_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::fellowship_referenda::storage::metadata_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Whitelist", "WhitelistedCall") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::whitelist::storage::whitelisted_call(&k1);
+                        let parts = pallets::whitelist::storage::whitelisted_call_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::whitelist::storage::whitelisted_call_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Claims", "Claims") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::claims::storage::claims(&k1);
+                        let parts = pallets::claims::storage::claims_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::claims::storage::claims_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Claims", "Vesting") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::claims::storage::vesting(&k1);
+                        let parts = pallets::claims::storage::vesting_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::claims::storage::vesting_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Claims", "Signing") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::claims::storage::signing(&k1);
+                        let parts = pallets::claims::storage::signing_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::claims::storage::signing_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Claims", "Preclaims") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::claims::storage::preclaims(&k1);
+                        let parts = pallets::claims::storage::preclaims_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::claims::storage::preclaims_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Identity", "IdentityOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::identity::storage::identity_of(&k1);
+                        let parts = pallets::identity::storage::identity_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::identity::storage::identity_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Identity", "SuperOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::identity::storage::super_of(&k1);
+                        let parts = pallets::identity::storage::super_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::identity::storage::super_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Identity", "SubsOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::identity::storage::subs_of(&k1);
+                        let parts = pallets::identity::storage::subs_of_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::identity::storage::subs_of_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Society", "Members") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::society::storage::members(&k1);
+                        let parts = pallets::society::storage::members_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::society::storage::members_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Society", "Payouts") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::society::storage::payouts(&k1);
+                        let parts = pallets::society::storage::payouts_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::society::storage::payouts_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Society", "MemberByIndex") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::society::storage::member_by_index(&k1);
+                        let parts = pallets::society::storage::member_by_index_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::society::storage::member_by_index_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Society", "SuspendedMembers") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::society::storage::suspended_members(&k1);
+                        let parts = pallets::society::storage::suspended_members_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::society::storage::suspended_members_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Society", "Candidates") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::society::storage::candidates(&k1);
+                        let parts = pallets::society::storage::candidates_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::society::storage::candidates_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Society", "Votes") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::society::storage::votes(&k1, &k2);
+                        let parts = pallets::society::storage::votes_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::society::storage::votes_prefix(),
+                                pallets::society::storage::votes_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Society", "VoteClearCursor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::society::storage::vote_clear_cursor(&k1);
+                        let parts = pallets::society::storage::vote_clear_cursor_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::society::storage::vote_clear_cursor_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Society", "DefenderVotes") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::society::storage::defender_votes(&k1, &k2);
+                        let parts = pallets::society::storage::defender_votes_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::society::storage::defender_votes_prefix(),
+                                pallets::society::storage::defender_votes_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Recovery", "Recoverable") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::recovery::storage::recoverable(&k1);
+                        let parts = pallets::recovery::storage::recoverable_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::recovery::storage::recoverable_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Recovery", "ActiveRecoveries") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::recovery::storage::active_recoveries(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::recovery::storage::active_recoveries_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::recovery::storage::active_recoveries_prefix(),
+                                pallets::recovery::storage::active_recoveries_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Recovery", "Proxy") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::recovery::storage::proxy(&k1);
+                        let parts = pallets::recovery::storage::proxy_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::recovery::storage::proxy_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Vesting", "Vesting") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::vesting::storage::vesting(&k1);
+                        let parts = pallets::vesting::storage::vesting_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::vesting::storage::vesting_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Scheduler", "Agenda") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::scheduler::storage::agenda(&k1);
+                        let parts = pallets::scheduler::storage::agenda_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::scheduler::storage::agenda_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Scheduler", "Lookup") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::scheduler::storage::lookup(&k1);
+                        let parts = pallets::scheduler::storage::lookup_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::scheduler::storage::lookup_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Proxy", "Proxies") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::proxy::storage::proxies(&k1);
+                        let parts = pallets::proxy::storage::proxies_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::proxy::storage::proxies_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Proxy", "Announcements") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::proxy::storage::announcements(&k1);
+                        let parts = pallets::proxy::storage::announcements_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::proxy::storage::announcements_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Multisig", "Multisigs") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::multisig::storage::multisigs(&k1, &k2);
+                        let parts = pallets::multisig::storage::multisigs_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::multisig::storage::multisigs_prefix(),
+                                pallets::multisig::storage::multisigs_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Preimage", "StatusFor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::preimage::storage::status_for(&k1);
+                        let parts = pallets::preimage::storage::status_for_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::preimage::storage::status_for_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Preimage", "RequestStatusFor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::preimage::storage::request_status_for(&k1);
+                        let parts = pallets::preimage::storage::request_status_for_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::preimage::storage::request_status_for_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Preimage", "PreimageFor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::preimage::storage::preimage_for(&k1);
+                        let parts = pallets::preimage::storage::preimage_for_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::preimage::storage::preimage_for_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Bounties", "Bounties") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::bounties::storage::bounties(&k1);
+                        let parts = pallets::bounties::storage::bounties_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::bounties::storage::bounties_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Bounties", "BountyDescriptions") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::bounties::storage::bounty_descriptions(&k1);
+                        let parts = pallets::bounties::storage::bounty_descriptions_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::bounties::storage::bounty_descriptions_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ChildBounties", "ParentChildBounties") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::child_bounties::storage::parent_child_bounties(
+                            &k1,
+                        );
+                        let parts = pallets::child_bounties::storage::parent_child_bounties_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::child_bounties::storage::parent_child_bounties_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ChildBounties", "ChildBounties") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::child_bounties::storage::child_bounties(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::child_bounties::storage::child_bounties_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::child_bounties::storage::child_bounties_prefix(),
+                                pallets::child_bounties::storage::child_bounties_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("ChildBounties", "ChildBountyDescriptions") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::child_bounties::storage::child_bounty_descriptions(
+                            &k1,
+                        );
+                        let parts = pallets::child_bounties::storage::child_bounty_descriptions_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::child_bounties::storage::child_bounty_descriptions_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ChildBounties", "ChildrenCuratorFees") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::child_bounties::storage::children_curator_fees(
+                            &k1,
+                        );
+                        let parts = pallets::child_bounties::storage::children_curator_fees_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::child_bounties::storage::children_curator_fees_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ElectionProviderMultiPhase", "SignedSubmissionsMap") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::election_provider_multi_phase::storage::signed_submissions_map(
+                            &k1,
+                        );
+                        let parts = pallets::election_provider_multi_phase::storage::signed_submissions_map_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::election_provider_multi_phase::storage::signed_submissions_map_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Nis", "Queues") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nis::storage::queues(&k1);
+                        let parts = pallets::nis::storage::queues_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::nis::storage::queues_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Nis", "Receipts") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nis::storage::receipts(&k1);
+                        let parts = pallets::nis::storage::receipts_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::nis::storage::receipts_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NisCounterpartBalances", "Account") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nis_counterpart_balances::storage::account(
+                            &k1,
+                        );
+                        let parts = pallets::nis_counterpart_balances::storage::account_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nis_counterpart_balances::storage::account_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NisCounterpartBalances", "Locks") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nis_counterpart_balances::storage::locks(
+                            &k1,
+                        );
+                        let parts = pallets::nis_counterpart_balances::storage::locks_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nis_counterpart_balances::storage::locks_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NisCounterpartBalances", "Reserves") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nis_counterpart_balances::storage::reserves(
+                            &k1,
+                        );
+                        let parts = pallets::nis_counterpart_balances::storage::reserves_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nis_counterpart_balances::storage::reserves_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NisCounterpartBalances", "Holds") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nis_counterpart_balances::storage::holds(
+                            &k1,
+                        );
+                        let parts = pallets::nis_counterpart_balances::storage::holds_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nis_counterpart_balances::storage::holds_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NisCounterpartBalances", "Freezes") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nis_counterpart_balances::storage::freezes(
+                            &k1,
+                        );
+                        let parts = pallets::nis_counterpart_balances::storage::freezes_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nis_counterpart_balances::storage::freezes_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("VoterList", "ListNodes") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::voter_list::storage::list_nodes(&k1);
+                        let parts = pallets::voter_list::storage::list_nodes_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::voter_list::storage::list_nodes_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("VoterList", "ListBags") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::voter_list::storage::list_bags(&k1);
+                        let parts = pallets::voter_list::storage::list_bags_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::voter_list::storage::list_bags_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NominationPools", "PoolMembers") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nomination_pools::storage::pool_members(&k1);
+                        let parts = pallets::nomination_pools::storage::pool_members_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nomination_pools::storage::pool_members_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NominationPools", "BondedPools") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nomination_pools::storage::bonded_pools(&k1);
+                        let parts = pallets::nomination_pools::storage::bonded_pools_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nomination_pools::storage::bonded_pools_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NominationPools", "RewardPools") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nomination_pools::storage::reward_pools(&k1);
+                        let parts = pallets::nomination_pools::storage::reward_pools_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nomination_pools::storage::reward_pools_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NominationPools", "SubPoolsStorage") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nomination_pools::storage::sub_pools_storage(
+                            &k1,
+                        );
+                        let parts = pallets::nomination_pools::storage::sub_pools_storage_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nomination_pools::storage::sub_pools_storage_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NominationPools", "Metadata") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nomination_pools::storage::metadata(&k1);
+                        let parts = pallets::nomination_pools::storage::metadata_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nomination_pools::storage::metadata_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NominationPools", "ReversePoolIdLookup") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nomination_pools::storage::reverse_pool_id_lookup(
+                            &k1,
+                        );
+                        let parts = pallets::nomination_pools::storage::reverse_pool_id_lookup_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nomination_pools::storage::reverse_pool_id_lookup_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NominationPools", "ClaimPermissions") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nomination_pools::storage::claim_permissions(
+                            &k1,
+                        );
+                        let parts = pallets::nomination_pools::storage::claim_permissions_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nomination_pools::storage::claim_permissions_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("FastUnstake", "Queue") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::fast_unstake::storage::queue(&k1);
+                        let parts = pallets::fast_unstake::storage::queue_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::fast_unstake::storage::queue_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ParaInclusion", "AvailabilityBitfields") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::para_inclusion::storage::availability_bitfields(
+                            &k1,
+                        );
+                        let parts = pallets::para_inclusion::storage::availability_bitfields_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::para_inclusion::storage::availability_bitfields_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ParaInclusion", "PendingAvailability") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::para_inclusion::storage::pending_availability(
+                            &k1,
+                        );
+                        let parts = pallets::para_inclusion::storage::pending_availability_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::para_inclusion::storage::pending_availability_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ParaInclusion", "PendingAvailabilityCommitments") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::para_inclusion::storage::pending_availability_commitments(
+                            &k1,
+                        );
+                        let parts = pallets::para_inclusion::storage::pending_availability_commitments_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::para_inclusion::storage::pending_availability_commitments_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Paras", "PvfActiveVoteMap") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::paras::storage::pvf_active_vote_map(&k1);
+                        let parts = pallets::paras::storage::pvf_active_vote_map_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras::storage::pvf_active_vote_map_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Paras", "ParaLifecycles") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::paras::storage::para_lifecycles(&k1);
+                        let parts = pallets::paras::storage::para_lifecycles_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras::storage::para_lifecycles_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Paras", "Heads") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::paras::storage::heads(&k1);
+                        let parts = pallets::paras::storage::heads_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::paras::storage::heads_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Paras", "MostRecentContext") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::paras::storage::most_recent_context(&k1);
+                        let parts = pallets::paras::storage::most_recent_context_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras::storage::most_recent_context_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Paras", "CurrentCodeHash") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::paras::storage::current_code_hash(&k1);
+                        let parts = pallets::paras::storage::current_code_hash_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras::storage::current_code_hash_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Paras", "PastCodeHash") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::paras::storage::past_code_hash(&k1);
+                        let parts = pallets::paras::storage::past_code_hash_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras::storage::past_code_hash_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Paras", "PastCodeMeta") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::paras::storage::past_code_meta(&k1);
+                        let parts = pallets::paras::storage::past_code_meta_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras::storage::past_code_meta_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Paras", "FutureCodeUpgrades") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::paras::storage::future_code_upgrades(&k1);
+                        let parts = pallets::paras::storage::future_code_upgrades_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras::storage::future_code_upgrades_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Paras", "FutureCodeHash") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::paras::storage::future_code_hash(&k1);
+                        let parts = pallets::paras::storage::future_code_hash_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras::storage::future_code_hash_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Paras", "UpgradeGoAheadSignal") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::paras::storage::upgrade_go_ahead_signal(&k1);
+                        let parts = pallets::paras::storage::upgrade_go_ahead_signal_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras::storage::upgrade_go_ahead_signal_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Paras", "UpgradeRestrictionSignal") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::paras::storage::upgrade_restriction_signal(
+                            &k1,
+                        );
+                        let parts = pallets::paras::storage::upgrade_restriction_signal_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras::storage::upgrade_restriction_signal_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Paras", "ActionsQueue") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::paras::storage::actions_queue(&k1);
+                        let parts = pallets::paras::storage::actions_queue_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras::storage::actions_queue_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Paras", "UpcomingParasGenesis") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::paras::storage::upcoming_paras_genesis(&k1);
+                        let parts = pallets::paras::storage::upcoming_paras_genesis_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras::storage::upcoming_paras_genesis_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Paras", "CodeByHashRefs") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::paras::storage::code_by_hash_refs(&k1);
+                        let parts = pallets::paras::storage::code_by_hash_refs_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras::storage::code_by_hash_refs_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Paras", "CodeByHash") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::paras::storage::code_by_hash(&k1);
+                        let parts = pallets::paras::storage::code_by_hash_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras::storage::code_by_hash_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Dmp", "DownwardMessageQueues") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::dmp::storage::downward_message_queues(&k1);
+                        let parts = pallets::dmp::storage::downward_message_queues_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::dmp::storage::downward_message_queues_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Dmp", "DownwardMessageQueueHeads") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::dmp::storage::downward_message_queue_heads(
+                            &k1,
+                        );
+                        let parts = pallets::dmp::storage::downward_message_queue_heads_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::dmp::storage::downward_message_queue_heads_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Dmp", "DeliveryFeeFactor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::dmp::storage::delivery_fee_factor(&k1);
+                        let parts = pallets::dmp::storage::delivery_fee_factor_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::dmp::storage::delivery_fee_factor_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Hrmp", "HrmpOpenChannelRequests") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::hrmp::storage::hrmp_open_channel_requests(
+                            &k1,
+                        );
+                        let parts = pallets::hrmp::storage::hrmp_open_channel_requests_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::hrmp::storage::hrmp_open_channel_requests_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Hrmp", "HrmpOpenChannelRequestCount") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::hrmp::storage::hrmp_open_channel_request_count(
+                            &k1,
+                        );
+                        let parts = pallets::hrmp::storage::hrmp_open_channel_request_count_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::hrmp::storage::hrmp_open_channel_request_count_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Hrmp", "HrmpAcceptedChannelRequestCount") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::hrmp::storage::hrmp_accepted_channel_request_count(
+                            &k1,
+                        );
+                        let parts = pallets::hrmp::storage::hrmp_accepted_channel_request_count_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::hrmp::storage::hrmp_accepted_channel_request_count_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Hrmp", "HrmpCloseChannelRequests") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::hrmp::storage::hrmp_close_channel_requests(
+                            &k1,
+                        );
+                        let parts = pallets::hrmp::storage::hrmp_close_channel_requests_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::hrmp::storage::hrmp_close_channel_requests_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Hrmp", "HrmpWatermarks") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::hrmp::storage::hrmp_watermarks(&k1);
+                        let parts = pallets::hrmp::storage::hrmp_watermarks_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::hrmp::storage::hrmp_watermarks_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Hrmp", "HrmpChannels") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::hrmp::storage::hrmp_channels(&k1);
+                        let parts = pallets::hrmp::storage::hrmp_channels_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::hrmp::storage::hrmp_channels_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Hrmp", "HrmpIngressChannelsIndex") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::hrmp::storage::hrmp_ingress_channels_index(
+                            &k1,
+                        );
+                        let parts = pallets::hrmp::storage::hrmp_ingress_channels_index_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::hrmp::storage::hrmp_ingress_channels_index_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Hrmp", "HrmpEgressChannelsIndex") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::hrmp::storage::hrmp_egress_channels_index(
+                            &k1,
+                        );
+                        let parts = pallets::hrmp::storage::hrmp_egress_channels_index_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::hrmp::storage::hrmp_egress_channels_index_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Hrmp", "HrmpChannelContents") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::hrmp::storage::hrmp_channel_contents(&k1);
+                        let parts = pallets::hrmp::storage::hrmp_channel_contents_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::hrmp::storage::hrmp_channel_contents_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Hrmp", "HrmpChannelDigests") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::hrmp::storage::hrmp_channel_digests(&k1);
+                        let parts = pallets::hrmp::storage::hrmp_channel_digests_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::hrmp::storage::hrmp_channel_digests_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ParaSessionInfo", "Sessions") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::para_session_info::storage::sessions(&k1);
+                        let parts = pallets::para_session_info::storage::sessions_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::para_session_info::storage::sessions_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ParaSessionInfo", "AccountKeys") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::para_session_info::storage::account_keys(
+                            &k1,
+                        );
+                        let parts = pallets::para_session_info::storage::account_keys_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::para_session_info::storage::account_keys_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ParaSessionInfo", "SessionExecutorParams") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::para_session_info::storage::session_executor_params(
+                            &k1,
+                        );
+                        let parts = pallets::para_session_info::storage::session_executor_params_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::para_session_info::storage::session_executor_params_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ParasDisputes", "Disputes") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::paras_disputes::storage::disputes(&k1, &k2);
+                        let parts = pallets::paras_disputes::storage::disputes_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras_disputes::storage::disputes_prefix(),
+                                pallets::paras_disputes::storage::disputes_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("ParasDisputes", "BackersOnDisputes") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::paras_disputes::storage::backers_on_disputes(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::paras_disputes::storage::backers_on_disputes_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras_disputes::storage::backers_on_disputes_prefix(),
+                                pallets::paras_disputes::storage::backers_on_disputes_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("ParasDisputes", "Included") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::paras_disputes::storage::included(&k1, &k2);
+                        let parts = pallets::paras_disputes::storage::included_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras_disputes::storage::included_prefix(),
+                                pallets::paras_disputes::storage::included_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("ParasSlashing", "UnappliedSlashes") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::paras_slashing::storage::unapplied_slashes(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::paras_slashing::storage::unapplied_slashes_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras_slashing::storage::unapplied_slashes_prefix(),
+                                pallets::paras_slashing::storage::unapplied_slashes_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("ParasSlashing", "ValidatorSetCounts") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::paras_slashing::storage::validator_set_counts(
+                            &k1,
+                        );
+                        let parts = pallets::paras_slashing::storage::validator_set_counts_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::paras_slashing::storage::validator_set_counts_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Registrar", "PendingSwap") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::registrar::storage::pending_swap(&k1);
+                        let parts = pallets::registrar::storage::pending_swap_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::registrar::storage::pending_swap_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Registrar", "Paras") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::registrar::storage::paras(&k1);
+                        let parts = pallets::registrar::storage::paras_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::registrar::storage::paras_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Slots", "Leases") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::slots::storage::leases(&k1);
+                        let parts = pallets::slots::storage::leases_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::slots::storage::leases_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Auctions", "ReservedAmounts") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::auctions::storage::reserved_amounts(&k1);
+                        let parts = pallets::auctions::storage::reserved_amounts_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::auctions::storage::reserved_amounts_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Auctions", "Winning") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::auctions::storage::winning(&k1);
+                        let parts = pallets::auctions::storage::winning_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::auctions::storage::winning_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Crowdloan", "Funds") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::crowdloan::storage::funds(&k1);
+                        let parts = pallets::crowdloan::storage::funds_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::crowdloan::storage::funds_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("XcmPallet", "Queries") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::xcm_pallet::storage::queries(&k1);
+                        let parts = pallets::xcm_pallet::storage::queries_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::xcm_pallet::storage::queries_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("XcmPallet", "AssetTraps") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::xcm_pallet::storage::asset_traps(&k1);
+                        let parts = pallets::xcm_pallet::storage::asset_traps_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::xcm_pallet::storage::asset_traps_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("XcmPallet", "SupportedVersion") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::xcm_pallet::storage::supported_version(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::xcm_pallet::storage::supported_version_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::xcm_pallet::storage::supported_version_prefix(),
+                                pallets::xcm_pallet::storage::supported_version_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("XcmPallet", "VersionNotifiers") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::xcm_pallet::storage::version_notifiers(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::xcm_pallet::storage::version_notifiers_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::xcm_pallet::storage::version_notifiers_prefix(),
+                                pallets::xcm_pallet::storage::version_notifiers_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("XcmPallet", "VersionNotifyTargets") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::xcm_pallet::storage::version_notify_targets(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::xcm_pallet::storage::version_notify_targets_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::xcm_pallet::storage::version_notify_targets_prefix(),
+                                pallets::xcm_pallet::storage::version_notify_targets_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("XcmPallet", "RemoteLockedFungibles") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let k3 = arg(keys, 2)
+                            .map_err(|e| format!("map key {}: {e}", 2))?;
+                        let full = pallets::xcm_pallet::storage::remote_locked_fungibles(
+                            &k1,
+                            &k2,
+                            &k3,
+                        );
+                        let parts = pallets::xcm_pallet::storage::remote_locked_fungibles_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::xcm_pallet::storage::remote_locked_fungibles_prefix(),
+                                pallets::xcm_pallet::storage::remote_locked_fungibles_prefix1(&
+                                k1),
+                                pallets::xcm_pallet::storage::remote_locked_fungibles_prefix2(&
+                                k1, & k2)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1),
+                                ::parity_scale_codec::Encode::encode(& parts.2)
+                            ],
+                            full,
+                        }
+                    }
+                    ("XcmPallet", "LockedFungibles") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::xcm_pallet::storage::locked_fungibles(&k1);
+                        let parts = pallets::xcm_pallet::storage::locked_fungibles_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::xcm_pallet::storage::locked_fungibles_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("MessageQueue", "BookStateFor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::message_queue::storage::book_state_for(&k1);
+                        let parts = pallets::message_queue::storage::book_state_for_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::message_queue::storage::book_state_for_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("MessageQueue", "Pages") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::message_queue::storage::pages(&k1, &k2);
+                        let parts = pallets::message_queue::storage::pages_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::message_queue::storage::pages_prefix(),
+                                pallets::message_queue::storage::pages_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("AssetRate", "ConversionRateToNative") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::asset_rate::storage::conversion_rate_to_native(
+                            &k1,
+                        );
+                        let parts = pallets::asset_rate::storage::conversion_rate_to_native_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::asset_rate::storage::conversion_rate_to_native_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Beefy", "SetIdSession") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::beefy::storage::set_id_session(&k1);
+                        let parts = pallets::beefy::storage::set_id_session_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::beefy::storage::set_id_session_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Mmr", "Nodes") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::mmr::storage::nodes(&k1);
+                        let parts = pallets::mmr::storage::nodes_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::mmr::storage::nodes_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
                     }
                     _ => return Ok(None),
                 },

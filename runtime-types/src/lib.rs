@@ -26,6 +26,7 @@ mod collections;
 mod extrinsic;
 mod opaque;
 mod payload;
+mod storage;
 pub mod typed;
 pub mod values;
 
@@ -50,6 +51,9 @@ pub use payload::{
     roundtrip_api, roundtrip_arg, roundtrip_view, PayloadRoundtrip, RuntimeApiPayload,
     ViewFunctionError, ViewFunctionPayload, VIEW_FUNCTION_METHOD,
 };
+/// Typed map keys read back from storage keys (the generated
+/// `pallets::<pallet>::storage::<entry>_decode_key` functions).
+pub use storage::{StorageKeyError, StorageKeyErrorKind, StorageKeyReader, StorageKeyRoundtrip};
 pub use values::ToValue;
 
 /// The structural hash of the metadata type a generated type was made from

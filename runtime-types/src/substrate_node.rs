@@ -39479,7 +39479,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"*\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `System.Account`.
             pub type Account = super::super::super::runtime_types::frame_system::AccountInfo<
@@ -39508,6 +39509,28 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x80",
                 )
+            }
+            ///The prefix of every key of `System.Account` (to iterate the map).
+            #[inline]
+            pub fn account_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Account", &[])
+            }
+            ///The map keys of a full storage key of `System.Account` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn account_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "System",
+                    "Account",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `System.ExtrinsicCount`.
             pub type ExtrinsicCount = u32;
@@ -39570,6 +39593,25 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `System.BlockHash` (to iterate the map).
+            #[inline]
+            pub fn block_hash_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "BlockHash", &[])
+            }
+            ///The map keys of a full storage key of `System.BlockHash` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn block_hash_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "System",
+                    "BlockHash",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `System.ExtrinsicData`.
             pub type ExtrinsicData = Vec<u8>;
             ///The storage key of `System.ExtrinsicData`.
@@ -39593,6 +39635,25 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `System.ExtrinsicData` (to iterate the map).
+            #[inline]
+            pub fn extrinsic_data_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ExtrinsicData", &[])
+            }
+            ///The map keys of a full storage key of `System.ExtrinsicData` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn extrinsic_data_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "System",
+                    "ExtrinsicData",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `System.Number`.
             pub type Number = u32;
@@ -39690,6 +39751,28 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `System.EventTopics` (to iterate the map).
+            #[inline]
+            pub fn event_topics_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "EventTopics", &[])
+            }
+            ///The map keys of a full storage key of `System.EventTopics` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn event_topics_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "System",
+                    "EventTopics",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `System.LastRuntimeUpgrade`.
             pub type LastRuntimeUpgrade = super::super::super::runtime_types::frame_system::LastRuntimeUpgradeInfo;
@@ -39955,7 +40038,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\0\x01\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Babe.EpochIndex`.
             pub type EpochIndex = u64;
@@ -40122,6 +40206,25 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Babe.UnderConstruction` (to iterate the map).
+            #[inline]
+            pub fn under_construction_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "UnderConstruction", &[])
+            }
+            ///The map keys of a full storage key of `Babe.UnderConstruction` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn under_construction_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Babe",
+                    "UnderConstruction",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Babe.Initialized`.
             pub type Initialized = Option<
                 super::super::super::runtime_types::sp_consensus_babe::digests::PreDigest,
@@ -40268,7 +40371,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\xDC\x05\0\0\0\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Timestamp.Now`.
             pub type Now = u64;
@@ -40313,7 +40417,8 @@ pub mod pallets {
     pub mod authorship {
         /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
         pub const INDEX: u8 = 4u8;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Authorship.Author`.
             pub type Author = ::ferroscale_runtime_types::AccountId32;
@@ -40344,7 +40449,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Indices.Accounts`.
             pub type Accounts = (::ferroscale_runtime_types::AccountId32, u128, bool);
@@ -40361,6 +40467,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Indices.Accounts` (to iterate the map).
+            #[inline]
+            pub fn accounts_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Indices", "Accounts", &[])
+            }
+            ///The map keys of a full storage key of `Indices.Accounts` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn accounts_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Indices",
+                    "Accounts",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -40458,7 +40583,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Balances.TotalIssuance`.
             pub type TotalIssuance = u128;
@@ -40523,6 +40649,28 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x80",
                 )
             }
+            ///The prefix of every key of `Balances.Account` (to iterate the map).
+            #[inline]
+            pub fn account_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "Account", &[])
+            }
+            ///The map keys of a full storage key of `Balances.Account` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn account_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Balances",
+                    "Account",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Balances.Locks`.
             pub type Locks = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
                 super::super::super::runtime_types::pallet_balances::types::BalanceLock<
@@ -40547,6 +40695,28 @@ pub mod pallets {
             #[inline]
             pub fn locks_default() -> Result<Locks, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `Balances.Locks` (to iterate the map).
+            #[inline]
+            pub fn locks_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "Locks", &[])
+            }
+            ///The map keys of a full storage key of `Balances.Locks` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn locks_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Balances",
+                    "Locks",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Balances.Reserves`.
             pub type Reserves = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -40574,6 +40744,28 @@ pub mod pallets {
             pub fn reserves_default() -> Result<Reserves, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Balances.Reserves` (to iterate the map).
+            #[inline]
+            pub fn reserves_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "Reserves", &[])
+            }
+            ///The map keys of a full storage key of `Balances.Reserves` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn reserves_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Balances",
+                    "Reserves",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Balances.Holds`.
             pub type Holds = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 super::super::super::runtime_types::pallet_balances::types::IdAmount<
@@ -40600,6 +40792,28 @@ pub mod pallets {
             pub fn holds_default() -> Result<Holds, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Balances.Holds` (to iterate the map).
+            #[inline]
+            pub fn holds_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "Holds", &[])
+            }
+            ///The map keys of a full storage key of `Balances.Holds` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn holds_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Balances",
+                    "Holds",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Balances.Freezes`.
             pub type Freezes = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 super::super::super::runtime_types::pallet_balances::types::IdAmount2<
@@ -40624,6 +40838,28 @@ pub mod pallets {
             #[inline]
             pub fn freezes_default() -> Result<Freezes, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `Balances.Freezes` (to iterate the map).
+            #[inline]
+            pub fn freezes_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "Freezes", &[])
+            }
+            ///The map keys of a full storage key of `Balances.Freezes` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn freezes_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Balances",
+                    "Freezes",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -40775,7 +41011,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\x05")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `TransactionPayment.NextFeeMultiplier`.
             pub type NextFeeMultiplier = super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128;
@@ -40965,7 +41202,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\xE8\x03\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `ElectionProviderMultiPhase.Round`.
             pub type Round = u32;
@@ -41121,6 +41359,29 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `ElectionProviderMultiPhase.SignedSubmissionsMap` (to iterate the map).
+            #[inline]
+            pub fn signed_submissions_map_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "SignedSubmissionsMap",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `ElectionProviderMultiPhase.SignedSubmissionsMap` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn signed_submissions_map_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ElectionProviderMultiPhase",
+                    "SignedSubmissionsMap",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `ElectionProviderMultiPhase.MinimumUntrustedScore`.
             pub type MinimumUntrustedScore = super::super::super::runtime_types::sp_npos_elections::ElectionScore;
             ///The storage key of `ElectionProviderMultiPhase.MinimumUntrustedScore`.
@@ -41245,7 +41506,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b" \0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Staking.ValidatorCount`.
             pub type ValidatorCount = u32;
@@ -41311,6 +41573,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Staking.Bonded` (to iterate the map).
+            #[inline]
+            pub fn bonded_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "Bonded", &[])
+            }
+            ///The map keys of a full storage key of `Staking.Bonded` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn bonded_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "Bonded",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Staking.MinNominatorBond`.
             pub type MinNominatorBond = u128;
@@ -41406,6 +41690,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Staking.Ledger` (to iterate the map).
+            #[inline]
+            pub fn ledger_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "Ledger", &[])
+            }
+            ///The map keys of a full storage key of `Staking.Ledger` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn ledger_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "Ledger",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Staking.Payee`.
             pub type Payee = super::super::super::runtime_types::pallet_staking::RewardDestination<
                 ::ferroscale_runtime_types::AccountId32,
@@ -41428,6 +41734,28 @@ pub mod pallets {
             #[inline]
             pub fn payee_default() -> Result<Payee, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `Staking.Payee` (to iterate the map).
+            #[inline]
+            pub fn payee_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "Payee", &[])
+            }
+            ///The map keys of a full storage key of `Staking.Payee` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn payee_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "Payee",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Staking.Validators`.
             pub type Validators = super::super::super::runtime_types::pallet_staking::ValidatorPrefs;
@@ -41454,6 +41782,28 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The prefix of every key of `Staking.Validators` (to iterate the map).
+            #[inline]
+            pub fn validators_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "Validators", &[])
+            }
+            ///The map keys of a full storage key of `Staking.Validators` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn validators_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "Validators",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Staking.CounterForValidators`.
             pub type CounterForValidators = u32;
@@ -41502,6 +41852,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Staking.Nominators` (to iterate the map).
+            #[inline]
+            pub fn nominators_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "Nominators", &[])
+            }
+            ///The map keys of a full storage key of `Staking.Nominators` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn nominators_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "Nominators",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Staking.CounterForNominators`.
             pub type CounterForNominators = u32;
@@ -41563,6 +41935,29 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Staking.ErasStartSessionIndex` (to iterate the map).
+            #[inline]
+            pub fn eras_start_session_index_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasStartSessionIndex",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Staking.ErasStartSessionIndex` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn eras_start_session_index_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "ErasStartSessionIndex",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Staking.ErasStakers`.
             pub type ErasStakers = super::super::super::runtime_types::pallet_staking::Exposure<
                 ::ferroscale_runtime_types::AccountId32,
@@ -41596,6 +41991,44 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0")
+            }
+            ///The prefix of every key of `Staking.ErasStakers` (to iterate the map).
+            #[inline]
+            pub fn eras_stakers_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "ErasStakers", &[])
+            }
+            ///The prefix of the keys of `Staking.ErasStakers` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn eras_stakers_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasStakers",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Staking.ErasStakers` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn eras_stakers_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "ErasStakers",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `Staking.ErasStakersClipped`.
             pub type ErasStakersClipped = super::super::super::runtime_types::pallet_staking::Exposure<
@@ -41631,6 +42064,48 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0")
             }
+            ///The prefix of every key of `Staking.ErasStakersClipped` (to iterate the map).
+            #[inline]
+            pub fn eras_stakers_clipped_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasStakersClipped",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Staking.ErasStakersClipped` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn eras_stakers_clipped_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasStakersClipped",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Staking.ErasStakersClipped` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn eras_stakers_clipped_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "ErasStakersClipped",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Staking.ErasValidatorPrefs`.
             pub type ErasValidatorPrefs = super::super::super::runtime_types::pallet_staking::ValidatorPrefs;
             ///The storage key of `Staking.ErasValidatorPrefs`.
@@ -41662,6 +42137,48 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0")
             }
+            ///The prefix of every key of `Staking.ErasValidatorPrefs` (to iterate the map).
+            #[inline]
+            pub fn eras_validator_prefs_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasValidatorPrefs",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Staking.ErasValidatorPrefs` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn eras_validator_prefs_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasValidatorPrefs",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Staking.ErasValidatorPrefs` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn eras_validator_prefs_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "ErasValidatorPrefs",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Staking.ErasValidatorReward`.
             pub type ErasValidatorReward = u128;
             ///The storage key of `Staking.ErasValidatorReward`.
@@ -41677,6 +42194,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Staking.ErasValidatorReward` (to iterate the map).
+            #[inline]
+            pub fn eras_validator_reward_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasValidatorReward",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Staking.ErasValidatorReward` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn eras_validator_reward_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "ErasValidatorReward",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Staking.ErasRewardPoints`.
             pub type ErasRewardPoints = super::super::super::runtime_types::pallet_staking::EraRewardPoints<
@@ -41704,6 +42244,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0")
             }
+            ///The prefix of every key of `Staking.ErasRewardPoints` (to iterate the map).
+            #[inline]
+            pub fn eras_reward_points_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasRewardPoints",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Staking.ErasRewardPoints` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn eras_reward_points_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "ErasRewardPoints",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Staking.ErasTotalStake`.
             pub type ErasTotalStake = u128;
             ///The storage key of `Staking.ErasTotalStake`.
@@ -41729,6 +42292,25 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `Staking.ErasTotalStake` (to iterate the map).
+            #[inline]
+            pub fn eras_total_stake_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "ErasTotalStake", &[])
+            }
+            ///The map keys of a full storage key of `Staking.ErasTotalStake` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn eras_total_stake_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "ErasTotalStake",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Staking.ForceEra`.
             pub type ForceEra = super::super::super::runtime_types::pallet_staking::Forcing;
@@ -41811,6 +42393,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Staking.UnappliedSlashes` (to iterate the map).
+            #[inline]
+            pub fn unapplied_slashes_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "UnappliedSlashes",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Staking.UnappliedSlashes` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn unapplied_slashes_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "UnappliedSlashes",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Staking.BondedEras`.
             pub type BondedEras = Vec<(u32, u32)>;
             ///The storage key of `Staking.BondedEras`.
@@ -41852,6 +42457,48 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Staking.ValidatorSlashInEra` (to iterate the map).
+            #[inline]
+            pub fn validator_slash_in_era_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ValidatorSlashInEra",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Staking.ValidatorSlashInEra` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn validator_slash_in_era_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ValidatorSlashInEra",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Staking.ValidatorSlashInEra` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn validator_slash_in_era_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "ValidatorSlashInEra",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Staking.NominatorSlashInEra`.
             pub type NominatorSlashInEra = u128;
             ///The storage key of `Staking.NominatorSlashInEra`.
@@ -41875,6 +42522,48 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Staking.NominatorSlashInEra` (to iterate the map).
+            #[inline]
+            pub fn nominator_slash_in_era_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "NominatorSlashInEra",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Staking.NominatorSlashInEra` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn nominator_slash_in_era_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "NominatorSlashInEra",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Staking.NominatorSlashInEra` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn nominator_slash_in_era_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "NominatorSlashInEra",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Staking.SlashingSpans`.
             pub type SlashingSpans = super::super::super::runtime_types::pallet_staking::slashing::SlashingSpans;
             ///The storage key of `Staking.SlashingSpans`.
@@ -41892,6 +42581,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Staking.SlashingSpans` (to iterate the map).
+            #[inline]
+            pub fn slashing_spans_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "SlashingSpans", &[])
+            }
+            ///The map keys of a full storage key of `Staking.SlashingSpans` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn slashing_spans_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "SlashingSpans",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Staking.SpanSlash`.
             pub type SpanSlash = super::super::super::runtime_types::pallet_staking::slashing::SpanRecord<
@@ -41922,6 +42633,28 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `Staking.SpanSlash` (to iterate the map).
+            #[inline]
+            pub fn span_slash_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "SpanSlash", &[])
+            }
+            ///The map keys of a full storage key of `Staking.SpanSlash` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn span_slash_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Staking",
+                    "SpanSlash",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Staking.CurrentPlannedSession`.
             pub type CurrentPlannedSession = u32;
@@ -42245,7 +42978,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_session::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_session::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Session.Validators`.
             pub type Validators = Vec<::ferroscale_runtime_types::AccountId32>;
@@ -42347,6 +43081,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Session.NextKeys` (to iterate the map).
+            #[inline]
+            pub fn next_keys_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Session", "NextKeys", &[])
+            }
+            ///The map keys of a full storage key of `Session.NextKeys` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn next_keys_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Session",
+                    "NextKeys",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Session.KeyOwner`.
             pub type KeyOwner = ::ferroscale_runtime_types::AccountId32;
             ///The storage key of `Session.KeyOwner`.
@@ -42367,6 +43123,31 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Session.KeyOwner` (to iterate the map).
+            #[inline]
+            pub fn key_owner_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Session", "KeyOwner", &[])
+            }
+            ///The map keys of a full storage key of `Session.KeyOwner` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn key_owner_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    super::super::super::runtime_types::sp_core::crypto::KeyTypeId,
+                    Vec<u8>,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Session",
+                    "KeyOwner",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -42469,7 +43250,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Democracy.PublicPropCount`.
             pub type PublicPropCount = u32;
@@ -42532,6 +43314,25 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Democracy.DepositOf` (to iterate the map).
+            #[inline]
+            pub fn deposit_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Democracy", "DepositOf", &[])
+            }
+            ///The map keys of a full storage key of `Democracy.DepositOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn deposit_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Democracy",
+                    "DepositOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Democracy.ReferendumCount`.
             pub type ReferendumCount = u32;
             ///The storage key of `Democracy.ReferendumCount`.
@@ -42590,6 +43391,29 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Democracy.ReferendumInfoOf` (to iterate the map).
+            #[inline]
+            pub fn referendum_info_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "ReferendumInfoOf",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Democracy.ReferendumInfoOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn referendum_info_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Democracy",
+                    "ReferendumInfoOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Democracy.VotingOf`.
             pub type VotingOf = super::super::super::runtime_types::pallet_democracy::vote::Voting<
                 u128,
@@ -42616,6 +43440,28 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `Democracy.VotingOf` (to iterate the map).
+            #[inline]
+            pub fn voting_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Democracy", "VotingOf", &[])
+            }
+            ///The map keys of a full storage key of `Democracy.VotingOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn voting_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Democracy",
+                    "VotingOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Democracy.LastTabledWasExternal`.
             pub type LastTabledWasExternal = bool;
@@ -42667,6 +43513,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Democracy.Blacklist` (to iterate the map).
+            #[inline]
+            pub fn blacklist_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Democracy", "Blacklist", &[])
+            }
+            ///The map keys of a full storage key of `Democracy.Blacklist` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn blacklist_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Democracy",
+                    "Blacklist",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `Democracy.Cancellations`.
             pub type Cancellations = bool;
             ///The storage key of `Democracy.Cancellations`.
@@ -42691,6 +43559,32 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Democracy.Cancellations` (to iterate the map).
+            #[inline]
+            pub fn cancellations_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "Cancellations",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Democracy.Cancellations` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn cancellations_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Democracy",
+                    "Cancellations",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `Democracy.MetadataOf`.
             pub type MetadataOf = ::ferroscale_runtime_types::H256;
             ///The storage key of `Democracy.MetadataOf`.
@@ -42708,6 +43602,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Democracy.MetadataOf` (to iterate the map).
+            #[inline]
+            pub fn metadata_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Democracy", "MetadataOf", &[])
+            }
+            ///The map keys of a full storage key of `Democracy.MetadataOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn metadata_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::pallet_democracy::types::MetadataOwner,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Democracy",
+                    "MetadataOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -42925,7 +43841,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Council.Proposals`.
             pub type Proposals = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -42960,6 +43877,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Council.ProposalOf` (to iterate the map).
+            #[inline]
+            pub fn proposal_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Council", "ProposalOf", &[])
+            }
+            ///The map keys of a full storage key of `Council.ProposalOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn proposal_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Council",
+                    "ProposalOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `Council.Voting`.
             pub type Voting = super::super::super::runtime_types::pallet_collective::Votes<
                 ::ferroscale_runtime_types::AccountId32,
@@ -42978,6 +43917,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Council.Voting` (to iterate the map).
+            #[inline]
+            pub fn voting_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Council", "Voting", &[])
+            }
+            ///The map keys of a full storage key of `Council.Voting` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn voting_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Council",
+                    "Voting",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `Council.ProposalCount`.
             pub type ProposalCount = u32;
@@ -43131,7 +44092,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `TechnicalCommittee.Proposals`.
             pub type Proposals = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -43170,6 +44132,32 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `TechnicalCommittee.ProposalOf` (to iterate the map).
+            #[inline]
+            pub fn proposal_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TechnicalCommittee",
+                    "ProposalOf",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `TechnicalCommittee.ProposalOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn proposal_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "TechnicalCommittee",
+                    "ProposalOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `TechnicalCommittee.Voting`.
             pub type Voting = super::super::super::runtime_types::pallet_collective::Votes<
                 ::ferroscale_runtime_types::AccountId32,
@@ -43188,6 +44176,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `TechnicalCommittee.Voting` (to iterate the map).
+            #[inline]
+            pub fn voting_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TechnicalCommittee",
+                    "Voting",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `TechnicalCommittee.Voting` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn voting_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "TechnicalCommittee",
+                    "Voting",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `TechnicalCommittee.ProposalCount`.
             pub type ProposalCount = u32;
@@ -43399,7 +44413,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\x10\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Elections.Members`.
             pub type Members = Vec<
@@ -43498,6 +44513,28 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `Elections.Voting` (to iterate the map).
+            #[inline]
+            pub fn voting_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Elections", "Voting", &[])
+            }
+            ///The map keys of a full storage key of `Elections.Voting` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn voting_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Elections",
+                    "Voting",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
         pub mod calls {
@@ -43576,7 +44613,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_membership::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_membership::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `TechnicalMembership.Members`.
             pub type Members = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -43724,7 +44762,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\xC0\x0F\0\0\0\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Grandpa.State`.
             pub type State = super::super::super::runtime_types::pallet_grandpa::StoredState<
@@ -43793,6 +44832,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Grandpa.SetIdSession` (to iterate the map).
+            #[inline]
+            pub fn set_id_session_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "SetIdSession", &[])
+            }
+            ///The map keys of a full storage key of `Grandpa.SetIdSession` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn set_id_session_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u64, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Grandpa",
+                    "SetIdSession",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -43900,7 +44958,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Treasury.ProposalCount`.
             pub type ProposalCount = u32;
@@ -43935,6 +44994,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Treasury.Proposals` (to iterate the map).
+            #[inline]
+            pub fn proposals_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Treasury", "Proposals", &[])
+            }
+            ///The map keys of a full storage key of `Treasury.Proposals` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn proposals_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Treasury",
+                    "Proposals",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Treasury.Deactivated`.
             pub type Deactivated = u128;
@@ -44040,7 +45118,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_asset_rate::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_asset_rate::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `AssetRate.ConversionRateToNative`.
             pub type ConversionRateToNative = super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128;
@@ -44057,6 +45136,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `AssetRate.ConversionRateToNative` (to iterate the map).
+            #[inline]
+            pub fn conversion_rate_to_native_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "AssetRate",
+                    "ConversionRateToNative",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `AssetRate.ConversionRateToNative` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn conversion_rate_to_native_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "AssetRate",
+                    "ConversionRateToNative",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -44183,7 +45285,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Contracts.PristineCode`.
             pub type PristineCode = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -44203,6 +45306,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Contracts.PristineCode` (to iterate the map).
+            #[inline]
+            pub fn pristine_code_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Contracts", "PristineCode", &[])
+            }
+            ///The map keys of a full storage key of `Contracts.PristineCode` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pristine_code_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Contracts",
+                    "PristineCode",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `Contracts.CodeInfoOf`.
             pub type CodeInfoOf = super::super::super::runtime_types::pallet_contracts::wasm::CodeInfo;
             ///The storage key of `Contracts.CodeInfoOf`.
@@ -44218,6 +45343,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Contracts.CodeInfoOf` (to iterate the map).
+            #[inline]
+            pub fn code_info_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Contracts", "CodeInfoOf", &[])
+            }
+            ///The map keys of a full storage key of `Contracts.CodeInfoOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn code_info_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Contracts",
+                    "CodeInfoOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `Contracts.Nonce`.
             pub type Nonce = u64;
@@ -44249,6 +45396,32 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Contracts.ContractInfoOf` (to iterate the map).
+            #[inline]
+            pub fn contract_info_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Contracts",
+                    "ContractInfoOf",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Contracts.ContractInfoOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn contract_info_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Contracts",
+                    "ContractInfoOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Contracts.DeletionQueue`.
             pub type DeletionQueue = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 u8,
@@ -44266,6 +45439,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Contracts.DeletionQueue` (to iterate the map).
+            #[inline]
+            pub fn deletion_queue_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Contracts",
+                    "DeletionQueue",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Contracts.DeletionQueue` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn deletion_queue_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Contracts",
+                    "DeletionQueue",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Contracts.DeletionQueueCounter`.
             pub type DeletionQueueCounter = super::super::super::runtime_types::pallet_contracts::storage::DeletionQueueManager;
@@ -44475,7 +45671,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_sudo::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_sudo::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Sudo.Key`.
             pub type Key = ::ferroscale_runtime_types::AccountId32;
@@ -44569,7 +45766,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `ImOnline.HeartbeatAfter`.
             pub type HeartbeatAfter = u32;
@@ -44624,6 +45822,45 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `ImOnline.ReceivedHeartbeats` (to iterate the map).
+            #[inline]
+            pub fn received_heartbeats_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ImOnline",
+                    "ReceivedHeartbeats",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `ImOnline.ReceivedHeartbeats` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn received_heartbeats_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ImOnline",
+                    "ReceivedHeartbeats",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `ImOnline.ReceivedHeartbeats` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn received_heartbeats_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u32, u32), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ImOnline",
+                    "ReceivedHeartbeats",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `ImOnline.AuthoredBlocks`.
             pub type AuthoredBlocks = u32;
             ///The storage key of `ImOnline.AuthoredBlocks`.
@@ -44655,6 +45892,48 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
             }
+            ///The prefix of every key of `ImOnline.AuthoredBlocks` (to iterate the map).
+            #[inline]
+            pub fn authored_blocks_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ImOnline",
+                    "AuthoredBlocks",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `ImOnline.AuthoredBlocks` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn authored_blocks_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ImOnline",
+                    "AuthoredBlocks",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `ImOnline.AuthoredBlocks` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn authored_blocks_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ImOnline",
+                    "AuthoredBlocks",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
         pub mod calls {
@@ -44677,7 +45956,8 @@ pub mod pallets {
     pub mod authority_discovery {
         /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
         pub const INDEX: u8 = 24u8;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `AuthorityDiscovery.Keys`.
             pub type Keys = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
@@ -44723,7 +46003,8 @@ pub mod pallets {
         pub const INDEX: u8 = 25u8;
         ///The pallet's events.
         pub type Event = super::super::runtime_types::pallet_offences::pallet::Event;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Offences.Reports`.
             pub type Reports = super::super::super::runtime_types::sp_staking::offence::OffenceDetails<
@@ -44749,6 +46030,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Offences.Reports` (to iterate the map).
+            #[inline]
+            pub fn reports_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Offences", "Reports", &[])
+            }
+            ///The map keys of a full storage key of `Offences.Reports` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn reports_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Offences",
+                    "Reports",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Offences.ConcurrentReportsIndex`.
             pub type ConcurrentReportsIndex = Vec<::ferroscale_runtime_types::H256>;
@@ -44781,6 +46084,48 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Offences.ConcurrentReportsIndex` (to iterate the map).
+            #[inline]
+            pub fn concurrent_reports_index_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Offences",
+                    "ConcurrentReportsIndex",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Offences.ConcurrentReportsIndex` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn concurrent_reports_index_prefix1(key1: &[u8; 16usize]) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Offences",
+                    "ConcurrentReportsIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Offences.ConcurrentReportsIndex` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn concurrent_reports_index_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ([u8; 16usize], Vec<u8>),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Offences",
+                    "ConcurrentReportsIndex",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
         }
     }
     ///The `Historical` pallet (index 26).
@@ -44792,7 +46137,8 @@ pub mod pallets {
     pub mod randomness_collective_flip {
         /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
         pub const INDEX: u8 = 27u8;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `RandomnessCollectiveFlip.RandomMaterial`.
             pub type RandomMaterial = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -44866,7 +46212,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\x14\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Identity.IdentityOf`.
             pub type IdentityOf = super::super::super::runtime_types::pallet_identity::types::Registration<
@@ -44888,6 +46235,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Identity.IdentityOf` (to iterate the map).
+            #[inline]
+            pub fn identity_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Identity", "IdentityOf", &[])
+            }
+            ///The map keys of a full storage key of `Identity.IdentityOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn identity_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Identity",
+                    "IdentityOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Identity.SuperOf`.
             pub type SuperOf = (
                 ::ferroscale_runtime_types::AccountId32,
@@ -44906,6 +46275,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Identity.SuperOf` (to iterate the map).
+            #[inline]
+            pub fn super_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Identity", "SuperOf", &[])
+            }
+            ///The map keys of a full storage key of `Identity.SuperOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn super_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Identity",
+                    "SuperOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Identity.SubsOf`.
             pub type SubsOf = (
@@ -44934,6 +46325,28 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `Identity.SubsOf` (to iterate the map).
+            #[inline]
+            pub fn subs_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Identity", "SubsOf", &[])
+            }
+            ///The map keys of a full storage key of `Identity.SubsOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn subs_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Identity",
+                    "SubsOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Identity.Registrars`.
             pub type Registrars = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -45197,7 +46610,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\n\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Society.Parameters`.
             pub type Parameters = super::super::super::runtime_types::pallet_society::GroupParams<
@@ -45259,6 +46673,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Society.Members` (to iterate the map).
+            #[inline]
+            pub fn members_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Members", &[])
+            }
+            ///The map keys of a full storage key of `Society.Members` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn members_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Society",
+                    "Members",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Society.Payouts`.
             pub type Payouts = super::super::super::runtime_types::pallet_society::PayoutRecord<
                 u128,
@@ -45286,6 +46722,28 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `Society.Payouts` (to iterate the map).
+            #[inline]
+            pub fn payouts_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Payouts", &[])
+            }
+            ///The map keys of a full storage key of `Society.Payouts` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn payouts_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Society",
+                    "Payouts",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Society.MemberCount`.
             pub type MemberCount = u32;
@@ -45318,6 +46776,25 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Society.MemberByIndex` (to iterate the map).
+            #[inline]
+            pub fn member_by_index_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "MemberByIndex", &[])
+            }
+            ///The map keys of a full storage key of `Society.MemberByIndex` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn member_by_index_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Society",
+                    "MemberByIndex",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Society.SuspendedMembers`.
             pub type SuspendedMembers = super::super::super::runtime_types::pallet_society::MemberRecord;
             ///The storage key of `Society.SuspendedMembers`.
@@ -45335,6 +46812,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Society.SuspendedMembers` (to iterate the map).
+            #[inline]
+            pub fn suspended_members_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "SuspendedMembers",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Society.SuspendedMembers` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn suspended_members_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Society",
+                    "SuspendedMembers",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Society.RoundCount`.
             pub type RoundCount = u32;
@@ -45389,6 +46892,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Society.Candidates` (to iterate the map).
+            #[inline]
+            pub fn candidates_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Candidates", &[])
+            }
+            ///The map keys of a full storage key of `Society.Candidates` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn candidates_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Society",
+                    "Candidates",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Society.Skeptic`.
             pub type Skeptic = ::ferroscale_runtime_types::AccountId32;
             ///The storage key of `Society.Skeptic`.
@@ -45419,6 +46944,49 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Society.Votes` (to iterate the map).
+            #[inline]
+            pub fn votes_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Votes", &[])
+            }
+            ///The prefix of the keys of `Society.Votes` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn votes_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "Votes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Society.Votes` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn votes_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    ::ferroscale_runtime_types::AccountId32,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Society",
+                    "Votes",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Society.VoteClearCursor`.
             pub type VoteClearCursor = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 u8,
@@ -45438,6 +47006,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Society.VoteClearCursor` (to iterate the map).
+            #[inline]
+            pub fn vote_clear_cursor_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "VoteClearCursor",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Society.VoteClearCursor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn vote_clear_cursor_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Society",
+                    "VoteClearCursor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Society.NextHead`.
             pub type NextHead = super::super::super::runtime_types::pallet_society::IntakeRecord<
@@ -45501,6 +47095,44 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Society.DefenderVotes` (to iterate the map).
+            #[inline]
+            pub fn defender_votes_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "DefenderVotes", &[])
+            }
+            ///The prefix of the keys of `Society.DefenderVotes` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn defender_votes_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "DefenderVotes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Society.DefenderVotes` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn defender_votes_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Society",
+                    "DefenderVotes",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -45744,7 +47376,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Recovery.Recoverable`.
             pub type Recoverable = super::super::super::runtime_types::pallet_recovery::RecoveryConfig<
@@ -45769,6 +47402,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Recovery.Recoverable` (to iterate the map).
+            #[inline]
+            pub fn recoverable_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Recovery", "Recoverable", &[])
+            }
+            ///The map keys of a full storage key of `Recovery.Recoverable` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn recoverable_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Recovery",
+                    "Recoverable",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Recovery.ActiveRecoveries`.
             pub type ActiveRecoveries = super::super::super::runtime_types::pallet_recovery::ActiveRecovery<
@@ -45799,6 +47454,53 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Recovery.ActiveRecoveries` (to iterate the map).
+            #[inline]
+            pub fn active_recoveries_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Recovery",
+                    "ActiveRecoveries",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Recovery.ActiveRecoveries` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn active_recoveries_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Recovery",
+                    "ActiveRecoveries",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Recovery.ActiveRecoveries` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn active_recoveries_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    ::ferroscale_runtime_types::AccountId32,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Recovery",
+                    "ActiveRecoveries",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Recovery.Proxy`.
             pub type Proxy = ::ferroscale_runtime_types::AccountId32;
             ///The storage key of `Recovery.Proxy`.
@@ -45814,6 +47516,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Recovery.Proxy` (to iterate the map).
+            #[inline]
+            pub fn proxy_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Recovery", "Proxy", &[])
+            }
+            ///The map keys of a full storage key of `Recovery.Proxy` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn proxy_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Recovery",
+                    "Proxy",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -45981,7 +47705,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\x1C\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Vesting.Vesting`.
             pub type Vesting = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -46003,6 +47728,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Vesting.Vesting` (to iterate the map).
+            #[inline]
+            pub fn vesting_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Vesting", "Vesting", &[])
+            }
+            ///The map keys of a full storage key of `Vesting.Vesting` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn vesting_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Vesting",
+                    "Vesting",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Vesting.StorageVersion`.
             pub type StorageVersion = super::super::super::runtime_types::pallet_vesting::Releases;
@@ -46124,7 +47871,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Scheduler.IncompleteSince`.
             pub type IncompleteSince = u32;
@@ -46167,6 +47915,25 @@ pub mod pallets {
             pub fn agenda_default() -> Result<Agenda, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Scheduler.Agenda` (to iterate the map).
+            #[inline]
+            pub fn agenda_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Scheduler", "Agenda", &[])
+            }
+            ///The map keys of a full storage key of `Scheduler.Agenda` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn agenda_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Scheduler",
+                    "Agenda",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Scheduler.Lookup`.
             pub type Lookup = (u32, u32);
             ///The storage key of `Scheduler.Lookup`.
@@ -46182,6 +47949,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Scheduler.Lookup` (to iterate the map).
+            #[inline]
+            pub fn lookup_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Scheduler", "Lookup", &[])
+            }
+            ///The map keys of a full storage key of `Scheduler.Lookup` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn lookup_decode_key(
+                storage_key: &[u8],
+            ) -> Result<[u8; 32usize], ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Scheduler",
+                    "Lookup",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -46297,7 +48083,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_glutton::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_glutton::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Glutton.Compute`.
             pub type Compute = super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU64;
@@ -46338,6 +48125,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Glutton.TrashData` (to iterate the map).
+            #[inline]
+            pub fn trash_data_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Glutton", "TrashData", &[])
+            }
+            ///The map keys of a full storage key of `Glutton.TrashData` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn trash_data_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Glutton",
+                    "TrashData",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Glutton.TrashDataCount`.
             pub type TrashDataCount = u32;
@@ -46398,7 +48204,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_preimage::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_preimage::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Preimage.StatusFor`.
             pub type StatusFor = super::super::super::runtime_types::pallet_preimage::RequestStatus<
@@ -46419,6 +48226,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Preimage.StatusFor` (to iterate the map).
+            #[inline]
+            pub fn status_for_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Preimage", "StatusFor", &[])
+            }
+            ///The map keys of a full storage key of `Preimage.StatusFor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn status_for_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Preimage",
+                    "StatusFor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `Preimage.PreimageFor`.
             pub type PreimageFor = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 u8,
@@ -46438,6 +48267,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Preimage.PreimageFor` (to iterate the map).
+            #[inline]
+            pub fn preimage_for_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Preimage", "PreimageFor", &[])
+            }
+            ///The map keys of a full storage key of `Preimage.PreimageFor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn preimage_for_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::H256, u32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Preimage",
+                    "PreimageFor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -46535,7 +48386,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Proxy.Proxies`.
             pub type Proxies = (
@@ -46568,6 +48420,28 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `Proxy.Proxies` (to iterate the map).
+            #[inline]
+            pub fn proxies_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Proxy", "Proxies", &[])
+            }
+            ///The map keys of a full storage key of `Proxy.Proxies` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn proxies_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Proxy",
+                    "Proxies",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Proxy.Announcements`.
             pub type Announcements = (
@@ -46605,6 +48479,28 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `Proxy.Announcements` (to iterate the map).
+            #[inline]
+            pub fn announcements_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Proxy", "Announcements", &[])
+            }
+            ///The map keys of a full storage key of `Proxy.Announcements` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn announcements_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Proxy",
+                    "Announcements",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -46822,7 +48718,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Multisig.Multisigs`.
             pub type Multisigs = super::super::super::runtime_types::pallet_multisig::Multisig<
@@ -46850,6 +48747,46 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Multisig.Multisigs` (to iterate the map).
+            #[inline]
+            pub fn multisigs_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Multisig", "Multisigs", &[])
+            }
+            ///The prefix of the keys of `Multisig.Multisigs` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn multisigs_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Multisig",
+                    "Multisigs",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Multisig.Multisigs` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn multisigs_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, [u8; 32usize]),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Multisig",
+                    "Multisigs",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -47014,7 +48951,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b",\x01\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Bounties.BountyCount`.
             pub type BountyCount = u32;
@@ -47051,6 +48989,25 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Bounties.Bounties` (to iterate the map).
+            #[inline]
+            pub fn bounties_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Bounties", "Bounties", &[])
+            }
+            ///The map keys of a full storage key of `Bounties.Bounties` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn bounties_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Bounties",
+                    "Bounties",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Bounties.BountyDescriptions`.
             pub type BountyDescriptions = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 u8,
@@ -47068,6 +49025,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Bounties.BountyDescriptions` (to iterate the map).
+            #[inline]
+            pub fn bounty_descriptions_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Bounties",
+                    "BountyDescriptions",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Bounties.BountyDescriptions` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn bounty_descriptions_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Bounties",
+                    "BountyDescriptions",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Bounties.BountyApprovals`.
             pub type BountyApprovals = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -47230,7 +49210,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Tips.Tips`.
             pub type Tips = super::super::super::runtime_types::pallet_tips::OpenTip<
@@ -47253,6 +49234,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Tips.Tips` (to iterate the map).
+            #[inline]
+            pub fn tips_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Tips", "Tips", &[])
+            }
+            ///The map keys of a full storage key of `Tips.Tips` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn tips_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Tips",
+                    "Tips",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Tips.Reasons`.
             pub type Reasons = Vec<u8>;
             ///The storage key of `Tips.Reasons`.
@@ -47268,6 +49271,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Tips.Reasons` (to iterate the map).
+            #[inline]
+            pub fn reasons_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Tips", "Reasons", &[])
+            }
+            ///The map keys of a full storage key of `Tips.Reasons` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn reasons_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Tips",
+                    "Reasons",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -47403,7 +49428,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Assets.Asset`.
             pub type Asset = super::super::super::runtime_types::pallet_assets::types::AssetDetails<
@@ -47423,6 +49449,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Assets.Asset` (to iterate the map).
+            #[inline]
+            pub fn asset_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Assets", "Asset", &[])
+            }
+            ///The map keys of a full storage key of `Assets.Asset` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn asset_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Assets",
+                    "Asset",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Assets.Account`.
             pub type Account = super::super::super::runtime_types::pallet_assets::types::AssetAccount<
@@ -47449,6 +49494,44 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Assets.Account` (to iterate the map).
+            #[inline]
+            pub fn account_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Assets", "Account", &[])
+            }
+            ///The prefix of the keys of `Assets.Account` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn account_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Assets",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Assets.Account` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn account_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Assets",
+                    "Account",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `Assets.Approvals`.
             pub type Approvals = super::super::super::runtime_types::pallet_assets::types::Approval<
@@ -47480,6 +49563,71 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Assets.Approvals` (to iterate the map).
+            #[inline]
+            pub fn approvals_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Assets", "Approvals", &[])
+            }
+            ///The prefix of the keys of `Assets.Approvals` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn approvals_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Assets",
+                    "Approvals",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The prefix of the keys of `Assets.Approvals` whose first 2 map key(s) are given.
+            #[inline]
+            pub fn approvals_prefix2(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Assets",
+                    "Approvals",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Assets.Approvals` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn approvals_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    u32,
+                    ::ferroscale_runtime_types::AccountId32,
+                    ::ferroscale_runtime_types::AccountId32,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Assets",
+                    "Approvals",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k3 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2, k3))
+            }
             ///The value type of `Assets.Metadata`.
             pub type Metadata = super::super::super::runtime_types::pallet_assets::types::AssetMetadata<
                 u128,
@@ -47507,6 +49655,25 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `Assets.Metadata` (to iterate the map).
+            #[inline]
+            pub fn metadata_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Assets", "Metadata", &[])
+            }
+            ///The map keys of a full storage key of `Assets.Metadata` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn metadata_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Assets",
+                    "Metadata",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -48023,7 +50190,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `PoolAssets.Asset`.
             pub type Asset = super::super::super::runtime_types::pallet_assets::types::AssetDetails<
@@ -48043,6 +50211,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `PoolAssets.Asset` (to iterate the map).
+            #[inline]
+            pub fn asset_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("PoolAssets", "Asset", &[])
+            }
+            ///The map keys of a full storage key of `PoolAssets.Asset` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn asset_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "PoolAssets",
+                    "Asset",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `PoolAssets.Account`.
             pub type Account = super::super::super::runtime_types::pallet_assets::types::AssetAccount<
@@ -48069,6 +50256,44 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `PoolAssets.Account` (to iterate the map).
+            #[inline]
+            pub fn account_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("PoolAssets", "Account", &[])
+            }
+            ///The prefix of the keys of `PoolAssets.Account` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn account_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "PoolAssets",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `PoolAssets.Account` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn account_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "PoolAssets",
+                    "Account",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `PoolAssets.Approvals`.
             pub type Approvals = super::super::super::runtime_types::pallet_assets::types::Approval<
@@ -48100,6 +50325,71 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `PoolAssets.Approvals` (to iterate the map).
+            #[inline]
+            pub fn approvals_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("PoolAssets", "Approvals", &[])
+            }
+            ///The prefix of the keys of `PoolAssets.Approvals` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn approvals_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "PoolAssets",
+                    "Approvals",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The prefix of the keys of `PoolAssets.Approvals` whose first 2 map key(s) are given.
+            #[inline]
+            pub fn approvals_prefix2(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "PoolAssets",
+                    "Approvals",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `PoolAssets.Approvals` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn approvals_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    u32,
+                    ::ferroscale_runtime_types::AccountId32,
+                    ::ferroscale_runtime_types::AccountId32,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "PoolAssets",
+                    "Approvals",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k3 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2, k3))
+            }
             ///The value type of `PoolAssets.Metadata`.
             pub type Metadata = super::super::super::runtime_types::pallet_assets::types::AssetMetadata<
                 u128,
@@ -48127,6 +50417,25 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `PoolAssets.Metadata` (to iterate the map).
+            #[inline]
+            pub fn metadata_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("PoolAssets", "Metadata", &[])
+            }
+            ///The map keys of a full storage key of `PoolAssets.Metadata` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn metadata_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "PoolAssets",
+                    "Metadata",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -48586,7 +50895,8 @@ pub mod pallets {
     pub mod mmr {
         /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
         pub const INDEX: u8 = 41u8;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Mmr.RootHash`.
             pub type RootHash = ::ferroscale_runtime_types::H256;
@@ -48633,6 +50943,25 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Mmr.Nodes` (to iterate the map).
+            #[inline]
+            pub fn nodes_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Mmr", "Nodes", &[])
+            }
+            ///The map keys of a full storage key of `Mmr.Nodes` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn nodes_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u64, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Mmr",
+                    "Nodes",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
         }
     }
     ///The `Lottery` pallet (index 42).
@@ -48666,7 +50995,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\n\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Lottery.LotteryIndex`.
             pub type LotteryIndex = u32;
@@ -48724,6 +51054,28 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0")
             }
+            ///The prefix of every key of `Lottery.Participants` (to iterate the map).
+            #[inline]
+            pub fn participants_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Lottery", "Participants", &[])
+            }
+            ///The map keys of a full storage key of `Lottery.Participants` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn participants_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Lottery",
+                    "Participants",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Lottery.TicketsCount`.
             pub type TicketsCount = u32;
             ///The storage key of `Lottery.TicketsCount`.
@@ -48754,6 +51106,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Lottery.Tickets` (to iterate the map).
+            #[inline]
+            pub fn tickets_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Lottery", "Tickets", &[])
+            }
+            ///The map keys of a full storage key of `Lottery.Tickets` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn tickets_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Lottery",
+                    "Tickets",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Lottery.CallIndices`.
             pub type CallIndices = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -48913,7 +51284,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Nis.QueueTotals`.
             pub type QueueTotals = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -48960,6 +51332,25 @@ pub mod pallets {
             pub fn queues_default() -> Result<Queues, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Nis.Queues` (to iterate the map).
+            #[inline]
+            pub fn queues_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nis", "Queues", &[])
+            }
+            ///The map keys of a full storage key of `Nis.Queues` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn queues_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Nis",
+                    "Queues",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Nis.Summary`.
             pub type Summary = super::super::super::runtime_types::pallet_nis::pallet::SummaryRecord<
                 u32,
@@ -48996,6 +51387,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Nis.Receipts` (to iterate the map).
+            #[inline]
+            pub fn receipts_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nis", "Receipts", &[])
+            }
+            ///The map keys of a full storage key of `Nis.Receipts` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn receipts_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Nis",
+                    "Receipts",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -49131,7 +51541,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"@\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Uniques.Class`.
             pub type Class = super::super::super::runtime_types::pallet_uniques::types::CollectionDetails<
@@ -49152,6 +51563,25 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Uniques.Class` (to iterate the map).
+            #[inline]
+            pub fn class_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Uniques", "Class", &[])
+            }
+            ///The map keys of a full storage key of `Uniques.Class` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn class_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Uniques",
+                    "Class",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Uniques.OwnershipAcceptance`.
             pub type OwnershipAcceptance = u32;
             ///The storage key of `Uniques.OwnershipAcceptance`.
@@ -49169,6 +51599,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Uniques.OwnershipAcceptance` (to iterate the map).
+            #[inline]
+            pub fn ownership_acceptance_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "OwnershipAcceptance",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Uniques.OwnershipAcceptance` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn ownership_acceptance_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Uniques",
+                    "OwnershipAcceptance",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Uniques.Account`.
             pub type Account = ();
@@ -49198,6 +51654,69 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Uniques.Account` (to iterate the map).
+            #[inline]
+            pub fn account_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Uniques", "Account", &[])
+            }
+            ///The prefix of the keys of `Uniques.Account` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn account_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The prefix of the keys of `Uniques.Account` whose first 2 map key(s) are given.
+            #[inline]
+            pub fn account_prefix2(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Uniques.Account` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn account_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u32, u32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Uniques",
+                    "Account",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k3 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2, k3))
+            }
             ///The value type of `Uniques.ClassAccount`.
             pub type ClassAccount = ();
             ///The storage key of `Uniques.ClassAccount`.
@@ -49220,6 +51739,46 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Uniques.ClassAccount` (to iterate the map).
+            #[inline]
+            pub fn class_account_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Uniques", "ClassAccount", &[])
+            }
+            ///The prefix of the keys of `Uniques.ClassAccount` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn class_account_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "ClassAccount",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Uniques.ClassAccount` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn class_account_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Uniques",
+                    "ClassAccount",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `Uniques.Asset`.
             pub type Asset = super::super::super::runtime_types::pallet_uniques::types::ItemDetails<
@@ -49244,6 +51803,41 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Uniques.Asset` (to iterate the map).
+            #[inline]
+            pub fn asset_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Uniques", "Asset", &[])
+            }
+            ///The prefix of the keys of `Uniques.Asset` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn asset_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "Asset",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Uniques.Asset` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn asset_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u32, u32), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Uniques",
+                    "Asset",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Uniques.ClassMetadataOf`.
             pub type ClassMetadataOf = super::super::super::runtime_types::pallet_uniques::types::CollectionMetadata<
                 u128,
@@ -49261,6 +51855,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Uniques.ClassMetadataOf` (to iterate the map).
+            #[inline]
+            pub fn class_metadata_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "ClassMetadataOf",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Uniques.ClassMetadataOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn class_metadata_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Uniques",
+                    "ClassMetadataOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Uniques.InstanceMetadataOf`.
             pub type InstanceMetadataOf = super::super::super::runtime_types::pallet_uniques::types::ItemMetadata<
@@ -49283,6 +51900,45 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Uniques.InstanceMetadataOf` (to iterate the map).
+            #[inline]
+            pub fn instance_metadata_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "InstanceMetadataOf",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Uniques.InstanceMetadataOf` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn instance_metadata_of_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "InstanceMetadataOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Uniques.InstanceMetadataOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn instance_metadata_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u32, u32), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Uniques",
+                    "InstanceMetadataOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `Uniques.Attribute`.
             pub type Attribute = (
@@ -49319,6 +51975,70 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Uniques.Attribute` (to iterate the map).
+            #[inline]
+            pub fn attribute_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Uniques", "Attribute", &[])
+            }
+            ///The prefix of the keys of `Uniques.Attribute` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn attribute_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "Attribute",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The prefix of the keys of `Uniques.Attribute` whose first 2 map key(s) are given.
+            #[inline]
+            pub fn attribute_prefix2(key1: &u32, key2: &Option<u32>) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "Attribute",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Uniques.Attribute` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn attribute_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    u32,
+                    Option<u32>,
+                    super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                        u8,
+                    >,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Uniques",
+                    "Attribute",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k3 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2, k3))
+            }
             ///The value type of `Uniques.ItemPriceOf`.
             pub type ItemPriceOf = (
                 u128,
@@ -49342,6 +52062,41 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Uniques.ItemPriceOf` (to iterate the map).
+            #[inline]
+            pub fn item_price_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Uniques", "ItemPriceOf", &[])
+            }
+            ///The prefix of the keys of `Uniques.ItemPriceOf` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn item_price_of_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "ItemPriceOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Uniques.ItemPriceOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn item_price_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u32, u32), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Uniques",
+                    "ItemPriceOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Uniques.CollectionMaxSupply`.
             pub type CollectionMaxSupply = u32;
             ///The storage key of `Uniques.CollectionMaxSupply`.
@@ -49357,6 +52112,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Uniques.CollectionMaxSupply` (to iterate the map).
+            #[inline]
+            pub fn collection_max_supply_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "CollectionMaxSupply",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Uniques.CollectionMaxSupply` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn collection_max_supply_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Uniques",
+                    "CollectionMaxSupply",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -49849,7 +52627,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Nfts.Collection`.
             pub type Collection = super::super::super::runtime_types::pallet_nfts::types::CollectionDetails<
@@ -49870,6 +52649,25 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Nfts.Collection` (to iterate the map).
+            #[inline]
+            pub fn collection_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nfts", "Collection", &[])
+            }
+            ///The map keys of a full storage key of `Nfts.Collection` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn collection_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Nfts",
+                    "Collection",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Nfts.OwnershipAcceptance`.
             pub type OwnershipAcceptance = u32;
             ///The storage key of `Nfts.OwnershipAcceptance`.
@@ -49887,6 +52685,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Nfts.OwnershipAcceptance` (to iterate the map).
+            #[inline]
+            pub fn ownership_acceptance_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "OwnershipAcceptance",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Nfts.OwnershipAcceptance` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn ownership_acceptance_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Nfts",
+                    "OwnershipAcceptance",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Nfts.Account`.
             pub type Account = ();
@@ -49916,6 +52740,69 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Nfts.Account` (to iterate the map).
+            #[inline]
+            pub fn account_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nfts", "Account", &[])
+            }
+            ///The prefix of the keys of `Nfts.Account` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn account_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The prefix of the keys of `Nfts.Account` whose first 2 map key(s) are given.
+            #[inline]
+            pub fn account_prefix2(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Nfts.Account` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn account_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u32, u32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Nfts",
+                    "Account",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k3 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2, k3))
+            }
             ///The value type of `Nfts.CollectionAccount`.
             pub type CollectionAccount = ();
             ///The storage key of `Nfts.CollectionAccount`.
@@ -49939,6 +52826,46 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Nfts.CollectionAccount` (to iterate the map).
+            #[inline]
+            pub fn collection_account_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nfts", "CollectionAccount", &[])
+            }
+            ///The prefix of the keys of `Nfts.CollectionAccount` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn collection_account_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "CollectionAccount",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Nfts.CollectionAccount` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn collection_account_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Nfts",
+                    "CollectionAccount",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Nfts.CollectionRoleOf`.
             pub type CollectionRoleOf = super::super::super::runtime_types::pallet_nfts::types::BitFlags2;
             ///The storage key of `Nfts.CollectionRoleOf`.
@@ -49961,6 +52888,44 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Nfts.CollectionRoleOf` (to iterate the map).
+            #[inline]
+            pub fn collection_role_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nfts", "CollectionRoleOf", &[])
+            }
+            ///The prefix of the keys of `Nfts.CollectionRoleOf` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn collection_role_of_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "CollectionRoleOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Nfts.CollectionRoleOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn collection_role_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Nfts",
+                    "CollectionRoleOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `Nfts.Item`.
             pub type Item = super::super::super::runtime_types::pallet_nfts::types::ItemDetails<
@@ -49992,6 +52957,41 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Nfts.Item` (to iterate the map).
+            #[inline]
+            pub fn item_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nfts", "Item", &[])
+            }
+            ///The prefix of the keys of `Nfts.Item` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn item_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "Item",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Nfts.Item` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn item_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u32, u32), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Nfts",
+                    "Item",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Nfts.CollectionMetadataOf`.
             pub type CollectionMetadataOf = super::super::super::runtime_types::pallet_nfts::types::CollectionMetadata<
                 u128,
@@ -50009,6 +53009,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Nfts.CollectionMetadataOf` (to iterate the map).
+            #[inline]
+            pub fn collection_metadata_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "CollectionMetadataOf",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Nfts.CollectionMetadataOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn collection_metadata_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Nfts",
+                    "CollectionMetadataOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Nfts.ItemMetadataOf`.
             pub type ItemMetadataOf = super::super::super::runtime_types::pallet_nfts::types::ItemMetadata<
@@ -50034,6 +53057,41 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Nfts.ItemMetadataOf` (to iterate the map).
+            #[inline]
+            pub fn item_metadata_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nfts", "ItemMetadataOf", &[])
+            }
+            ///The prefix of the keys of `Nfts.ItemMetadataOf` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn item_metadata_of_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "ItemMetadataOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Nfts.ItemMetadataOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn item_metadata_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u32, u32), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Nfts",
+                    "ItemMetadataOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `Nfts.Attribute`.
             pub type Attribute = (
@@ -50080,6 +53138,103 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Nfts.Attribute` (to iterate the map).
+            #[inline]
+            pub fn attribute_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nfts", "Attribute", &[])
+            }
+            ///The prefix of the keys of `Nfts.Attribute` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn attribute_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "Attribute",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The prefix of the keys of `Nfts.Attribute` whose first 2 map key(s) are given.
+            #[inline]
+            pub fn attribute_prefix2(key1: &u32, key2: &Option<u32>) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "Attribute",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The prefix of the keys of `Nfts.Attribute` whose first 3 map key(s) are given.
+            #[inline]
+            pub fn attribute_prefix3(
+                key1: &u32,
+                key2: &Option<u32>,
+                key3: &super::super::super::runtime_types::pallet_nfts::types::AttributeNamespace<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "Attribute",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key3)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Nfts.Attribute` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn attribute_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    u32,
+                    Option<u32>,
+                    super::super::super::runtime_types::pallet_nfts::types::AttributeNamespace<
+                        ::ferroscale_runtime_types::AccountId32,
+                    >,
+                    super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                        u8,
+                    >,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Nfts",
+                    "Attribute",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k3 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k4 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2, k3, k4))
+            }
             ///The value type of `Nfts.ItemPriceOf`.
             pub type ItemPriceOf = (
                 u128,
@@ -50102,6 +53257,41 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Nfts.ItemPriceOf` (to iterate the map).
+            #[inline]
+            pub fn item_price_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nfts", "ItemPriceOf", &[])
+            }
+            ///The prefix of the keys of `Nfts.ItemPriceOf` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn item_price_of_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "ItemPriceOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Nfts.ItemPriceOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn item_price_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u32, u32), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Nfts",
+                    "ItemPriceOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `Nfts.ItemAttributesApprovalsOf`.
             pub type ItemAttributesApprovalsOf = super::super::super::runtime_types::bounded_collections::bounded_btree_set::BoundedBTreeSet<
@@ -50132,6 +53322,45 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `Nfts.ItemAttributesApprovalsOf` (to iterate the map).
+            #[inline]
+            pub fn item_attributes_approvals_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "ItemAttributesApprovalsOf",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `Nfts.ItemAttributesApprovalsOf` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn item_attributes_approvals_of_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "ItemAttributesApprovalsOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Nfts.ItemAttributesApprovalsOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn item_attributes_approvals_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u32, u32), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Nfts",
+                    "ItemAttributesApprovalsOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `Nfts.NextCollectionId`.
             pub type NextCollectionId = u32;
@@ -50165,6 +53394,41 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Nfts.PendingSwapOf` (to iterate the map).
+            #[inline]
+            pub fn pending_swap_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nfts", "PendingSwapOf", &[])
+            }
+            ///The prefix of the keys of `Nfts.PendingSwapOf` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn pending_swap_of_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "PendingSwapOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Nfts.PendingSwapOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pending_swap_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u32, u32), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Nfts",
+                    "PendingSwapOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Nfts.CollectionConfigOf`.
             pub type CollectionConfigOf = super::super::super::runtime_types::pallet_nfts::types::CollectionConfig<
                 u128,
@@ -50183,6 +53447,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Nfts.CollectionConfigOf` (to iterate the map).
+            #[inline]
+            pub fn collection_config_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "CollectionConfigOf",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Nfts.CollectionConfigOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn collection_config_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Nfts",
+                    "CollectionConfigOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Nfts.ItemConfigOf`.
             pub type ItemConfigOf = super::super::super::runtime_types::pallet_nfts::types::ItemConfig;
@@ -50203,6 +53490,41 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Nfts.ItemConfigOf` (to iterate the map).
+            #[inline]
+            pub fn item_config_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nfts", "ItemConfigOf", &[])
+            }
+            ///The prefix of the keys of `Nfts.ItemConfigOf` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn item_config_of_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "ItemConfigOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Nfts.ItemConfigOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn item_config_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u32, u32), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Nfts",
+                    "ItemConfigOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end((k1, k2))
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -50867,7 +54189,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `NftFractionalization.NftToAsset`.
             pub type NftToAsset = super::super::super::runtime_types::pallet_nft_fractionalization::types::Details<
@@ -50888,6 +54211,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `NftFractionalization.NftToAsset` (to iterate the map).
+            #[inline]
+            pub fn nft_to_asset_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NftFractionalization",
+                    "NftToAsset",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NftFractionalization.NftToAsset` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn nft_to_asset_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u32, u32), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NftFractionalization",
+                    "NftToAsset",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -50962,7 +54308,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Salary.Status`.
             pub type Status = super::super::super::runtime_types::pallet_salary::StatusType<
@@ -50992,6 +54339,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Salary.Claimant` (to iterate the map).
+            #[inline]
+            pub fn claimant_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Salary", "Claimant", &[])
+            }
+            ///The map keys of a full storage key of `Salary.Claimant` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn claimant_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Salary",
+                    "Claimant",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -51067,7 +54436,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\0@\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `CoreFellowship.Params`.
             pub type Params = super::super::super::runtime_types::pallet_core_fellowship::ParamsType<
@@ -51104,6 +54474,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `CoreFellowship.Member` (to iterate the map).
+            #[inline]
+            pub fn member_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("CoreFellowship", "Member", &[])
+            }
+            ///The map keys of a full storage key of `CoreFellowship.Member` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn member_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "CoreFellowship",
+                    "Member",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `CoreFellowship.MemberEvidence`.
             pub type MemberEvidence = (
                 super::super::super::runtime_types::pallet_core_fellowship::Wish,
@@ -51126,6 +54518,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `CoreFellowship.MemberEvidence` (to iterate the map).
+            #[inline]
+            pub fn member_evidence_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "CoreFellowship",
+                    "MemberEvidence",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `CoreFellowship.MemberEvidence` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn member_evidence_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "CoreFellowship",
+                    "MemberEvidence",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -51230,7 +54648,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_transaction_storage::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_transaction_storage::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `TransactionStorage.Transactions`.
             pub type Transactions = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -51249,6 +54668,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `TransactionStorage.Transactions` (to iterate the map).
+            #[inline]
+            pub fn transactions_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TransactionStorage",
+                    "Transactions",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `TransactionStorage.Transactions` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn transactions_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "TransactionStorage",
+                    "Transactions",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `TransactionStorage.ChunkCount`.
             pub type ChunkCount = u32;
@@ -51273,6 +54715,29 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The prefix of every key of `TransactionStorage.ChunkCount` (to iterate the map).
+            #[inline]
+            pub fn chunk_count_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TransactionStorage",
+                    "ChunkCount",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `TransactionStorage.ChunkCount` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn chunk_count_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "TransactionStorage",
+                    "ChunkCount",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `TransactionStorage.ByteFee`.
             pub type ByteFee = u128;
@@ -51404,7 +54869,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `VoterList.ListNodes`.
             pub type ListNodes = super::super::super::runtime_types::pallet_bags_list::list::Node;
@@ -51423,6 +54889,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `VoterList.ListNodes` (to iterate the map).
+            #[inline]
+            pub fn list_nodes_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("VoterList", "ListNodes", &[])
+            }
+            ///The map keys of a full storage key of `VoterList.ListNodes` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn list_nodes_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "VoterList",
+                    "ListNodes",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `VoterList.CounterForListNodes`.
             pub type CounterForListNodes = u32;
@@ -51458,6 +54946,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `VoterList.ListBags` (to iterate the map).
+            #[inline]
+            pub fn list_bags_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("VoterList", "ListBags", &[])
+            }
+            ///The map keys of a full storage key of `VoterList.ListBags` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn list_bags_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u64, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "VoterList",
+                    "ListBags",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -51523,7 +55030,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\0\x02\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `StateTrieMigration.MigrationProcess`.
             pub type MigrationProcess = super::super::super::runtime_types::pallet_state_trie_migration::pallet::MigrationTask;
@@ -51680,7 +55188,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `ChildBounties.ChildBountyCount`.
             pub type ChildBountyCount = u32;
@@ -51725,6 +55234,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
             }
+            ///The prefix of every key of `ChildBounties.ParentChildBounties` (to iterate the map).
+            #[inline]
+            pub fn parent_child_bounties_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ParentChildBounties",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `ChildBounties.ParentChildBounties` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn parent_child_bounties_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ChildBounties",
+                    "ParentChildBounties",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `ChildBounties.ChildBounties`.
             pub type ChildBounties = super::super::super::runtime_types::pallet_child_bounties::ChildBounty<
                 ::ferroscale_runtime_types::AccountId32,
@@ -51749,6 +55281,45 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `ChildBounties.ChildBounties` (to iterate the map).
+            #[inline]
+            pub fn child_bounties_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ChildBounties",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `ChildBounties.ChildBounties` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn child_bounties_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ChildBounties",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `ChildBounties.ChildBounties` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn child_bounties_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u32, u32), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ChildBounties",
+                    "ChildBounties",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `ChildBounties.ChildBountyDescriptions`.
             pub type ChildBountyDescriptions = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 u8,
@@ -51766,6 +55337,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `ChildBounties.ChildBountyDescriptions` (to iterate the map).
+            #[inline]
+            pub fn child_bounty_descriptions_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ChildBountyDescriptions",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `ChildBounties.ChildBountyDescriptions` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn child_bounty_descriptions_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ChildBounties",
+                    "ChildBountyDescriptions",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `ChildBounties.ChildrenCuratorFees`.
             pub type ChildrenCuratorFees = u128;
@@ -51792,6 +55386,29 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `ChildBounties.ChildrenCuratorFees` (to iterate the map).
+            #[inline]
+            pub fn children_curator_fees_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ChildrenCuratorFees",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `ChildBounties.ChildrenCuratorFees` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn children_curator_fees_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ChildBounties",
+                    "ChildrenCuratorFees",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -51942,7 +55559,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Referenda.ReferendumCount`.
             pub type ReferendumCount = u32;
@@ -51990,6 +55608,29 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Referenda.ReferendumInfoFor` (to iterate the map).
+            #[inline]
+            pub fn referendum_info_for_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Referenda",
+                    "ReferendumInfoFor",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Referenda.ReferendumInfoFor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn referendum_info_for_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Referenda",
+                    "ReferendumInfoFor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Referenda.TrackQueue`.
             pub type TrackQueue = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 (u32, u128),
@@ -52016,6 +55657,25 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Referenda.TrackQueue` (to iterate the map).
+            #[inline]
+            pub fn track_queue_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Referenda", "TrackQueue", &[])
+            }
+            ///The map keys of a full storage key of `Referenda.TrackQueue` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn track_queue_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Referenda",
+                    "TrackQueue",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Referenda.DecidingCount`.
             pub type DecidingCount = u32;
             ///The storage key of `Referenda.DecidingCount`.
@@ -52040,6 +55700,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
             }
+            ///The prefix of every key of `Referenda.DecidingCount` (to iterate the map).
+            #[inline]
+            pub fn deciding_count_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Referenda",
+                    "DecidingCount",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Referenda.DecidingCount` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn deciding_count_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Referenda",
+                    "DecidingCount",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Referenda.MetadataOf`.
             pub type MetadataOf = ::ferroscale_runtime_types::H256;
             ///The storage key of `Referenda.MetadataOf`.
@@ -52055,6 +55738,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Referenda.MetadataOf` (to iterate the map).
+            #[inline]
+            pub fn metadata_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Referenda", "MetadataOf", &[])
+            }
+            ///The map keys of a full storage key of `Referenda.MetadataOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn metadata_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Referenda",
+                    "MetadataOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -52205,7 +55907,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\0/\r\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `ConvictionVoting.VotingFor`.
             pub type VotingFor = super::super::super::runtime_types::pallet_conviction_voting::vote::Voting<
@@ -52244,6 +55947,50 @@ pub mod pallets {
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
             }
+            ///The prefix of every key of `ConvictionVoting.VotingFor` (to iterate the map).
+            #[inline]
+            pub fn voting_for_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ConvictionVoting",
+                    "VotingFor",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `ConvictionVoting.VotingFor` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn voting_for_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ConvictionVoting",
+                    "VotingFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `ConvictionVoting.VotingFor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn voting_for_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u16),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ConvictionVoting",
+                    "VotingFor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `ConvictionVoting.ClassLocksFor`.
             pub type ClassLocksFor = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 (u16, u128),
@@ -52271,6 +56018,32 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `ConvictionVoting.ClassLocksFor` (to iterate the map).
+            #[inline]
+            pub fn class_locks_for_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ConvictionVoting",
+                    "ClassLocksFor",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `ConvictionVoting.ClassLocksFor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn class_locks_for_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "ConvictionVoting",
+                    "ClassLocksFor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -52366,7 +56139,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_whitelist::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_whitelist::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Whitelist.WhitelistedCall`.
             pub type WhitelistedCall = ();
@@ -52383,6 +56157,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Whitelist.WhitelistedCall` (to iterate the map).
+            #[inline]
+            pub fn whitelisted_call_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Whitelist",
+                    "WhitelistedCall",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Whitelist.WhitelistedCall` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn whitelisted_call_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Whitelist",
+                    "WhitelistedCall",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -52462,7 +56262,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `AllianceMotion.Proposals`.
             pub type Proposals = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -52501,6 +56302,32 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `AllianceMotion.ProposalOf` (to iterate the map).
+            #[inline]
+            pub fn proposal_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "AllianceMotion",
+                    "ProposalOf",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `AllianceMotion.ProposalOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn proposal_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "AllianceMotion",
+                    "ProposalOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
+            }
             ///The value type of `AllianceMotion.Voting`.
             pub type Voting = super::super::super::runtime_types::pallet_collective::Votes<
                 ::ferroscale_runtime_types::AccountId32,
@@ -52519,6 +56346,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `AllianceMotion.Voting` (to iterate the map).
+            #[inline]
+            pub fn voting_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("AllianceMotion", "Voting", &[])
+            }
+            ///The map keys of a full storage key of `AllianceMotion.Voting` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn voting_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::H256,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "AllianceMotion",
+                    "Voting",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Identity)?;
+                reader.end(k1)
             }
             ///The value type of `AllianceMotion.ProposalCount`.
             pub type ProposalCount = u32;
@@ -52696,7 +56545,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Alliance.Rule`.
             pub type Rule = super::super::super::runtime_types::pallet_alliance::types::Cid;
@@ -52740,6 +56590,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Alliance.DepositOf` (to iterate the map).
+            #[inline]
+            pub fn deposit_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Alliance", "DepositOf", &[])
+            }
+            ///The map keys of a full storage key of `Alliance.DepositOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn deposit_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Alliance",
+                    "DepositOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Alliance.Members`.
             pub type Members = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 ::ferroscale_runtime_types::AccountId32,
@@ -52765,6 +56637,28 @@ pub mod pallets {
             pub fn members_default() -> Result<Members, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Alliance.Members` (to iterate the map).
+            #[inline]
+            pub fn members_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Alliance", "Members", &[])
+            }
+            ///The map keys of a full storage key of `Alliance.Members` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn members_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::pallet_alliance::MemberRole,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Alliance",
+                    "Members",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Alliance.RetiringMembers`.
             pub type RetiringMembers = u32;
             ///The storage key of `Alliance.RetiringMembers`.
@@ -52782,6 +56676,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Alliance.RetiringMembers` (to iterate the map).
+            #[inline]
+            pub fn retiring_members_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Alliance",
+                    "RetiringMembers",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Alliance.RetiringMembers` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn retiring_members_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Alliance",
+                    "RetiringMembers",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Alliance.UnscrupulousAccounts`.
             pub type UnscrupulousAccounts = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -53078,7 +56998,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\n")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `NominationPools.MinJoinBond`.
             pub type MinJoinBond = u128;
@@ -53184,6 +57105,32 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `NominationPools.PoolMembers` (to iterate the map).
+            #[inline]
+            pub fn pool_members_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "PoolMembers",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NominationPools.PoolMembers` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pool_members_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NominationPools",
+                    "PoolMembers",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `NominationPools.CounterForPoolMembers`.
             pub type CounterForPoolMembers = u32;
             ///The storage key of `NominationPools.CounterForPoolMembers`.
@@ -53218,6 +57165,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `NominationPools.BondedPools` (to iterate the map).
+            #[inline]
+            pub fn bonded_pools_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "BondedPools",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NominationPools.BondedPools` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn bonded_pools_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NominationPools",
+                    "BondedPools",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `NominationPools.CounterForBondedPools`.
             pub type CounterForBondedPools = u32;
@@ -53254,6 +57224,29 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `NominationPools.RewardPools` (to iterate the map).
+            #[inline]
+            pub fn reward_pools_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "RewardPools",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NominationPools.RewardPools` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn reward_pools_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NominationPools",
+                    "RewardPools",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `NominationPools.CounterForRewardPools`.
             pub type CounterForRewardPools = u32;
             ///The storage key of `NominationPools.CounterForRewardPools`.
@@ -53288,6 +57281,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `NominationPools.SubPoolsStorage` (to iterate the map).
+            #[inline]
+            pub fn sub_pools_storage_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "SubPoolsStorage",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NominationPools.SubPoolsStorage` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn sub_pools_storage_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NominationPools",
+                    "SubPoolsStorage",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `NominationPools.CounterForSubPoolsStorage`.
             pub type CounterForSubPoolsStorage = u32;
@@ -53330,6 +57346,29 @@ pub mod pallets {
             #[inline]
             pub fn metadata_default() -> Result<Metadata, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `NominationPools.Metadata` (to iterate the map).
+            #[inline]
+            pub fn metadata_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "Metadata",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NominationPools.Metadata` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn metadata_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NominationPools",
+                    "Metadata",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `NominationPools.CounterForMetadata`.
             pub type CounterForMetadata = u32;
@@ -53387,6 +57426,32 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `NominationPools.ReversePoolIdLookup` (to iterate the map).
+            #[inline]
+            pub fn reverse_pool_id_lookup_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "ReversePoolIdLookup",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NominationPools.ReversePoolIdLookup` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn reverse_pool_id_lookup_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NominationPools",
+                    "ReversePoolIdLookup",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `NominationPools.CounterForReversePoolIdLookup`.
             pub type CounterForReversePoolIdLookup = u32;
             ///The storage key of `NominationPools.CounterForReversePoolIdLookup`.
@@ -53431,6 +57496,32 @@ pub mod pallets {
                 ::parity_scale_codec::Error,
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The prefix of every key of `NominationPools.ClaimPermissions` (to iterate the map).
+            #[inline]
+            pub fn claim_permissions_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "ClaimPermissions",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `NominationPools.ClaimPermissions` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn claim_permissions_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "NominationPools",
+                    "ClaimPermissions",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -53778,7 +57869,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `RankedPolls.ReferendumCount`.
             pub type ReferendumCount = u32;
@@ -53824,6 +57916,29 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `RankedPolls.ReferendumInfoFor` (to iterate the map).
+            #[inline]
+            pub fn referendum_info_for_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedPolls",
+                    "ReferendumInfoFor",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `RankedPolls.ReferendumInfoFor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn referendum_info_for_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "RankedPolls",
+                    "ReferendumInfoFor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `RankedPolls.TrackQueue`.
             pub type TrackQueue = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 (u32, u32),
@@ -53850,6 +57965,25 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `RankedPolls.TrackQueue` (to iterate the map).
+            #[inline]
+            pub fn track_queue_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("RankedPolls", "TrackQueue", &[])
+            }
+            ///The map keys of a full storage key of `RankedPolls.TrackQueue` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn track_queue_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "RankedPolls",
+                    "TrackQueue",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `RankedPolls.DecidingCount`.
             pub type DecidingCount = u32;
             ///The storage key of `RankedPolls.DecidingCount`.
@@ -53874,6 +58008,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
             }
+            ///The prefix of every key of `RankedPolls.DecidingCount` (to iterate the map).
+            #[inline]
+            pub fn deciding_count_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedPolls",
+                    "DecidingCount",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `RankedPolls.DecidingCount` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn deciding_count_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "RankedPolls",
+                    "DecidingCount",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `RankedPolls.MetadataOf`.
             pub type MetadataOf = ::ferroscale_runtime_types::H256;
             ///The storage key of `RankedPolls.MetadataOf`.
@@ -53889,6 +58046,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `RankedPolls.MetadataOf` (to iterate the map).
+            #[inline]
+            pub fn metadata_of_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("RankedPolls", "MetadataOf", &[])
+            }
+            ///The map keys of a full storage key of `RankedPolls.MetadataOf` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn metadata_of_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "RankedPolls",
+                    "MetadataOf",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -53986,7 +58162,8 @@ pub mod pallets {
         pub type Event = super::super::runtime_types::pallet_ranked_collective::pallet::Event;
         ///The pallet's errors.
         pub type Error = super::super::runtime_types::pallet_ranked_collective::pallet::Error;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `RankedCollective.MemberCount`.
             pub type MemberCount = u32;
@@ -54012,6 +58189,29 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
             }
+            ///The prefix of every key of `RankedCollective.MemberCount` (to iterate the map).
+            #[inline]
+            pub fn member_count_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedCollective",
+                    "MemberCount",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `RankedCollective.MemberCount` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn member_count_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "RankedCollective",
+                    "MemberCount",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `RankedCollective.Members`.
             pub type Members = super::super::super::runtime_types::pallet_ranked_collective::MemberRecord;
             ///The storage key of `RankedCollective.Members`.
@@ -54027,6 +58227,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `RankedCollective.Members` (to iterate the map).
+            #[inline]
+            pub fn members_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedCollective",
+                    "Members",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `RankedCollective.Members` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn members_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "RankedCollective",
+                    "Members",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `RankedCollective.IdToIndex`.
             pub type IdToIndex = u32;
@@ -54051,6 +58277,48 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `RankedCollective.IdToIndex` (to iterate the map).
+            #[inline]
+            pub fn id_to_index_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedCollective",
+                    "IdToIndex",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `RankedCollective.IdToIndex` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn id_to_index_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedCollective",
+                    "IdToIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `RankedCollective.IdToIndex` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn id_to_index_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u16, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "RankedCollective",
+                    "IdToIndex",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `RankedCollective.IndexToId`.
             pub type IndexToId = ::ferroscale_runtime_types::AccountId32;
             ///The storage key of `RankedCollective.IndexToId`.
@@ -54070,6 +58338,45 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `RankedCollective.IndexToId` (to iterate the map).
+            #[inline]
+            pub fn index_to_id_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedCollective",
+                    "IndexToId",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `RankedCollective.IndexToId` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn index_to_id_prefix1(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedCollective",
+                    "IndexToId",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `RankedCollective.IndexToId` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn index_to_id_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u16, u32), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "RankedCollective",
+                    "IndexToId",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
             }
             ///The value type of `RankedCollective.Voting`.
             pub type Voting = super::super::super::runtime_types::pallet_ranked_collective::VoteRecord;
@@ -54094,6 +58401,48 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `RankedCollective.Voting` (to iterate the map).
+            #[inline]
+            pub fn voting_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedCollective",
+                    "Voting",
+                    &[],
+                )
+            }
+            ///The prefix of the keys of `RankedCollective.Voting` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn voting_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedCollective",
+                    "Voting",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `RankedCollective.Voting` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn voting_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (u32, ::ferroscale_runtime_types::AccountId32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "RankedCollective",
+                    "Voting",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `RankedCollective.VotingCleanup`.
             pub type VotingCleanup = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 u8,
@@ -54111,6 +58460,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `RankedCollective.VotingCleanup` (to iterate the map).
+            #[inline]
+            pub fn voting_cleanup_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedCollective",
+                    "VotingCleanup",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `RankedCollective.VotingCleanup` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn voting_cleanup_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "RankedCollective",
+                    "VotingCleanup",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -54247,7 +58619,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\x01")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `AssetConversion.Pools`.
             pub type Pools = super::super::super::runtime_types::pallet_asset_conversion::types::PoolInfo<
@@ -54275,6 +58648,35 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `AssetConversion.Pools` (to iterate the map).
+            #[inline]
+            pub fn pools_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("AssetConversion", "Pools", &[])
+            }
+            ///The map keys of a full storage key of `AssetConversion.Pools` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pools_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    super::super::super::runtime_types::pallet_asset_conversion::types::NativeOrAssetId<
+                        u32,
+                    >,
+                    super::super::super::runtime_types::pallet_asset_conversion::types::NativeOrAssetId<
+                        u32,
+                    >,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "AssetConversion",
+                    "Pools",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `AssetConversion.NextPoolAssetId`.
             pub type NextPoolAssetId = u32;
@@ -54417,7 +58819,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `FastUnstake.Head`.
             pub type Head = super::super::super::runtime_types::pallet_fast_unstake::types::UnstakeRequest;
@@ -54441,6 +58844,28 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `FastUnstake.Queue` (to iterate the map).
+            #[inline]
+            pub fn queue_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("FastUnstake", "Queue", &[])
+            }
+            ///The map keys of a full storage key of `FastUnstake.Queue` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn queue_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "FastUnstake",
+                    "Queue",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `FastUnstake.CounterForQueue`.
             pub type CounterForQueue = u32;
@@ -54541,7 +58966,8 @@ pub mod pallets {
                 )
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `MessageQueue.BookStateFor`.
             pub type BookStateFor = super::super::super::runtime_types::pallet_message_queue::BookState<
@@ -54570,6 +58996,29 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(
                     b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
                 )
+            }
+            ///The prefix of every key of `MessageQueue.BookStateFor` (to iterate the map).
+            #[inline]
+            pub fn book_state_for_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "MessageQueue",
+                    "BookStateFor",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `MessageQueue.BookStateFor` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn book_state_for_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "MessageQueue",
+                    "BookStateFor",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `MessageQueue.ServiceHead`.
             pub type ServiceHead = u32;
@@ -54603,6 +59052,41 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `MessageQueue.Pages` (to iterate the map).
+            #[inline]
+            pub fn pages_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("MessageQueue", "Pages", &[])
+            }
+            ///The prefix of the keys of `MessageQueue.Pages` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn pages_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "MessageQueue",
+                    "Pages",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `MessageQueue.Pages` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn pages_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u32, u32), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "MessageQueue",
+                    "Pages",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -54643,7 +59127,8 @@ pub mod pallets {
         pub type Call = super::super::runtime_types::frame_benchmarking_pallet_pov::pallet::Call;
         ///The pallet's events.
         pub type Event = super::super::runtime_types::frame_benchmarking_pallet_pov::pallet::Event;
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Pov.Value`.
             pub type Value = u32;
@@ -54709,6 +59194,27 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Pov.Map1M` (to iterate the map).
+            #[inline]
+            pub fn map1_m_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Pov", "Map1M", &[])
+            }
+            ///The map keys of a full storage key of `Pov.Map1M` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn map1_m_decode_key(
+                storage_key: &[u8],
+            ) -> Result<[u8; 32], ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Pov",
+                    "Map1M",
+                )?;
+                let k1 = reader
+                    .digest::<
+                        32,
+                    >(::ferroscale_runtime_types::StorageHasher::Blake2_256)?;
+                reader.end(k1)
+            }
             ///The value type of `Pov.Map16M`.
             pub type Map16M = u32;
             ///The storage key of `Pov.Map16M`.
@@ -54724,6 +59230,27 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Pov.Map16M` (to iterate the map).
+            #[inline]
+            pub fn map16_m_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Pov", "Map16M", &[])
+            }
+            ///The map keys of a full storage key of `Pov.Map16M` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn map16_m_decode_key(
+                storage_key: &[u8],
+            ) -> Result<[u8; 32], ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Pov",
+                    "Map16M",
+                )?;
+                let k1 = reader
+                    .digest::<
+                        32,
+                    >(::ferroscale_runtime_types::StorageHasher::Blake2_256)?;
+                reader.end(k1)
             }
             ///The value type of `Pov.DoubleMap1M`.
             pub type DoubleMap1M = u32;
@@ -54745,6 +59272,48 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Pov.DoubleMap1M` (to iterate the map).
+            #[inline]
+            pub fn double_map1_m_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Pov", "DoubleMap1M", &[])
+            }
+            ///The prefix of the keys of `Pov.DoubleMap1M` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn double_map1_m_prefix1(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Pov",
+                    "DoubleMap1M",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_256,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `Pov.DoubleMap1M` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn double_map1_m_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                ([u8; 32], [u8; 32]),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Pov",
+                    "DoubleMap1M",
+                )?;
+                let k1 = reader
+                    .digest::<
+                        32,
+                    >(::ferroscale_runtime_types::StorageHasher::Blake2_256)?;
+                let k2 = reader
+                    .digest::<
+                        32,
+                    >(::ferroscale_runtime_types::StorageHasher::Blake2_256)?;
+                reader.end((k1, k2))
+            }
             ///The value type of `Pov.UnboundedMap`.
             pub type UnboundedMap = Vec<u32>;
             ///The storage key of `Pov.UnboundedMap`.
@@ -54760,6 +59329,27 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Pov.UnboundedMap` (to iterate the map).
+            #[inline]
+            pub fn unbounded_map_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Pov", "UnboundedMap", &[])
+            }
+            ///The map keys of a full storage key of `Pov.UnboundedMap` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn unbounded_map_decode_key(
+                storage_key: &[u8],
+            ) -> Result<[u8; 32], ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Pov",
+                    "UnboundedMap",
+                )?;
+                let k1 = reader
+                    .digest::<
+                        32,
+                    >(::ferroscale_runtime_types::StorageHasher::Blake2_256)?;
+                reader.end(k1)
             }
             ///The value type of `Pov.UnboundedMap2`.
             pub type UnboundedMap2 = Vec<u32>;
@@ -54777,6 +59367,27 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Pov.UnboundedMap2` (to iterate the map).
+            #[inline]
+            pub fn unbounded_map2_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Pov", "UnboundedMap2", &[])
+            }
+            ///The map keys of a full storage key of `Pov.UnboundedMap2` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn unbounded_map2_decode_key(
+                storage_key: &[u8],
+            ) -> Result<[u8; 32], ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Pov",
+                    "UnboundedMap2",
+                )?;
+                let k1 = reader
+                    .digest::<
+                        32,
+                    >(::ferroscale_runtime_types::StorageHasher::Blake2_256)?;
+                reader.end(k1)
+            }
             ///The value type of `Pov.UnboundedMapTwox`.
             pub type UnboundedMapTwox = Vec<u32>;
             ///The storage key of `Pov.UnboundedMapTwox`.
@@ -54792,6 +59403,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Pov.UnboundedMapTwox` (to iterate the map).
+            #[inline]
+            pub fn unbounded_map_twox_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Pov", "UnboundedMapTwox", &[])
+            }
+            ///The map keys of a full storage key of `Pov.UnboundedMapTwox` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn unbounded_map_twox_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Pov",
+                    "UnboundedMapTwox",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -54830,7 +59460,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\0\x01\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `TxPause.PausedCalls`.
             pub type PausedCalls = ();
@@ -54856,6 +59487,35 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `TxPause.PausedCalls` (to iterate the map).
+            #[inline]
+            pub fn paused_calls_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("TxPause", "PausedCalls", &[])
+            }
+            ///The map keys of a full storage key of `TxPause.PausedCalls` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn paused_calls_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (
+                    super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                        u8,
+                    >,
+                    super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                        u8,
+                    >,
+                ),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "TxPause",
+                    "PausedCalls",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -54942,7 +59602,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\x01\0\xE1\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `SafeMode.EnteredUntil`.
             pub type EnteredUntil = u32;
@@ -54973,6 +59634,46 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `SafeMode.Deposits` (to iterate the map).
+            #[inline]
+            pub fn deposits_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("SafeMode", "Deposits", &[])
+            }
+            ///The prefix of the keys of `SafeMode.Deposits` whose first 1 map key(s) are given.
+            #[inline]
+            pub fn deposits_prefix1(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SafeMode",
+                    "Deposits",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The map keys of a full storage key of `SafeMode.Deposits` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn deposits_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                (::ferroscale_runtime_types::AccountId32, u32),
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "SafeMode",
+                    "Deposits",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                let k2 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end((k1, k2))
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -55127,7 +59828,8 @@ pub mod pallets {
                 ::ferroscale_runtime_types::decode_all(b"\x05\0\0\0")
             }
         }
-        /// The pallet's storage: key builders, value types, defaults.
+        /// The pallet's storage: value types, defaults, key and prefix
+        /// builders, key decoders.
         pub mod storage {
             ///The value type of `Broker.Configuration`.
             pub type Configuration = super::super::super::runtime_types::pallet_broker::types::ConfigRecord<
@@ -55208,6 +59910,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Broker.AllowedRenewals` (to iterate the map).
+            #[inline]
+            pub fn allowed_renewals_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Broker", "AllowedRenewals", &[])
+            }
+            ///The map keys of a full storage key of `Broker.AllowedRenewals` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn allowed_renewals_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::pallet_broker::types::AllowedRenewalId,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Broker",
+                    "AllowedRenewals",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Broker.Regions`.
             pub type Regions = super::super::super::runtime_types::pallet_broker::types::RegionRecord<
                 ::ferroscale_runtime_types::AccountId32,
@@ -55229,6 +59953,28 @@ pub mod pallets {
                     ],
                 )
             }
+            ///The prefix of every key of `Broker.Regions` (to iterate the map).
+            #[inline]
+            pub fn regions_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Broker", "Regions", &[])
+            }
+            ///The map keys of a full storage key of `Broker.Regions` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn regions_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::pallet_broker::types::RegionId,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Broker",
+                    "Regions",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Broker.Workplan`.
             pub type Workplan = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 super::super::super::runtime_types::pallet_broker::types::ScheduleItem,
@@ -55246,6 +59992,25 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Broker.Workplan` (to iterate the map).
+            #[inline]
+            pub fn workplan_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Broker", "Workplan", &[])
+            }
+            ///The map keys of a full storage key of `Broker.Workplan` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn workplan_decode_key(
+                storage_key: &[u8],
+            ) -> Result<(u32, u16), ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Broker",
+                    "Workplan",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Broker.Workload`.
             pub type Workload = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -55270,6 +60035,25 @@ pub mod pallets {
             pub fn workload_default() -> Result<Workload, ::parity_scale_codec::Error> {
                 ::ferroscale_runtime_types::decode_all(b"\0")
             }
+            ///The prefix of every key of `Broker.Workload` (to iterate the map).
+            #[inline]
+            pub fn workload_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Broker", "Workload", &[])
+            }
+            ///The map keys of a full storage key of `Broker.Workload` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn workload_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u16, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Broker",
+                    "Workload",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Twox64Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Broker.InstaPoolContribution`.
             pub type InstaPoolContribution = super::super::super::runtime_types::pallet_broker::types::ContributionRecord<
                 ::ferroscale_runtime_types::AccountId32,
@@ -55289,6 +60073,32 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Broker.InstaPoolContribution` (to iterate the map).
+            #[inline]
+            pub fn insta_pool_contribution_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Broker",
+                    "InstaPoolContribution",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Broker.InstaPoolContribution` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn insta_pool_contribution_decode_key(
+                storage_key: &[u8],
+            ) -> Result<
+                super::super::super::runtime_types::pallet_broker::types::RegionId,
+                ::ferroscale_runtime_types::StorageKeyError,
+            > {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Broker",
+                    "InstaPoolContribution",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
             ///The value type of `Broker.InstaPoolIo`.
             pub type InstaPoolIo = super::super::super::runtime_types::pallet_broker::types::PoolIoRecord;
@@ -55314,6 +60124,25 @@ pub mod pallets {
             > {
                 ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
             }
+            ///The prefix of every key of `Broker.InstaPoolIo` (to iterate the map).
+            #[inline]
+            pub fn insta_pool_io_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Broker", "InstaPoolIo", &[])
+            }
+            ///The map keys of a full storage key of `Broker.InstaPoolIo` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn insta_pool_io_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Broker",
+                    "InstaPoolIo",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
+            }
             ///The value type of `Broker.InstaPoolHistory`.
             pub type InstaPoolHistory = super::super::super::runtime_types::pallet_broker::types::InstaPoolHistoryRecord<
                 u128,
@@ -55331,6 +60160,29 @@ pub mod pallets {
                         ),
                     ],
                 )
+            }
+            ///The prefix of every key of `Broker.InstaPoolHistory` (to iterate the map).
+            #[inline]
+            pub fn insta_pool_history_prefix() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Broker",
+                    "InstaPoolHistory",
+                    &[],
+                )
+            }
+            ///The map keys of a full storage key of `Broker.InstaPoolHistory` (a key of `state_getKeysPaged`): each key where its hasher keeps it, the digest where it does not. The entry prefix and every digest are checked.
+            #[inline]
+            pub fn insta_pool_history_decode_key(
+                storage_key: &[u8],
+            ) -> Result<u32, ::ferroscale_runtime_types::StorageKeyError> {
+                let mut reader = ::ferroscale_runtime_types::StorageKeyReader::new(
+                    storage_key,
+                    "Broker",
+                    "InstaPoolHistory",
+                )?;
+                let k1 = reader
+                    .key(::ferroscale_runtime_types::StorageHasher::Blake2_128Concat)?;
+                reader.end(k1)
             }
         }
         /// Constructors of the pallet's calls as `RuntimeCall`s.
@@ -70154,6 +75006,3060 @@ pub fn payload_roundtrip(
                             ),
                             result,
                         )?
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    };
+    run().transpose()
+}
+/// The typed storage functions of map `pallet.entry` (pallet and
+/// entry as metadata names them) run on map keys decoded from
+/// `keys` (one encoding per key); `None` for an entry with no
+/// generated key functions.
+#[cfg(feature = "roundtrip")]
+pub fn storage_key_roundtrip(
+    pallet: &str,
+    entry: &str,
+    keys: &[&[u8]],
+) -> Option<Result<::ferroscale_runtime_types::StorageKeyRoundtrip, String>> {
+    use ::ferroscale_runtime_types::{roundtrip_arg as arg, StorageKeyRoundtrip};
+    let run = || -> Result<Option<StorageKeyRoundtrip>, String> {
+        Ok(
+            Some(
+                match (pallet, entry) {
+                    ("System", "Account") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::system::storage::account(&k1);
+                        let parts = pallets::system::storage::account_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::system::storage::account_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("System", "BlockHash") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::system::storage::block_hash(&k1);
+                        let parts = pallets::system::storage::block_hash_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::system::storage::block_hash_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("System", "ExtrinsicData") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::system::storage::extrinsic_data(&k1);
+                        let parts = pallets::system::storage::extrinsic_data_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::system::storage::extrinsic_data_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("System", "EventTopics") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::system::storage::event_topics(&k1);
+                        let parts = pallets::system::storage::event_topics_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::system::storage::event_topics_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Babe", "UnderConstruction") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::babe::storage::under_construction(&k1);
+                        let parts = pallets::babe::storage::under_construction_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::babe::storage::under_construction_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Indices", "Accounts") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::indices::storage::accounts(&k1);
+                        let parts = pallets::indices::storage::accounts_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::indices::storage::accounts_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Balances", "Account") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::balances::storage::account(&k1);
+                        let parts = pallets::balances::storage::account_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::balances::storage::account_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Balances", "Locks") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::balances::storage::locks(&k1);
+                        let parts = pallets::balances::storage::locks_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::balances::storage::locks_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Balances", "Reserves") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::balances::storage::reserves(&k1);
+                        let parts = pallets::balances::storage::reserves_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::balances::storage::reserves_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Balances", "Holds") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::balances::storage::holds(&k1);
+                        let parts = pallets::balances::storage::holds_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::balances::storage::holds_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Balances", "Freezes") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::balances::storage::freezes(&k1);
+                        let parts = pallets::balances::storage::freezes_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::balances::storage::freezes_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ElectionProviderMultiPhase", "SignedSubmissionsMap") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::election_provider_multi_phase::storage::signed_submissions_map(
+                            &k1,
+                        );
+                        let parts = pallets::election_provider_multi_phase::storage::signed_submissions_map_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::election_provider_multi_phase::storage::signed_submissions_map_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "Bonded") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::bonded(&k1);
+                        let parts = pallets::staking::storage::bonded_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::staking::storage::bonded_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "Ledger") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::ledger(&k1);
+                        let parts = pallets::staking::storage::ledger_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::staking::storage::ledger_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "Payee") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::payee(&k1);
+                        let parts = pallets::staking::storage::payee_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::staking::storage::payee_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "Validators") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::validators(&k1);
+                        let parts = pallets::staking::storage::validators_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::validators_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "Nominators") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::nominators(&k1);
+                        let parts = pallets::staking::storage::nominators_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::nominators_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "ErasStartSessionIndex") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::eras_start_session_index(
+                            &k1,
+                        );
+                        let parts = pallets::staking::storage::eras_start_session_index_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::eras_start_session_index_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "ErasStakers") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::staking::storage::eras_stakers(&k1, &k2);
+                        let parts = pallets::staking::storage::eras_stakers_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::eras_stakers_prefix(),
+                                pallets::staking::storage::eras_stakers_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Staking", "ErasStakersClipped") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::staking::storage::eras_stakers_clipped(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::staking::storage::eras_stakers_clipped_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::eras_stakers_clipped_prefix(),
+                                pallets::staking::storage::eras_stakers_clipped_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Staking", "ErasValidatorPrefs") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::staking::storage::eras_validator_prefs(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::staking::storage::eras_validator_prefs_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::eras_validator_prefs_prefix(),
+                                pallets::staking::storage::eras_validator_prefs_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Staking", "ErasValidatorReward") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::eras_validator_reward(&k1);
+                        let parts = pallets::staking::storage::eras_validator_reward_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::eras_validator_reward_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "ErasRewardPoints") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::eras_reward_points(&k1);
+                        let parts = pallets::staking::storage::eras_reward_points_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::eras_reward_points_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "ErasTotalStake") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::eras_total_stake(&k1);
+                        let parts = pallets::staking::storage::eras_total_stake_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::eras_total_stake_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "UnappliedSlashes") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::unapplied_slashes(&k1);
+                        let parts = pallets::staking::storage::unapplied_slashes_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::unapplied_slashes_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "ValidatorSlashInEra") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::staking::storage::validator_slash_in_era(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::staking::storage::validator_slash_in_era_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::validator_slash_in_era_prefix(),
+                                pallets::staking::storage::validator_slash_in_era_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Staking", "NominatorSlashInEra") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::staking::storage::nominator_slash_in_era(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::staking::storage::nominator_slash_in_era_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::nominator_slash_in_era_prefix(),
+                                pallets::staking::storage::nominator_slash_in_era_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Staking", "SlashingSpans") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::slashing_spans(&k1);
+                        let parts = pallets::staking::storage::slashing_spans_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::slashing_spans_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Staking", "SpanSlash") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::staking::storage::span_slash(&k1);
+                        let parts = pallets::staking::storage::span_slash_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::staking::storage::span_slash_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Session", "NextKeys") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::session::storage::next_keys(&k1);
+                        let parts = pallets::session::storage::next_keys_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::session::storage::next_keys_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Session", "KeyOwner") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::session::storage::key_owner(&k1);
+                        let parts = pallets::session::storage::key_owner_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::session::storage::key_owner_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Democracy", "DepositOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::democracy::storage::deposit_of(&k1);
+                        let parts = pallets::democracy::storage::deposit_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::democracy::storage::deposit_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Democracy", "ReferendumInfoOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::democracy::storage::referendum_info_of(&k1);
+                        let parts = pallets::democracy::storage::referendum_info_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::democracy::storage::referendum_info_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Democracy", "VotingOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::democracy::storage::voting_of(&k1);
+                        let parts = pallets::democracy::storage::voting_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::democracy::storage::voting_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Democracy", "Blacklist") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::democracy::storage::blacklist(&k1);
+                        let parts = pallets::democracy::storage::blacklist_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::democracy::storage::blacklist_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Democracy", "Cancellations") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::democracy::storage::cancellations(&k1);
+                        let parts = pallets::democracy::storage::cancellations_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::democracy::storage::cancellations_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Democracy", "MetadataOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::democracy::storage::metadata_of(&k1);
+                        let parts = pallets::democracy::storage::metadata_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::democracy::storage::metadata_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Council", "ProposalOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::council::storage::proposal_of(&k1);
+                        let parts = pallets::council::storage::proposal_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::council::storage::proposal_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Council", "Voting") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::council::storage::voting(&k1);
+                        let parts = pallets::council::storage::voting_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::council::storage::voting_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("TechnicalCommittee", "ProposalOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::technical_committee::storage::proposal_of(
+                            &k1,
+                        );
+                        let parts = pallets::technical_committee::storage::proposal_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::technical_committee::storage::proposal_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("TechnicalCommittee", "Voting") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::technical_committee::storage::voting(&k1);
+                        let parts = pallets::technical_committee::storage::voting_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::technical_committee::storage::voting_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Elections", "Voting") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::elections::storage::voting(&k1);
+                        let parts = pallets::elections::storage::voting_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::elections::storage::voting_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Grandpa", "SetIdSession") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::grandpa::storage::set_id_session(&k1);
+                        let parts = pallets::grandpa::storage::set_id_session_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::grandpa::storage::set_id_session_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Treasury", "Proposals") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::treasury::storage::proposals(&k1);
+                        let parts = pallets::treasury::storage::proposals_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::treasury::storage::proposals_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("AssetRate", "ConversionRateToNative") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::asset_rate::storage::conversion_rate_to_native(
+                            &k1,
+                        );
+                        let parts = pallets::asset_rate::storage::conversion_rate_to_native_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::asset_rate::storage::conversion_rate_to_native_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Contracts", "PristineCode") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::contracts::storage::pristine_code(&k1);
+                        let parts = pallets::contracts::storage::pristine_code_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::contracts::storage::pristine_code_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Contracts", "CodeInfoOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::contracts::storage::code_info_of(&k1);
+                        let parts = pallets::contracts::storage::code_info_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::contracts::storage::code_info_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Contracts", "ContractInfoOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::contracts::storage::contract_info_of(&k1);
+                        let parts = pallets::contracts::storage::contract_info_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::contracts::storage::contract_info_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Contracts", "DeletionQueue") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::contracts::storage::deletion_queue(&k1);
+                        let parts = pallets::contracts::storage::deletion_queue_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::contracts::storage::deletion_queue_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ImOnline", "ReceivedHeartbeats") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::im_online::storage::received_heartbeats(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::im_online::storage::received_heartbeats_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::im_online::storage::received_heartbeats_prefix(),
+                                pallets::im_online::storage::received_heartbeats_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("ImOnline", "AuthoredBlocks") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::im_online::storage::authored_blocks(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::im_online::storage::authored_blocks_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::im_online::storage::authored_blocks_prefix(),
+                                pallets::im_online::storage::authored_blocks_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Offences", "Reports") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::offences::storage::reports(&k1);
+                        let parts = pallets::offences::storage::reports_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::offences::storage::reports_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Offences", "ConcurrentReportsIndex") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::offences::storage::concurrent_reports_index(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::offences::storage::concurrent_reports_index_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::offences::storage::concurrent_reports_index_prefix(),
+                                pallets::offences::storage::concurrent_reports_index_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Identity", "IdentityOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::identity::storage::identity_of(&k1);
+                        let parts = pallets::identity::storage::identity_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::identity::storage::identity_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Identity", "SuperOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::identity::storage::super_of(&k1);
+                        let parts = pallets::identity::storage::super_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::identity::storage::super_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Identity", "SubsOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::identity::storage::subs_of(&k1);
+                        let parts = pallets::identity::storage::subs_of_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::identity::storage::subs_of_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Society", "Members") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::society::storage::members(&k1);
+                        let parts = pallets::society::storage::members_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::society::storage::members_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Society", "Payouts") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::society::storage::payouts(&k1);
+                        let parts = pallets::society::storage::payouts_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::society::storage::payouts_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Society", "MemberByIndex") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::society::storage::member_by_index(&k1);
+                        let parts = pallets::society::storage::member_by_index_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::society::storage::member_by_index_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Society", "SuspendedMembers") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::society::storage::suspended_members(&k1);
+                        let parts = pallets::society::storage::suspended_members_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::society::storage::suspended_members_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Society", "Candidates") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::society::storage::candidates(&k1);
+                        let parts = pallets::society::storage::candidates_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::society::storage::candidates_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Society", "Votes") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::society::storage::votes(&k1, &k2);
+                        let parts = pallets::society::storage::votes_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::society::storage::votes_prefix(),
+                                pallets::society::storage::votes_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Society", "VoteClearCursor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::society::storage::vote_clear_cursor(&k1);
+                        let parts = pallets::society::storage::vote_clear_cursor_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::society::storage::vote_clear_cursor_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Society", "DefenderVotes") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::society::storage::defender_votes(&k1, &k2);
+                        let parts = pallets::society::storage::defender_votes_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::society::storage::defender_votes_prefix(),
+                                pallets::society::storage::defender_votes_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Recovery", "Recoverable") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::recovery::storage::recoverable(&k1);
+                        let parts = pallets::recovery::storage::recoverable_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::recovery::storage::recoverable_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Recovery", "ActiveRecoveries") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::recovery::storage::active_recoveries(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::recovery::storage::active_recoveries_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::recovery::storage::active_recoveries_prefix(),
+                                pallets::recovery::storage::active_recoveries_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Recovery", "Proxy") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::recovery::storage::proxy(&k1);
+                        let parts = pallets::recovery::storage::proxy_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::recovery::storage::proxy_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Vesting", "Vesting") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::vesting::storage::vesting(&k1);
+                        let parts = pallets::vesting::storage::vesting_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::vesting::storage::vesting_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Scheduler", "Agenda") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::scheduler::storage::agenda(&k1);
+                        let parts = pallets::scheduler::storage::agenda_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::scheduler::storage::agenda_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Scheduler", "Lookup") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::scheduler::storage::lookup(&k1);
+                        let parts = pallets::scheduler::storage::lookup_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::scheduler::storage::lookup_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Glutton", "TrashData") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::glutton::storage::trash_data(&k1);
+                        let parts = pallets::glutton::storage::trash_data_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::glutton::storage::trash_data_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Preimage", "StatusFor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::preimage::storage::status_for(&k1);
+                        let parts = pallets::preimage::storage::status_for_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::preimage::storage::status_for_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Preimage", "PreimageFor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::preimage::storage::preimage_for(&k1);
+                        let parts = pallets::preimage::storage::preimage_for_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::preimage::storage::preimage_for_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Proxy", "Proxies") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::proxy::storage::proxies(&k1);
+                        let parts = pallets::proxy::storage::proxies_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::proxy::storage::proxies_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Proxy", "Announcements") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::proxy::storage::announcements(&k1);
+                        let parts = pallets::proxy::storage::announcements_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::proxy::storage::announcements_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Multisig", "Multisigs") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::multisig::storage::multisigs(&k1, &k2);
+                        let parts = pallets::multisig::storage::multisigs_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::multisig::storage::multisigs_prefix(),
+                                pallets::multisig::storage::multisigs_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Bounties", "Bounties") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::bounties::storage::bounties(&k1);
+                        let parts = pallets::bounties::storage::bounties_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::bounties::storage::bounties_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Bounties", "BountyDescriptions") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::bounties::storage::bounty_descriptions(&k1);
+                        let parts = pallets::bounties::storage::bounty_descriptions_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::bounties::storage::bounty_descriptions_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Tips", "Tips") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::tips::storage::tips(&k1);
+                        let parts = pallets::tips::storage::tips_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::tips::storage::tips_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Tips", "Reasons") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::tips::storage::reasons(&k1);
+                        let parts = pallets::tips::storage::reasons_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::tips::storage::reasons_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Assets", "Asset") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::assets::storage::asset(&k1);
+                        let parts = pallets::assets::storage::asset_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::assets::storage::asset_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Assets", "Account") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::assets::storage::account(&k1, &k2);
+                        let parts = pallets::assets::storage::account_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::assets::storage::account_prefix(),
+                                pallets::assets::storage::account_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Assets", "Approvals") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let k3 = arg(keys, 2)
+                            .map_err(|e| format!("map key {}: {e}", 2))?;
+                        let full = pallets::assets::storage::approvals(&k1, &k2, &k3);
+                        let parts = pallets::assets::storage::approvals_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::assets::storage::approvals_prefix(),
+                                pallets::assets::storage::approvals_prefix1(& k1),
+                                pallets::assets::storage::approvals_prefix2(& k1, & k2)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1),
+                                ::parity_scale_codec::Encode::encode(& parts.2)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Assets", "Metadata") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::assets::storage::metadata(&k1);
+                        let parts = pallets::assets::storage::metadata_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::assets::storage::metadata_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("PoolAssets", "Asset") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::pool_assets::storage::asset(&k1);
+                        let parts = pallets::pool_assets::storage::asset_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::pool_assets::storage::asset_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("PoolAssets", "Account") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::pool_assets::storage::account(&k1, &k2);
+                        let parts = pallets::pool_assets::storage::account_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::pool_assets::storage::account_prefix(),
+                                pallets::pool_assets::storage::account_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("PoolAssets", "Approvals") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let k3 = arg(keys, 2)
+                            .map_err(|e| format!("map key {}: {e}", 2))?;
+                        let full = pallets::pool_assets::storage::approvals(
+                            &k1,
+                            &k2,
+                            &k3,
+                        );
+                        let parts = pallets::pool_assets::storage::approvals_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::pool_assets::storage::approvals_prefix(),
+                                pallets::pool_assets::storage::approvals_prefix1(& k1),
+                                pallets::pool_assets::storage::approvals_prefix2(& k1, & k2)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1),
+                                ::parity_scale_codec::Encode::encode(& parts.2)
+                            ],
+                            full,
+                        }
+                    }
+                    ("PoolAssets", "Metadata") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::pool_assets::storage::metadata(&k1);
+                        let parts = pallets::pool_assets::storage::metadata_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::pool_assets::storage::metadata_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Mmr", "Nodes") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::mmr::storage::nodes(&k1);
+                        let parts = pallets::mmr::storage::nodes_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::mmr::storage::nodes_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Lottery", "Participants") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::lottery::storage::participants(&k1);
+                        let parts = pallets::lottery::storage::participants_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::lottery::storage::participants_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Lottery", "Tickets") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::lottery::storage::tickets(&k1);
+                        let parts = pallets::lottery::storage::tickets_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::lottery::storage::tickets_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Nis", "Queues") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nis::storage::queues(&k1);
+                        let parts = pallets::nis::storage::queues_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::nis::storage::queues_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Nis", "Receipts") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nis::storage::receipts(&k1);
+                        let parts = pallets::nis::storage::receipts_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::nis::storage::receipts_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Uniques", "Class") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::uniques::storage::class(&k1);
+                        let parts = pallets::uniques::storage::class_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::uniques::storage::class_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Uniques", "OwnershipAcceptance") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::uniques::storage::ownership_acceptance(&k1);
+                        let parts = pallets::uniques::storage::ownership_acceptance_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::uniques::storage::ownership_acceptance_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Uniques", "Account") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let k3 = arg(keys, 2)
+                            .map_err(|e| format!("map key {}: {e}", 2))?;
+                        let full = pallets::uniques::storage::account(&k1, &k2, &k3);
+                        let parts = pallets::uniques::storage::account_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::uniques::storage::account_prefix(),
+                                pallets::uniques::storage::account_prefix1(& k1),
+                                pallets::uniques::storage::account_prefix2(& k1, & k2)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1),
+                                ::parity_scale_codec::Encode::encode(& parts.2)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Uniques", "ClassAccount") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::uniques::storage::class_account(&k1, &k2);
+                        let parts = pallets::uniques::storage::class_account_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::uniques::storage::class_account_prefix(),
+                                pallets::uniques::storage::class_account_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Uniques", "Asset") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::uniques::storage::asset(&k1, &k2);
+                        let parts = pallets::uniques::storage::asset_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::uniques::storage::asset_prefix(),
+                                pallets::uniques::storage::asset_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Uniques", "ClassMetadataOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::uniques::storage::class_metadata_of(&k1);
+                        let parts = pallets::uniques::storage::class_metadata_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::uniques::storage::class_metadata_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Uniques", "InstanceMetadataOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::uniques::storage::instance_metadata_of(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::uniques::storage::instance_metadata_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::uniques::storage::instance_metadata_of_prefix(),
+                                pallets::uniques::storage::instance_metadata_of_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Uniques", "Attribute") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let k3 = arg(keys, 2)
+                            .map_err(|e| format!("map key {}: {e}", 2))?;
+                        let full = pallets::uniques::storage::attribute(&k1, &k2, &k3);
+                        let parts = pallets::uniques::storage::attribute_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::uniques::storage::attribute_prefix(),
+                                pallets::uniques::storage::attribute_prefix1(& k1),
+                                pallets::uniques::storage::attribute_prefix2(& k1, & k2)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1),
+                                ::parity_scale_codec::Encode::encode(& parts.2)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Uniques", "ItemPriceOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::uniques::storage::item_price_of(&k1, &k2);
+                        let parts = pallets::uniques::storage::item_price_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::uniques::storage::item_price_of_prefix(),
+                                pallets::uniques::storage::item_price_of_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Uniques", "CollectionMaxSupply") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::uniques::storage::collection_max_supply(&k1);
+                        let parts = pallets::uniques::storage::collection_max_supply_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::uniques::storage::collection_max_supply_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Nfts", "Collection") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nfts::storage::collection(&k1);
+                        let parts = pallets::nfts::storage::collection_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::nfts::storage::collection_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Nfts", "OwnershipAcceptance") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nfts::storage::ownership_acceptance(&k1);
+                        let parts = pallets::nfts::storage::ownership_acceptance_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nfts::storage::ownership_acceptance_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Nfts", "Account") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let k3 = arg(keys, 2)
+                            .map_err(|e| format!("map key {}: {e}", 2))?;
+                        let full = pallets::nfts::storage::account(&k1, &k2, &k3);
+                        let parts = pallets::nfts::storage::account_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nfts::storage::account_prefix(),
+                                pallets::nfts::storage::account_prefix1(& k1),
+                                pallets::nfts::storage::account_prefix2(& k1, & k2)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1),
+                                ::parity_scale_codec::Encode::encode(& parts.2)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Nfts", "CollectionAccount") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::nfts::storage::collection_account(&k1, &k2);
+                        let parts = pallets::nfts::storage::collection_account_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nfts::storage::collection_account_prefix(),
+                                pallets::nfts::storage::collection_account_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Nfts", "CollectionRoleOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::nfts::storage::collection_role_of(&k1, &k2);
+                        let parts = pallets::nfts::storage::collection_role_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nfts::storage::collection_role_of_prefix(),
+                                pallets::nfts::storage::collection_role_of_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Nfts", "Item") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::nfts::storage::item(&k1, &k2);
+                        let parts = pallets::nfts::storage::item_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nfts::storage::item_prefix(),
+                                pallets::nfts::storage::item_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Nfts", "CollectionMetadataOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nfts::storage::collection_metadata_of(&k1);
+                        let parts = pallets::nfts::storage::collection_metadata_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nfts::storage::collection_metadata_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Nfts", "ItemMetadataOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::nfts::storage::item_metadata_of(&k1, &k2);
+                        let parts = pallets::nfts::storage::item_metadata_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nfts::storage::item_metadata_of_prefix(),
+                                pallets::nfts::storage::item_metadata_of_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Nfts", "Attribute") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let k3 = arg(keys, 2)
+                            .map_err(|e| format!("map key {}: {e}", 2))?;
+                        let k4 = arg(keys, 3)
+                            .map_err(|e| format!("map key {}: {e}", 3))?;
+                        let full = pallets::nfts::storage::attribute(&k1, &k2, &k3, &k4);
+                        let parts = pallets::nfts::storage::attribute_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nfts::storage::attribute_prefix(),
+                                pallets::nfts::storage::attribute_prefix1(& k1),
+                                pallets::nfts::storage::attribute_prefix2(& k1, & k2),
+                                pallets::nfts::storage::attribute_prefix3(& k1, & k2, & k3)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1),
+                                ::parity_scale_codec::Encode::encode(& parts.2),
+                                ::parity_scale_codec::Encode::encode(& parts.3)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Nfts", "ItemPriceOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::nfts::storage::item_price_of(&k1, &k2);
+                        let parts = pallets::nfts::storage::item_price_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nfts::storage::item_price_of_prefix(),
+                                pallets::nfts::storage::item_price_of_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Nfts", "ItemAttributesApprovalsOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::nfts::storage::item_attributes_approvals_of(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::nfts::storage::item_attributes_approvals_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nfts::storage::item_attributes_approvals_of_prefix(),
+                                pallets::nfts::storage::item_attributes_approvals_of_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Nfts", "PendingSwapOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::nfts::storage::pending_swap_of(&k1, &k2);
+                        let parts = pallets::nfts::storage::pending_swap_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nfts::storage::pending_swap_of_prefix(),
+                                pallets::nfts::storage::pending_swap_of_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Nfts", "CollectionConfigOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nfts::storage::collection_config_of(&k1);
+                        let parts = pallets::nfts::storage::collection_config_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nfts::storage::collection_config_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Nfts", "ItemConfigOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::nfts::storage::item_config_of(&k1, &k2);
+                        let parts = pallets::nfts::storage::item_config_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nfts::storage::item_config_of_prefix(),
+                                pallets::nfts::storage::item_config_of_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("NftFractionalization", "NftToAsset") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nft_fractionalization::storage::nft_to_asset(
+                            &k1,
+                        );
+                        let parts = pallets::nft_fractionalization::storage::nft_to_asset_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nft_fractionalization::storage::nft_to_asset_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Salary", "Claimant") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::salary::storage::claimant(&k1);
+                        let parts = pallets::salary::storage::claimant_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::salary::storage::claimant_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("CoreFellowship", "Member") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::core_fellowship::storage::member(&k1);
+                        let parts = pallets::core_fellowship::storage::member_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::core_fellowship::storage::member_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("CoreFellowship", "MemberEvidence") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::core_fellowship::storage::member_evidence(
+                            &k1,
+                        );
+                        let parts = pallets::core_fellowship::storage::member_evidence_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::core_fellowship::storage::member_evidence_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("TransactionStorage", "Transactions") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::transaction_storage::storage::transactions(
+                            &k1,
+                        );
+                        let parts = pallets::transaction_storage::storage::transactions_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::transaction_storage::storage::transactions_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("TransactionStorage", "ChunkCount") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::transaction_storage::storage::chunk_count(
+                            &k1,
+                        );
+                        let parts = pallets::transaction_storage::storage::chunk_count_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::transaction_storage::storage::chunk_count_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("VoterList", "ListNodes") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::voter_list::storage::list_nodes(&k1);
+                        let parts = pallets::voter_list::storage::list_nodes_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::voter_list::storage::list_nodes_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("VoterList", "ListBags") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::voter_list::storage::list_bags(&k1);
+                        let parts = pallets::voter_list::storage::list_bags_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::voter_list::storage::list_bags_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ChildBounties", "ParentChildBounties") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::child_bounties::storage::parent_child_bounties(
+                            &k1,
+                        );
+                        let parts = pallets::child_bounties::storage::parent_child_bounties_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::child_bounties::storage::parent_child_bounties_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ChildBounties", "ChildBounties") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::child_bounties::storage::child_bounties(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::child_bounties::storage::child_bounties_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::child_bounties::storage::child_bounties_prefix(),
+                                pallets::child_bounties::storage::child_bounties_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("ChildBounties", "ChildBountyDescriptions") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::child_bounties::storage::child_bounty_descriptions(
+                            &k1,
+                        );
+                        let parts = pallets::child_bounties::storage::child_bounty_descriptions_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::child_bounties::storage::child_bounty_descriptions_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ChildBounties", "ChildrenCuratorFees") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::child_bounties::storage::children_curator_fees(
+                            &k1,
+                        );
+                        let parts = pallets::child_bounties::storage::children_curator_fees_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::child_bounties::storage::children_curator_fees_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Referenda", "ReferendumInfoFor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::referenda::storage::referendum_info_for(&k1);
+                        let parts = pallets::referenda::storage::referendum_info_for_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::referenda::storage::referendum_info_for_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Referenda", "TrackQueue") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::referenda::storage::track_queue(&k1);
+                        let parts = pallets::referenda::storage::track_queue_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::referenda::storage::track_queue_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Referenda", "DecidingCount") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::referenda::storage::deciding_count(&k1);
+                        let parts = pallets::referenda::storage::deciding_count_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::referenda::storage::deciding_count_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Referenda", "MetadataOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::referenda::storage::metadata_of(&k1);
+                        let parts = pallets::referenda::storage::metadata_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::referenda::storage::metadata_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("ConvictionVoting", "VotingFor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::conviction_voting::storage::voting_for(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::conviction_voting::storage::voting_for_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::conviction_voting::storage::voting_for_prefix(),
+                                pallets::conviction_voting::storage::voting_for_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("ConvictionVoting", "ClassLocksFor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::conviction_voting::storage::class_locks_for(
+                            &k1,
+                        );
+                        let parts = pallets::conviction_voting::storage::class_locks_for_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::conviction_voting::storage::class_locks_for_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Whitelist", "WhitelistedCall") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::whitelist::storage::whitelisted_call(&k1);
+                        let parts = pallets::whitelist::storage::whitelisted_call_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::whitelist::storage::whitelisted_call_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("AllianceMotion", "ProposalOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::alliance_motion::storage::proposal_of(&k1);
+                        let parts = pallets::alliance_motion::storage::proposal_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::alliance_motion::storage::proposal_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("AllianceMotion", "Voting") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::alliance_motion::storage::voting(&k1);
+                        let parts = pallets::alliance_motion::storage::voting_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::alliance_motion::storage::voting_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Alliance", "DepositOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::alliance::storage::deposit_of(&k1);
+                        let parts = pallets::alliance::storage::deposit_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::alliance::storage::deposit_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Alliance", "Members") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::alliance::storage::members(&k1);
+                        let parts = pallets::alliance::storage::members_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::alliance::storage::members_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Alliance", "RetiringMembers") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::alliance::storage::retiring_members(&k1);
+                        let parts = pallets::alliance::storage::retiring_members_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::alliance::storage::retiring_members_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NominationPools", "PoolMembers") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nomination_pools::storage::pool_members(&k1);
+                        let parts = pallets::nomination_pools::storage::pool_members_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nomination_pools::storage::pool_members_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NominationPools", "BondedPools") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nomination_pools::storage::bonded_pools(&k1);
+                        let parts = pallets::nomination_pools::storage::bonded_pools_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nomination_pools::storage::bonded_pools_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NominationPools", "RewardPools") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nomination_pools::storage::reward_pools(&k1);
+                        let parts = pallets::nomination_pools::storage::reward_pools_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nomination_pools::storage::reward_pools_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NominationPools", "SubPoolsStorage") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nomination_pools::storage::sub_pools_storage(
+                            &k1,
+                        );
+                        let parts = pallets::nomination_pools::storage::sub_pools_storage_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nomination_pools::storage::sub_pools_storage_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NominationPools", "Metadata") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nomination_pools::storage::metadata(&k1);
+                        let parts = pallets::nomination_pools::storage::metadata_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nomination_pools::storage::metadata_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NominationPools", "ReversePoolIdLookup") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nomination_pools::storage::reverse_pool_id_lookup(
+                            &k1,
+                        );
+                        let parts = pallets::nomination_pools::storage::reverse_pool_id_lookup_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nomination_pools::storage::reverse_pool_id_lookup_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("NominationPools", "ClaimPermissions") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::nomination_pools::storage::claim_permissions(
+                            &k1,
+                        );
+                        let parts = pallets::nomination_pools::storage::claim_permissions_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::nomination_pools::storage::claim_permissions_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("RankedPolls", "ReferendumInfoFor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::ranked_polls::storage::referendum_info_for(
+                            &k1,
+                        );
+                        let parts = pallets::ranked_polls::storage::referendum_info_for_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::ranked_polls::storage::referendum_info_for_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("RankedPolls", "TrackQueue") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::ranked_polls::storage::track_queue(&k1);
+                        let parts = pallets::ranked_polls::storage::track_queue_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::ranked_polls::storage::track_queue_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("RankedPolls", "DecidingCount") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::ranked_polls::storage::deciding_count(&k1);
+                        let parts = pallets::ranked_polls::storage::deciding_count_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::ranked_polls::storage::deciding_count_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("RankedPolls", "MetadataOf") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::ranked_polls::storage::metadata_of(&k1);
+                        let parts = pallets::ranked_polls::storage::metadata_of_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::ranked_polls::storage::metadata_of_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("RankedCollective", "MemberCount") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::ranked_collective::storage::member_count(
+                            &k1,
+                        );
+                        let parts = pallets::ranked_collective::storage::member_count_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::ranked_collective::storage::member_count_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("RankedCollective", "Members") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::ranked_collective::storage::members(&k1);
+                        let parts = pallets::ranked_collective::storage::members_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::ranked_collective::storage::members_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("RankedCollective", "IdToIndex") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::ranked_collective::storage::id_to_index(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::ranked_collective::storage::id_to_index_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::ranked_collective::storage::id_to_index_prefix(),
+                                pallets::ranked_collective::storage::id_to_index_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("RankedCollective", "IndexToId") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::ranked_collective::storage::index_to_id(
+                            &k1,
+                            &k2,
+                        );
+                        let parts = pallets::ranked_collective::storage::index_to_id_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::ranked_collective::storage::index_to_id_prefix(),
+                                pallets::ranked_collective::storage::index_to_id_prefix1(&
+                                k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("RankedCollective", "Voting") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::ranked_collective::storage::voting(&k1, &k2);
+                        let parts = pallets::ranked_collective::storage::voting_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::ranked_collective::storage::voting_prefix(),
+                                pallets::ranked_collective::storage::voting_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("RankedCollective", "VotingCleanup") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::ranked_collective::storage::voting_cleanup(
+                            &k1,
+                        );
+                        let parts = pallets::ranked_collective::storage::voting_cleanup_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::ranked_collective::storage::voting_cleanup_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("AssetConversion", "Pools") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::asset_conversion::storage::pools(&k1);
+                        let parts = pallets::asset_conversion::storage::pools_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::asset_conversion::storage::pools_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("FastUnstake", "Queue") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::fast_unstake::storage::queue(&k1);
+                        let parts = pallets::fast_unstake::storage::queue_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::fast_unstake::storage::queue_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("MessageQueue", "BookStateFor") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::message_queue::storage::book_state_for(&k1);
+                        let parts = pallets::message_queue::storage::book_state_for_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::message_queue::storage::book_state_for_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("MessageQueue", "Pages") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::message_queue::storage::pages(&k1, &k2);
+                        let parts = pallets::message_queue::storage::pages_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::message_queue::storage::pages_prefix(),
+                                pallets::message_queue::storage::pages_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Pov", "Map1M") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::pov::storage::map1_m(&k1);
+                        let parts = pallets::pov::storage::map1_m_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::pov::storage::map1_m_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Pov", "Map16M") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::pov::storage::map16_m(&k1);
+                        let parts = pallets::pov::storage::map16_m_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::pov::storage::map16_m_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Pov", "DoubleMap1M") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::pov::storage::double_map1_m(&k1, &k2);
+                        let parts = pallets::pov::storage::double_map1_m_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::pov::storage::double_map1_m_prefix(),
+                                pallets::pov::storage::double_map1_m_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Pov", "UnboundedMap") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::pov::storage::unbounded_map(&k1);
+                        let parts = pallets::pov::storage::unbounded_map_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::pov::storage::unbounded_map_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Pov", "UnboundedMap2") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::pov::storage::unbounded_map2(&k1);
+                        let parts = pallets::pov::storage::unbounded_map2_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::pov::storage::unbounded_map2_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Pov", "UnboundedMapTwox") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::pov::storage::unbounded_map_twox(&k1);
+                        let parts = pallets::pov::storage::unbounded_map_twox_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::pov::storage::unbounded_map_twox_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("TxPause", "PausedCalls") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::tx_pause::storage::paused_calls(&k1);
+                        let parts = pallets::tx_pause::storage::paused_calls_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::tx_pause::storage::paused_calls_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("SafeMode", "Deposits") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let k2 = arg(keys, 1)
+                            .map_err(|e| format!("map key {}: {e}", 1))?;
+                        let full = pallets::safe_mode::storage::deposits(&k1, &k2);
+                        let parts = pallets::safe_mode::storage::deposits_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::safe_mode::storage::deposits_prefix(),
+                                pallets::safe_mode::storage::deposits_prefix1(& k1)
+                            ],
+                            parts: vec![
+                                ::parity_scale_codec::Encode::encode(& parts.0),
+                                ::parity_scale_codec::Encode::encode(& parts.1)
+                            ],
+                            full,
+                        }
+                    }
+                    ("Broker", "AllowedRenewals") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::broker::storage::allowed_renewals(&k1);
+                        let parts = pallets::broker::storage::allowed_renewals_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::broker::storage::allowed_renewals_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Broker", "Regions") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::broker::storage::regions(&k1);
+                        let parts = pallets::broker::storage::regions_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::broker::storage::regions_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Broker", "Workplan") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::broker::storage::workplan(&k1);
+                        let parts = pallets::broker::storage::workplan_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::broker::storage::workplan_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Broker", "Workload") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::broker::storage::workload(&k1);
+                        let parts = pallets::broker::storage::workload_decode_key(&full)
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![pallets::broker::storage::workload_prefix()],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Broker", "InstaPoolContribution") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::broker::storage::insta_pool_contribution(
+                            &k1,
+                        );
+                        let parts = pallets::broker::storage::insta_pool_contribution_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::broker::storage::insta_pool_contribution_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Broker", "InstaPoolIo") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::broker::storage::insta_pool_io(&k1);
+                        let parts = pallets::broker::storage::insta_pool_io_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::broker::storage::insta_pool_io_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
+                    }
+                    ("Broker", "InstaPoolHistory") => {
+                        let k1 = arg(keys, 0)
+                            .map_err(|e| format!("map key {}: {e}", 0))?;
+                        let full = pallets::broker::storage::insta_pool_history(&k1);
+                        let parts = pallets::broker::storage::insta_pool_history_decode_key(
+                                &full,
+                            )
+                            .map_err(|e| e.to_string())?;
+                        StorageKeyRoundtrip {
+                            prefixes: vec![
+                                pallets::broker::storage::insta_pool_history_prefix()
+                            ],
+                            parts: vec![::parity_scale_codec::Encode::encode(& parts)],
+                            full,
+                        }
                     }
                     _ => return Ok(None),
                 },

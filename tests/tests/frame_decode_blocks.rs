@@ -50,5 +50,5 @@ fn system_account_keys_of_block_10000000_agree_with_frame_decode() {
 
 #[test]
 fn storage_keys_of_spec_9180_agree_with_frame_decode() {
-    check_storage_keys(METADATA, rt::roundtrip_type);
+    check_storage_keys(METADATA, rt::roundtrip_type, rt::storage_key_roundtrip);
 }

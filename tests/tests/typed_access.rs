@@ -12,14 +12,42 @@ fn system_account_keys_equal_the_chains_keys() {
         "payloads/polkadot-block-10000000/storage_system_account.json",
     );
     let pairs: Vec<(String, String)> = serde_json::from_str(&text).unwrap();
+    use polkadot_9180::pallets::system::storage;
+    assert!(!pairs.is_empty());
     for (key, _) in &pairs {
         let key = ferroscale_test_support::decode_hex(key).unwrap();
         let id: AccountId32 = decode_all(&key[48..]).unwrap();
-        assert_eq!(
-            polkadot_9180::pallets::system::storage::account(&id),
-            key,
-            "{id}"
-        );
+        assert_eq!(storage::account(&id), key, "{id}");
+        // The way back: the account, from the key alone.
+        assert_eq!(storage::account_decode_key(&key).unwrap(), id);
+        assert!(key.starts_with(&storage::account_prefix()));
+        assert_eq!(storage::account_prefix().len(), 32);
+    }
+}
+
+#[test]
+fn storage_keys_of_other_entries_or_damaged_are_refused() {
+    use polkadot_9180::pallets::{balances, system};
+    let text = ferroscale_test_support::read_string(
+        "payloads/polkadot-block-10000000/storage_system_account.json",
+    );
+    let pairs: Vec<(String, String)> = serde_json::from_str(&text).unwrap();
+    let key = ferroscale_test_support::decode_hex(&pairs[0].0).unwrap();
+    let other = balances::storage::account_decode_key(&key).unwrap_err();
+    assert_eq!(
+        other.to_string(),
+        "storage key of Balances.Account at byte 0: the key belongs to another entry"
+    );
+    let mut flipped = key.clone();
+    flipped[60] ^= 0x40;
+    assert_eq!(
+        system::storage::account_decode_key(&flipped)
+            .unwrap_err()
+            .to_string(),
+        "storage key of System.Account, map key 0 at byte 48: the digest does not match the key bytes that follow it"
+    );
+    for cut in 0..key.len() {
+        assert!(system::storage::account_decode_key(&key[..cut]).is_err());
     }
 }
 

@@ -67,6 +67,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         polkadot::pallets::system::storage::account(&payer.parse()?)
     );
     let parts = registry.decode_storage_key("System", "Account", &key)?;
+    let typed = polkadot::pallets::system::storage::account_decode_key(&key)?;
+    assert_eq!(typed.to_ss58(0)?, payer);
     println!(
         "System.Account key of {:?}",
         parts[0].value.as_ref().and_then(Value::as_str)

@@ -23,7 +23,7 @@ mod payloads;
 pub use frame_decode_diff::{
     check_built_extrinsics, check_built_extrinsics_of, check_real_extrinsics,
     check_real_storage_keys, check_storage_keys, hex_list, ExtrinsicCounts, StorageCounts,
-    TypedExtrinsic, TypedExtrinsicDecoder,
+    StorageKeyDispatch, TypedExtrinsic, TypedExtrinsicDecoder,
 };
 pub use payloads::{check_payloads, PayloadCounts, PayloadDispatch};
 
@@ -33,7 +33,7 @@ use parity_scale_codec::Decode;
 /// The frame-decode checks of a chain test target whose generated module is
 /// `chain` (`roundtrip = true`): every call built in every form the runtime
 /// lists (each form named in `forms` must be among them), typed = dynamic =
-/// frame-decode, and a full key of every storage map. Defines
+/// frame-decode, and a full key of every storage map (dynamic and typed). Defines
 /// `typed_extrinsic`, the target's decoding into [`TypedExtrinsic`].
 #[macro_export]
 macro_rules! frame_decode_checks {
@@ -60,7 +60,7 @@ macro_rules! frame_decode_checks {
         /// A full key of every storage map, by name, = frame-decode part by part.
         #[test]
         fn storage_keys_agree_with_frame_decode() {
-            $crate::check_storage_keys($fixture, chain::roundtrip_type);
+            $crate::check_storage_keys($fixture, chain::roundtrip_type, chain::storage_key_roundtrip);
         }
     };
 }

@@ -75,4 +75,4 @@ pub use extrinsics::{
     check_built_extrinsics, check_built_extrinsics_of, check_real_extrinsics, ExtrinsicCounts,
     TypedExtrinsic, TypedExtrinsicDecoder,
 };
-pub use storage::{check_real_storage_keys, check_storage_keys, StorageCounts};
+pub use storage::{check_real_storage_keys, check_storage_keys, StorageCounts, StorageKeyDispatch};

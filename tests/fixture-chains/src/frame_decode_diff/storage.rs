@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use ferroscale_core::hex::encode_prefixed as hex;
 use ferroscale_metadata::Metadata;
 use ferroscale_value::Value;
 use frame_decode::storage::decode_storage_key;
@@ -52,14 +53,32 @@ pub struct StorageCounts {
     pub full_keys: usize,
     /// Map keys checked in all (an N-key map counts N).
     pub key_parts: usize,
+    /// Maps whose generated key functions (full key, every prefix, key
+    /// decoding) agreed with the dynamic layer.
+    pub typed: usize,
 }
+
+/// A generated chain's `storage_key_roundtrip(pallet, entry, keys)`.
+pub type StorageKeyDispatch =
+    fn(
+        &str,
+        &str,
+        &[&[u8]],
+    ) -> Option<Result<ferroscale_runtime_types::StorageKeyRoundtrip, String>>;
 
 /// Builds a full key of every storage map of `fixture` by name
 /// (`Registry::storage_key` over sampled key values) and each of its
 /// iteration prefixes; `frame-decode` reads the full key into the map's
 /// hashers with each concat-hashed key where it was written, and the
-/// dynamic layer's `decode_storage_key` gives the sampled values back.
-pub fn check_storage_keys(fixture: &str, roundtrip: Roundtrip) -> StorageCounts {
+/// dynamic layer's `decode_storage_key` gives the sampled values back. The
+/// generated functions of each map (`typed`) build the same full key and
+/// prefixes from the same keys, and read the full key back into the same
+/// parts.
+pub fn check_storage_keys(
+    fixture: &str,
+    roundtrip: Roundtrip,
+    typed: StorageKeyDispatch,
+) -> StorageCounts {
     let bytes = ferroscale_test_support::read(fixture);
     let (reference, mut registry) = load(fixture, &bytes);
     let metadata =
@@ -138,6 +157,7 @@ pub fn check_storage_keys(fixture: &str, roundtrip: Roundtrip) -> StorageCounts 
                 }
             }
             // Iteration prefixes: fewer keys give the leading bytes.
+            let mut prefixes = Vec::with_capacity(keys.len());
             for n in 0..keys.len() {
                 let prefix = registry
                     .storage_key(pallet, &e.name, &values[..n])
@@ -145,7 +165,36 @@ pub fn check_storage_keys(fixture: &str, roundtrip: Roundtrip) -> StorageCounts 
                 if !key.starts_with(&prefix) {
                     return Err(format!("the prefix of {n} keys does not lead the full key"));
                 }
+                prefixes.push(prefix);
             }
+            // The generated functions: same key, same prefixes, same parts.
+            let encoded: Vec<&[u8]> = keys.iter().map(|(_, b)| b.as_slice()).collect();
+            let t = typed(pallet, &e.name, &encoded)
+                .ok_or("no generated key functions")?
+                .map_err(|e| format!("typed: {e}"))?;
+            if t.full != key {
+                return Err(format!("typed full key {}", hex(&t.full)));
+            }
+            if t.prefixes != prefixes {
+                return Err("typed prefixes differ".into());
+            }
+            let parts: Vec<Vec<u8>> = e
+                .hashers
+                .iter()
+                .zip(keys)
+                .map(|(h, (_, k))| {
+                    if h.is_concat() {
+                        k.clone()
+                    } else {
+                        h.digest(k)
+                    }
+                })
+                .collect();
+            if t.parts != parts {
+                let parts: Vec<String> = t.parts.iter().map(|p| hex(p)).collect();
+                return Err(format!("typed decode_key gives {parts:?}"));
+            }
+            counts.typed += 1;
             if ferroscale_core::hashing::storage_prefix(pallet, &e.name)[..] != key[..32] {
                 return Err("another entry prefix".into());
             }
@@ -169,6 +218,7 @@ pub fn check_storage_keys(fixture: &str, roundtrip: Roundtrip) -> StorageCounts 
         counts.full_keys,
         counts.maps
     );
+    assert_eq!(counts.typed, counts.full_keys, "{fixture}: {counts:?}");
     eprintln!("{fixture}: storage keys agree with frame-decode: {counts:?}");
     counts
 }
