@@ -726,7 +726,7 @@ impl PyRegistry {
     fn new() -> Self {
         PyRegistry {
             inner: Arc::new(Registry::new()),
-            names: NameCache::default(),
+            names: NameCache::with_account_texts(),
             metadata: None,
             log: Vec::new(),
             generation: next_generation(),

@@ -49,10 +49,58 @@ impl Hasher for PointerHasher {
     }
 }
 
-/// Interned Python strings for graph names, keyed by the `Name` pointer.
+/// Interned Python strings for graph names, keyed by the `Name` pointer,
+/// and (in a registry's own cache) the SS58 texts of recent account ids.
 #[derive(Default)]
 pub struct NameCache {
     names: HashMap<usize, (Name, Py<PyString>), BuildHasherDefault<PointerHasher>>,
+    /// A direct-mapped table in front of `names`: an event list looks up a
+    /// name for every field of every record (a sixth of a `System.Events`
+    /// decode went to the map), and a slot hit is one load and compare.
+    /// Empty until the first look-up.
+    recent: Vec<Option<(usize, Py<PyString>)>>,
+    accounts: Option<AccountTexts>,
+}
+
+/// Slots of [`NameCache::recent`] (a power of two).
+const RECENT_SLOTS: usize = 256;
+
+/// The SS58 texts of recently rendered account ids as Python strings.
+///
+/// A client meets the same accounts again and again (the hotkeys of a
+/// subnet in every `query_map` page and every metagraph sync), and an
+/// account's text costs a BLAKE2b checksum, a base58 conversion and a new
+/// string: two fifths of a page of account-keyed entries. The table is
+/// direct-mapped (the slot comes from the id's first bytes, which are a
+/// public key's, so they spread) and of fixed size: a collision replaces
+/// the slot, so hostile input can make it miss, never grow.
+struct AccountTexts {
+    slots: Box<[Option<AccountText>]>,
+}
+
+/// One cached account text: the format and id it renders.
+struct AccountText {
+    format: u16,
+    id: [u8; 32],
+    text: Py<PyString>,
+}
+
+impl AccountTexts {
+    /// Slots in the table (a power of two).
+    const SLOTS: usize = 2048;
+
+    fn new() -> Self {
+        AccountTexts {
+            slots: (0..Self::SLOTS).map(|_| None).collect(),
+        }
+    }
+
+    fn slot(&mut self, id: &[u8; 32], format: u16) -> &mut Option<AccountText> {
+        let mut head = [0u8; 8];
+        head.copy_from_slice(&id[..8]);
+        let index = (u64::from_le_bytes(head) ^ u64::from(format)) as usize & (Self::SLOTS - 1);
+        &mut self.slots[index]
+    }
 }
 
 /// Input sizes from which a decoded value is built with the collector paused.
@@ -109,18 +157,70 @@ impl Drop for GcPause<'_> {
 }
 
 impl NameCache {
+    /// A cache that also keeps account texts (a registry's own; a cache made
+    /// for one call would pay for the table and never reuse it).
+    pub fn with_account_texts() -> Self {
+        NameCache {
+            accounts: Some(AccountTexts::new()),
+            ..NameCache::default()
+        }
+    }
+
+    /// The SS58 text of account `id` in `format` as a Python string, from
+    /// the account table when this cache keeps one; `None` when `format` is
+    /// not one SS58 allows (the caller renders the id as hex).
+    pub fn account<'py>(
+        &mut self,
+        py: Python<'py>,
+        id: &[u8; 32],
+        format: u16,
+    ) -> Option<Bound<'py, PyString>> {
+        let Some(table) = self.accounts.as_mut() else {
+            let text = ferroscale_dynamic::ss58_account(id, format)?;
+            return Some(PyString::new(py, &text));
+        };
+        let slot = table.slot(id, format);
+        if let Some(hit) = slot.as_ref() {
+            if hit.format == format && hit.id == *id {
+                return Some(hit.text.bind(py).clone());
+            }
+        }
+        let text = PyString::new(py, &ferroscale_dynamic::ss58_account(id, format)?);
+        *slot = Some(AccountText {
+            format,
+            id: *id,
+            text: text.clone().unbind(),
+        });
+        Some(text)
+    }
+
     /// The Python string for `name`, created and interned on first use.
     pub fn get<'py>(&mut self, py: Python<'py>, name: &Name) -> Bound<'py, PyString> {
         let key = std::sync::Arc::as_ptr(name) as *const u8 as usize;
+        if self.recent.is_empty() {
+            self.recent = (0..RECENT_SLOTS).map(|_| None).collect();
+        }
+        // Names are separate allocations of at least 16 bytes.
+        let slot = (key >> 4) & (RECENT_SLOTS - 1);
+        if let Some((k, text)) = &self.recent[slot] {
+            if *k == key {
+                return text.bind(py).clone();
+            }
+        }
         let entry = self
             .names
             .entry(key)
             .or_insert_with(|| (name.clone(), PyString::intern(py, name).unbind()));
-        entry.1.bind(py).clone()
+        let text = entry.1.bind(py).clone();
+        // The slot's key stays valid: `names` holds the `Name` it points to
+        // until `clear`, which empties both.
+        self.recent[slot] = Some((key, text.clone().unbind()));
+        text
     }
 
     /// Forgets every name (after the graph was replaced).
     pub fn clear(&mut self) {
+        self.recent.clear();
         self.names.clear();
     }
 }
@@ -182,6 +282,12 @@ impl<'py> Sink<'_> for PySink<'py, '_> {
         match crate::text::hex_prefixed(self.py, bytes) {
             Ok(s) => s.into_any(),
             Err(_) => self.null(),
+        }
+    }
+    fn ss58_account(&mut self, key: &[u8; 32], format: u16) -> Self::Out {
+        match self.names.account(self.py, key, format) {
+            Some(text) => text.into_any(),
+            None => self.hex(key),
         }
     }
     fn seq_begin(&mut self, len: usize) -> Self::Seq {

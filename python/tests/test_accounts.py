@@ -41,3 +41,21 @@ def test_multiaddress_views():
     obj = rc.create_scale_object("MultiAddress", ScaleBytes("0x0104"))
     assert obj.decode() == 1 and obj.account_index == 1 and obj.account_id is None
     assert str(rc.create_scale_object("MultiAddress").encode(1)) == "0x0104"
+
+
+def test_account_texts_reused_only_for_the_same_id_and_format():
+    # A registry keeps recent account texts (a table indexed by the id's first
+    # bytes); ids sharing those bytes, and the same id in another format,
+    # must each get their own text, as py-scale-codec's ss58_encode gives it.
+    from scalecodec.utils.ss58 import ss58_encode
+    rc = _config(42)
+    head = bytes.fromhex(ss58_decode(ALICE))[:8]
+    ids = [head + bytes([i]) * 24 for i in range(5)] + [bytes.fromhex(ss58_decode(BOB))]
+    types = ["(AccountId, u8)"] * len(ids)
+    data = [i + b"\x07" for i in ids]
+    for _ in range(2):  # the second pass reads the table
+        assert rc.batch_decode(types, data) == [(ss58_encode(i, 42), 7) for i in ids]
+    rc.ss58_format = 2
+    assert rc.batch_decode(types, data) == [(ss58_encode(i, 2), 7) for i in ids]
+    rc.ss58_format = None
+    assert rc.batch_decode(types, data) == [("0x" + i.hex(), 7) for i in ids]
