@@ -1,5 +1,5 @@
 //! The Python side of `cargo xtask test`: a venv with maturin and pytest (and
-//! pyarrow and dask's `distributed` for the columnar tests), the
+//! pyarrow, dask's `distributed` and pyspark for the columnar tests), the
 //! `scalecodec` module built from `python/` and installed as users get it,
 //! our pytest suite, and py-scale-codec 1.2.12's own suite run against the
 //! module under a ratchet.
@@ -49,9 +49,13 @@ pub(crate) fn venv_python() -> Result<String, String> {
             "pytest>=8",
             // Test-only: python/tests/test_index*.py read the columnar
             // tables with pyarrow and run the Dask helper on a local
-            // cluster; the module itself imports neither.
+            // cluster and the Spark helpers on a local Spark (Java 17;
+            // pyspark's Arrow path needs pandas); the module itself
+            // imports none of them.
             "pyarrow>=14",
             "distributed>=2024.1",
+            "pyspark>=4.0,<5",
+            "pandas>=2.2,<3",
         ],
     )?;
     Ok(py)

@@ -24,6 +24,11 @@ On a Dask cluster (:func:`index_on_dask`): the decoders are sent to every
 worker once (``Client.scatter(..., broadcast=True)``), each worker process
 builds each runtime's registry once, on first use, and each task decodes one
 block range, writing its Parquet partition or returning pyarrow tables.
+
+On Spark (:func:`index_on_spark`, :func:`spark_table`): the decoders are a
+broadcast variable (unpickled once per Python worker process), and each
+block range is one row of a DataFrame mapped with ``mapInArrow``: its tasks
+write the Parquet partitions, or one table becomes a Spark DataFrame.
 """
 import importlib
 import os
@@ -136,3 +141,103 @@ def index_on_dask(client, decoders, ranges, source, out=None):
         return results
     pa = _pyarrow()
     return {name: pa.concat_tables([r[name] for r in results]) for name in TABLES}
+
+
+# --- Spark ---------------------------------------------------------------------------------------
+
+# Spark has no unsigned integers: each unsigned column becomes the signed
+# type that holds all its values (u64 the signed 64-bit one, checked: a value
+# of 2^63 or more fails the task, naming the column, instead of wrapping).
+_SIGNED_FOR = {"uint8": "int16", "uint16": "int32", "uint32": "int64", "uint64": "int64"}
+
+
+def _for_spark(table):
+    """``table`` with every unsigned integer column cast to a signed type."""
+    pa = _pyarrow()
+    fields = []
+    for field in table.schema:
+        signed = _SIGNED_FOR.get(str(field.type))
+        fields.append(field.with_type(pa.type_for_alias(signed)) if signed else field)
+    return table.cast(pa.schema(fields), safe=True)
+
+
+def share_decoders_spark(spark, decoders):
+    """``decoders`` as a Spark broadcast variable, to pass to
+    :func:`index_on_spark` and :func:`spark_table` (each Python worker process
+    unpickles it once and builds each runtime's registry on first use)."""
+    if isinstance(decoders, SpecDecoder):
+        decoders = [decoders]
+    return spark.sparkContext.broadcast(tuple(decoders))
+
+
+def _broadcast(spark, decoders):
+    if isinstance(decoders, (SpecDecoder, list, tuple)):
+        return share_decoders_spark(spark, decoders)
+    return decoders
+
+
+def _ranges_frame(spark, ranges):
+    """One row ``(first, last)`` per range, one range per partition (task)."""
+    ranges = [(int(a), int(b)) for a, b in ranges]
+    rdd = spark.sparkContext.parallelize(ranges, max(1, len(ranges)))
+    return spark.createDataFrame(rdd, "first long, last long")
+
+
+def _range_rows(batches):
+    for rb in batches:
+        yield from zip(rb.column("first").to_pylist(), rb.column("last").to_pylist())
+
+
+_SUMMARY_SCHEMA = ("first long, last long, skipped boolean, pid long, parquet_bytes long, "
+                   + ", ".join(f"{name} long" for name in TABLES) + ", built string")
+
+
+def index_on_spark(spark, decoders, ranges, source, out):
+    """Decodes block ``ranges`` on Spark, one task per range, each writing its
+    range's Parquet partitions under ``out`` (a folder every executor sees;
+    finished partitions are skipped on a rerun). Returns the per-task
+    summaries as dicts, ranges in the given order; ``built`` is the task's
+    process's ``index_decoder_stats()["built"]`` as JSON.
+
+    ``decoders``: :class:`SpecDecoder` objects or the broadcast
+    :func:`share_decoders_spark` returned; ``source``: a picklable
+    ``source(first, last) -> blocks`` such as :class:`JsonLinesSource`.
+    """
+    pa = _pyarrow()
+    shared = _broadcast(spark, decoders)
+    out = os.fspath(out)
+
+    def run(batches):
+        import json
+
+        for first, last in _range_rows(batches):
+            summary = index_range((first, last), shared.value, source, out)
+            row = {key: summary.get(key) for key in ("first", "last", "skipped", "pid", "parquet_bytes")}
+            row.update({name: summary.get(name) for name in TABLES})
+            row["built"] = json.dumps(index_decoder_stats()["built"], sort_keys=True)
+            yield pa.RecordBatch.from_pylist([row])
+
+    rows = _ranges_frame(spark, ranges).mapInArrow(run, _SUMMARY_SCHEMA).collect()
+    order = {(int(a), int(b)): i for i, (a, b) in enumerate(ranges)}
+    return sorted((r.asDict() for r in rows), key=lambda r: order[(r["first"], r["last"])])
+
+
+def spark_table(spark, decoders, ranges, source, name):
+    """Table ``name`` (one of :data:`TABLES`) of block ``ranges`` as a lazy
+    Spark DataFrame: each range is decoded by one task when the frame is
+    computed. Unsigned columns are signed (see the module's Spark notes)."""
+    if name not in TABLES:
+        raise ValueError(f"no table {name!r}; the tables are {', '.join(TABLES)}")
+    from pyspark.sql.pandas.types import from_arrow_schema
+
+    pa = _pyarrow()
+    shared = _broadcast(spark, decoders)
+    empty = _for_spark(pa.table(decode_blocks([], list(shared.value)).table(name)))
+    schema = from_arrow_schema(empty.schema)
+
+    def run(batches):
+        for first, last in _range_rows(batches):
+            batch = decode_blocks(source(first, last), shared.value)
+            yield from _for_spark(pa.table(batch.table(name))).to_batches()
+
+    return _ranges_frame(spark, ranges).mapInArrow(run, schema)

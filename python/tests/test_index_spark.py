@@ -1,0 +1,89 @@
+"""The Spark helpers on a real local Spark (``local[2]``: one JVM, Python
+worker processes for the tasks) over the real Polkadot blocks, repeated under
+the next block numbers as in the Dask test: the Parquet partitions the tasks
+write and the DataFrames of each table equal the index pipeline's output (the
+Rust ``pipeline::run`` over the same JSON-lines file), finished partitions are
+skipped on a rerun, and each Python worker process built each runtime's
+registry at most once although it ran several tasks (the decoders travel as
+one broadcast variable, not with every task)."""
+import json
+import os
+import sys
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from pyspark.sql import SparkSession
+
+from test_index import canonical, decoders
+from test_index_dask import write_source
+from scalecodec.index import (
+    TABLES,
+    JsonLinesSource,
+    block_ranges,
+    index_json_lines,
+    index_on_spark,
+    share_decoders_spark,
+    spark_table,
+)
+
+
+@pytest.fixture(scope="module")
+def spark():
+    # Spark starts the tasks' Python with this interpreter (the test's venv).
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    session = (SparkSession.builder.master("local[2]").appName("ferroscale-index-test")
+               .config("spark.ui.enabled", "false")
+               .config("spark.sql.shuffle.partitions", "2")
+               .config("spark.python.worker.reuse", "true")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def test_spark_indexes_like_the_pipeline(spark, tmp_path):
+    source = write_source(tmp_path / "blocks.jsonl")
+    width = 2
+    ranges = block_ranges(10_000_000, 10_000_003, width) + block_ranges(18_468_942, 18_468_949, width)
+    assert len(ranges) == 6
+    pipeline = index_json_lines(source, decoders(), tmp_path / "pipeline", partition_blocks=width)
+    assert (pipeline["blocks"], pipeline["errors"], pipeline["partitions"]) == (12, 0, 6)
+
+    shared = share_decoders_spark(spark, decoders())
+    summaries = index_on_spark(spark, shared, ranges, JsonLinesSource(source), tmp_path / "spark")
+    rerun = index_on_spark(spark, shared, ranges, JsonLinesSource(source), tmp_path / "spark")
+
+    assert [(s["first"], s["last"], s["skipped"]) for s in summaries] == [(a, b, False) for a, b in ranges]
+    assert sum(s["blocks"] for s in summaries) == 12 and sum(s["errors"] for s in summaries) == 0
+    assert all(s["skipped"] for s in rerun), "finished partitions are skipped on a rerun"
+    for name in TABLES:
+        expected = canonical(pq.read_table(tmp_path / "pipeline" / name))
+        assert canonical(pq.read_table(tmp_path / "spark" / name)) == expected, name
+        assert sorted(p.name for p in (tmp_path / "spark" / name).glob("*.parquet")) == sorted(
+            p.name for p in (tmp_path / "pipeline" / name).glob("*.parquet")), name
+
+    # Every process that ran tasks built each runtime it met once, whatever
+    # number of tasks it ran (the registry is kept per process).
+    built = {}
+    for s in summaries:
+        built.setdefault(s["pid"], []).append(json.loads(s["built"]))
+    for pid, snapshots in built.items():
+        assert all(n == 1 for snap in snapshots for n in snap.values()), (pid, snapshots)
+    assert {spec for snaps in built.values() for snap in snaps for spec in snap} == {"9180", "1000001"}
+    assert len(built) < len(ranges), "Python workers are reused across tasks"
+
+    for name in TABLES:
+        frame = spark_table(spark, shared, ranges, JsonLinesSource(source), name)
+        got = pa.Table.from_pylist([r.asDict(recursive=True) for r in frame.collect()])
+        expected = pq.read_table(tmp_path / "pipeline" / name)
+        assert frame.count() == expected.num_rows, name
+        assert canonical(got) == canonical(expected), name
+    events = spark_table(spark, shared, ranges, JsonLinesSource(source), "events")
+    transfers = events.filter("pallet = 'Balances' AND name = 'Transfer'").count()
+    assert transfers == 8 * 2, "two transfers in each copy of block 18,468,942"
+
+
+def test_spark_table_refuses_unknown_tables(spark):
+    with pytest.raises(ValueError, match="no table 'event'"):
+        spark_table(spark, decoders(), [(1, 2)], JsonLinesSource("x"), "event")
