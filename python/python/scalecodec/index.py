@@ -31,6 +31,7 @@ block range is one row of a DataFrame mapped with ``mapInArrow``: its tasks
 write the Parquet partitions, or one table becomes a Spark DataFrame.
 """
 import importlib
+import json
 import os
 
 from scalecodec._core import (  # noqa: F401
@@ -208,8 +209,6 @@ def index_on_spark(spark, decoders, ranges, source, out):
     out = os.fspath(out)
 
     def run(batches):
-        import json
-
         for first, last in _range_rows(batches):
             summary = index_range((first, last), shared.value, source, out)
             row = {key: summary.get(key) for key in ("first", "last", "skipped", "pid", "parquet_bytes")}
@@ -228,8 +227,8 @@ def spark_table(spark, decoders, ranges, source, name):
     computed. Unsigned columns are signed (see the module's Spark notes)."""
     if name not in TABLES:
         raise ValueError(f"no table {name!r}; the tables are {', '.join(TABLES)}")
-    from pyspark.sql.pandas.types import from_arrow_schema
-
+    # pyspark is there when a SparkSession is; loaded here, not on import.
+    from_arrow_schema = importlib.import_module("pyspark.sql.pandas.types").from_arrow_schema
     pa = _pyarrow()
     shared = _broadcast(spark, decoders)
     empty = _for_spark(pa.table(decode_blocks([], list(shared.value)).table(name)))
