@@ -88,15 +88,21 @@ impl PendingAccounts {
         bytes: &[u8],
         put: impl FnMut(usize, &str),
     ) -> Result<bool, ferroscale_core::error::Error> {
-        let bare = matches!(ctx.graph.get(ty), Some(Node::Special(Special::AccountId)));
-        let Ok(key) = <[u8; 32]>::try_from(bytes) else {
+        let Some(key) = Self::bare_account(ctx, ty, bytes) else {
             return Ok(false);
         };
-        if !bare || ctx.max_depth == 0 {
-            return Ok(false);
-        }
         self.push(slot, key, put)?;
         Ok(true)
+    }
+
+    /// The account id `bytes` are when they decode as `ty` to a bare account
+    /// id (what [`offer`](Self::offer) sets aside), else `None`.
+    pub fn bare_account(ctx: &Context<'_>, ty: TypeIdx, bytes: &[u8]) -> Option<[u8; 32]> {
+        let bare = matches!(ctx.graph.get(ty), Some(Node::Special(Special::AccountId)));
+        if !bare || ctx.max_depth == 0 {
+            return None;
+        }
+        <[u8; 32]>::try_from(bytes).ok()
     }
 
     /// Renders everything set aside, handing each slot its text, and empties

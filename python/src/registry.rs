@@ -448,13 +448,20 @@ impl PyRegistry {
         let ctx = self.inner.context();
         let mut accounts = PendingAccounts::for_context(&ctx);
         let put = |slot: usize, text: &str| out.set(slot, PyString::new(py, text).into_any());
+        // Bare accounts rendered here, to be kept in the account table once
+        // their texts exist.
+        let mut rendered: Vec<(usize, [u8; 32])> = Vec::new();
         for (i, (ty, bytes)) in items.iter().enumerate() {
             let bytes = bytes.bytes();
             if let Some(pending) = accounts.as_mut() {
-                if pending
-                    .offer(&ctx, *ty, i, bytes, put)
-                    .map_err(unrendered)?
-                {
+                if let Some(id) = PendingAccounts::bare_account(&ctx, *ty, bytes) {
+                    match self.names.cached_account(py, &id, pending.format()) {
+                        Some(text) => out.set(i, text.into_any()),
+                        None => {
+                            pending.push(i, id, put).map_err(unrendered)?;
+                            rendered.push((i, id));
+                        }
+                    }
                     continue;
                 }
             }
@@ -468,6 +475,12 @@ impl PyRegistry {
         }
         if let Some(pending) = accounts.as_mut() {
             pending.flush(put).map_err(unrendered)?;
+            let format = pending.format();
+            for (slot, id) in rendered {
+                if let Ok(text) = out.list.get_item(slot)?.cast_into::<PyString>() {
+                    self.names.remember_account(&id, format, &text);
+                }
+            }
         }
         Ok(out.finish())
     }

@@ -175,23 +175,35 @@ impl NameCache {
         id: &[u8; 32],
         format: u16,
     ) -> Option<Bound<'py, PyString>> {
-        let Some(table) = self.accounts.as_mut() else {
-            let text = ferroscale_dynamic::ss58_account(id, format)?;
-            return Some(PyString::new(py, &text));
-        };
-        let slot = table.slot(id, format);
-        if let Some(hit) = slot.as_ref() {
-            if hit.format == format && hit.id == *id {
-                return Some(hit.text.bind(py).clone());
-            }
+        if let Some(hit) = self.cached_account(py, id, format) {
+            return Some(hit);
         }
         let text = PyString::new(py, &ferroscale_dynamic::ss58_account(id, format)?);
-        *slot = Some(AccountText {
-            format,
-            id: *id,
-            text: text.clone().unbind(),
-        });
+        self.remember_account(id, format, &text);
         Some(text)
+    }
+
+    /// The text of account `id` in `format` if the account table has it.
+    pub fn cached_account<'py>(
+        &mut self,
+        py: Python<'py>,
+        id: &[u8; 32],
+        format: u16,
+    ) -> Option<Bound<'py, PyString>> {
+        let hit = self.accounts.as_mut()?.slot(id, format).as_ref()?;
+        (hit.format == format && hit.id == *id).then(|| hit.text.bind(py).clone())
+    }
+
+    /// Keeps `text` as the text of account `id` in `format` (when this cache
+    /// keeps an account table).
+    pub fn remember_account(&mut self, id: &[u8; 32], format: u16, text: &Bound<'_, PyString>) {
+        if let Some(table) = self.accounts.as_mut() {
+            *table.slot(id, format) = Some(AccountText {
+                format,
+                id: *id,
+                text: text.clone().unbind(),
+            });
+        }
     }
 
     /// The Python string for `name`, created and interned on first use.

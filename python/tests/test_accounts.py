@@ -59,3 +59,15 @@ def test_account_texts_reused_only_for_the_same_id_and_format():
     assert rc.batch_decode(types, data) == [(ss58_encode(i, 2), 7) for i in ids]
     rc.ss58_format = None
     assert rc.batch_decode(types, data) == [("0x" + i.hex(), 7) for i in ids]
+
+
+def test_bare_account_items_read_the_account_table_too():
+    # batch_decode renders items that are bare account ids in groups; their
+    # texts go to the same table, and a later batch reads them from it.
+    from scalecodec.utils.ss58 import ss58_encode
+    rc = _config(42)
+    head = bytes.fromhex(ss58_decode(ALICE))[:8]
+    ids = [head + bytes([i]) * 24 for i in range(70)] + [bytes.fromhex(ss58_decode(BOB))] * 3
+    for fmt in (42, 42, 0, 42):
+        rc.ss58_format = fmt
+        assert rc.batch_decode(["AccountId"] * len(ids), ids) == [ss58_encode(i, fmt) for i in ids]
