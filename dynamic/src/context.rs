@@ -36,6 +36,12 @@ pub struct Context<'a> {
     pub hook: Option<&'a dyn DecodeHook>,
     /// The `MetadataVersioned` definitions ([`MetadataTypesSource`]).
     pub metadata_types: MetadataTypesSource,
+    /// Whether an extrinsic's call gets its `call_hash` (BLAKE2b-256 of the
+    /// call's bytes, as py-scale-codec gives it). A consumer that never
+    /// reads it turns it off and saves a hash over the call (50 KB for a
+    /// relay chain's `ParaInherent.enter`); the key then holds `None`.
+    /// Nested calls (utility, proxy, multisig arguments) always get theirs.
+    pub extrinsic_call_hash: bool,
 }
 
 impl<'a> Context<'a> {
@@ -49,6 +55,7 @@ impl<'a> Context<'a> {
             stack_budget: DEFAULT_STACK_BUDGET,
             hook: None,
             metadata_types: crate::metadata_types::installed,
+            extrinsic_call_hash: true,
         }
     }
 

@@ -95,3 +95,48 @@ fn compact_len(bytes: &[u8]) -> u128 {
         _ => (bytes[0] >> 2) as u128 + 5,
     }
 }
+
+/// `Context::extrinsic_call_hash = false` leaves only the extrinsic's own
+/// call without its hash (`None`); everything else, the extrinsic hash
+/// included, is the value of the default context.
+#[test]
+fn the_extrinsic_call_hash_can_be_left_out() {
+    let md = ferroscale_test_support::read("metadata/polkadot-v14-spec1000001.scale");
+    let mut graph = TypeGraph::new();
+    let imported = import_metadata_bytes(&mut graph, &md).expect("import");
+    let xt = graph.add(Node::Special(Special::Extrinsic), Some("Extrinsic".into()));
+    let full = Context::new(&graph).with_runtime(&imported.runtime);
+    let without = Context {
+        extrinsic_call_hash: false,
+        ..full
+    };
+    let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(
+        "payloads/polkadot-block-18468942/extrinsics.json",
+    ))
+    .expect("json");
+    assert_eq!(list.len(), 4);
+    for h in &list {
+        let bytes = ferroscale_test_support::decode_hex(h).expect("hex");
+        let mut expected = decode_value(&full, xt, &bytes).expect("decode");
+        let got = decode_value(&without, xt, &bytes).expect("decode");
+        let ferroscale_value::Value::Dict(fields) = &mut expected else {
+            panic!("an extrinsic is a dict");
+        };
+        let call = &mut fields
+            .iter_mut()
+            .find(|(k, _)| &**k == "call")
+            .expect("call")
+            .1;
+        let ferroscale_value::Value::Dict(call) = call else {
+            panic!("a call is a dict");
+        };
+        let hash = &mut call
+            .iter_mut()
+            .find(|(k, _)| &**k == "call_hash")
+            .expect("hash")
+            .1;
+        assert!(hash.as_str().is_some_and(|h| h.len() == 66));
+        *hash = ferroscale_value::Value::Null;
+        assert_eq!(got, expected);
+    }
+}

@@ -89,9 +89,14 @@ impl SpecDecoder {
         self.spec_version
     }
 
-    /// The decoding context (graph, runtime, SS58 format).
+    /// The decoding context (graph, runtime, SS58 format). Extrinsics'
+    /// calls get no `call_hash`: no table shows it (`calls` holds nested
+    /// calls, which keep theirs), and it is a hash over the whole call.
     pub fn context(&self) -> Context<'_> {
-        self.registry.context()
+        Context {
+            extrinsic_call_hash: false,
+            ..self.registry.context()
+        }
     }
 
     /// The node extrinsics decode as.

@@ -34,7 +34,12 @@ fn batch_and_proxy_calls_flatten_with_parents() {
     let decoders = decoders();
     let mut block = block_18468942();
     let spec = decoders.get(block.spec_version).expect("spec 1000001");
-    let ctx = spec.context();
+    // The dynamic layer's value, top-level call hash included (the index's
+    // own context leaves that one out).
+    let ctx = ferroscale_dynamic::Context {
+        extrinsic_call_hash: true,
+        ..spec.context()
+    };
     let mut xt =
         ferroscale_dynamic::decode_value(&ctx, spec.extrinsic_type(), &block.extrinsics[2])
             .expect("decode");

@@ -152,6 +152,10 @@ struct Decoder<'c, 'a, S: Sink<'a>, B: DerefMut<Target = S>> {
     zero_sized_left: u64,
     /// Element sizes of the sequences seen in this decode.
     min_sizes: MinSizeMemo,
+    /// Set by an extrinsic for its call when the context asks for no
+    /// `call_hash` there ([`Context::extrinsic_call_hash`]); the call
+    /// decode takes it, so the calls nested in its arguments see it unset.
+    skip_call_hash: bool,
     sink: B,
     _sink: PhantomData<fn() -> S>,
 }
@@ -193,6 +197,7 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
             stack_base: StackBase::here(),
             zero_sized_left: MAX_ZERO_SIZED_ELEMENTS,
             min_sizes: MinSizeMemo::default(),
+            skip_call_hash: false,
             sink,
             _sink: PhantomData,
         }

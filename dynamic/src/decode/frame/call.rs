@@ -14,6 +14,7 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
     #[inline(never)]
     pub(in crate::decode) fn call(&mut self, ty: TypeIdx) -> Result<S::Out, Fail> {
         let k = &*KEYS;
+        let hashed = !std::mem::take(&mut self.skip_call_hash);
         let rt = self.runtime(ty)?;
         let start = self.pos;
         let pi = self.byte(ty)?;
@@ -58,7 +59,8 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
             let d = self.sink.dict_end(d);
             self.sink.seq_push(&mut args, d);
         }
-        let hash = ferroscale_core::hashing::blake2_256(&self.data[start..self.pos]);
+        let hash =
+            hashed.then(|| ferroscale_core::hashing::blake2_256(&self.data[start..self.pos]));
         let mut d = self.sink.dict_begin(5);
         let idx = self.sink.hex(&[pi, ci]);
         self.sink.dict_insert(&mut d, &k.call_index, idx);
@@ -68,7 +70,10 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
         self.sink.dict_insert(&mut d, &k.call_module, m);
         let a = self.sink.list_end(args);
         self.sink.dict_insert(&mut d, &k.call_args, a);
-        let h = self.sink.hex(&hash);
+        let h = match hash {
+            Some(hash) => self.sink.hex(&hash),
+            None => self.sink.null(),
+        };
         self.sink.dict_insert(&mut d, &k.call_hash, h);
         Ok(self.sink.dict_end(d))
     }
@@ -175,12 +180,15 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
                 }
             }
         }
+        self.skip_call_hash = !self.ctx.extrinsic_call_hash;
         let call = match rt.extrinsic.call {
             Some(c) if matches!(self.graph().get(c), Some(Node::Special(Special::Call))) => {
-                self.node(c)?
+                self.node(c)
             }
-            _ => self.call(ty)?,
+            _ => self.call(ty),
         };
-        Ok((fields, call))
+        // Unset also when no call decode took it (a hook decoded the call).
+        self.skip_call_hash = false;
+        Ok((fields, call?))
     }
 }
