@@ -70,7 +70,11 @@ pub fn generate_from_with(
     input: &ChainInput,
     options: &Options,
 ) -> Result<Generated, CodegenError> {
-    let gen = types::TypeGen::new(&input.types)?;
+    let general = input
+        .extrinsic
+        .as_ref()
+        .is_some_and(|e| e.has_other_extension_versions());
+    let gen = types::TypeGen::new(&input.types)?.with_general_extensions(general);
     let mut tokens = chain::module_body(input, &gen, options);
     if let Some(path) = &options.crate_path {
         tokens = options::rename_crates(tokens, path);

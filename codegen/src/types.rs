@@ -150,6 +150,10 @@ pub(crate) struct TypeGen<'a> {
     compact_shapes: RefCell<BTreeSet<usize>>,
     /// Per shape, the positions of the generic parameters its definition keeps.
     used: Vec<Vec<usize>>,
+    /// The runtime lists transaction-extension versions besides 0, so its
+    /// `UncheckedExtrinsic` carries the chain's `TransactionExtensions`
+    /// (wherever the type appears: runtime API parameters, blocks).
+    general_extensions: bool,
 }
 
 impl<'a> TypeGen<'a> {
@@ -201,6 +205,7 @@ impl<'a> TypeGen<'a> {
             shapes,
             compact_shapes: RefCell::new(BTreeSet::new()),
             used: Vec::new(),
+            general_extensions: false,
         };
         check_inline_cycles(&gen)?;
         gen.compute_used_params();
@@ -314,6 +319,14 @@ impl<'a> TypeGen<'a> {
         self.types.types.len()
     }
 
+    /// For a runtime that lists transaction-extension versions besides 0:
+    /// its `UncheckedExtrinsic` is written with the chain's
+    /// `TransactionExtensions` as the general transactions' extensions.
+    pub(crate) fn with_general_extensions(mut self, yes: bool) -> Self {
+        self.general_extensions = yes;
+        self
+    }
+
     /// Whether a type id can be written on its own (bit-order markers cannot).
     pub(crate) fn is_standalone(&self, id: u32) -> bool {
         !matches!(
@@ -422,10 +435,19 @@ impl<'a> TypeGen<'a> {
                 if n == 0 {
                     return quote!(::ferroscale_runtime_types::#name);
                 }
-                let args = ty.type_params.iter().take(n).map(|p| match p.ty {
-                    Some(t) => self.ref_in(t.id, depth, params),
-                    None => quote!(()),
-                });
+                let mut args: Vec<TokenStream> = ty
+                    .type_params
+                    .iter()
+                    .take(n)
+                    .map(|p| match p.ty {
+                        Some(t) => self.ref_in(t.id, depth, params),
+                        None => quote!(()),
+                    })
+                    .collect();
+                if name == "UncheckedExtrinsic" && self.general_extensions {
+                    let supers = std::iter::repeat_n(quote!(super::), depth);
+                    args.push(quote!(#(#supers)* TransactionExtensions));
+                }
                 quote!(::ferroscale_runtime_types::#name<#(#args),*>)
             }
         }
