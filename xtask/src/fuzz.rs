@@ -14,19 +14,24 @@ use std::process::Command;
 
 use crate::workspace::workspace_root;
 
-/// The fuzz targets (binaries of `fuzz/Cargo.toml`).
-const TARGETS: [&str; 7] = [
-    "metadata",
-    "typestr",
-    "dynamic_decode",
-    "preset",
-    "text",
-    "named",
-    "typed",
-];
-
 fn fuzz_dir() -> PathBuf {
     workspace_root().join("fuzz")
+}
+
+/// The fuzz targets: one file each in `fuzz/fuzz_targets/` (each a binary
+/// of `fuzz/Cargo.toml` of the same name), sorted.
+fn all_targets() -> Result<Vec<String>, String> {
+    let dir = fuzz_dir().join("fuzz_targets");
+    let entries =
+        std::fs::read_dir(&dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
+    let mut targets: Vec<String> = entries
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            (path.extension()? == "rs").then(|| path.file_stem()?.to_str().map(str::to_owned))?
+        })
+        .collect();
+    targets.sort();
+    Ok(targets)
 }
 
 /// Entry point of `cargo xtask fuzz`.
@@ -34,19 +39,20 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
         Some("seed") => seed(&args[1..]),
         Some("run") => fuzz(&args[1..]),
-        _ => Err(
+        _ => Err(format!(
             "usage: cargo xtask fuzz seed [TARGET…] | run [--seconds N] [--asan] [TARGET…]\n\
-             targets: metadata, typestr, dynamic_decode, preset, text, typed"
-                .into(),
-        ),
+             targets: {}",
+            all_targets()?.join(", ")
+        )),
     }
 }
 
 fn check_targets(targets: &[String]) -> Result<(), String> {
-    match targets.iter().find(|t| !TARGETS.contains(&t.as_str())) {
+    let known = all_targets()?;
+    match targets.iter().find(|t| !known.contains(t)) {
         Some(t) => Err(format!(
             "unknown fuzz target {t:?} (known: {})",
-            TARGETS.join(", ")
+            known.join(", ")
         )),
         None => Ok(()),
     }
@@ -96,7 +102,7 @@ fn fuzz(args: &[String]) -> Result<(), String> {
     }
     check_targets(&targets)?;
     if targets.is_empty() {
-        targets = TARGETS.iter().map(|s| s.to_string()).collect();
+        targets = all_targets()?;
     }
     ensure_cargo_fuzz()?;
     let missing: Vec<String> = targets
