@@ -119,24 +119,23 @@ fn the_extrinsic_call_hash_can_be_left_out() {
         let bytes = ferroscale_test_support::decode_hex(h).expect("hex");
         let mut expected = decode_value(&full, xt, &bytes).expect("decode");
         let got = decode_value(&without, xt, &bytes).expect("decode");
-        let ferroscale_value::Value::Dict(fields) = &mut expected else {
-            panic!("an extrinsic is a dict");
-        };
-        let call = &mut fields
-            .iter_mut()
-            .find(|(k, _)| &**k == "call")
-            .expect("call")
-            .1;
-        let ferroscale_value::Value::Dict(call) = call else {
-            panic!("a call is a dict");
-        };
-        let hash = &mut call
-            .iter_mut()
-            .find(|(k, _)| &**k == "call_hash")
-            .expect("hash")
-            .1;
+        let hash = entry_mut(entry_mut(&mut expected, "call"), "call_hash");
         assert!(hash.as_str().is_some_and(|h| h.len() == 66));
         *hash = ferroscale_value::Value::Null;
         assert_eq!(got, expected);
+    }
+}
+
+/// The value of `key` in dict `value`.
+fn entry_mut<'v>(
+    value: &'v mut ferroscale_value::Value,
+    key: &str,
+) -> &'v mut ferroscale_value::Value {
+    let ferroscale_value::Value::Dict(entries) = value else {
+        panic!("{key}: not in a dict");
+    };
+    match entries.iter_mut().find(|(k, _)| &**k == key) {
+        Some((_, v)) => v,
+        None => panic!("no {key}"),
     }
 }

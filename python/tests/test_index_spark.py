@@ -15,13 +15,11 @@ import pyarrow.parquet as pq
 import pytest
 from pyspark.sql import SparkSession
 
+from index_cluster import assert_same_partitions, assert_summaries, source_and_reference
 from test_index import canonical, decoders
-from test_index_dask import write_source
 from scalecodec.index import (
     TABLES,
     JsonLinesSource,
-    block_ranges,
-    index_json_lines,
     index_on_spark,
     share_decoders_spark,
     spark_table,
@@ -43,25 +41,13 @@ def spark():
 
 
 def test_spark_indexes_like_the_pipeline(spark, tmp_path):
-    source = write_source(tmp_path / "blocks.jsonl")
-    width = 2
-    ranges = block_ranges(10_000_000, 10_000_003, width) + block_ranges(18_468_942, 18_468_949, width)
-    assert len(ranges) == 6
-    pipeline = index_json_lines(source, decoders(), tmp_path / "pipeline", partition_blocks=width)
-    assert (pipeline["blocks"], pipeline["errors"], pipeline["partitions"]) == (12, 0, 6)
-
+    source, ranges = source_and_reference(tmp_path)
     shared = share_decoders_spark(spark, decoders())
     summaries = index_on_spark(spark, shared, ranges, JsonLinesSource(source), tmp_path / "spark")
     rerun = index_on_spark(spark, shared, ranges, JsonLinesSource(source), tmp_path / "spark")
 
-    assert [(s["first"], s["last"], s["skipped"]) for s in summaries] == [(a, b, False) for a, b in ranges]
-    assert sum(s["blocks"] for s in summaries) == 12 and sum(s["errors"] for s in summaries) == 0
-    assert all(s["skipped"] for s in rerun), "finished partitions are skipped on a rerun"
-    for name in TABLES:
-        expected = canonical(pq.read_table(tmp_path / "pipeline" / name))
-        assert canonical(pq.read_table(tmp_path / "spark" / name)) == expected, name
-        assert sorted(p.name for p in (tmp_path / "spark" / name).glob("*.parquet")) == sorted(
-            p.name for p in (tmp_path / "pipeline" / name).glob("*.parquet")), name
+    assert_summaries(summaries, rerun, ranges)
+    assert_same_partitions(tmp_path / "spark", tmp_path)
 
     # Every process that ran tasks built each runtime it met once, whatever
     # number of tasks it ran (the registry is kept per process).
