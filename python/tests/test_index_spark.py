@@ -32,6 +32,9 @@ def spark():
     os.environ["PYSPARK_PYTHON"] = sys.executable
     session = (SparkSession.builder.master("local[2]").appName("ferroscale-index-test")
                .config("spark.ui.enabled", "false")
+               # Loopback only: a CI machine's host name may resolve nowhere.
+               .config("spark.driver.host", "127.0.0.1")
+               .config("spark.driver.bindAddress", "127.0.0.1")
                .config("spark.sql.shuffle.partitions", "2")
                .config("spark.python.worker.reuse", "true")
                .getOrCreate())
