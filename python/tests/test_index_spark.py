@@ -20,6 +20,7 @@ from test_index import canonical, decoders
 from scalecodec.index import (
     TABLES,
     JsonLinesSource,
+    _for_spark,
     index_on_spark,
     share_decoders_spark,
     spark_table,
@@ -71,6 +72,15 @@ def test_spark_indexes_like_the_pipeline(spark, tmp_path):
     events = spark_table(spark, shared, ranges, JsonLinesSource(source), "events")
     transfers = events.filter("pallet = 'Balances' AND name = 'Transfer'").count()
     assert transfers == 8 * 2, "two transfers in each copy of block 18,468,942"
+
+
+def test_unsigned_columns_become_signed_or_fail_naming_the_column():
+    t = _for_spark(pa.table({"a": pa.array([255], pa.uint8()), "b": pa.array([2**32 - 1], pa.uint32()),
+                             "c": pa.array([2**63 - 1], pa.uint64()), "d": pa.array(["x"])}))
+    assert [str(f.type) for f in t.schema] == ["int16", "int64", "int64", "string"]
+    assert t.to_pylist() == [{"a": 255, "b": 2**32 - 1, "c": 2**63 - 1, "d": "x"}]
+    with pytest.raises(ValueError, match="column 'nonce' does not fit Spark's int64"):
+        _for_spark(pa.table({"nonce": pa.array([2**63], pa.uint64())}))
 
 
 def test_spark_table_refuses_unknown_tables(spark):

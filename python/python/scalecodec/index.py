@@ -153,13 +153,19 @@ _SIGNED_FOR = {"uint8": "int16", "uint16": "int32", "uint32": "int64", "uint64":
 
 
 def _for_spark(table):
-    """``table`` with every unsigned integer column cast to a signed type."""
+    """``table`` with every unsigned integer column cast to a signed type (a
+    ``ValueError`` naming the column when a value does not fit)."""
     pa = _pyarrow()
-    fields = []
-    for field in table.schema:
+    for i, field in enumerate(table.schema):
         signed = _SIGNED_FOR.get(str(field.type))
-        fields.append(field.with_type(pa.type_for_alias(signed)) if signed else field)
-    return table.cast(pa.schema(fields), safe=True)
+        if signed is None:
+            continue
+        try:
+            column = table.column(i).cast(pa.type_for_alias(signed), safe=True)
+        except pa.ArrowInvalid as e:
+            raise ValueError(f"column {field.name!r} does not fit Spark's {signed}: {e}") from e
+        table = table.set_column(i, field.with_type(column.type), column)
+    return table
 
 
 def share_decoders_spark(spark, decoders):
