@@ -78,13 +78,16 @@ pub fn unique_names<I: IntoIterator<Item = String>>(names: I) -> Vec<String> {
     let mut seen = std::collections::BTreeSet::new();
     names
         .into_iter()
-        .map(|mut name| {
-            while !seen.insert(name.clone()) {
-                name.push('_');
-            }
-            name
-        })
+        .map(|name| unique_in(&mut seen, name))
         .collect()
+}
+
+/// `name`, with `_` appended until it is not in `seen`; then kept in `seen`.
+pub fn unique_in(seen: &mut std::collections::BTreeSet<String>, mut name: String) -> String {
+    while !seen.insert(name.clone()) {
+        name.push('_');
+    }
+    name
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use scale_info::TypeDef;
 
-use crate::idents::{ident, snake, unique_names};
+use crate::idents::{ident, snake, unique_in, unique_names};
 use crate::input::{ChainInput, PalletInfo};
 use crate::types::TypeGen;
 
@@ -40,13 +40,6 @@ pub(crate) fn pallets_module(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStre
         /// constructors, view functions.
         pub mod pallets { #(#modules)* }
     }
-}
-
-fn unique(seen: &mut BTreeSet<String>, mut name: String) -> String {
-    while !seen.insert(name.clone()) {
-        name.push('_');
-    }
-    name
 }
 
 fn pallet_body(input: &ChainInput, gen: &TypeGen<'_>, p: &PalletInfo) -> TokenStream {
@@ -105,7 +98,7 @@ fn constants(gen: &TypeGen<'_>, p: &PalletInfo) -> TokenStream {
         .iter()
         .filter(|c| gen.is_standalone(c.1))
         .map(|(name, ty, value)| {
-            let f = ident(&unique(&mut seen, snake(name)));
+            let f = ident(&unique_in(&mut seen, snake(name)));
             let ty = gen.type_ref(*ty, SECTION_DEPTH);
             let bytes = Literal::byte_string(value);
             let doc = format!("`{}.{name}`.", p.name);
@@ -149,7 +142,7 @@ fn calls(input: &ChainInput, gen: &TypeGen<'_>, p: &PalletInfo) -> Option<TokenS
         if v.fields.iter().any(|f| f.name.is_none()) {
             return None;
         }
-        let f = ident(&unique(&mut seen, snake(&v.name)));
+        let f = ident(&unique_in(&mut seen, snake(&v.name)));
         let vname = ident(&v.name);
         let mut params = Vec::new();
         let mut names = Vec::new();

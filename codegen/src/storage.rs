@@ -22,7 +22,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use scale_info::TypeDef;
 
-use crate::idents::{ident, snake, unique_names};
+use crate::idents::{ident, snake, unique_in, unique_names};
 use crate::input::{ChainInput, PalletInfo, StorageInfo};
 use crate::types::TypeGen;
 
@@ -82,13 +82,7 @@ fn map_keys(gen: &TypeGen<'_>, s: &StorageInfo) -> Option<Vec<MapKey>> {
 fn entry_names(p: &PalletInfo) -> Vec<EntryNames> {
     let keys = unique_names(p.storage.iter().map(|s| snake(&s.name)));
     let mut seen: BTreeSet<String> = keys.iter().cloned().collect();
-    let mut unique = |name: String| {
-        let mut name = name;
-        while !seen.insert(name.clone()) {
-            name.push('_');
-        }
-        name
-    };
+    let mut unique = |name: String| unique_in(&mut seen, name);
     p.storage
         .iter()
         .zip(keys)
@@ -158,24 +152,20 @@ fn key_functions(
     keys: &[MapKey],
     names: &EntryNames,
 ) -> (TokenStream, TokenStream) {
-    let params: Vec<TokenStream> = keys
+    // Per key: the parameter `keyN: &K` and its `(hasher, encoding)` pair.
+    let (params, pairs): (Vec<TokenStream>, Vec<TokenStream>) = keys
         .iter()
         .enumerate()
         .map(|(i, k)| {
             let name = ident(&format!("key{}", i + 1));
             let rust = gen.type_ref(k.ty, SECTION_DEPTH);
-            quote!(#name: &#rust)
-        })
-        .collect();
-    let pairs: Vec<TokenStream> = keys
-        .iter()
-        .enumerate()
-        .map(|(i, k)| {
-            let name = ident(&format!("key{}", i + 1));
             let hasher = hasher_path(k.hasher);
-            quote!((#hasher, &::parity_scale_codec::Encode::encode(#name)[..]))
+            (
+                quote!(#name: &#rust),
+                quote!((#hasher, &::parity_scale_codec::Encode::encode(#name)[..])),
+            )
         })
-        .collect();
+        .unzip();
     let f = ident(&names.key);
     let doc = format!("The storage key of `{pallet}.{item}`.");
     let full = quote! {
