@@ -40,6 +40,9 @@ pub use extrinsic::{GeneralExtensions, GeneralPart, Preamble, SignedPart, Unchec
 pub use ferroscale_core::fingerprint::{ItemHash, ItemKind, RuntimeFingerprint, RuntimeItem};
 /// Storage keys, for the generated `pallets::<pallet>::storage` builders.
 pub use ferroscale_core::hashing::{storage_key, StorageHasher};
+/// Typed map keys read back from storage keys (the generated
+/// `pallets::<pallet>::storage::<entry>_decode_key` functions).
+pub use ferroscale_core::hashing::{StorageKeyError, StorageKeyErrorKind, StorageKeyReader};
 pub use opaque::WrapperKeepOpaque;
 /// The SCALE codec the generated types derive (`Encode`, `Decode`), named
 /// through this crate so a crate using the proc-macro needs no dependency of
@@ -51,9 +54,7 @@ pub use payload::{
     roundtrip_api, roundtrip_arg, roundtrip_view, PayloadRoundtrip, RuntimeApiPayload,
     ViewFunctionError, ViewFunctionPayload, VIEW_FUNCTION_METHOD,
 };
-/// Typed map keys read back from storage keys (the generated
-/// `pallets::<pallet>::storage::<entry>_decode_key` functions).
-pub use storage::{StorageKeyError, StorageKeyErrorKind, StorageKeyReader, StorageKeyRoundtrip};
+pub use storage::StorageKeyRoundtrip;
 pub use values::ToValue;
 
 /// The structural hash of the metadata type a generated type was made from

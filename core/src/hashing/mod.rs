@@ -4,8 +4,9 @@
 //!   project uses for them), with their output layout ([`StorageHasher::hash_len`],
 //!   [`StorageHasher::is_concat`]) and conversions from every `frame-metadata`
 //!   version's hasher enum.
-//! - [`storage_key`] builds a full key; [`split_storage_key`] and
-//!   [`split_storage_key_with`] take one apart again.
+//! - [`storage_key`] builds a full key; [`StorageKeyReader`] reads one back
+//!   map key by map key (typed or by a callback), and [`split_storage_key`]
+//!   and [`split_storage_key_with`] take a whole key apart with it.
 //! - [`blake2_128`], [`blake2_256`], [`twox_64`], [`twox_128`], [`twox_256`]:
 //!   the hash functions underneath.
 //! - [`blake2b_block`]: BLAKE2b for messages of one block (≤ 128 bytes), which
@@ -21,10 +22,13 @@
 pub mod blake2b_block;
 mod digest;
 mod hasher;
+mod key_reader;
 mod storage_key;
 
 pub use digest::{blake2_128, blake2_256, twox_128, twox_256, twox_64};
 pub use hasher::{hash, StorageHasher};
-pub use storage_key::{
-    split_storage_key, split_storage_key_with, storage_key, storage_prefix, KeyPart,
+pub use key_reader::{
+    split_storage_key, split_storage_key_with, KeyDecodeError, KeyPart, StorageKeyError,
+    StorageKeyErrorKind, StorageKeyReader,
 };
+pub use storage_key::{storage_key, storage_prefix};

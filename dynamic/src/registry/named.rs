@@ -11,7 +11,9 @@
 
 use std::sync::Arc;
 
-use ferroscale_core::hashing::{split_storage_key_with, storage_key, StorageHasher};
+use ferroscale_core::hashing::{
+    split_storage_key_with, storage_key, StorageHasher, StorageKeyErrorKind,
+};
 use ferroscale_metadata::{Metadata, StorageEntry, StorageModifier, TypeRef};
 use ferroscale_value::Value;
 
@@ -147,9 +149,12 @@ impl Registry {
                         Ok(Some(used))
                     }
                     Err(err) => {
-                        let msg = format!("key {i}: {err}");
+                        // The decoding error itself is what the caller gets
+                        // (it names the type and offset); the reader only
+                        // needs to stop.
+                        let kind = StorageKeyErrorKind::Key(err.to_string().into());
                         failure = Some(err);
-                        Err(ferroscale_core::Error::Storage(msg))
+                        Err(kind)
                     }
                 },
             );

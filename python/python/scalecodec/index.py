@@ -102,6 +102,11 @@ def index_range(block_range, decoders, source, out=None):
     return summary
 
 
+def _decoder_tuple(decoders):
+    """One :class:`SpecDecoder` or several, as the tuple the engines ship."""
+    return (decoders,) if isinstance(decoders, SpecDecoder) else tuple(decoders)
+
+
 def share_decoders(client, decoders):
     """Sends ``decoders`` (:class:`SpecDecoder` objects) to every worker of
     ``client`` once; returns the future to pass to :func:`index_on_dask`.
@@ -111,9 +116,7 @@ def share_decoders(client, decoders):
     runs will come: the workers keep the decoders, and their registries,
     while it lives.
     """
-    if isinstance(decoders, SpecDecoder):
-        decoders = [decoders]
-    [shared] = client.scatter([tuple(decoders)], broadcast=True, hash=False)
+    [shared] = client.scatter([_decoder_tuple(decoders)], broadcast=True, hash=False)
     return shared
 
 
@@ -132,7 +135,7 @@ def index_on_dask(client, decoders, ranges, source, out=None):
     returned. Without it, the tables come back to the client as
     ``pyarrow.Table`` objects by name, ranges in the given order.
     """
-    if isinstance(decoders, SpecDecoder) or isinstance(decoders, (list, tuple)):
+    if isinstance(decoders, (SpecDecoder, list, tuple)):
         decoders = share_decoders(client, decoders)
     out = None if out is None else os.fspath(out)
     futures = client.map(index_range, list(ranges), decoders=decoders, source=source, out=out,
@@ -172,9 +175,7 @@ def share_decoders_spark(spark, decoders):
     """``decoders`` as a Spark broadcast variable, to pass to
     :func:`index_on_spark` and :func:`spark_table` (each Python worker process
     unpickles it once and builds each runtime's registry on first use)."""
-    if isinstance(decoders, SpecDecoder):
-        decoders = [decoders]
-    return spark.sparkContext.broadcast(tuple(decoders))
+    return spark.sparkContext.broadcast(_decoder_tuple(decoders))
 
 
 def _broadcast(spark, decoders):
