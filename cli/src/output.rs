@@ -39,8 +39,8 @@ fn indented(value: &Value, level: usize, out: &mut String) {
                     out.push(',');
                 }
                 pad(out, level + 1);
-                // A key renders as the JSON string a `Value::Str` of it does.
-                let _ = write!(out, "{}: ", Value::Str(key.clone()));
+                ferroscale_value::json::write_str(key, out);
+                out.push_str(": ");
                 indented(item, level + 1, out);
             }
             pad(out, level);

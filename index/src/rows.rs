@@ -310,7 +310,7 @@ fn extrinsic_row(
             if i > 0 {
                 out.push(',');
             }
-            crate::json::write_str(k, &mut out);
+            ferroscale_value::json::write_str(k, &mut out);
             out.push(':');
             write_json_ref(*e, &mut out);
         }

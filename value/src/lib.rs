@@ -11,10 +11,12 @@
 //! - [`ToValue`]: a typed value as a [`Value`] (impls for the standard types).
 //! - [`typed`]: typed decoders by structural hash.
 //! - [`render`]: py-scale-codec's text renderings (bit sequences).
+//! - [`json`]: compact JSON text of a value, and the JSON string escaping.
 
 mod to_value;
 mod value;
 
+pub mod json;
 pub mod render;
 pub mod typed;
 

@@ -150,7 +150,7 @@ impl fmt::Display for Value {
                     write!(f, "-{}", u256_to_decimal(&mag))
                 }
             }
-            Value::Str(s) => write_json_str(f, s),
+            Value::Str(s) => crate::json::write_str_to(s, f),
             Value::List(items) | Value::Tuple(items) => seq(f, items),
             Value::Dict(entries) => {
                 f.write_str("{")?;
@@ -158,40 +158,13 @@ impl fmt::Display for Value {
                     if i > 0 {
                         f.write_str(", ")?;
                     }
-                    write_json_str(f, k)?;
+                    crate::json::write_str_to(k, f)?;
                     write!(f, ": {v}")?;
                 }
                 f.write_str("}")
             }
         }
     }
-}
-
-/// `text` as a JSON string literal: quotes, backslashes and control
-/// characters escaped, everything else as is (UTF-8).
-fn write_json_str(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
-    f.write_str("\"")?;
-    let mut plain = 0;
-    for (i, c) in text.char_indices() {
-        let escaped = match c {
-            '"' => "\\\"",
-            '\\' => "\\\\",
-            '\n' => "\\n",
-            '\r' => "\\r",
-            '\t' => "\\t",
-            c if (c as u32) < 0x20 => "",
-            _ => continue,
-        };
-        f.write_str(&text[plain..i])?;
-        if escaped.is_empty() {
-            write!(f, "\\u{:04x}", c as u32)?;
-        } else {
-            f.write_str(escaped)?;
-        }
-        plain = i + c.len_utf8();
-    }
-    f.write_str(&text[plain..])?;
-    f.write_str("\"")
 }
 
 /// Decimal digits of a little-endian 256-bit unsigned integer.
