@@ -66,7 +66,7 @@ impl PendingAccounts {
         &mut self,
         slot: usize,
         key: [u8; 32],
-        put: impl FnMut(usize, &str),
+        put: impl FnMut(usize, &[u8; 32], &str),
     ) -> Result<(), ferroscale_core::error::Error> {
         self.slots.push(slot);
         self.keys.push(key);
@@ -86,7 +86,7 @@ impl PendingAccounts {
         ty: TypeIdx,
         slot: usize,
         bytes: &[u8],
-        put: impl FnMut(usize, &str),
+        put: impl FnMut(usize, &[u8; 32], &str),
     ) -> Result<bool, ferroscale_core::error::Error> {
         let Some(key) = Self::bare_account(ctx, ty, bytes) else {
             return Ok(false);
@@ -105,21 +105,22 @@ impl PendingAccounts {
         <[u8; 32]>::try_from(bytes).ok()
     }
 
-    /// Renders everything set aside, handing each slot its text, and empties
+    /// Renders everything set aside, handing each slot its account id and
+    /// text (`put(slot, id, text)`), and empties
     /// the set. Fails only if a key could not be encoded, which the format
     /// check of [`for_context`](Self::for_context) and the fixed key length
     /// rule out; the caller then has slots without text and must not use
     /// them.
     pub fn flush(
         &mut self,
-        mut put: impl FnMut(usize, &str),
+        mut put: impl FnMut(usize, &[u8; 32], &str),
     ) -> Result<(), ferroscale_core::error::Error> {
         if self.keys.is_empty() {
             return Ok(());
         }
         let rendered = ss58::encode_addresses(&self.keys, self.format).map(|addresses| {
-            for (&slot, address) in self.slots.iter().zip(&addresses) {
-                put(slot, address);
+            for ((&slot, key), address) in self.slots.iter().zip(&self.keys).zip(&addresses) {
+                put(slot, key, address);
             }
         });
         self.slots.clear();

@@ -43,7 +43,7 @@ pub fn batch_decode_into<'a, S: Sink<'a>>(
     for (i, (&ty, &bytes)) in types.iter().zip(inputs).enumerate() {
         out.push(None);
         if let Some(accounts) = pending.as_mut() {
-            let put = |slot: usize, text: &str| out[slot] = Some(Ok(sink.text(text)));
+            let put = |slot: usize, _: &[u8; 32], text: &str| out[slot] = Some(Ok(sink.text(text)));
             if accounts.offer(ctx, ty, i, bytes, put).map_err(unrendered)? {
                 continue;
             }
@@ -52,7 +52,7 @@ pub fn batch_decode_into<'a, S: Sink<'a>>(
     }
     if let Some(accounts) = pending.as_mut() {
         accounts
-            .flush(|slot, text| out[slot] = Some(Ok(sink.text(text))))
+            .flush(|slot, _, text| out[slot] = Some(Ok(sink.text(text))))
             .map_err(unrendered)?;
     }
     out.into_iter()

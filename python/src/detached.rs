@@ -252,7 +252,7 @@ pub fn decode_batch(
     let mut accounts = String::new();
     let mut placed: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
     let mut pending = ferroscale_dynamic::PendingAccounts::for_context(ctx);
-    let mut put = |slot: usize, text: &str| {
+    let mut put = |slot: usize, _: &[u8; 32], text: &str| {
         let start = accounts.len();
         accounts.push_str(text);
         placed.push((slot, start..accounts.len()));

@@ -447,40 +447,43 @@ impl PyRegistry {
         // groups, several times faster per account (see `PendingAccounts`).
         let ctx = self.inner.context();
         let mut accounts = PendingAccounts::for_context(&ctx);
-        let put = |slot: usize, text: &str| out.set(slot, PyString::new(py, text).into_any());
-        // Bare accounts rendered here, to be kept in the account table once
-        // their texts exist.
-        let mut rendered: Vec<(usize, [u8; 32])> = Vec::new();
+        let names = &mut self.names;
+        // A text made here goes to its slot and into the account table.
+        fn put(
+            names: &mut NameCache,
+            out: &ListBuilder<'_>,
+            (slot, id, format, text): (usize, &[u8; 32], u16, &str),
+        ) {
+            let text = PyString::new(out.list.py(), text);
+            names.remember_account(id, format, &text);
+            out.set(slot, text.into_any());
+        }
         for (i, (ty, bytes)) in items.iter().enumerate() {
             let bytes = bytes.bytes();
             if let Some(pending) = accounts.as_mut() {
                 if let Some(id) = PendingAccounts::bare_account(&ctx, *ty, bytes) {
-                    match self.names.cached_account(py, &id, pending.format()) {
+                    let format = pending.format();
+                    match names.cached_account(py, &id, format) {
                         Some(text) => out.set(i, text.into_any()),
-                        None => {
-                            pending.push(i, id, put).map_err(unrendered)?;
-                            rendered.push((i, id));
-                        }
+                        None => pending
+                            .push(i, id, |slot, id, text| {
+                                put(names, &out, (slot, id, format, text))
+                            })
+                            .map_err(unrendered)?,
                     }
                     continue;
                 }
             }
-            let mut sink = PySink {
-                py,
-                names: &mut self.names,
-            };
+            let mut sink = PySink { py, names };
             let v = ferroscale_dynamic::decode(&ctx, *ty, bytes, &mut sink)
                 .map_err(|e| to_py(py, &e))?;
             out.set(i, v);
         }
         if let Some(pending) = accounts.as_mut() {
-            pending.flush(put).map_err(unrendered)?;
             let format = pending.format();
-            for (slot, id) in rendered {
-                if let Ok(text) = out.list.get_item(slot)?.cast_into::<PyString>() {
-                    self.names.remember_account(&id, format, &text);
-                }
-            }
+            pending
+                .flush(|slot, id, text| put(names, &out, (slot, id, format, text)))
+                .map_err(unrendered)?;
         }
         Ok(out.finish())
     }

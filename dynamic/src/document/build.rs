@@ -118,7 +118,10 @@ impl<'g> Builder<'g> {
     fn flush_accounts(&mut self) {
         if let Some(pending) = &mut self.accounts {
             let doc = &mut self.doc;
-            if pending.flush(|slot, text| fill(doc, slot, text)).is_err() {
+            if pending
+                .flush(|slot, _, text| fill(doc, slot, text))
+                .is_err()
+            {
                 self.accounts_failed = true;
             }
         }
@@ -257,7 +260,7 @@ impl<'g> Sink<'g> for Builder<'g> {
             Some(pending) => {
                 let doc = &mut self.doc;
                 if pending
-                    .push(slot, *key, |slot, text| fill(doc, slot, text))
+                    .push(slot, *key, |slot, _, text| fill(doc, slot, text))
                     .is_err()
                 {
                     self.accounts_failed = true;
