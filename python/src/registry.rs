@@ -190,6 +190,38 @@ impl BatchBytes<'_> {
     }
 }
 
+/// Where a decode of `bytes[offset..]` stopped.
+struct Left {
+    offset: usize,
+    used: usize,
+    length: usize,
+}
+
+impl Left {
+    /// py-scale-codec's `RemainingScaleBytesNotEmptyException` when
+    /// `check` asks for every byte to be used and some are left.
+    fn check(
+        &self,
+        py: Python<'_>,
+        check: bool,
+        registry: &Registry,
+        ty: TypeIdx,
+        type_name: Option<&str>,
+    ) -> PyResult<()> {
+        if !check || self.offset + self.used >= self.length {
+            return Ok(());
+        }
+        let e = Error::RemainingScaleBytesNotEmpty {
+            ty: type_name
+                .map(str::to_owned)
+                .unwrap_or_else(|| registry.graph().describe(ty)),
+            offset: self.offset + self.used,
+            length: self.length,
+        };
+        Err(to_py(py, &e))
+    }
+}
+
 /// One input that changed the registry; replayed in order on unpickling.
 #[derive(Clone)]
 enum Input {
@@ -565,16 +597,12 @@ impl PyRegistry {
             };
             let (value, used) =
                 decode_prefix(&ctx, ty, input, &mut sink).map_err(|e| to_py(py, &e))?;
-            if check_remaining && used != input.len() {
-                let e = Error::RemainingScaleBytesNotEmpty {
-                    ty: type_name
-                        .map(str::to_owned)
-                        .unwrap_or_else(|| self.inner.graph().describe(ty)),
-                    offset: offset + used,
-                    length: bytes.len(),
-                };
-                return Err(to_py(py, &e));
-            }
+            let left = Left {
+                offset,
+                used,
+                length: bytes.len(),
+            };
+            left.check(py, check_remaining, &self.inner, ty, type_name)?;
             Ok((value, used))
         })
     }
@@ -712,16 +740,12 @@ impl PyRegistry {
         })
         .map_err(PyValueError::new_err)?
         .map_err(|e| to_py(py, &e))?;
-        if check_remaining && used != input.len() {
-            let e = Error::RemainingScaleBytesNotEmpty {
-                ty: type_name
-                    .map(str::to_owned)
-                    .unwrap_or_else(|| snapshot.graph().describe(ty)),
-                offset: offset + used,
-                length: bytes.len(),
-            };
-            return Err(to_py(py, &e));
-        }
+        let left = Left {
+            offset,
+            used,
+            length: bytes.len(),
+        };
+        left.check(py, check_remaining, &snapshot, ty, type_name)?;
         let value = guard("decoding", || {
             let _gc = GcPause::for_input(py, bytes.len());
             Ok(match slf.try_borrow_mut() {
