@@ -16,7 +16,7 @@ use pyo3::pyclass_init::PyClassInitializer;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::object::ScaleObject;
-use crate::views::{base, inner_part, item, part, value_get, view};
+use crate::views::{base, inner_part, item, part, value_get, view, STORAGE_INDEX_ATTR};
 
 /// py-scale-codec's default depth of `generate_type_decomposition`.
 const TYPE_DECOMP_MAX_RECURSIVE: u32 = 9;
@@ -503,18 +503,62 @@ view!(
         /// The storage function called `name` (`PalletVersion`: the storage version).
         fn get_storage_function<'py>(slf: &Bound<'py, Self>, name: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
             let py = slf.py();
-            let name = if name.eq("PalletVersion")? {
-                crate::metadata::STORAGE_VERSION.0.into_pyobject(py)?.into_any()
-            } else {
-                name.clone()
-            };
-            match Self::storage(slf)? {
-                Some(entries) => find_by(entries.as_any(), &name, |e| item(e, "name")),
-                None => Ok(None),
+            let version = crate::metadata::STORAGE_VERSION.0;
+            let wanted_version = name.eq("PalletVersion")? || name.eq(version)?;
+            if wanted_version || !name.is_instance_of::<PyString>() {
+                let name = if wanted_version {
+                    version.into_pyobject(py)?.into_any()
+                } else {
+                    name.clone()
+                };
+                return match Self::storage(slf)? {
+                    Some(entries) => find_by(entries.as_any(), &name, |e| item(e, "name")),
+                    None => Ok(None),
+                };
             }
+            let storage = inner_part(slf.as_any(), "storage")?;
+            if !storage.is_truthy()? {
+                return Ok(None);
+            }
+            let entries = storage.get_item("entries")?.getattr(intern!(py, "value_object"))?;
+            storage_index(slf.as_any(), &entries)?.get_item(name)
         }
     }
 );
+
+/// The pallet's storage entries by name (the first of each name, as a scan
+/// finds it): clients look one up before every query, and a scan of a
+/// large pallet (Bittensor's 176 entries) read every entry's name. Kept in
+/// the pallet object's `__dict__` while its entry list is the same object
+/// of the same length (under [`STORAGE_INDEX_ATTR`]: not pickled).
+fn storage_index<'py>(
+    pallet: &Bound<'py, PyAny>,
+    entries: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let py = pallet.py();
+    let key = PyString::intern(py, STORAGE_INDEX_ATTR);
+    let attrs = pallet
+        .getattr(intern!(py, "__dict__"))?
+        .cast_into::<PyDict>()?;
+    let len = entries.len()?;
+    if let Some(kept) = attrs.get_item(&key)? {
+        let (list, kept_len, index) =
+            kept.extract::<(Bound<'py, PyAny>, usize, Bound<'py, PyDict>)>()?;
+        if list.is(entries) && kept_len == len {
+            return Ok(index);
+        }
+    }
+    let index = PyDict::new(py);
+    for entry in entries.try_iter()? {
+        let entry = entry?;
+        let name = item(&entry, "name")?;
+        if !index.contains(&name)? {
+            index.set_item(name, entry)?;
+        }
+    }
+    attrs.set_item(&key, (entries, len, &index))?;
+    Ok(index)
+}
 
 /// A V14+ pallet's calls, events or errors from its `field` (V16 has one
 /// enum-metadata type for all three): `[]` when it has none.

@@ -646,7 +646,18 @@ impl ScaleObject {
             let type_string = slf.getattr(intern!(py, "type_string"))?;
             let args = origin.get().remake_args(py, value, type_string, config)?;
             let remake = py.import("scalecodec._core")?.getattr("typed_part")?;
-            let attrs = slf.getattr(intern!(py, "__dict__"))?;
+            let attrs = slf
+                .getattr(intern!(py, "__dict__"))?
+                .cast_into::<PyDict>()?
+                .copy()?;
+            for key in attrs.keys() {
+                if key
+                    .extract::<&str>()
+                    .is_ok_and(|k| k.starts_with(crate::views::CACHE_PREFIX))
+                {
+                    attrs.del_item(key)?;
+                }
+            }
             return (remake, args, attrs).into_pyobject(py);
         }
         let data = match (&this.data, this.data_end_offset) {

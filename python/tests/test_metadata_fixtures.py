@@ -38,6 +38,15 @@ def test_every_fixture_metadata_decodes(name):
             else:
                 assert len(params) == len(hashers)
             assert storage.get_value_type_string()
+        # the by-name look-up (an index kept on the pallet) finds what a scan
+        # of .storage finds, the storage-version entry included
+        for storage in pallet.storage or []:
+            found = pallet.get_storage_function(storage.name)
+            assert found is not None and found.name == storage.name
+            assert found.value == storage.value
+        if pallet.storage:
+            assert pallet.get_storage_function("PalletVersion").name == ":__STORAGE_VERSION__:"
+            assert pallet.get_storage_function("NoSuchEntry") is None
 
 
 def test_known_storage_functions_of_polkadot_9180():
