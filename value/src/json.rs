@@ -117,6 +117,7 @@ fn write_u64(mut v: u64, out: &mut String) {
 /// few vector compares: most of the JSON columns' bytes are long hex and bit
 /// strings that need no escape, and a byte-at-a-time scan was most of the
 /// rendering time.
+#[inline]
 fn needs_escape(bytes: &[u8]) -> bool {
     let (chunks, rest) = bytes.as_chunks::<CHUNK>();
     if chunks.iter().any(chunk_needs_escape) {
