@@ -7,7 +7,7 @@
 use ferroscale_core::ss58::{self, Address};
 
 use crate::context::Context;
-use crate::graph::{Node, Special, TypeIdx};
+use crate::graph::{Node, Special, TypeGraph, TypeIdx};
 
 /// SS58 text of a 32-byte account for `format`, or `None` for formats the
 /// spec does not allow (out of range or reserved).
@@ -129,6 +129,83 @@ impl PendingAccounts {
     }
 }
 
+/// Where a value of a fixed-size type keeps its 32-byte account ids (see
+/// [`account_layout`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountLayout {
+    /// The encoded size of every value of the type.
+    pub size: usize,
+    /// The byte offset of each account id in the encoding, in order.
+    pub offsets: Vec<usize>,
+}
+
+/// The [`AccountLayout`] of `ty` when its encoded size never varies and it
+/// holds at least one account id (a storage map's key tuple such as
+/// `(u16, AccountId)`), so a batch decoder can find every account of a whole
+/// batch before decoding and render them as a group; `None` otherwise
+/// (sequences, enums, compacts and options vary in size; types nested
+/// deeper than a few levels or with very many accounts are left alone).
+pub fn account_layout(graph: &TypeGraph, ty: TypeIdx) -> Option<AccountLayout> {
+    let mut layout = AccountLayout {
+        size: 0,
+        offsets: Vec::new(),
+    };
+    lay_out(graph, ty, &mut layout, 0)?;
+    (!layout.offsets.is_empty()).then_some(layout)
+}
+
+/// Nesting [`account_layout`] follows.
+const LAYOUT_DEPTH: u32 = 16;
+
+/// Account ids [`account_layout`] lists at most.
+const LAYOUT_ACCOUNTS: usize = 256;
+
+fn lay_out(graph: &TypeGraph, ty: TypeIdx, layout: &mut AccountLayout, depth: u32) -> Option<()> {
+    if depth > LAYOUT_DEPTH {
+        return None;
+    }
+    match graph.get(ty)? {
+        Node::Prim(p) => layout.size += p.fixed_size()?,
+        Node::Null => {}
+        Node::ByteArray(n) => layout.size += usize::try_from(*n).ok()?,
+        Node::Special(Special::AccountId) => {
+            if layout.offsets.len() >= LAYOUT_ACCOUNTS {
+                return None;
+            }
+            layout.offsets.push(layout.size);
+            layout.size += 32;
+        }
+        Node::Tuple(items) => {
+            for &item in items {
+                lay_out(graph, item, layout, depth + 1)?;
+            }
+        }
+        Node::Struct(fields) => {
+            for field in fields {
+                lay_out(graph, field.ty, layout, depth + 1)?;
+            }
+        }
+        Node::Array(item, n) => {
+            let mut one = AccountLayout {
+                size: 0,
+                offsets: Vec::new(),
+            };
+            lay_out(graph, *item, &mut one, depth + 1)?;
+            let n = usize::try_from(*n).ok()?;
+            if one.offsets.len().checked_mul(n)? + layout.offsets.len() > LAYOUT_ACCOUNTS {
+                return None;
+            }
+            for i in 0..n {
+                let base = layout.size.checked_add(one.size.checked_mul(i)?)?;
+                layout.offsets.extend(one.offsets.iter().map(|o| base + o));
+            }
+            layout.size = layout.size.checked_add(one.size.checked_mul(n)?)?;
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,5 +248,35 @@ mod tests {
             ss58_account(&alice, 42).unwrap().as_str(),
             "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"
         );
+    }
+
+    /// The layout of ASI's `Uids` key tuple, checked against where its
+    /// account really is; varying types have none.
+    #[test]
+    fn layouts_of_fixed_size_types() {
+        use crate::registry::Registry;
+        let mut reg = Registry::with_presets(&["core"]).unwrap();
+        let ty = reg.resolve("([u8; 0], u16, [u8; 16], AccountId)").unwrap();
+        let layout = account_layout(reg.graph(), ty).unwrap();
+        assert_eq!(
+            layout,
+            AccountLayout {
+                size: 2 + 16 + 32,
+                offsets: vec![18]
+            }
+        );
+        let ty = reg.resolve("[(u8, AccountId); 3]").unwrap();
+        let layout = account_layout(reg.graph(), ty).unwrap();
+        assert_eq!(layout.size, 99);
+        assert_eq!(layout.offsets, vec![1, 34, 67]);
+        for varying in [
+            "Vec<AccountId>",
+            "Option<AccountId>",
+            "(Compact<u32>, AccountId)",
+            "u32",
+        ] {
+            let ty = reg.resolve(varying).unwrap();
+            assert_eq!(account_layout(reg.graph(), ty), None, "{varying}");
+        }
     }
 }

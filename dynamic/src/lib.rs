@@ -50,7 +50,7 @@ pub mod registry;
 pub mod runtime;
 pub mod typestr;
 
-pub use account::{ss58_account, PendingAccounts};
+pub use account::{account_layout, ss58_account, AccountLayout, PendingAccounts};
 pub use batch::{batch_decode, batch_decode_into};
 pub use context::{Context, MetadataTypesSource, DEFAULT_MAX_DEPTH, DEFAULT_STACK_BUDGET};
 pub use decode::{decode, decode_prefix, decode_value};

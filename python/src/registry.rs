@@ -8,7 +8,7 @@ use ferroscale_dynamic::graph::{Node, Special};
 use ferroscale_dynamic::ops::opaque::Fallback;
 use ferroscale_dynamic::preset::Preset;
 use ferroscale_dynamic::registry::Registry;
-use ferroscale_dynamic::PendingAccounts;
+use ferroscale_dynamic::{account_layout, AccountLayout, PendingAccounts};
 use ferroscale_dynamic::{Error, TypeIdx};
 use ferroscale_value::Value;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -188,6 +188,57 @@ impl BatchBytes<'_> {
             BatchBytes::Owned(v) => v,
         }
     }
+}
+
+/// Renders, in groups, the account ids inside the batch's fixed-size items
+/// (a query_map page's key tuples) that the account table lacks, and keeps
+/// them there, so the decode that follows finds every text made: one by
+/// one, the SS58 text of an account never seen was two fifths of such a
+/// key's decode. Items of a varying-size type are left to the decode.
+fn prefetch_accounts(
+    py: Python<'_>,
+    ctx: &ferroscale_dynamic::Context<'_>,
+    names: &mut NameCache,
+    pending: &mut PendingAccounts,
+    items: &[(TypeIdx, BatchBytes<'_>)],
+) -> PyResult<()> {
+    // A batch has a few types (a page: the key's and the value's).
+    const TYPES: usize = 8;
+    let format = pending.format();
+    let mut layouts: Vec<(TypeIdx, Option<AccountLayout>)> = Vec::new();
+    fn remember(names: &mut NameCache, py: Python<'_>, id: &[u8; 32], format: u16, text: &str) {
+        names.remember_account(id, format, &PyString::new(py, text));
+    }
+    for (ty, bytes) in items {
+        let at = match layouts.iter().position(|(t, _)| t == ty) {
+            Some(at) => at,
+            None if layouts.len() < TYPES => {
+                layouts.push((*ty, account_layout(ctx.graph, *ty)));
+                layouts.len() - 1
+            }
+            None => continue,
+        };
+        let Some(layout) = &layouts[at].1 else {
+            continue;
+        };
+        let bytes = bytes.bytes();
+        if bytes.len() != layout.size {
+            continue;
+        }
+        for &offset in &layout.offsets {
+            let Some(Ok(id)) = bytes.get(offset..offset + 32).map(<[u8; 32]>::try_from) else {
+                continue;
+            };
+            if names.cached_account(py, &id, format).is_none() {
+                pending
+                    .push(0, id, |_, id, text| remember(names, py, id, format, text))
+                    .map_err(unrendered)?;
+            }
+        }
+    }
+    pending
+        .flush(|_, id, text| remember(names, py, id, format, text))
+        .map_err(unrendered)
 }
 
 /// Where a decode of `bytes[offset..]` stopped.
@@ -489,6 +540,9 @@ impl PyRegistry {
             let text = PyString::new(out.list.py(), text);
             names.remember_account(id, format, &text);
             out.set(slot, text.into_any());
+        }
+        if let Some(pending) = accounts.as_mut() {
+            prefetch_accounts(py, &ctx, names, pending, items)?;
         }
         for (i, (ty, bytes)) in items.iter().enumerate() {
             let bytes = bytes.bytes();

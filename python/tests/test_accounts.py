@@ -71,3 +71,34 @@ def test_bare_account_items_read_the_account_table_too():
     for fmt in (42, 42, 0, 42):
         rc.ss58_format = fmt
         assert rc.batch_decode(["AccountId"] * len(ids), ids) == [ss58_encode(i, fmt) for i in ids]
+
+
+def test_accounts_inside_fixed_size_keys_are_rendered_ahead_in_groups():
+    # batch_decode finds the accounts of fixed-size items (query_map key
+    # tuples) before decoding and renders the new ones as a group; every item
+    # must still read as py-scale-codec's ss58_encode gives it: 150 accounts
+    # (more than one group), repeats, ids that share the table's slot, items
+    # of another length (left to the decode), and a varying-size type.
+    import random
+    from scalecodec.utils.ss58 import ss58_encode
+    rnd = random.Random(7)
+    head = bytes.fromhex(ss58_decode(ALICE))[:8]
+    ids = [rnd.randbytes(32) for _ in range(150)] + [head + bytes([i]) * 24 for i in range(4)]
+    ids += ids[:10]
+    key = "([u8; 0], u16, [u8; 16], AccountId)"
+    items = [(key, (5).to_bytes(2, "little") + bytes(16) + i) for i in ids]
+    items.append(("[(u8, AccountId); 2]", b"\x01" + ids[0] + b"\x02" + ids[1]))
+    items.append((key, bytes(2 + 16 + 31)))  # one byte short: the decode's error, not ours
+    for fmt in (42, 0):
+        rc = _config(fmt)
+        want = [([], 5, "0x" + "00" * 16, ss58_encode(i, fmt)) for i in ids]
+        want.append([(1, ss58_encode(ids[0], fmt)), (2, ss58_encode(ids[1], fmt))])
+        types, data = zip(*items[:-1])
+        assert rc.batch_decode(list(types), list(data)) == want
+        types, data = zip(*items)
+        try:
+            rc.batch_decode(list(types), list(data))
+        except Exception as e:
+            assert "needed" in str(e) or "bytes" in str(e), e
+        else:
+            raise AssertionError("a short item must fail")
