@@ -16,7 +16,8 @@ use pyo3::pyclass_init::PyClassInitializer;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::object::ScaleObject;
-use crate::views::{base, inner_part, item, part, value_get, view, STORAGE_INDEX_ATTR};
+use crate::object::STORAGE_INDEX_ATTR;
+use crate::views::{base, inner_part, item, part, value_get, view};
 
 /// py-scale-codec's default depth of `generate_type_decomposition`.
 const TYPE_DECOMP_MAX_RECURSIVE: u32 = 9;

@@ -113,6 +113,13 @@ impl FastPath {
     }
 }
 
+/// The start of the `__dict__` names a view (`crate::views`) keeps derived data under (an
+/// index over its parts): recomputed on demand, so pickling leaves them out.
+pub(crate) const CACHE_PREFIX: &str = "_ferroscale_cache_";
+
+/// A pallet's storage entries by name (`metadata_objects::storage_index`).
+pub(crate) const STORAGE_INDEX_ATTR: &str = "_ferroscale_cache_storage_by_name";
+
 /// The state of a scale object (`scalecodec.base.ScaleDecoder` subclasses
 /// this; attributes a class may redefine, like `type_string`, live in the
 /// instance or class `__dict__`).
@@ -653,7 +660,7 @@ impl ScaleObject {
             for key in attrs.keys() {
                 if key
                     .extract::<&str>()
-                    .is_ok_and(|k| k.starts_with(crate::views::CACHE_PREFIX))
+                    .is_ok_and(|k| k.starts_with(CACHE_PREFIX))
                 {
                     attrs.del_item(key)?;
                 }
@@ -1092,4 +1099,12 @@ fn default_config(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 fn next_bytes(slf: &Bound<'_, PyAny>, length: usize) -> PyResult<Vec<u8>> {
     slf.call_method1(intern!(slf.py(), "get_next_bytes"), (length,))?
         .extract()
+}
+
+#[cfg(test)]
+mod cache_name_tests {
+    #[test]
+    fn cache_names_are_left_out_of_pickles() {
+        assert!(super::STORAGE_INDEX_ATTR.starts_with(super::CACHE_PREFIX));
+    }
 }

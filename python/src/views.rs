@@ -38,13 +38,6 @@ pub(crate) fn inner_part<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bo
     part(obj, key)?.getattr(intern!(obj.py(), "value_object"))
 }
 
-/// The start of the `__dict__` names a view keeps derived data under (an
-/// index over its parts): recomputed on demand, so pickling leaves them out.
-pub(crate) const CACHE_PREFIX: &str = "_ferroscale_cache_";
-
-/// A pallet's storage entries by name (`metadata_objects::storage_index`).
-pub(crate) const STORAGE_INDEX_ATTR: &str = "_ferroscale_cache_storage_by_name";
-
 /// The initializer of a view class over an empty scale object.
 pub(crate) fn base() -> PyClassInitializer<ScaleObject> {
     PyClassInitializer::from(ScaleObject::empty())
@@ -94,11 +87,3 @@ macro_rules! view {
 }
 
 pub(crate) use view;
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn cache_names_are_left_out_of_pickles() {
-        assert!(super::STORAGE_INDEX_ATTR.starts_with(super::CACHE_PREFIX));
-    }
-}
