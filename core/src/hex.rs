@@ -35,7 +35,7 @@ pub const SHORT: usize = 64;
 
 /// Appends lower-case hex digits of `bytes` to `out`, through a stack
 /// buffer (no allocation besides `out`'s own growth): a small one for
-/// account ids and hashes, chunks of [`PUSH_CHUNK`] bytes beyond, large
+/// account ids and hashes, chunks of `PUSH_CHUNK` bytes beyond, large
 /// enough for [`write_lower`]'s vector path.
 pub fn push_hex(out: &mut String, bytes: &[u8]) {
     out.reserve(2 * bytes.len());

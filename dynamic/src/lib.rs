@@ -4,11 +4,11 @@
 //!
 //! The engine: every type becomes a node of a [`TypeGraph`] ([`graph`]),
 //! whether it came from a portable registry ([`portable`]) or from a type
-//! string / preset (`typestr`, `preset`, `registry`). [`mod@decode`] walks the
+//! string / preset (`typestr`, `preset`, `registry`). `decode` walks the
 //! graph into a [`Sink`]: the Rust [`Value`](ferroscale_value::Value)
 //! tree via [`ValueSink`], a flat [`Document`] (the same values in a few
 //! arrays, names borrowed from the graph: several times faster to build),
-//! or Python objects in the `python` crate. [`mod@encode`] goes back from a
+//! or Python objects in the `python` crate. `encode` goes back from a
 //! `Value`. Special types (Call, Extrinsic, events, Era, accounts)
 //! read the active [`Runtime`] ([`runtime`]).
 //!
