@@ -204,6 +204,10 @@ fn prefetch_accounts(
 ) -> PyResult<()> {
     // A batch has a few types (a page: the key's and the value's).
     const TYPES: usize = 8;
+    if !names.keeps_accounts() {
+        // Texts made here would have nowhere to wait for the decode.
+        return Ok(());
+    }
     let format = pending.format();
     let mut layouts: Vec<(TypeIdx, Option<AccountLayout>)> = Vec::new();
     fn remember(names: &mut NameCache, py: Python<'_>, id: &[u8; 32], format: u16, text: &str) {

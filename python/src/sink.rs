@@ -183,6 +183,11 @@ impl NameCache {
         Some(text)
     }
 
+    /// Whether this cache keeps account texts.
+    pub fn keeps_accounts(&self) -> bool {
+        self.accounts.is_some()
+    }
+
     /// The text of account `id` in `format` if the account table has it.
     pub fn cached_account<'py>(
         &mut self,
