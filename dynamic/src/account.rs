@@ -195,9 +195,13 @@ fn lay_out(graph: &TypeGraph, ty: TypeIdx, layout: &mut AccountLayout, depth: u3
             if one.offsets.len().checked_mul(n)? + layout.offsets.len() > LAYOUT_ACCOUNTS {
                 return None;
             }
-            for i in 0..n {
-                let base = layout.size.checked_add(one.size.checked_mul(i)?)?;
-                layout.offsets.extend(one.offsets.iter().map(|o| base + o));
+            // Only arrays of items with accounts are walked item by item,
+            // and those are at most LAYOUT_ACCOUNTS long (checked above).
+            if !one.offsets.is_empty() {
+                for i in 0..n {
+                    let base = layout.size.checked_add(one.size.checked_mul(i)?)?;
+                    layout.offsets.extend(one.offsets.iter().map(|o| base + o));
+                }
             }
             layout.size = layout.size.checked_add(one.size.checked_mul(n)?)?;
         }

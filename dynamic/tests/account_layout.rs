@@ -31,4 +31,18 @@ fn layouts_of_fixed_size_types() {
         let ty = reg.resolve(varying).unwrap();
         assert_eq!(account_layout(reg.graph(), ty), None, "{varying}");
     }
+    // Huge arrays of account-free items are sized, not walked item by item
+    // (four billion steps each), and a size past usize is no layout.
+    let ty = reg.resolve("([u32; 4294967295], AccountId)").unwrap();
+    let layout = account_layout(reg.graph(), ty).unwrap();
+    assert_eq!(layout.offsets, vec![4 * 4294967295]);
+    let ty = reg
+        .resolve("([[u8; 4294967295]; 4294967295], AccountId)")
+        .unwrap();
+    let layout = account_layout(reg.graph(), ty).unwrap();
+    assert_eq!(layout.offsets, vec![4294967295 * 4294967295]);
+    let ty = reg
+        .resolve("([[[u8; 4294967295]; 4294967295]; 2], AccountId)")
+        .unwrap();
+    assert_eq!(account_layout(reg.graph(), ty), None);
 }
