@@ -120,9 +120,9 @@ impl<'a, 'n> StorageKeyReader<'a, 'n> {
         Ok(out)
     }
 
-    /// The next map key's digest as a slice of the storage key, whatever
-    /// the hasher (for a concat hasher the key itself is skipped: use
-    /// [`key`](Self::key) to read it).
+    /// The next map key's digest as a slice of the storage key, for an
+    /// opaque hasher of any digest size. Not for a concat hasher: its key
+    /// follows the digest and is not read here (use [`key`](Self::key)).
     pub fn digest_bytes(&mut self, hasher: StorageHasher) -> Result<&'a [u8], StorageKeyError> {
         let index = self.index;
         let digest = self.take(hasher.hash_len(), Some(index))?;
