@@ -194,7 +194,9 @@ impl BatchBytes<'_> {
 /// (a query_map page's key tuples) that the account table lacks, and keeps
 /// them there, so the decode that follows finds every text made: one by
 /// one, the SS58 text of an account never seen was two fifths of such a
-/// key's decode. Items of a varying-size type are left to the decode.
+/// key's decode. Bare account ids are left to the batch loop (which renders
+/// them in groups into their slots), items of a varying-size type to the
+/// decode.
 fn prefetch_accounts(
     py: Python<'_>,
     ctx: &ferroscale_dynamic::Context<'_>,
@@ -209,11 +211,25 @@ fn prefetch_accounts(
         return Ok(());
     }
     let format = pending.format();
-    let mut layouts: Vec<(TypeIdx, Option<AccountLayout>)> = Vec::new();
-    fn remember(names: &mut NameCache, py: Python<'_>, id: &[u8; 32], format: u16, text: &str) {
+    let remember = |names: &mut NameCache, id: &[u8; 32], text: &str| {
         names.remember_account(id, format, &PyString::new(py, text));
-    }
+    };
+    // An id the table lacks waits in `pending` (rendered 64 at a time).
+    let mut set_aside = |names: &mut NameCache, id: [u8; 32]| -> PyResult<()> {
+        if names.cached_account(py, &id, format).is_some() {
+            return Ok(());
+        }
+        pending
+            .push(0, id, |_, id, text| remember(names, id, text))
+            .map_err(unrendered)
+    };
+    let mut layouts: Vec<(TypeIdx, Option<AccountLayout>)> = Vec::new();
     for (ty, bytes) in items {
+        let bytes = bytes.bytes();
+        if PendingAccounts::bare_account(ctx, *ty, bytes).is_some() {
+            // Rendered in groups by the batch loop itself, into their slots.
+            continue;
+        }
         let at = match layouts.iter().position(|(t, _)| t == ty) {
             Some(at) => at,
             None if layouts.len() < TYPES => {
@@ -222,26 +238,17 @@ fn prefetch_accounts(
             }
             None => continue,
         };
-        let Some(layout) = &layouts[at].1 else {
+        let Some(layout) = layouts[at].1.as_ref().filter(|l| l.size == bytes.len()) else {
             continue;
         };
-        let bytes = bytes.bytes();
-        if bytes.len() != layout.size {
-            continue;
-        }
         for &offset in &layout.offsets {
-            let Some(Ok(id)) = bytes.get(offset..offset + 32).map(<[u8; 32]>::try_from) else {
-                continue;
-            };
-            if names.cached_account(py, &id, format).is_none() {
-                pending
-                    .push(0, id, |_, id, text| remember(names, py, id, format, text))
-                    .map_err(unrendered)?;
+            if let Some(Ok(id)) = bytes.get(offset..offset + 32).map(<[u8; 32]>::try_from) {
+                set_aside(names, id)?;
             }
         }
     }
     pending
-        .flush(|_, id, text| remember(names, py, id, format, text))
+        .flush(|_, id, text| remember(names, id, text))
         .map_err(unrendered)
 }
 
