@@ -477,10 +477,9 @@ view!(
         #[getter]
         fn storage<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyList>>> {
             let py = slf.py();
-            let storage = inner_part(slf.as_any(), "storage")?;
-            if !storage.is_truthy()? {
+            let Some(entries) = storage_entries(slf.as_any())? else {
                 return Ok(None);
-            }
+            };
             let value = crate::metadata::storage_version_value(py)?;
             let config = slf.getattr(intern!(py, "runtime_config"))?;
             let version = crate::typed_parts::typed_part(
@@ -493,7 +492,6 @@ view!(
             // py-scale-codec encodes this entry, which leaves the default's text in place of its bytes
             let default = version.getattr(intern!(py, "value"))?.get_item("default")?;
             part(&version, "default")?.setattr(intern!(py, "value_object"), default)?;
-            let entries = storage.get_item("entries")?.getattr(intern!(py, "value_object"))?;
             let all = PyList::new(py, [version])?;
             for entry in entries.try_iter()? {
                 all.append(entry?)?;
@@ -517,15 +515,26 @@ view!(
                     None => Ok(None),
                 };
             }
-            let storage = inner_part(slf.as_any(), "storage")?;
-            if !storage.is_truthy()? {
-                return Ok(None);
+            match storage_entries(slf.as_any())? {
+                Some(entries) => storage_index(slf.as_any(), &entries)?.get_item(name),
+                None => Ok(None),
             }
-            let entries = storage.get_item("entries")?.getattr(intern!(py, "value_object"))?;
-            storage_index(slf.as_any(), &entries)?.get_item(name)
         }
     }
 );
+
+/// The pallet's storage entry objects (without the storage-version entry
+/// py-scale-codec lists first), `None` when it has no storage.
+fn storage_entries<'py>(pallet: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let storage = inner_part(pallet, "storage")?;
+    if !storage.is_truthy()? {
+        return Ok(None);
+    }
+    let entries = storage.get_item("entries")?;
+    entries
+        .getattr(intern!(pallet.py(), "value_object"))
+        .map(Some)
+}
 
 /// The pallet's storage entries by name (the first of each name, as a scan
 /// finds it): clients look one up before every query, and a scan of a
