@@ -18,15 +18,12 @@ case keeps its best round. Prints µs per page and the ratio of the first interp
 other (> 1: the other is faster). Fixtures come from $FERROSCALE_FIXTURES or ../shared/fixtures
 beside the checkout.
 """
-import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-FIX = Path(os.environ.get("FERROSCALE_FIXTURES") or REPO.parent / "shared" / "fixtures")
-METADATA = FIX / "metadata" / "subtensor-v15-spec343.scale"
+from side_by_side import FIXTURES, best_rounds
+
+METADATA = FIXTURES / "metadata" / "subtensor-v15-spec343.scale"
 
 CHILD = r"""
 import json, random, sys, time
@@ -96,14 +93,8 @@ def main(argv):
         sys.exit(__doc__)
     if not METADATA.is_file():
         sys.exit(f"missing fixture {METADATA}")
-    results = {p: [] for p in pythons}
-    for _ in range(rounds):
-        for p in pythons:
-            run = subprocess.run([p, "-c", CHILD, str(METADATA), str(pages)],
-                                 capture_output=True, text=True, check=True)
-            results[p].append(json.loads(run.stdout))
-    best = {p: {k: min(r[k] for r in rs) for k in ("repeated", "fresh")} for p, rs in results.items()}
-    checks = {results[p][0]["check"] for p in pythons}
+    best = best_rounds(pythons, CHILD, [METADATA, pages], rounds)
+    checks = {best[p]["check"] for p in pythons}
     first = pythons[0]
     print(f"{'case':<10} " + " ".join(f"{Path(p).parents[1].name:>16}" for p in pythons)
           + "   " + " ".join(f"{'first/' + Path(p).parents[1].name:>22}" for p in pythons[1:]))

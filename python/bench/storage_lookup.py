@@ -9,15 +9,11 @@ and the last one. Each interpreter runs in its own child process, the rounds alt
 them, and each case keeps its best round. Fixtures come from $FERROSCALE_FIXTURES or
 ../shared/fixtures beside the checkout.
 """
-import json
-import os
-import subprocess
 import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-FIX = Path(os.environ.get("FERROSCALE_FIXTURES") or REPO.parent / "shared" / "fixtures")
-METADATA = FIX / "metadata" / "bittensor-v14-spec329.scale"
+from side_by_side import FIXTURES, best_rounds
+
+METADATA = FIXTURES / "metadata" / "bittensor-v14-spec329.scale"
 
 CHILD = r"""
 import json, sys, time
@@ -59,13 +55,7 @@ def main():
         sys.exit(__doc__)
     if not METADATA.exists():
         sys.exit(f"fixture missing: {METADATA}")
-    best = [{} for _ in pythons]
-    for _ in range(rounds):
-        for i, py in enumerate(pythons):
-            run = subprocess.run([py, "-c", CHILD, str(METADATA), str(calls)],
-                                 capture_output=True, text=True, check=True)
-            for case, us in json.loads(run.stdout).items():
-                best[i][case] = min(us, best[i].get(case, us))
+    best = list(best_rounds(pythons, CHILD, [METADATA, calls], rounds).values())
     print("| case | " + " | ".join(pythons) + " |")
     print("|---|" + "---:|" * len(pythons))
     for case in best[0]:
