@@ -77,11 +77,14 @@ fn find_by<'py>(
 }
 
 view!(
-    /// A field of a composite or variant (portable registry).
-    FieldView, "FieldView", extends = ScaleObject,
+    FieldView,
+    "FieldView",
+    extends = ScaleObject,
     init = base(),
     docs = "docs",
     {
+        //! A field of a composite or variant (portable registry).
+
         /// `scale_info::N` of the field's type.
         #[getter(r#type)]
         fn field_type(slf: &Bound<'_, Self>) -> PyResult<String> {
@@ -96,11 +99,14 @@ view!(
 );
 
 view!(
-    /// A variant (a call, event or error of a V14+ pallet).
-    VariantView, "VariantView", extends = ScaleObject,
+    VariantView,
+    "VariantView",
+    extends = ScaleObject,
     init = base(),
     docs = "docs",
     {
+        //! A variant (a call, event or error of a V14+ pallet).
+
         /// The fields (`GenericField` objects).
         #[getter]
         fn args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
@@ -109,14 +115,20 @@ view!(
 
         /// `{field name: type decomposition}` of the fields.
         #[pyo3(signature = (max_recursion = None))]
-        fn get_param_info<'py>(slf: &Bound<'py, Self>, max_recursion: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyDict>> {
+        fn get_param_info<'py>(
+            slf: &Bound<'py, Self>,
+            max_recursion: Option<Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyDict>> {
             let py = slf.py();
             let max_recursion = depth(py, max_recursion)?;
             let info = PyDict::new(py);
             for arg in Self::args(slf)?.try_iter()? {
                 let arg = arg?;
                 let ty = arg.getattr(intern!(py, "type"))?;
-                info.set_item(arg.getattr(intern!(py, "name"))?, decomposition(slf.as_any(), &ty, &max_recursion)?)?;
+                info.set_item(
+                    arg.getattr(intern!(py, "name"))?,
+                    decomposition(slf.as_any(), &ty, &max_recursion)?,
+                )?;
             }
             Ok(info)
         }
@@ -124,29 +136,45 @@ view!(
 );
 
 view!(
-    /// A variant type definition.
-    TypeDefVariantView, "TypeDefVariantView", extends = ScaleObject,
+    TypeDefVariantView,
+    "TypeDefVariantView",
+    extends = ScaleObject,
     init = base(),
     {
+        //! A variant type definition.
+
         /// The variant called `name`.
-        fn get_variant_by_name<'py>(slf: &Bound<'py, Self>, name: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        fn get_variant_by_name<'py>(
+            slf: &Bound<'py, Self>,
+            name: &Bound<'py, PyAny>,
+        ) -> PyResult<Option<Bound<'py, PyAny>>> {
             let variants = part(slf.as_any(), "variants")?;
-            find_by(&variants, name, |v| v.get_item("name")?.getattr(intern!(slf.py(), "value")))
+            find_by(&variants, name, |v| {
+                v.get_item("name")?.getattr(intern!(slf.py(), "value"))
+            })
         }
 
         /// The variant with index `index`.
-        fn get_variant_by_index<'py>(slf: &Bound<'py, Self>, index: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        fn get_variant_by_index<'py>(
+            slf: &Bound<'py, Self>,
+            index: &Bound<'py, PyAny>,
+        ) -> PyResult<Option<Bound<'py, PyAny>>> {
             let variants = part(slf.as_any(), "variants")?;
-            find_by(&variants, index, |v| v.get_item("index")?.getattr(intern!(slf.py(), "value")))
+            find_by(&variants, index, |v| {
+                v.get_item("index")?.getattr(intern!(slf.py(), "value"))
+            })
         }
     }
 );
 
 view!(
-    /// An argument of a V9–V13 call.
-    ArgumentView, "ArgumentView", extends = ScaleObject,
+    ArgumentView,
+    "ArgumentView",
+    extends = ScaleObject,
     init = base(),
     {
+        //! An argument of a V9–V13 call.
+
         /// The argument name.
         #[getter]
         fn name<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
@@ -162,10 +190,13 @@ view!(
 );
 
 view!(
-    /// An argument of a V14+ call.
-    ScaleInfoArgumentView, "ScaleInfoArgumentView", extends = ArgumentView,
+    ScaleInfoArgumentView,
+    "ScaleInfoArgumentView",
+    extends = ArgumentView,
     init = base().add_subclass(ArgumentView),
     {
+        //! An argument of a V14+ call.
+
         /// The type name when the metadata gives one, else `scale_info::N`.
         #[getter(r#type)]
         fn type_string<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
@@ -175,17 +206,22 @@ view!(
             if name.is_truthy()? {
                 return Ok(name);
             }
-            Ok(type_id_string(&value.get_item("type")?)?.into_pyobject(py)?.into_any())
+            Ok(type_id_string(&value.get_item("type")?)?
+                .into_pyobject(py)?
+                .into_any())
         }
     }
 );
 
 view!(
-    /// A V9–V13 call.
-    FunctionView, "FunctionView", extends = ScaleObject,
+    FunctionView,
+    "FunctionView",
+    extends = ScaleObject,
     init = base(),
     docs = "documentation",
     {
+        //! A V9–V13 call.
+
         /// The arguments (`GenericFunctionArgumentMetadata` objects).
         #[getter]
         fn args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
@@ -200,10 +236,13 @@ view!(
 );
 
 view!(
-    /// A V14+ pallet's call, event or error enum.
-    PalletEnumView, "PalletEnumView", extends = ScaleObject,
+    PalletEnumView,
+    "PalletEnumView",
+    extends = ScaleObject,
     init = base(),
     {
+        //! A V14+ pallet's call, event or error enum.
+
         /// `scale_info::N` of the enum.
         fn get_type_string(slf: &Bound<'_, Self>) -> PyResult<String> {
             type_id_string(&item(slf.as_any(), "ty")?)
@@ -226,10 +265,16 @@ view!(
             if registry_type.is_none() {
                 registry_type = slf
                     .getattr(intern!(py, "runtime_config"))?
-                    .call_method1(intern!(py, "get_decoder_class"), (Self::get_type_string(slf)?,))?
+                    .call_method1(
+                        intern!(py, "get_decoder_class"),
+                        (Self::get_type_string(slf)?,),
+                    )?
                     .getattr(intern!(py, "scale_info_type"))?;
             }
-            registry_type.get_item("def")?.get_item(1)?.get_item("variants")
+            registry_type
+                .get_item("def")?
+                .get_item(1)?
+                .get_item("variants")
         }
     }
 );
@@ -244,11 +289,14 @@ impl StorageEntryView {
 }
 
 view!(
-    /// A V9–V13 storage function (and the storage-version entry of every pallet).
-    StorageEntryView, "StorageEntryView", extends = ScaleObject,
+    StorageEntryView,
+    "StorageEntryView",
+    extends = ScaleObject,
     init = base(),
     docs = "documentation",
     {
+        //! A V9–V13 storage function (and the storage-version entry of every pallet).
+
         /// `"Optional"` or `"Default"`.
         #[getter]
         fn modifier<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
@@ -305,10 +353,13 @@ impl ScaleInfoStorageEntryView {
 }
 
 view!(
-    /// A V14+ storage function.
-    ScaleInfoStorageEntryView, "ScaleInfoStorageEntryView", extends = StorageEntryView,
+    ScaleInfoStorageEntryView,
+    "ScaleInfoStorageEntryView",
+    extends = StorageEntryView,
     init = base().add_subclass(StorageEntryView),
     {
+        //! A V14+ storage function.
+
         /// `scale_info::N`.
         fn get_type_string_for_type(&self, ty: &Bound<'_, PyAny>) -> PyResult<String> {
             type_id_string(ty)
@@ -345,7 +396,9 @@ view!(
         }
 
         /// The definition kind of the map's key type (`"tuple"`, `"composite"` …).
-        fn get_key_scale_info_definition<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        fn get_key_scale_info_definition<'py>(
+            slf: &Bound<'py, Self>,
+        ) -> PyResult<Option<Bound<'py, PyAny>>> {
             match Self::key_class(slf)? {
                 Some(cls) => Ok(Some(
                     cls.getattr(intern!(slf.py(), "scale_info_type"))?
@@ -358,7 +411,10 @@ view!(
 
         /// The type decomposition of each key.
         #[pyo3(signature = (max_recursion = None))]
-        fn get_param_info<'py>(slf: &Bound<'py, Self>, max_recursion: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyList>> {
+        fn get_param_info<'py>(
+            slf: &Bound<'py, Self>,
+            max_recursion: Option<Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyList>> {
             let max_recursion = depth(slf.py(), max_recursion)?;
             let info = PyList::empty(slf.py());
             for ty in Self::get_params_type_string(slf)?.try_iter()? {
@@ -370,13 +426,19 @@ view!(
 );
 
 view!(
-    /// A runtime-API call definition of a preset's `runtime_api`.
-    RuntimeCallDefinitionView, "RuntimeCallDefinitionView", extends = ScaleObject,
+    RuntimeCallDefinitionView,
+    "RuntimeCallDefinitionView",
+    extends = ScaleObject,
     init = base(),
     {
+        //! A runtime-API call definition of a preset's `runtime_api`.
+
         /// The type decomposition of each parameter.
         #[pyo3(signature = (max_recursion = None))]
-        fn get_param_info<'py>(slf: &Bound<'py, Self>, max_recursion: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyList>> {
+        fn get_param_info<'py>(
+            slf: &Bound<'py, Self>,
+            max_recursion: Option<Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyList>> {
             let max_recursion = depth(slf.py(), max_recursion)?;
             let info = PyList::empty(slf.py());
             for param in item(slf.as_any(), "params")?.try_iter()? {
@@ -389,11 +451,14 @@ view!(
 );
 
 view!(
-    /// A V9–V13 pallet constant.
-    ConstantView, "ConstantView", extends = ScaleObject,
+    ConstantView,
+    "ConstantView",
+    extends = ScaleObject,
     init = base(),
     docs = "documentation",
     {
+        //! A V9–V13 pallet constant.
+
         /// The constant's type, normalised.
         #[getter(r#type)]
         fn type_string(slf: &Bound<'_, Self>) -> PyResult<String> {
@@ -416,10 +481,13 @@ view!(
 );
 
 view!(
-    /// A V14+ pallet constant.
-    ScaleInfoConstantView, "ScaleInfoConstantView", extends = ConstantView,
+    ScaleInfoConstantView,
+    "ScaleInfoConstantView",
+    extends = ConstantView,
     init = base().add_subclass(ConstantView),
     {
+        //! A V14+ pallet constant.
+
         /// `scale_info::N` of the constant's type.
         #[getter(r#type)]
         fn type_string(slf: &Bound<'_, Self>) -> PyResult<String> {
@@ -429,10 +497,13 @@ view!(
 );
 
 view!(
-    /// A V9–V13 module.
-    PalletView, "PalletView", extends = ScaleObject,
+    PalletView,
+    "PalletView",
+    extends = ScaleObject,
     init = base(),
     {
+        //! A V9–V13 module.
+
         /// The pallet name.
         #[getter]
         fn name<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
@@ -500,7 +571,10 @@ view!(
         }
 
         /// The storage function called `name` (`PalletVersion`: the storage version).
-        fn get_storage_function<'py>(slf: &Bound<'py, Self>, name: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        fn get_storage_function<'py>(
+            slf: &Bound<'py, Self>,
+            name: &Bound<'py, PyAny>,
+        ) -> PyResult<Option<Bound<'py, PyAny>>> {
             let py = slf.py();
             let version = crate::metadata::STORAGE_VERSION.0;
             let wanted_version = name.eq("PalletVersion")? || name.eq(version)?;
@@ -581,10 +655,13 @@ fn pallet_enum<'py>(slf: &Bound<'py, PyAny>, field: &str) -> PyResult<Bound<'py,
 }
 
 view!(
-    /// A V14+ pallet.
-    ScaleInfoPalletView, "ScaleInfoPalletView", extends = PalletView,
+    ScaleInfoPalletView,
+    "ScaleInfoPalletView",
+    extends = PalletView,
     init = base().add_subclass(PalletView),
     {
+        //! A V14+ pallet.
+
         /// The calls (`GenericVariant` objects; `[]` without calls).
         #[getter]
         fn calls<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
@@ -656,14 +733,21 @@ impl MetadataAllView {
 }
 
 view!(
-    /// The versioned metadata enum (`{"V14": MetadataV14}`): pallets and, for V9–V13, the call / event / error indexes.
-    MetadataAllView, "MetadataAllView", extends = ScaleObject,
+    MetadataAllView,
+    "MetadataAllView",
+    extends = ScaleObject,
     init = base(),
     {
+        //! The versioned metadata enum (`{"V14": MetadataV14}`): pallets and, for V9–V13, the call / event / error indexes.
+
         /// The pallets (modules) as objects.
         #[getter]
         fn pallets<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            let field = if Self::version(slf.as_any())? >= 14 { "pallets" } else { "modules" };
+            let field = if Self::version(slf.as_any())? >= 14 {
+                "pallets"
+            } else {
+                "modules"
+            };
             inner_part(&Self::inner(slf.as_any())?, field)
         }
 
@@ -695,7 +779,11 @@ view!(
         }
 
         /// `call_index["{pallet_index}-{call_index}"]` (py-scale-codec's key form).
-        fn get_call_function<'py>(slf: &Bound<'py, Self>, pallet_index: &Bound<'py, PyAny>, call_index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        fn get_call_function<'py>(
+            slf: &Bound<'py, Self>,
+            pallet_index: &Bound<'py, PyAny>,
+            call_index: &Bound<'py, PyAny>,
+        ) -> PyResult<Bound<'py, PyAny>> {
             let key = format!("{}-{}", pallet_index.str()?, call_index.str()?);
             Self::call_index(slf)?.call_method1(intern!(slf.py(), "get"), (key,))
         }
@@ -706,204 +794,265 @@ view!(
         }
 
         /// The pallet called `name`, else `None`.
-        fn get_metadata_pallet<'py>(slf: &Bound<'py, Self>, name: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        fn get_metadata_pallet<'py>(
+            slf: &Bound<'py, Self>,
+            name: &Bound<'py, PyAny>,
+        ) -> PyResult<Option<Bound<'py, PyAny>>> {
             find_by(&Self::pallets(slf)?, name, |p| item(p, "name"))
         }
     }
 );
 
 view!(
-    /// A V9–V13 error: name and documentation.
-    EntryView, "EntryView", extends = ScaleObject,
+    EntryView,
+    "EntryView",
+    extends = ScaleObject,
     init = base(),
     docs = "documentation",
-    {}
-);
-
-view!(
-    /// A V9–V13 event: name, documentation and argument types.
-    EventView, "EventView", extends = EntryView,
-    init = base().add_subclass(EntryView),
     {
-            /// The argument types (a `Vec<Type>` object).
-            #[getter]
-            fn args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-                part(slf.as_any(), "args")
-            }
+        //! A V9–V13 error: name and documentation.
     }
 );
 
 view!(
-    /// `MetadataVersioned`: runtime metadata V9–V16, decoded by Rust with
-    /// py-scale-codec's definitions (`_core.decode_metadata`), which also
-    /// reads the model behind `get_signed_extensions` (`_info`).
-    MetadataVersionedView, "MetadataVersionedView", extends = ScaleObject,
+    EventView,
+    "EventView",
+    extends = EntryView,
+    init = base().add_subclass(EntryView),
+    {
+        //! A V9–V13 event: name, documentation and argument types.
+
+        /// The argument types (a `Vec<Type>` object).
+        #[getter]
+        fn args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            part(slf.as_any(), "args")
+        }
+    }
+);
+
+view!(
+    MetadataVersionedView,
+    "MetadataVersionedView",
+    extends = ScaleObject,
     init = base(),
     {
-            /// Decodes the metadata at `offset` of `data`: `(value, bytes used)`;
-            /// keeps the model (`_info`) and the metadata's bytes.
-            fn _decode_value<'py>(
-                slf: &Bound<'py, Self>,
-                data: &Bound<'py, PyAny>,
-                offset: usize,
-                check_remaining: bool,
-            ) -> PyResult<(Bound<'py, PyAny>, usize)> {
-                let _ = check_remaining;
-                let py = slf.py();
-                let rest = match data.cast::<PyByteArray>() {
-                    Ok(array) => PyBytes::new(py, array.to_vec().get(offset..).unwrap_or(&[])),
-                    Err(_) => PyBytes::new(py, data.cast::<PyBytes>()?.as_bytes().get(offset..).unwrap_or(&[])),
-                };
-                let (value, used, info) = crate::ops::decode_metadata(py, &rest)?;
-                slf.setattr(intern!(py, "_info"), info)?;
-                let used_bytes = PyBytes::new(py, &rest.as_bytes()[..used.min(rest.as_bytes().len())]);
-                slf.setattr(intern!(py, "_metadata_bytes"), used_bytes)?;
-                Ok((value, used))
-            }
+        //! `MetadataVersioned`: runtime metadata V9–V16, decoded by Rust with
+        //! py-scale-codec's definitions (`_core.decode_metadata`), which also
+        //! reads the model behind `get_signed_extensions` (`_info`).
 
-            /// Nothing to do before decoding: the metadata needs no runtime.
-            fn _before_decode(&self) {}
+        /// Decodes the metadata at `offset` of `data`: `(value, bytes used)`;
+        /// keeps the model (`_info`) and the metadata's bytes.
+        fn _decode_value<'py>(
+            slf: &Bound<'py, Self>,
+            data: &Bound<'py, PyAny>,
+            offset: usize,
+            check_remaining: bool,
+        ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+            let _ = check_remaining;
+            let py = slf.py();
+            let rest = match data.cast::<PyByteArray>() {
+                Ok(array) => PyBytes::new(py, array.to_vec().get(offset..).unwrap_or(&[])),
+                Err(_) => PyBytes::new(
+                    py,
+                    data.cast::<PyBytes>()?
+                        .as_bytes()
+                        .get(offset..)
+                        .unwrap_or(&[]),
+                ),
+            };
+            let (value, used, info) = crate::ops::decode_metadata(py, &rest)?;
+            slf.setattr(intern!(py, "_info"), info)?;
+            let used_bytes = PyBytes::new(py, &rest.as_bytes()[..used.min(rest.as_bytes().len())]);
+            slf.setattr(intern!(py, "_metadata_bytes"), used_bytes)?;
+            Ok((value, used))
+        }
 
-            /// Builds the parts clients read right after loading a runtime
-            /// (async-substrate-interface reads `get_metadata().value_object[1]`
-            /// and the `value` of every portable-registry type, once per
-            /// runtime) while the decoded value is still in the CPU's caches:
-            /// on a cold cache the same first reads cost 3–7 times as much
-            /// (about 75 µs here for Bittensor's 727 types, against 13 ms of
-            /// decoding). The rest of the tree stays lazy. A failure is left
-            /// for the first read of `value_object` to report.
-            fn _after_decode(slf: &Bound<'_, Self>) {
-                let py = slf.py();
-                let _ = (|| -> PyResult<()> {
-                    let all = Self::get_metadata(slf)?;
-                    all.getattr(intern!(py, "value_object"))?;
-                    let registry = all.getattr(intern!(py, "portable_registry"))?;
-                    if !registry.is_none() {
-                        registry.getattr(intern!(py, "value_object"))?.get_item("types")?.getattr(intern!(py, "value_object"))?;
-                    }
-                    Ok(())
-                })();
-            }
+        /// Nothing to do before decoding: the metadata needs no runtime.
+        fn _before_decode(&self) {}
 
-            /// Metadata is decoded, never encoded here.
-            fn _encode_value(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
-                let _ = value;
-                Err(PyNotImplementedError::new_err("encoding MetadataVersioned is not supported"))
-            }
-
-            /// The model `_core.decode_metadata` read (a `ValueError` before decoding).
-            fn _require<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-                let info = slf.getattr(intern!(slf.py(), "_info"))?;
-                if info.is_none() {
-                    return Err(PyValueError::new_err("metadata is not decoded"));
-                }
-                Ok(info)
-            }
-
-            /// The magic number and the version enum as typed parts of this metadata.
-            fn _build_value_object<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
-                let py = slf.py();
-                Self::_require(slf)?;
-                let config = slf.getattr(intern!(py, "runtime_config"))?;
-                let root = Some(slf.clone().into_any());
-                let part = |i: usize, ty: &str| {
-                    crate::typed_parts::typed_part(value.get_item(i)?, PyString::new(py, ty).into_any(), config.clone(), None, root.clone())
-                };
-                PyTuple::new(py, [part(0, "[u8; 4]")?, part(1, "MetadataAll")?])
-            }
-
-            /// The portable registry's entry `type_id` as a `RegistryType`
-            /// object (V14+; `None` when there is none), kept once made.
-            fn _registry_type<'py>(slf: &Bound<'py, Self>, type_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-                let py = slf.py();
-                let cache = slf
-                    .getattr(intern!(py, "__dict__"))?
-                    .call_method1(intern!(py, "setdefault"), ("_registry_types", PyDict::new(py)))?;
-                if let Some(found) = cache.cast::<PyDict>()?.get_item(type_id)? {
-                    return Ok(found);
-                }
-                let version: u32 = Self::_require(slf)?.get_item("version")?.extract()?;
-                let mut entry = py.None().into_bound(py);
-                if version >= 14 {
-                    let types = slf.getattr(intern!(py, "value"))?.get_item(1)?.get_item(format!("V{version}"))?.get_item("types")?.get_item("types")?;
-                    let config = slf.getattr(intern!(py, "runtime_config"))?;
-                    entry = crate::typed_parts::portable_entry(&types, type_id, config, Some(slf.clone().into_any()))?;
-                }
-                cache.set_item(type_id, &entry)?;
-                Ok(entry)
-            }
-
-            /// The error `error_index` of the pallet with index `module_index`.
-            fn get_module_error<'py>(slf: &Bound<'py, Self>, module_index: &Bound<'py, PyAny>, error_index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-                let py = slf.py();
+        /// Builds the parts clients read right after loading a runtime
+        /// (async-substrate-interface reads `get_metadata().value_object[1]`
+        /// and the `value` of every portable-registry type, once per
+        /// runtime) while the decoded value is still in the CPU's caches:
+        /// on a cold cache the same first reads cost 3–7 times as much
+        /// (about 75 µs here for Bittensor's 727 types, against 13 ms of
+        /// decoding). The rest of the tree stays lazy. A failure is left
+        /// for the first read of `value_object` to report.
+        fn _after_decode(slf: &Bound<'_, Self>) {
+            let py = slf.py();
+            let _ = (|| -> PyResult<()> {
                 let all = Self::get_metadata(slf)?;
-                if all.getattr(intern!(py, "portable_registry"))?.is_truthy()? {
-                    for pallet in all.getattr(intern!(py, "pallets"))?.try_iter()? {
-                        let pallet = pallet?;
-                        let errors = pallet.getattr(intern!(py, "errors"))?;
-                        if pallet.get_item("index")?.eq(module_index)? && errors.is_truthy()? {
-                            return errors.get_item(error_index);
-                        }
+                all.getattr(intern!(py, "value_object"))?;
+                let registry = all.getattr(intern!(py, "portable_registry"))?;
+                if !registry.is_none() {
+                    registry
+                        .getattr(intern!(py, "value_object"))?
+                        .get_item("types")?
+                        .getattr(intern!(py, "value_object"))?;
+                }
+                Ok(())
+            })();
+        }
+
+        /// Metadata is decoded, never encoded here.
+        fn _encode_value(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+            let _ = value;
+            Err(PyNotImplementedError::new_err(
+                "encoding MetadataVersioned is not supported",
+            ))
+        }
+
+        /// The model `_core.decode_metadata` read (a `ValueError` before decoding).
+        fn _require<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let info = slf.getattr(intern!(slf.py(), "_info"))?;
+            if info.is_none() {
+                return Err(PyValueError::new_err("metadata is not decoded"));
+            }
+            Ok(info)
+        }
+
+        /// The magic number and the version enum as typed parts of this metadata.
+        fn _build_value_object<'py>(
+            slf: &Bound<'py, Self>,
+            value: &Bound<'py, PyAny>,
+        ) -> PyResult<Bound<'py, PyTuple>> {
+            let py = slf.py();
+            Self::_require(slf)?;
+            let config = slf.getattr(intern!(py, "runtime_config"))?;
+            let root = Some(slf.clone().into_any());
+            let part = |i: usize, ty: &str| {
+                crate::typed_parts::typed_part(
+                    value.get_item(i)?,
+                    PyString::new(py, ty).into_any(),
+                    config.clone(),
+                    None,
+                    root.clone(),
+                )
+            };
+            PyTuple::new(py, [part(0, "[u8; 4]")?, part(1, "MetadataAll")?])
+        }
+
+        /// The portable registry's entry `type_id` as a `RegistryType`
+        /// object (V14+; `None` when there is none), kept once made.
+        fn _registry_type<'py>(
+            slf: &Bound<'py, Self>,
+            type_id: &Bound<'py, PyAny>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            let py = slf.py();
+            let cache = slf.getattr(intern!(py, "__dict__"))?.call_method1(
+                intern!(py, "setdefault"),
+                ("_registry_types", PyDict::new(py)),
+            )?;
+            if let Some(found) = cache.cast::<PyDict>()?.get_item(type_id)? {
+                return Ok(found);
+            }
+            let version: u32 = Self::_require(slf)?.get_item("version")?.extract()?;
+            let mut entry = py.None().into_bound(py);
+            if version >= 14 {
+                let types = slf
+                    .getattr(intern!(py, "value"))?
+                    .get_item(1)?
+                    .get_item(format!("V{version}"))?
+                    .get_item("types")?
+                    .get_item("types")?;
+                let config = slf.getattr(intern!(py, "runtime_config"))?;
+                entry = crate::typed_parts::portable_entry(
+                    &types,
+                    type_id,
+                    config,
+                    Some(slf.clone().into_any()),
+                )?;
+            }
+            cache.set_item(type_id, &entry)?;
+            Ok(entry)
+        }
+
+        /// The error `error_index` of the pallet with index `module_index`.
+        fn get_module_error<'py>(
+            slf: &Bound<'py, Self>,
+            module_index: &Bound<'py, PyAny>,
+            error_index: &Bound<'py, PyAny>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            let py = slf.py();
+            let all = Self::get_metadata(slf)?;
+            if all.getattr(intern!(py, "portable_registry"))?.is_truthy()? {
+                for pallet in all.getattr(intern!(py, "pallets"))?.try_iter()? {
+                    let pallet = pallet?;
+                    let errors = pallet.getattr(intern!(py, "errors"))?;
+                    if pallet.get_item("index")?.eq(module_index)? && errors.is_truthy()? {
+                        return errors.get_item(error_index);
                     }
-                    return Ok(py.None().into_bound(py));
                 }
-                let key = format!("{}-{}", module_index.str()?, error_index.str()?);
-                all.getattr(intern!(py, "error_index"))?.call_method1(intern!(py, "get"), (key,))
+                return Ok(py.None().into_bound(py));
             }
+            let key = format!("{}-{}", module_index.str()?, error_index.str()?);
+            all.getattr(intern!(py, "error_index"))?
+                .call_method1(intern!(py, "get"), (key,))
+        }
 
-            /// The version enum (`value_object[1]`): `.index` is the version,
-            /// `.value_object[1].value` the version's metadata dict (py-scale-codec's).
-            fn get_metadata<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-                slf.getattr(intern!(slf.py(), "value_object"))?.get_item(1)
-            }
+        /// The version enum (`value_object[1]`): `.index` is the version,
+        /// `.value_object[1].value` the version's metadata dict (py-scale-codec's).
+        fn get_metadata<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            slf.getattr(intern!(slf.py(), "value_object"))?.get_item(1)
+        }
 
-            /// The pallet called `name`, else `None`.
-            fn get_metadata_pallet<'py>(slf: &Bound<'py, Self>, name: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-                Self::get_metadata(slf)?.call_method1(intern!(slf.py(), "get_metadata_pallet"), (name,))
-            }
+        /// The pallet called `name`, else `None`.
+        fn get_metadata_pallet<'py>(
+            slf: &Bound<'py, Self>,
+            name: &Bound<'py, PyAny>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            Self::get_metadata(slf)?.call_method1(intern!(slf.py(), "get_metadata_pallet"), (name,))
+        }
 
-            /// The pallet with index `index` (a `ValueError` when there is none).
-            fn get_pallet_by_index<'py>(slf: &Bound<'py, Self>, index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-                let pallets = Self::get_metadata(slf)?.getattr(intern!(slf.py(), "pallets"))?;
-                find_by(&pallets, index, |p| item(p, "index"))?.ok_or_else(|| {
-                    PyValueError::new_err(format!("Pallet for index \"{}\" not found", index.str().map(|s| s.to_string()).unwrap_or_default()))
-                })
-            }
+        /// The pallet with index `index` (a `ValueError` when there is none).
+        fn get_pallet_by_index<'py>(
+            slf: &Bound<'py, Self>,
+            index: &Bound<'py, PyAny>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            let pallets = Self::get_metadata(slf)?.getattr(intern!(slf.py(), "pallets"))?;
+            find_by(&pallets, index, |p| item(p, "index"))?.ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "Pallet for index \"{}\" not found",
+                    index.str().map(|s| s.to_string()).unwrap_or_default()
+                ))
+            })
+        }
 
-            /// Signed extensions `{identifier: {"extrinsic", "additional_signed"}}`.
-            fn get_signed_extensions<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
-                let py = slf.py();
-                let found = Self::_require(slf)?.call_method1(intern!(py, "get"), ("signed_extensions",))?;
-                let out = PyDict::new(py);
-                if found.is_truthy()? {
-                    out.update(found.cast::<pyo3::types::PyMapping>()?)?;
-                }
-                Ok(out)
+        /// Signed extensions `{identifier: {"extrinsic", "additional_signed"}}`.
+        fn get_signed_extensions<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+            let py = slf.py();
+            let found =
+                Self::_require(slf)?.call_method1(intern!(py, "get"), ("signed_extensions",))?;
+            let out = PyDict::new(py);
+            if found.is_truthy()? {
+                out.update(found.cast::<pyo3::types::PyMapping>()?)?;
             }
+            Ok(out)
+        }
 
-            /// `MetadataAll`'s `call_index`.
-            #[getter]
-            fn call_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-                Self::get_metadata(slf)?.getattr(intern!(slf.py(), "call_index"))
-            }
+        /// `MetadataAll`'s `call_index`.
+        #[getter]
+        fn call_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            Self::get_metadata(slf)?.getattr(intern!(slf.py(), "call_index"))
+        }
 
-            /// `MetadataAll`'s `event_index`.
-            #[getter]
-            fn event_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-                Self::get_metadata(slf)?.getattr(intern!(slf.py(), "event_index"))
-            }
+        /// `MetadataAll`'s `event_index`.
+        #[getter]
+        fn event_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            Self::get_metadata(slf)?.getattr(intern!(slf.py(), "event_index"))
+        }
 
-            /// `MetadataAll`'s `portable_registry` (V14+), else `None`.
-            #[getter]
-            fn portable_registry<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-                Self::get_metadata(slf)?.getattr(intern!(slf.py(), "portable_registry"))
-            }
+        /// `MetadataAll`'s `portable_registry` (V14+), else `None`.
+        #[getter]
+        fn portable_registry<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            Self::get_metadata(slf)?.getattr(intern!(slf.py(), "portable_registry"))
+        }
 
-            /// `MetadataAll`'s `pallets`.
-            #[getter]
-            fn pallets<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-                Self::get_metadata(slf)?.getattr(intern!(slf.py(), "pallets"))
-            }
+        /// `MetadataAll`'s `pallets`.
+        #[getter]
+        fn pallets<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            Self::get_metadata(slf)?.getattr(intern!(slf.py(), "pallets"))
+        }
     }
 );
 
@@ -951,11 +1100,14 @@ fn call_value_object<'py>(
 }
 
 view!(
-    /// The call of a decoded value: `call_module` and `call_function` as
-    /// objects with `.name`, the arguments' values as parts.
-    CallView, "CallView", extends = ScaleObject,
+    CallView,
+    "CallView",
+    extends = ScaleObject,
     init = base(),
     {
+        //! The call of a decoded value: `call_module` and `call_function` as
+        //! objects with `.name`, the arguments' values as parts.
+
         /// The pallet (`.name`).
         #[getter]
         fn call_module<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
@@ -990,25 +1142,34 @@ view!(
         #[getter]
         fn call_args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
             let py = slf.py();
-            if !slf.getattr(intern!(py, "value"))?.is_instance_of::<PyDict>() {
+            if !slf
+                .getattr(intern!(py, "value"))?
+                .is_instance_of::<PyDict>()
+            {
                 return Ok(PyDict::new(py).into_any());
             }
             part(slf.as_any(), "call_args")
         }
 
         /// See [`call_value_object`].
-        fn _build_value_object<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        fn _build_value_object<'py>(
+            slf: &Bound<'py, Self>,
+            value: &Bound<'py, PyAny>,
+        ) -> PyResult<Bound<'py, PyAny>> {
             call_value_object(slf.as_any(), value)
         }
     }
 );
 
 view!(
-    /// An extrinsic as py-scale-codec shows it: hash, signedness, format
-    /// version, and a `value_object` whose call, length and era are objects.
-    ExtrinsicView, "ExtrinsicView", extends = ScaleObject,
+    ExtrinsicView,
+    "ExtrinsicView",
+    extends = ScaleObject,
     init = base(),
     {
+        //! An extrinsic as py-scale-codec shows it: hash, signedness, format
+        //! version, and a `value_object` whose call, length and era are objects.
+
         /// The extrinsic's hash, when the decoder reported one.
         #[getter]
         fn extrinsic_hash<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
@@ -1020,7 +1181,9 @@ view!(
         fn signed(slf: &Bound<'_, Self>) -> PyResult<Option<bool>> {
             let py = slf.py();
             let value = slf.getattr(intern!(py, "value"))?;
-            if !slf.getattr(intern!(py, "decoded"))?.is_truthy()? || !value.is_instance_of::<PyDict>() {
+            if !slf.getattr(intern!(py, "decoded"))?.is_truthy()?
+                || !value.is_instance_of::<PyDict>()
+            {
                 return Ok(None);
             }
             value.contains("signature").map(Some)
@@ -1033,7 +1196,9 @@ view!(
         fn version<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyAny>>> {
             let py = slf.py();
             let value = slf.getattr(intern!(py, "value"))?;
-            let Ok(fields) = value.cast::<PyDict>() else { return Ok(None) };
+            let Ok(fields) = value.cast::<PyDict>() else {
+                return Ok(None);
+            };
             if !slf.getattr(intern!(py, "decoded"))?.is_truthy()? {
                 return Ok(None);
             }
@@ -1046,20 +1211,26 @@ view!(
 
         /// The value's parts; the call a call object, the length prefix a
         /// part whose used bytes are its compact encoding, the era an `Era`.
-        fn _build_value_object<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        fn _build_value_object<'py>(
+            slf: &Bound<'py, Self>,
+            value: &Bound<'py, PyAny>,
+        ) -> PyResult<Bound<'py, PyAny>> {
             let py = slf.py();
             let config = slf.getattr(intern!(py, "runtime_config"))?;
             let view = crate::typed_parts::wrap_parts(value, &config)?;
-            let (Ok(fields), Ok(view_dict)) = (value.cast::<PyDict>(), view.cast::<PyDict>()) else {
+            let (Ok(fields), Ok(view_dict)) = (value.cast::<PyDict>(), view.cast::<PyDict>())
+            else {
                 return Ok(view);
             };
             if let Some(call) = fields.get_item("call")? {
-                let part = crate::catalogue::scale_class(py, "_CallPart")?.call1((call, &config))?;
+                let part =
+                    crate::catalogue::scale_class(py, "_CallPart")?.call1((call, &config))?;
                 view_dict.set_item("call", part)?;
             }
             if let Some(length) = fields.get_item("extrinsic_length")? {
                 let prefix = crate::ops::encode_compact(py, length.extract()?);
-                let part = crate::catalogue::scale_class(py, "_UsedBytesPart")?.call1((length, &config, prefix))?;
+                let part = crate::catalogue::scale_class(py, "_UsedBytesPart")?
+                    .call1((length, &config, prefix))?;
                 view_dict.set_item("extrinsic_length", part)?;
             }
             if let Some(era_value) = fields.get_item("era")? {
@@ -1067,7 +1238,9 @@ view!(
                 kwargs.set_item("runtime_config", &config)?;
                 let era = crate::catalogue::scale_class(py, "Era")?.call((), Some(&kwargs))?;
                 if let Err(e) = era.call_method1(intern!(py, "encode"), (&era_value,)) {
-                    if !(e.is_instance_of::<PyValueError>(py) || e.is_instance_of::<pyo3::exceptions::PyTypeError>(py)) {
+                    if !(e.is_instance_of::<PyValueError>(py)
+                        || e.is_instance_of::<pyo3::exceptions::PyTypeError>(py))
+                    {
                         return Err(e);
                     }
                     era.setattr(intern!(py, "value"), &era_value)?;

@@ -78,10 +78,13 @@ fn enum_index<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
 }
 
 view!(
-    /// An enum: its variant index and value.
-    EnumView, "EnumView", extends = ScaleObject,
+    EnumView,
+    "EnumView",
+    extends = ScaleObject,
     init = base(),
     {
+        //! An enum: its variant index and value.
+
         /// The variant index (the discriminant byte) of the decoded or
         /// encoded value, when known.
         #[getter]
@@ -110,10 +113,13 @@ view!(
 );
 
 view!(
-    /// A bit-flag set: the flags as the integer they are encoded as.
-    SetView, "SetView", extends = ScaleObject,
+    SetView,
+    "SetView",
+    extends = ScaleObject,
     init = base(),
     {
+        //! A bit-flag set: the flags as the integer they are encoded as.
+
         /// The flags as the integer they are encoded as (`None` before decoding).
         #[getter]
         fn set_value<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
@@ -129,10 +135,13 @@ view!(
 );
 
 view!(
-    /// A sequence: its length, truth and elements.
-    SeqView, "SeqView", extends = ScaleObject,
+    SeqView,
+    "SeqView",
+    extends = ScaleObject,
     init = base(),
     {
+        //! A sequence: its length, truth and elements.
+
         fn __len__(slf: &Bound<'_, Self>) -> PyResult<usize> {
             slf.getattr(intern!(slf.py(), "value_object"))?.len()
         }
@@ -168,10 +177,13 @@ fn map_types(obj: &Bound<'_, PyAny>) -> PyResult<(Option<String>, Option<String>
 }
 
 view!(
-    /// A map: its key and value types.
-    MapView, "MapView", extends = ScaleObject,
+    MapView,
+    "MapView",
+    extends = ScaleObject,
     init = base(),
     {
+        //! A map: its key and value types.
+
         /// The key type (from `sub_type`).
         #[getter]
         fn map_key(slf: &Bound<'_, Self>) -> PyResult<Option<String>> {
@@ -193,10 +205,13 @@ fn mortal(obj: &Bound<'_, PyAny>) -> PyResult<Option<(u64, u64)>> {
 }
 
 view!(
-    /// `Era`: `"00"` (immortal) or `(period, phase)`.
-    EraView, "EraView", extends = ScaleObject,
+    EraView,
+    "EraView",
+    extends = ScaleObject,
     init = base(),
     {
+        //! `Era`: `"00"` (immortal) or `(period, phase)`.
+
         /// The mortal era's period, `None` when immortal.
         #[getter]
         fn period(slf: &Bound<'_, Self>) -> PyResult<Option<u64>> {
@@ -223,18 +238,26 @@ view!(
 
         /// The block after the last one of the era that contains `current`.
         fn death(slf: &Bound<'_, Self>, current: u64) -> PyResult<u64> {
-            Ok(mortal(slf.as_any())?.map_or(ferroscale_dynamic::ops::era::IMMORTAL_DEATH, |(period, phase)| {
-                ferroscale_dynamic::ops::era::death(period, phase, current)
-            }))
+            Ok(mortal(slf.as_any())?.map_or(
+                ferroscale_dynamic::ops::era::IMMORTAL_DEATH,
+                |(period, phase)| ferroscale_dynamic::ops::era::death(period, phase, current),
+            ))
         }
 
         // the value of an encoded Era is what decoding its bytes gives
-        fn _encoded_value<'py>(slf: &Bound<'py, Self>, _value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        fn _encoded_value<'py>(
+            slf: &Bound<'py, Self>,
+            _value: &Bound<'py, PyAny>,
+        ) -> PyResult<Bound<'py, PyAny>> {
             let py = slf.py();
-            let registry = slf.getattr(intern!(py, "runtime_config"))?.getattr(intern!(py, "_registry"))?;
+            let registry = slf
+                .getattr(intern!(py, "runtime_config"))?
+                .getattr(intern!(py, "_registry"))?;
             let type_string = slf.getattr(intern!(py, "type_string"))?;
             let data = PyBytes::new(py, &used_bytes(slf.as_any())?);
-            registry.call_method1(intern!(py, "decode"), (type_string, data))?.get_item(0)
+            registry
+                .call_method1(intern!(py, "decode"), (type_string, data))?
+                .get_item(0)
         }
     }
 );
@@ -252,11 +275,14 @@ fn ss58_in_config<'py>(obj: &Bound<'py, PyAny>, raw: &[u8]) -> PyResult<Option<S
 }
 
 view!(
-    /// A 32-byte account id: its public key and SS58 address, worked out
-    /// when read (so that decoding needs no Python hook) unless set.
-    AccountIdView, "AccountIdView", extends = ScaleObject,
+    AccountIdView,
+    "AccountIdView",
+    extends = ScaleObject,
     init = base(),
     {
+        //! A 32-byte account id: its public key and SS58 address, worked out
+        //! when read (so that decoding needs no Python hook) unless set.
+
         /// `"0x…"` hex of the 32 bytes (`None` before decode/encode).
         #[getter]
         fn public_key<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
@@ -289,7 +315,9 @@ view!(
                     return Ok(value);
                 }
             }
-            Ok(ss58_in_config(obj, &used_bytes(obj)?)?.into_pyobject(py)?.into_any())
+            Ok(ss58_in_config(obj, &used_bytes(obj)?)?
+                .into_pyobject(py)?
+                .into_any())
         }
 
         #[setter]
@@ -306,15 +334,20 @@ view!(
 );
 
 view!(
-    /// `MultiAddress`: the account behind it.
-    MultiAddressView, "MultiAddressView", extends = EnumView,
+    MultiAddressView,
+    "MultiAddressView",
+    extends = EnumView,
     init = base().add_subclass(EnumView),
     {
+        //! `MultiAddress`: the account behind it.
+
         /// The 32-byte account (hex without `0x`) behind `Id`, `Address32`,
         /// `Address20` and `Raw` addresses, else `None`.
         #[getter]
         fn account_id(slf: &Bound<'_, Self>) -> PyResult<Option<String>> {
-            Ok(crate::ops::multi_address_account_id(&used_bytes(slf.as_any())?))
+            Ok(crate::ops::multi_address_account_id(&used_bytes(
+                slf.as_any(),
+            )?))
         }
 
         /// The account index when the address is an `Index`.
@@ -372,10 +405,13 @@ fn event_lookup<'py>(
 }
 
 view!(
-    /// A runtime event: `{"event_index", "module_id", "event_id", "attributes"}`.
-    RuntimeEventView, "RuntimeEventView", extends = EnumView,
+    RuntimeEventView,
+    "RuntimeEventView",
+    extends = EnumView,
     init = base().add_subclass(EnumView),
     {
+        //! A runtime event: `{"event_index", "module_id", "event_id", "attributes"}`.
+
         /// Never set, as in py-scale-codec.
         #[getter]
         fn event_idx(&self) -> Option<u32> {
@@ -428,10 +464,13 @@ view!(
 );
 
 view!(
-    /// An event record (phase, event, topics).
-    EventRecordView, "EventRecordView", extends = ScaleObject,
+    EventRecordView,
+    "EventRecordView",
+    extends = ScaleObject,
     init = base(),
     {
+        //! An event record (phase, event, topics).
+
         /// The event's index (hex).
         #[getter]
         fn event_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
@@ -485,10 +524,13 @@ view!(
 );
 
 view!(
-    /// A storage hasher: py-scale-codec's tests of which one it is.
-    StorageHasherView, "StorageHasherView", extends = ScaleObject,
+    StorageHasherView,
+    "StorageHasherView",
+    extends = ScaleObject,
     init = base(),
     {
+        //! A storage hasher: py-scale-codec's tests of which one it is.
+
         /// Whether the hasher is `Blake2_128`.
         fn is_blake2_128(slf: &Bound<'_, Self>) -> PyResult<bool> {
             is_hasher(slf.as_any(), "Blake2_128")
@@ -563,34 +605,53 @@ enum PathStep {
 }
 
 view!(
-    /// A contract call's result (contracts pallet, runtimes after spec 267).
-    ContractResultView, "ContractResultView", extends = ScaleObject,
+    ContractResultView,
+    "ContractResultView",
+    extends = ScaleObject,
     init = base(),
     {
+        //! A contract call's result (contracts pallet, runtimes after spec 267).
+
         /// The gas consumed.
         #[getter]
         fn gas_consumed<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            slf.getattr(intern!(slf.py(), "value"))?.get_item("gas_consumed")
+            slf.getattr(intern!(slf.py(), "value"))?
+                .get_item("gas_consumed")
         }
 
         /// The gas required.
         #[getter]
         fn gas_required<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            slf.getattr(intern!(slf.py(), "value"))?.get_item("gas_required")
+            slf.getattr(intern!(slf.py(), "value"))?
+                .get_item("gas_required")
         }
 
         /// The flags of a successful result, else `None`.
         #[getter]
         fn flags<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
             let value = slf.getattr(intern!(slf.py(), "value"))?;
-            walk(value, &[PathStep::Key("result"), PathStep::Key("Ok"), PathStep::Key("flags")])
+            walk(
+                value,
+                &[
+                    PathStep::Key("result"),
+                    PathStep::Key("Ok"),
+                    PathStep::Key("flags"),
+                ],
+            )
         }
 
         /// The returned data object of a successful result, else `None`.
         #[getter]
         fn contract_result_data<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
             let parts = slf.getattr(intern!(slf.py(), "value_object"))?;
-            walk(parts, &[PathStep::Key("result"), PathStep::At(1), PathStep::Key("data")])
+            walk(
+                parts,
+                &[
+                    PathStep::Key("result"),
+                    PathStep::At(1),
+                    PathStep::Key("data"),
+                ],
+            )
         }
     }
 );
@@ -635,41 +696,79 @@ fn data_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 }
 
 view!(
-    /// A struct or tuple: a class users define without a type string
-    /// (`type("X", (Struct,), {"type_mapping": …})`) is decoded and encoded
-    /// field by field by the registry.
-    CompositeView, "CompositeView", extends = ScaleObject,
+    CompositeView,
+    "CompositeView",
+    extends = ScaleObject,
     init = base(),
     {
-        fn _decode_value<'py>(slf: &Bound<'py, Self>, data: &Bound<'py, PyAny>, offset: usize, check_remaining: bool) -> PyResult<Bound<'py, PyAny>> {
+        //! A struct or tuple: a class users define without a type string
+        //! (`type("X", (Struct,), {"type_mapping": …})`) is decoded and encoded
+        //! field by field by the registry.
+
+        fn _decode_value<'py>(
+            slf: &Bound<'py, Self>,
+            data: &Bound<'py, PyAny>,
+            offset: usize,
+            check_remaining: bool,
+        ) -> PyResult<Bound<'py, PyAny>> {
             let py = slf.py();
             if has_type_string(slf.as_any())? {
-                let by_type = py.get_type::<ScaleObject>().getattr(intern!(py, "_decode_value"))?;
+                let by_type = py
+                    .get_type::<ScaleObject>()
+                    .getattr(intern!(py, "_decode_value"))?;
                 return by_type.call1((slf, data, offset, check_remaining));
             }
-            let registry = slf.getattr(intern!(py, "runtime_config"))?.getattr(intern!(py, "_registry"))?;
+            let registry = slf
+                .getattr(intern!(py, "runtime_config"))?
+                .getattr(intern!(py, "_registry"))?;
             let bytes = PyBytes::new(py, &data_bytes(data)?);
-            registry.call_method1(intern!(py, "decode_fields"), (declared_fields(slf.as_any())?, bytes, offset, check_remaining))
+            registry.call_method1(
+                intern!(py, "decode_fields"),
+                (
+                    declared_fields(slf.as_any())?,
+                    bytes,
+                    offset,
+                    check_remaining,
+                ),
+            )
         }
 
-        fn _encode_value<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        fn _encode_value<'py>(
+            slf: &Bound<'py, Self>,
+            value: &Bound<'py, PyAny>,
+        ) -> PyResult<Bound<'py, PyAny>> {
             let py = slf.py();
             if has_type_string(slf.as_any())? {
-                let by_type = py.get_type::<ScaleObject>().getattr(intern!(py, "_encode_value"))?;
+                let by_type = py
+                    .get_type::<ScaleObject>()
+                    .getattr(intern!(py, "_encode_value"))?;
                 return by_type.call1((slf, value));
             }
-            let registry = slf.getattr(intern!(py, "runtime_config"))?.getattr(intern!(py, "_registry"))?;
-            registry.call_method1(intern!(py, "encode_fields"), (declared_fields(slf.as_any())?, value))
+            let registry = slf
+                .getattr(intern!(py, "runtime_config"))?
+                .getattr(intern!(py, "_registry"))?;
+            registry.call_method1(
+                intern!(py, "encode_fields"),
+                (declared_fields(slf.as_any())?, value),
+            )
         }
     }
 );
 
 view!(
-    /// Uninterpreted bytes: all of the remaining input, `"0x…"`.
-    RawBytesView, "RawBytesView", extends = ScaleObject,
+    RawBytesView,
+    "RawBytesView",
+    extends = ScaleObject,
     init = base(),
     {
-        fn _decode_value(&self, data: &Bound<'_, PyAny>, offset: usize, check_remaining: bool) -> PyResult<(String, usize)> {
+        //! Uninterpreted bytes: all of the remaining input, `"0x…"`.
+
+        fn _decode_value(
+            &self,
+            data: &Bound<'_, PyAny>,
+            offset: usize,
+            check_remaining: bool,
+        ) -> PyResult<(String, usize)> {
             let _ = check_remaining; // the rest of the input is the value
             let bytes = data_bytes(data)?;
             let rest = bytes.get(offset..).unwrap_or(&[]);
@@ -691,26 +790,49 @@ fn float_size(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
 }
 
 view!(
-    /// IEEE floats (not SCALE types), `_size` bytes.
-    FloatView, "FloatView", extends = ScaleObject,
+    FloatView,
+    "FloatView",
+    extends = ScaleObject,
     init = base(),
     {
-        fn _decode_value(slf: &Bound<'_, Self>, data: &Bound<'_, PyAny>, offset: usize, check_remaining: bool) -> PyResult<(f64, usize)> {
-            crate::ops::decode_float(slf.py(), &data_bytes(data)?, offset, float_size(slf.as_any())?, check_remaining)
+        //! IEEE floats (not SCALE types), `_size` bytes.
+
+        fn _decode_value(
+            slf: &Bound<'_, Self>,
+            data: &Bound<'_, PyAny>,
+            offset: usize,
+            check_remaining: bool,
+        ) -> PyResult<(f64, usize)> {
+            crate::ops::decode_float(
+                slf.py(),
+                &data_bytes(data)?,
+                offset,
+                float_size(slf.as_any())?,
+                check_remaining,
+            )
         }
 
-        fn _encode_value<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+        fn _encode_value<'py>(
+            slf: &Bound<'py, Self>,
+            value: &Bound<'py, PyAny>,
+        ) -> PyResult<Bound<'py, PyBytes>> {
             crate::ops::encode_float(slf.py(), value, float_size(slf.as_any())?)
         }
     }
 );
 
 view!(
-    /// Text: its `value_object` is its UTF-8 bytes (a `bytearray`), as py-scale-codec keeps it.
-    TextView, "TextView", extends = ScaleObject,
+    TextView,
+    "TextView",
+    extends = ScaleObject,
     init = base(),
     {
-        fn _build_value_object<'py>(&self, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        //! Text: its `value_object` is its UTF-8 bytes (a `bytearray`), as py-scale-codec keeps it.
+
+        fn _build_value_object<'py>(
+            &self,
+            value: &Bound<'py, PyAny>,
+        ) -> PyResult<Bound<'py, PyAny>> {
             text_value_object(value)
         }
     }
@@ -735,11 +857,14 @@ fn bytes_serialized<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>>
 }
 
 view!(
-    /// `Vec<u8>`/`Bytes`: text when valid UTF-8, else `"0x…"`; shown and
-    /// serialized as hex, `value_object` the bytes.
-    BytesView, "BytesView", extends = ScaleObject,
+    BytesView,
+    "BytesView",
+    extends = ScaleObject,
     init = base(),
     {
+        //! `Vec<u8>`/`Bytes`: text when valid UTF-8, else `"0x…"`; shown and
+        //! serialized as hex, `value_object` the bytes.
+
         /// The bytes as `"0x…"` hex (py-scale-codec's rendering of `Bytes`).
         fn serialize<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
             bytes_serialized(slf.as_any())
@@ -751,10 +876,16 @@ view!(
 
         fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
             let name = slf.get_type().name()?;
-            Ok(format!("<{name}(value={})>", bytes_serialized(slf.as_any())?.str()?))
+            Ok(format!(
+                "<{name}(value={})>",
+                bytes_serialized(slf.as_any())?.str()?
+            ))
         }
 
-        fn _build_value_object<'py>(&self, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        fn _build_value_object<'py>(
+            &self,
+            value: &Bound<'py, PyAny>,
+        ) -> PyResult<Bound<'py, PyAny>> {
             text_value_object(value)
         }
     }

@@ -47,12 +47,28 @@ pub(crate) fn base() -> PyClassInitializer<ScaleObject> {
 /// object is made) with its methods, the `#[new]` that makes the empty
 /// scale object under it (the Python `__init__` fills it in), and with
 /// `docs = KEY` the `name` and `docs` getters of the value's `name` and `KEY`.
+///
+/// The class's documentation is the block's inner doc comment (`//!`), so
+/// that the whole invocation is Rust that rustfmt formats.
 macro_rules! view {
     (
-        $(#[$doc:meta])* $name:ident, $py_name:literal, extends = $parent:ident,
+        $name:ident, $py_name:literal, extends = $parent:ident,
         init = $init:expr, $(docs = $docs_key:literal,)? { $($body:tt)* }
     ) => {
-        $(#[$doc])*
+        view!(@docs [] $name, $py_name, $parent, $init, [$($docs_key)?] { $($body)* });
+    };
+    // Moves the block's leading inner doc lines onto the class, one at a time.
+    (
+        @docs [$($doc:tt)*] $name:ident, $py_name:literal, $parent:ident, $init:expr,
+        [$($docs_key:literal)?] { #![$line:meta] $($body:tt)* }
+    ) => {
+        view!(@docs [$($doc)* #[$line]] $name, $py_name, $parent, $init, [$($docs_key)?] { $($body)* });
+    };
+    (
+        @docs [$($doc:tt)*] $name:ident, $py_name:literal, $parent:ident, $init:expr,
+        [$($docs_key:literal)?] { $($body:tt)* }
+    ) => {
+        $($doc)*
         #[pyclass(extends = $parent, subclass, module = "scalecodec._core", name = $py_name)]
         pub struct $name;
 

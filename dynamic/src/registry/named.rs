@@ -12,7 +12,7 @@
 use std::sync::Arc;
 
 use ferroscale_core::hashing::{
-    split_storage_key_with, storage_key, StorageHasher, StorageKeyErrorKind,
+    storage_key, StorageHasher, StorageKeyError, StorageKeyErrorKind, StorageKeyReader,
 };
 use ferroscale_metadata::{Metadata, StorageEntry, StorageModifier, TypeRef};
 use ferroscale_value::Value;
@@ -135,42 +135,24 @@ impl Registry {
             .map(|k| self.type_of(k))
             .collect::<Result<Vec<TypeIdx>, Error>>()?;
         let ctx = self.context();
-        let mut values: Vec<Option<Value>> = vec![None; types.len()];
-        let mut failure: Option<Error> = None;
-        let parts =
-            split_storage_key_with(
-                key,
-                &prefix,
-                entry,
-                &e.hashers,
-                |i, bytes| match decode_prefix(&ctx, types[i], bytes, &mut ValueSink) {
-                    Ok((v, used)) => {
-                        values[i] = Some(v);
-                        Ok(Some(used))
-                    }
-                    Err(err) => {
-                        // The decoding error itself is what the caller gets
-                        // (it names the type and offset); the reader only
-                        // needs to stop.
-                        let kind = StorageKeyErrorKind::Key(err.to_string().into());
-                        failure = Some(err);
-                        Err(kind)
-                    }
-                },
-            );
-        let parts = match (parts, failure) {
-            (Ok(p), _) => p,
-            (Err(_), Some(err)) => return Err(err),
-            (Err(e), None) => return Err(Error::StorageKey(e.to_string())),
-        };
-        Ok(parts
-            .iter()
-            .zip(values)
-            .map(|(p, v)| StorageKeyPart {
-                hasher: p.hasher,
-                value: if p.key.is_some() { v } else { None },
-            })
-            .collect())
+        let mut reader = StorageKeyReader::new(key, &prefix, entry).map_err(key_error)?;
+        let mut parts = Vec::with_capacity(types.len());
+        for (&hasher, &ty) in e.hashers.iter().zip(&types) {
+            let value = if hasher.is_concat() {
+                let value = reader
+                    .key_with(hasher, |bytes| {
+                        decode_prefix(&ctx, ty, bytes, &mut ValueSink)
+                            .map_err(|err| StorageKeyErrorKind::Key(Box::new(err)))
+                    })
+                    .map_err(key_error)?;
+                Some(value)
+            } else {
+                reader.digest_bytes(hasher).map_err(key_error)?;
+                None
+            };
+            parts.push(StorageKeyPart { hasher, value });
+        }
+        reader.end(parts).map_err(key_error)
     }
 
     /// The node a value of `pallet.entry` decodes as (for callers that
@@ -268,4 +250,15 @@ impl Registry {
             TypeRef::Name(name) => self.resolve(name),
         }
     }
+}
+
+/// A storage key that does not read back as its entry's. A map key that does
+/// not decode gives the decoding error itself: it names the type and offset.
+fn key_error(e: StorageKeyError) -> Error {
+    if let StorageKeyErrorKind::Key(source) = &e.kind {
+        if let Some(decode) = source.downcast_ref::<Error>() {
+            return decode.clone();
+        }
+    }
+    Error::StorageKey(e.to_string())
 }
