@@ -114,6 +114,15 @@ pub(crate) enum Command {
     /// extrinsics, calls, events, errors), resuming where a previous run stopped.
     #[cfg(feature = "index")]
     Index(IndexArgs),
+    /// Decode a block range into Parquet: not in this build (it needs the
+    /// `index` feature: `cargo install --path cli --features index`).
+    #[cfg(not(feature = "index"))]
+    #[command(disable_help_flag = true)]
+    Index {
+        /// Whatever was given; the command is not built in.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+        args: Vec<String>,
+    },
     /// Rust types (`parity_scale_codec` derives) for every type of a V14+
     /// runtime (a metadata file, or a node's with `--url`).
     Generate {

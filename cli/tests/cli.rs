@@ -476,3 +476,15 @@ mod from_a_node {
         assert!(best.contains("spec:     polkadot 1001002"), "{best}");
     }
 }
+
+/// `cargo install --path cli` leaves out `index` (arrow and parquet); asked
+/// to index, that build says how to get the command, as a usage error.
+#[cfg(not(feature = "index"))]
+#[test]
+fn index_without_the_feature_says_how_to_get_it() {
+    let out = run(&["index", "--source", "blocks.jsonl", "--out", "out"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--features index"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}

@@ -2,6 +2,9 @@
 
 use crate::workspace::run_step;
 
+/// The CLI's opt-in `ferroscale index`, on for the workspace's lints and tests.
+const CLI_INDEX: &str = "ferroscale-cli/index";
+
 /// `--rust-only` skips the Python module and suites.
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let rust_only = args.iter().any(|a| a == "--rust-only");
@@ -21,6 +24,8 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
             "--all-targets",
             "--exclude",
             "ferroscale-fixture-chains",
+            "--features",
+            CLI_INDEX,
             "--",
             "-D",
             "warnings",
@@ -48,7 +53,33 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     run_step(
         "rust tests",
         "cargo",
-        &["test", "--workspace", "--no-fail-fast"],
+        &[
+            "test",
+            "--workspace",
+            "--no-fail-fast",
+            "--features",
+            CLI_INDEX,
+        ],
+    )?;
+    // The CLI as `cargo install` builds it by default, without `index`: its
+    // lints, and its tests (which check that `index` says how to get it).
+    run_step(
+        "lints (CLI without index)",
+        "cargo",
+        &[
+            "clippy",
+            "-p",
+            "ferroscale-cli",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    )?;
+    run_step(
+        "rust tests (CLI without index)",
+        "cargo",
+        &["test", "-p", "ferroscale-cli", "--no-fail-fast"],
     )?;
     if !rust_only {
         crate::python::test()?;

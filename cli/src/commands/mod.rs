@@ -66,5 +66,17 @@ pub(crate) fn run(args: Args) -> Result<String, String> {
         }
         #[cfg(feature = "index")]
         Command::Index(index_args) => index::run(&index_args, pretty),
+        #[cfg(not(feature = "index"))]
+        Command::Index { .. } => {
+            use clap::CommandFactory;
+            // A usage error (exit code 2), like any command this build lacks.
+            Args::command()
+                .error(
+                    clap::error::ErrorKind::InvalidSubcommand,
+                    "this ferroscale was built without `index` (arrow and parquet); \
+                     install it with `cargo install --path cli --features index`",
+                )
+                .exit()
+        }
     }
 }
