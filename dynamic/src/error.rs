@@ -111,7 +111,19 @@ pub enum Error {
     },
     /// A storage key that is not a key of the entry it was read as (wrong
     /// prefix, short digest, a digest that does not match its key).
-    StorageKey(String),
+    StorageKey {
+        /// The pallet's storage prefix.
+        pallet: String,
+        /// The storage entry.
+        item: String,
+        /// The map key being read (0-based), `None` for the entry prefix
+        /// and for bytes after the last key.
+        key: Option<usize>,
+        /// Byte offset in the storage key.
+        offset: usize,
+        /// What was wrong.
+        reason: String,
+    },
     /// A type string that does not parse (offset and caret excerpt inside).
     TypeString(crate::typestr::ParseError),
     /// A type-registry preset that cannot be loaded or resolved.
@@ -176,7 +188,19 @@ impl fmt::Display for Error {
                      fetch the metadata with Metadata_metadata_at_version({since}))"
                 )
             }
-            Error::StorageKey(m) => write!(f, "{m}"),
+            Error::StorageKey {
+                pallet,
+                item,
+                key,
+                offset,
+                reason,
+            } => {
+                write!(f, "storage key of {pallet}.{item}")?;
+                if let Some(key) = key {
+                    write!(f, ", map key {key}")?;
+                }
+                write!(f, " at byte {offset}: {reason}")
+            }
             Error::TypeString(e) => write!(f, "{e}"),
             Error::Preset(e) => write!(f, "{e}"),
         }

@@ -147,7 +147,12 @@ fn wrong_names_and_foreign_keys_are_errors_that_say_what() {
     let e = registry
         .decode_storage_key("Balances", "Locks", key)
         .unwrap_err();
-    assert!(matches!(e, Error::StorageKey(_)), "{e}");
+    assert!(
+        matches!(&e, Error::StorageKey { pallet, item, key: None, offset: 0, .. }
+            if pallet == "Balances" && item == "Locks"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("belongs to another entry"), "{e}");
     // A truncated key: the account does not fit.
     let e = registry
         .decode_storage_key("System", "Account", &key[..key.len() - 1])

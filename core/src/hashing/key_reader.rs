@@ -256,8 +256,13 @@ impl fmt::Display for StorageKeyError {
         if let Some(key) = self.key {
             write!(f, ", map key {key}")?;
         }
-        write!(f, " at byte {}: ", self.at)?;
-        match &self.kind {
+        write!(f, " at byte {}: {}", self.at, self.kind)
+    }
+}
+
+impl fmt::Display for StorageKeyErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             StorageKeyErrorKind::OtherEntry => f.write_str("the key belongs to another entry"),
             StorageKeyErrorKind::Truncated { needed, left } => {
                 write!(f, "needed {needed} bytes, only {left} left")

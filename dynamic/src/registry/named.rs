@@ -260,5 +260,11 @@ fn key_error(e: StorageKeyError) -> Error {
             return decode.clone();
         }
     }
-    Error::StorageKey(e.to_string())
+    Error::StorageKey {
+        reason: e.kind.to_string(),
+        pallet: e.pallet,
+        item: e.item,
+        key: e.key,
+        offset: e.at,
+    }
 }
