@@ -225,6 +225,8 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
         self.ctx.graph
     }
 
+    #[cold]
+    #[inline(never)]
     pub(in crate::decode) fn invalid(
         &self,
         ty: TypeIdx,
@@ -240,18 +242,33 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
         })
     }
 
+    /// The input ends before `needed` bytes from `offset`. Out of line and
+    /// cold: it formats the type's label, and inlined into every read it
+    /// would bloat the hot walk.
+    #[cold]
+    #[inline(never)]
+    pub(in crate::decode) fn short(
+        &self,
+        ty: TypeIdx,
+        offset: usize,
+        needed: u128,
+        available: usize,
+    ) -> Fail {
+        Box::new(Error::NotEnoughBytes {
+            ty: self.graph().label(ty),
+            type_id: self.graph().registry_id(ty),
+            path: String::new(),
+            offset,
+            needed: u64::try_from(needed).unwrap_or(u64::MAX),
+            available,
+        })
+    }
+
     #[inline]
     pub(in crate::decode) fn take(&mut self, n: usize, ty: TypeIdx) -> Result<&'c [u8], Fail> {
         let rest = self.data.len() - self.pos;
         if n > rest {
-            return Err(Box::new(Error::NotEnoughBytes {
-                ty: self.graph().label(ty),
-                type_id: self.graph().registry_id(ty),
-                path: String::new(),
-                offset: self.pos,
-                needed: n as u64,
-                available: rest,
-            }));
+            return Err(self.short(ty, self.pos, n as u128, rest));
         }
         let s = &self.data[self.pos..self.pos + n];
         self.pos += n;
@@ -318,15 +335,8 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
             len.saturating_mul(min_size as u128) <= rest
         };
         if !fits {
-            return Err(Box::new(Error::NotEnoughBytes {
-                ty: self.graph().label(ty),
-                type_id: self.graph().registry_id(ty),
-                path: String::new(),
-                offset: start,
-                needed: u64::try_from(len.saturating_mul(min_size.max(1) as u128))
-                    .unwrap_or(u64::MAX),
-                available: rest as usize,
-            }));
+            let needed = len.saturating_mul(min_size.max(1) as u128);
+            return Err(self.short(ty, start, needed, rest as usize));
         }
         Ok(len as usize)
     }

@@ -116,14 +116,8 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
                     ));
                 }
                 if (n as u128) * (min as u128) > self.remaining() as u128 {
-                    return Err(Box::new(Error::NotEnoughBytes {
-                        ty: self.graph().label(ty),
-                        type_id: self.graph().registry_id(ty),
-                        path: String::new(),
-                        offset: self.pos,
-                        needed: (n as u64).saturating_mul(min),
-                        available: self.remaining(),
-                    }));
+                    let needed = (n as u128) * (min as u128);
+                    return Err(self.short(ty, self.pos, needed, self.remaining()));
                 }
                 self.list_of(*inner, n)
             }
@@ -472,14 +466,7 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
         let words = bits.div_ceil(word_bits);
         let nbytes = words.saturating_mul(store.bytes() as u128);
         if nbytes > self.remaining() as u128 {
-            return Err(Box::new(Error::NotEnoughBytes {
-                ty: self.graph().label(ty),
-                type_id: self.graph().registry_id(ty),
-                path: String::new(),
-                offset: start,
-                needed: u64::try_from(nbytes).unwrap_or(u64::MAX),
-                available: self.remaining(),
-            }));
+            return Err(self.short(ty, start, nbytes, self.remaining()));
         }
         let bytes = self.take(nbytes as usize, ty)?;
         let s = render_bits(bytes, bits as usize);
