@@ -33,30 +33,14 @@ pub fn with_prefixed<R>(bytes: &[u8], f: impl FnOnce(&str) -> R) -> R {
 /// The longest input [`with_prefixed`] renders on the stack.
 pub const SHORT: usize = 64;
 
-/// Appends lower-case hex digits of `bytes` to `out`, through a stack
-/// buffer (no allocation besides `out`'s own growth): a small one for
-/// account ids and hashes, chunks of `PUSH_CHUNK` bytes beyond, large
-/// enough for [`write_lower`]'s vector path.
+/// Appends lower-case hex digits of `bytes` to `out`, written in place
+/// (no staging buffer, no UTF-8 check of what was written).
 pub fn push_hex(out: &mut String, bytes: &[u8]) {
-    out.reserve(2 * bytes.len());
-    if bytes.len() <= 32 {
-        let mut digits = [0u8; 64];
-        let digits = &mut digits[..2 * bytes.len()];
-        write_lower(bytes, digits);
-        // Only ASCII was written.
-        out.push_str(std::str::from_utf8(digits).unwrap_or_default());
-        return;
-    }
-    for chunk in bytes.chunks(PUSH_CHUNK) {
-        let mut digits = [0u8; 2 * PUSH_CHUNK];
-        let digits = &mut digits[..2 * chunk.len()];
-        write_lower(chunk, digits);
-        out.push_str(std::str::from_utf8(digits).unwrap_or_default());
-    }
+    // SAFETY: `extend_lower` only appends bytes that are ASCII (hex digits,
+    // or the zero bytes it resizes with before writing them), so `out`
+    // holds UTF-8 afterwards, even if it were to stop part way.
+    extend_lower(unsafe { out.as_mut_vec() }, bytes);
 }
-
-/// Bytes [`push_hex`] renders per stack buffer.
-const PUSH_CHUNK: usize = 512;
 
 /// Appends the lower-case hex digits of `bytes` to `out` (a buffer of
 /// ASCII text). 32 bytes — account ids and hashes, most of the byte

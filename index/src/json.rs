@@ -28,7 +28,15 @@ pub fn write_json_ref(value: ValueRef<'_, '_>, out: &mut String) {
                 None => write_json(&value.to_value(), out),
             },
         },
-        Kind::Str => write_str(value.as_str().unwrap_or_default(), out),
+        // Hex and SS58 text (most of a block's text) needs no escape scan.
+        Kind::Str => match value.as_plain_str() {
+            Some(plain) => {
+                out.push('"');
+                out.push_str(plain);
+                out.push('"');
+            }
+            None => write_str(value.as_str().unwrap_or_default(), out),
+        },
         Kind::List | Kind::Tuple => {
             out.push('[');
             // `if let` rather than `into_iter().flatten()`: the flattening

@@ -1,30 +1,96 @@
 //! py-scale-codec 1.2.12's text renderings that both the typed values
 //! (`ToValue`) and the dynamic decoder produce: one implementation for both.
 
+/// The eight binary digits of each byte, most significant first.
+static BINARY_DIGITS: [[u8; 8]; 256] = {
+    let mut table = [[b'0'; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut i = 0;
+        while i < 8 {
+            table[byte][i] = b'0' + ((byte >> (7 - i)) & 1) as u8;
+            i += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
 /// py-scale-codec 1.2.12's text of a bit sequence of `bits` bits stored in
 /// `le_bytes` (the encoded words): `"0b"` and the binary digits of the bytes
 /// read as one little-endian integer, most significant first, zero-padded to
 /// `bits` digits (`"0b0"` when all are zero and `bits` is 0 or 1). Store
 /// word size and bit order do not change it: py-scale-codec ignores both.
 pub fn py_bit_string(le_bytes: &[u8], bits: usize) -> String {
-    let mut digits = String::with_capacity(bits.max(1) + 2);
-    for &b in le_bytes.iter().rev() {
-        for i in (0..8).rev() {
-            let one = b & (1 << i) != 0;
-            // Leading zeros come from the padding below, not from here.
-            if one || !digits.is_empty() {
-                digits.push(if one { '1' } else { '0' });
+    // Digits from the highest set bit down, but never fewer than `bits`
+    // (nor than one): the integer's low `width` bits, most significant first.
+    let significant = le_bytes
+        .iter()
+        .rposition(|&b| b != 0)
+        .map_or(0, |i| 8 * i + 8 - le_bytes[i].leading_zeros() as usize);
+    let width = significant.max(bits).max(1);
+    let stored = le_bytes.len() * 8;
+    let mut out = Vec::with_capacity(width + 2);
+    out.extend_from_slice(b"0b");
+    // Padding beyond the stored bytes.
+    out.resize(2 + width.saturating_sub(stored), b'0');
+    // The top byte's low bits one by one, then whole bytes eight digits at a
+    // time (a bit sequence in a block's bitfields runs to hundreds of bits).
+    let mut next = width.min(stored);
+    while next % 8 != 0 {
+        next -= 1;
+        out.push(b'0' + ((le_bytes[next / 8] >> (next % 8)) & 1));
+    }
+    for &b in le_bytes[..next / 8].iter().rev() {
+        out.extend_from_slice(&BINARY_DIGITS[b as usize]);
+    }
+    // Only ASCII digits were written.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::py_bit_string;
+
+    /// The rendering spelled out digit by digit, as py-scale-codec builds
+    /// it: the binary digits of the integer, then zero-padded to `bits`.
+    fn spelled_out(le_bytes: &[u8], bits: usize) -> String {
+        let mut digits = String::new();
+        for &b in le_bytes.iter().rev() {
+            for i in (0..8).rev() {
+                let one = b & (1 << i) != 0;
+                if one || !digits.is_empty() {
+                    digits.push(if one { '1' } else { '0' });
+                }
             }
         }
+        if digits.is_empty() {
+            digits.push('0');
+        }
+        format!("0b{digits:0>bits$}")
     }
-    if digits.is_empty() {
-        digits.push('0');
+
+    #[test]
+    fn agrees_with_the_digit_by_digit_rendering() {
+        let samples: [&[u8]; 7] = [
+            &[],
+            &[0],
+            &[0b101],
+            &[0xff, 0x01],
+            &[0x00, 0x80, 0x00],
+            &[0x5a, 0xa5, 0x0f, 0xf0, 0x01, 0x00, 0x00, 0x00, 0x3c],
+            &[0x80; 40],
+        ];
+        for bytes in samples {
+            for bits in [0, 1, 3, 7, 8, 9, 16, 17, 70, 320, 400] {
+                assert_eq!(
+                    py_bit_string(bytes, bits),
+                    spelled_out(bytes, bits),
+                    "{bytes:?}, {bits} bits"
+                );
+            }
+        }
+        assert_eq!(py_bit_string(&[0b101], 8), "0b00000101");
+        assert_eq!(py_bit_string(&[], 0), "0b0");
     }
-    let mut out = String::with_capacity(digits.len().max(bits) + 2);
-    out.push_str("0b");
-    for _ in digits.len()..bits {
-        out.push('0');
-    }
-    out.push_str(&digits);
-    out
 }

@@ -81,15 +81,16 @@ fn relocate<T: Copy>(array: &mut Vec<T>, open: &mut Open, blank: T) {
 /// Appends `s` to the text of `doc` and returns where it is.
 fn push_text(doc: &mut Document<'_>, s: &str) -> Span {
     let start = doc.text.len();
-    doc.text.extend_from_slice(s.as_bytes());
+    doc.text.push_str(s);
     Span::new(start, s.len())
 }
 
-/// Gives `slot` of `doc` the text `text` (an account rendered late).
+/// Gives `slot` of `doc` the text `text` (an account rendered late: SS58,
+/// which is letters and digits only).
 fn fill(doc: &mut Document<'_>, slot: usize, text: &str) {
     let span = push_text(doc, text);
     if let Some(place) = doc.slots.get_mut(slot) {
-        *place = Slot::Text(span);
+        *place = Slot::Plain(span);
     }
 }
 
@@ -150,11 +151,11 @@ impl<'g> Builder<'g> {
         let text = &mut self.doc.text;
         let start = text.len();
         if prefixed {
-            text.extend_from_slice(b"0x");
+            text.push_str("0x");
         }
-        ferroscale_core::hex::extend_lower(text, bytes);
+        ferroscale_core::hex::push_hex(text, bytes);
         let len = text.len() - start;
-        self.slot(Slot::Text(Span::new(start, len)))
+        self.slot(Slot::Plain(Span::new(start, len)))
     }
 }
 
@@ -251,7 +252,7 @@ impl<'g> Sink<'g> for Builder<'g> {
     /// Accounts are rendered in groups (checksums side by side in vector
     /// lanes): the node is made now and gets its text when its group is.
     fn ss58_account(&mut self, key: &[u8; 32], format: u16) -> usize {
-        let slot = self.slot(Slot::Text(Span::default()));
+        let slot = self.slot(Slot::Plain(Span::default()));
         if self.accounts.as_ref().map(PendingAccounts::format) != Some(format) {
             self.flush_accounts();
             self.accounts = PendingAccounts::new(format);

@@ -51,11 +51,10 @@ pub struct Document<'g> {
     items: Vec<usize>,
     /// The entries of dicts: ranges of (key, slot index).
     entries: Vec<Entry<'g>>,
-    /// All decoded text (strings, hex, SS58), back to back. Bytes rather
-    /// than a `String` so that hex digits are written in place; only whole
-    /// `str`s and ASCII are ever appended, so every span is UTF-8 (and is
-    /// checked again when read).
-    text: Vec<u8>,
+    /// All decoded text (strings, hex, SS58), back to back. A `String`,
+    /// so reading a span checks only its ends (hex digits are written in
+    /// place by [`ferroscale_core::hex::push_hex`]).
+    text: String,
     /// Where in `text` the keys of [`Key::Text`] are.
     key_texts: Vec<Span>,
     /// Integers wider than 64 bits, 32 little-endian bytes each.
@@ -77,6 +76,9 @@ enum Slot<'g> {
     WideInt(u32),
     /// `text[start..start + len]`.
     Text(Span),
+    /// `text[start..start + len]`, written by the decoder itself (hex
+    /// digits, SS58): letters and digits only, nothing JSON escapes.
+    Plain(Span),
     /// A name from the type graph (variant names as values).
     Name(&'g Name),
     /// `items[span]`.
@@ -146,7 +148,7 @@ impl<'g> Document<'g> {
             slots: Vec::with_capacity(guess / 3 + 8),
             items: Vec::with_capacity(guess / 8 + 8),
             entries: Vec::with_capacity(guess / 3 + 8),
-            text: Vec::with_capacity(2 * guess + 8),
+            text: String::with_capacity(2 * guess + 8),
             ..Document::default()
         };
         doc.decode_into(ctx, ty, bytes)?;
@@ -217,7 +219,7 @@ impl<'g> Document<'g> {
     /// The text of `span` (always UTF-8, see [`Document::text`]).
     #[inline]
     fn text_at(&self, span: Span) -> Option<&str> {
-        std::str::from_utf8(self.text.get(span.range())?).ok()
+        self.text.get(span.range())
     }
 
     fn clear(&mut self) {

@@ -48,7 +48,7 @@ impl<'d, 'g> ValueRef<'d, 'g> {
             Slot::Null => Kind::Null,
             Slot::Bool(_) => Kind::Bool,
             Slot::UInt(_) | Slot::Int(_) | Slot::WideUInt(_) | Slot::WideInt(_) => Kind::Int,
-            Slot::Text(_) | Slot::Name(_) => Kind::Str,
+            Slot::Text(_) | Slot::Plain(_) | Slot::Name(_) => Kind::Str,
             Slot::List(_) => Kind::List,
             Slot::Tuple(_) => Kind::Tuple,
             Slot::Dict(_) => Kind::Dict,
@@ -93,8 +93,20 @@ impl<'d, 'g> ValueRef<'d, 'g> {
     #[inline]
     pub fn as_str(self) -> Option<&'d str> {
         match self.slot {
-            Slot::Text(span) => self.doc.text_at(span),
+            Slot::Text(span) | Slot::Plain(span) => self.doc.text_at(span),
             Slot::Name(name) => Some(&**name),
+            _ => None,
+        }
+    }
+
+    /// The text, if this is text the decoder wrote itself (hex digits,
+    /// SS58 addresses): ASCII letters and digits only, so a JSON writer can
+    /// quote it as it is, without scanning it for escapes. `None` for other
+    /// text (read it with [`ValueRef::as_str`]) and for other values.
+    #[inline]
+    pub fn as_plain_str(self) -> Option<&'d str> {
+        match self.slot {
+            Slot::Plain(span) => self.doc.text_at(span),
             _ => None,
         }
     }
@@ -199,7 +211,9 @@ impl<'d, 'g> ValueRef<'d, 'g> {
                 let mut sink = crate::ValueSink;
                 crate::Sink::i256(&mut sink, &le)
             }
-            Slot::Text(_) | Slot::Name(_) => Value::str(self.as_str().unwrap_or_default()),
+            Slot::Text(_) | Slot::Plain(_) | Slot::Name(_) => {
+                Value::str(self.as_str().unwrap_or_default())
+            }
             Slot::List(_) | Slot::Tuple(_) | Slot::Dict(_) => return None,
         })
     }
