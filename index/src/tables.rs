@@ -10,7 +10,8 @@ use std::sync::{Arc, LazyLock};
 use arrow_array::builder::{
     BooleanBuilder, ListBuilder, StringBuilder, UInt32Builder, UInt64Builder, UInt8Builder,
 };
-use arrow_array::{ArrayRef, RecordBatch};
+use arrow_array::{ArrayRef, RecordBatch, StringArray};
+use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 
 use crate::rows::{BlockRow, CallRow, ErrorRow, EventRow, ExtrinsicRow, Rows};
@@ -182,7 +183,7 @@ pub fn record_batch(table: Table, rows: &Rows) -> Result<RecordBatch, ArrowError
         Table::Calls => calls(&rows.calls),
         Table::Events => events(&rows.events),
         Table::Errors => errors(&rows.errors),
-    };
+    }?;
     RecordBatch::try_new(table.schema(), columns)
 }
 
@@ -230,62 +231,120 @@ fn bools(it: impl ExactSizeIterator<Item = Option<bool>>) -> ArrayRef {
     Arc::new(b.finish())
 }
 
-/// A string column; the iterator is walked twice, first for the total length.
-fn strs<'a>(it: impl ExactSizeIterator<Item = Option<&'a str>> + Clone) -> ArrayRef {
-    let bytes = it.clone().map(|v| v.map_or(0, str::len)).sum();
-    let mut b = StringBuilder::with_capacity(it.len(), bytes);
-    it.for_each(|v| b.append_option(v));
-    Arc::new(b.finish())
+/// A string column: offsets first, then every value copied into one buffer
+/// of the total length. Large columns (the JSON arguments: megabytes per
+/// batch, most of the bytes a batch holds) are copied by every thread of the
+/// pool at once, each into its own run of the buffer: copied by one thread,
+/// the `extrinsics` table's arguments were a serial stretch after the
+/// parallel decode. A column past Arrow's 2 GiB of text is an error, not a
+/// panic.
+fn strs<'a>(it: impl ExactSizeIterator<Item = Option<&'a str>>) -> Result<ArrayRef, ArrowError> {
+    let values: Vec<Option<&str>> = it.collect();
+    let mut offsets = Vec::with_capacity(values.len() + 1);
+    offsets.push(0i32);
+    let mut total = 0usize;
+    for v in &values {
+        total += v.map_or(0, str::len);
+        let end = i32::try_from(total).map_err(|_| {
+            ArrowError::InvalidArgumentError(format!(
+                "a string column of {} rows holds more than Arrow's 2 GiB of text; decode fewer blocks per batch",
+                values.len()
+            ))
+        })?;
+        offsets.push(end);
+    }
+    let mut bytes = vec![0u8; total];
+    fill(&values, &offsets, &mut bytes);
+    let nulls = values
+        .iter()
+        .any(Option::is_none)
+        .then(|| NullBuffer::from_iter(values.iter().map(Option::is_some)));
+    let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
+    Ok(Arc::new(StringArray::try_new(
+        offsets,
+        Buffer::from_vec(bytes),
+        nulls,
+    )?))
 }
 
-fn blocks(rows: &[BlockRow]) -> Vec<ArrayRef> {
-    vec![
+/// Below this many bytes a column is copied by one thread.
+const PARALLEL_COPY: usize = 1 << 20;
+
+/// Copies `values` into `bytes` at `offsets` (`values[i]` at
+/// `offsets[i]..offsets[i + 1]`), splitting the rows in two halves of about
+/// equal bytes, recursively, while a half is large.
+fn fill(values: &[Option<&str>], offsets: &[i32], bytes: &mut [u8]) {
+    if bytes.len() < PARALLEL_COPY || values.len() < 2 {
+        let mut at = 0;
+        for v in values.iter().flatten() {
+            bytes[at..at + v.len()].copy_from_slice(v.as_bytes());
+            at += v.len();
+        }
+        return;
+    }
+    // The first row that starts in the second half of the bytes (offsets
+    // are relative to this run's start).
+    let base = offsets[0];
+    let half = base + (bytes.len() / 2) as i32;
+    let mid = offsets[..values.len()]
+        .partition_point(|&o| o < half)
+        .clamp(1, values.len() - 1);
+    let split = (offsets[mid] - base) as usize;
+    let (low, high) = bytes.split_at_mut(split);
+    rayon::join(
+        || fill(&values[..mid], &offsets[..=mid], low),
+        || fill(&values[mid..], &offsets[mid..], high),
+    );
+}
+
+fn blocks(rows: &[BlockRow]) -> Result<Vec<ArrayRef>, ArrowError> {
+    Ok(vec![
         u64s(rows.iter().map(|r| Some(r.number))),
-        strs(rows.iter().map(|r| Some(r.hash.as_str()))),
+        strs(rows.iter().map(|r| Some(r.hash.as_str())))?,
         u32s(rows.iter().map(|r| Some(r.spec_version))),
         u32s(rows.iter().map(|r| Some(r.extrinsic_count))),
         u32s(rows.iter().map(|r| r.event_count)),
-    ]
+    ])
 }
 
-fn extrinsics(rows: &[ExtrinsicRow]) -> Vec<ArrayRef> {
-    vec![
+fn extrinsics(rows: &[ExtrinsicRow]) -> Result<Vec<ArrayRef>, ArrowError> {
+    Ok(vec![
         u64s(rows.iter().map(|r| Some(r.block_number))),
         u32s(rows.iter().map(|r| Some(r.index))),
         u8s(rows.iter().map(|r| Some(r.version))),
         bools(rows.iter().map(|r| Some(r.signed))),
-        strs(rows.iter().map(|r| r.address.as_deref())),
-        strs(rows.iter().map(|r| r.signature.as_deref())),
+        strs(rows.iter().map(|r| r.address.as_deref()))?,
+        strs(rows.iter().map(|r| r.signature.as_deref()))?,
         u64s(rows.iter().map(|r| r.nonce)),
-        strs(rows.iter().map(|r| r.tip.as_deref())),
-        strs(rows.iter().map(|r| r.era.as_deref())),
-        strs(rows.iter().map(|r| r.mode.as_deref())),
+        strs(rows.iter().map(|r| r.tip.as_deref()))?,
+        strs(rows.iter().map(|r| r.era.as_deref()))?,
+        strs(rows.iter().map(|r| r.mode.as_deref()))?,
         u8s(rows.iter().map(|r| r.extension_version)),
-        strs(rows.iter().map(|r| r.extensions.as_deref())),
-        strs(rows.iter().map(|r| Some(r.pallet.as_str()))),
-        strs(rows.iter().map(|r| Some(r.call.as_str()))),
-        strs(rows.iter().map(|r| Some(r.args.as_str()))),
+        strs(rows.iter().map(|r| r.extensions.as_deref()))?,
+        strs(rows.iter().map(|r| Some(r.pallet.as_str())))?,
+        strs(rows.iter().map(|r| Some(r.call.as_str())))?,
+        strs(rows.iter().map(|r| Some(r.args.as_str())))?,
         u32s(rows.iter().map(|r| Some(r.length))),
-        strs(rows.iter().map(|r| Some(r.hash.as_str()))),
+        strs(rows.iter().map(|r| Some(r.hash.as_str())))?,
         bools(rows.iter().map(|r| r.success)),
-    ]
+    ])
 }
 
-fn calls(rows: &[CallRow]) -> Vec<ArrayRef> {
-    vec![
+fn calls(rows: &[CallRow]) -> Result<Vec<ArrayRef>, ArrowError> {
+    Ok(vec![
         u64s(rows.iter().map(|r| Some(r.block_number))),
         u32s(rows.iter().map(|r| Some(r.extrinsic_index))),
         u32s(rows.iter().map(|r| Some(r.index))),
         u32s(rows.iter().map(|r| Some(r.parent_index))),
         u32s(rows.iter().map(|r| Some(r.depth))),
-        strs(rows.iter().map(|r| Some(r.pallet.as_str()))),
-        strs(rows.iter().map(|r| Some(r.name.as_str()))),
-        strs(rows.iter().map(|r| Some(r.args.as_str()))),
-        strs(rows.iter().map(|r| Some(r.call_hash.as_str()))),
-    ]
+        strs(rows.iter().map(|r| Some(r.pallet.as_str())))?,
+        strs(rows.iter().map(|r| Some(r.name.as_str())))?,
+        strs(rows.iter().map(|r| Some(r.args.as_str())))?,
+        strs(rows.iter().map(|r| Some(r.call_hash.as_str())))?,
+    ])
 }
 
-fn events(rows: &[EventRow]) -> Vec<ArrayRef> {
+fn events(rows: &[EventRow]) -> Result<Vec<ArrayRef>, ArrowError> {
     let topic_count = rows.iter().map(|r| r.topics.len()).sum();
     let topic_bytes = rows.iter().flat_map(|r| &r.topics).map(String::len).sum();
     let mut topics = ListBuilder::with_capacity(
@@ -298,22 +357,69 @@ fn events(rows: &[EventRow]) -> Vec<ArrayRef> {
         }
         topics.append(true);
     }
-    vec![
+    Ok(vec![
         u64s(rows.iter().map(|r| Some(r.block_number))),
         u32s(rows.iter().map(|r| Some(r.index))),
-        strs(rows.iter().map(|r| Some(r.phase.as_str()))),
+        strs(rows.iter().map(|r| Some(r.phase.as_str())))?,
         u32s(rows.iter().map(|r| r.extrinsic_index)),
-        strs(rows.iter().map(|r| Some(r.pallet.as_str()))),
-        strs(rows.iter().map(|r| Some(r.name.as_str()))),
-        strs(rows.iter().map(|r| Some(r.args.as_str()))),
+        strs(rows.iter().map(|r| Some(r.pallet.as_str())))?,
+        strs(rows.iter().map(|r| Some(r.name.as_str())))?,
+        strs(rows.iter().map(|r| Some(r.args.as_str())))?,
         Arc::new(topics.finish()),
-    ]
+    ])
 }
 
-fn errors(rows: &[ErrorRow]) -> Vec<ArrayRef> {
-    vec![
+fn errors(rows: &[ErrorRow]) -> Result<Vec<ArrayRef>, ArrowError> {
+    Ok(vec![
         u64s(rows.iter().map(|r| Some(r.block_number))),
-        strs(rows.iter().map(|r| Some(r.item.as_str()))),
-        strs(rows.iter().map(|r| Some(r.error.as_str()))),
-    ]
+        strs(rows.iter().map(|r| Some(r.item.as_str())))?,
+        strs(rows.iter().map(|r| Some(r.error.as_str())))?,
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::Array;
+
+    /// Columns past the parallel threshold (so split and copied by several
+    /// threads, at several depths) equal the builder's column: the same
+    /// strings, the same nulls, the same offsets.
+    #[test]
+    fn a_large_column_copied_in_parallel_equals_the_builders() {
+        let texts: Vec<String> = (0..3000u32)
+            .map(|i| {
+                let len = (i as usize * 7919) % 4000;
+                // Multi-byte characters too, so a wrong split shows as bad UTF-8.
+                format!("{i}é{}", "x".repeat(len))
+            })
+            .collect();
+        let values: Vec<Option<&str>> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (i % 11 != 3).then_some(t.as_str()))
+            .collect();
+        assert!(texts.iter().map(String::len).sum::<usize>() > 4 * PARALLEL_COPY);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let ours = pool.install(|| strs(values.iter().copied())).unwrap();
+        let mut builder = StringBuilder::new();
+        values.iter().for_each(|v| builder.append_option(*v));
+        let expected = builder.finish();
+        let ours = ours.as_any().downcast_ref::<StringArray>().unwrap();
+        assert_eq!(ours, &expected);
+        assert_eq!(
+            ours.null_count(),
+            values.iter().filter(|v| v.is_none()).count()
+        );
+    }
+
+    #[test]
+    fn a_column_without_nulls_has_no_null_buffer() {
+        let column = strs(["a", "", "bc"].into_iter().map(Some)).unwrap();
+        assert!(column.nulls().is_none());
+        assert_eq!(column.len(), 3);
+    }
 }
