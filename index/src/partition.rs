@@ -11,8 +11,11 @@ use std::fmt;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 
+use arrow_array::RecordBatch;
+use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowRowGroupWriterFactory};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
+use parquet::errors::ParquetError;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::format::SortingColumn;
 use parquet::schema::types::ColumnPath;
@@ -128,14 +131,85 @@ fn write_table(
     }
     let batch = record_batch(table, rows).map_err(|e| fail(format!("building the batch: {e}")))?;
     let file = File::create(&tmp).map_err(|e| fail(e.to_string()))?;
-    let mut writer = ArrowWriter::try_new(file, table.schema(), Some(properties(table)))
+    let props = properties(table);
+    let groups = row_groups(&batch, props.max_row_group_size());
+    let writer =
+        ArrowWriter::try_new(file, table.schema(), Some(props)).map_err(|e| fail(e.to_string()))?;
+    let (mut file_writer, columns) = writer
+        .into_serialized_writer()
         .map_err(|e| fail(e.to_string()))?;
-    writer.write(&batch).map_err(|e| fail(e.to_string()))?;
-    let file = writer.into_inner().map_err(|e| fail(e.to_string()))?;
+    // The row groups are encoded and compressed side by side, then written
+    // in order.
+    let encoded = groups
+        .par_iter()
+        .enumerate()
+        .map(|(i, group)| encode_row_group(&columns, i, group))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| fail(e.to_string()))?;
+    for chunks in encoded {
+        let mut row_group = file_writer
+            .next_row_group()
+            .map_err(|e| fail(e.to_string()))?;
+        for chunk in chunks {
+            chunk
+                .append_to_row_group(&mut row_group)
+                .map_err(|e| fail(e.to_string()))?;
+        }
+        row_group.close().map_err(|e| fail(e.to_string()))?;
+    }
+    let file = file_writer.into_inner().map_err(|e| fail(e.to_string()))?;
     file.sync_all().map_err(|e| fail(e.to_string()))?;
     let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
     let path = partition_path(out, table, first, last);
     Ok((tmp, path, bytes))
+}
+
+/// A table's batch cut into its row groups (zero-copy slices, in order):
+/// at most `max_rows` rows each, and a large table (the JSON arguments of
+/// `extrinsics` and `events`: zstd over them is most of a partition's
+/// writing time) in as many as the pool has threads, so that they are
+/// compressed side by side. The rows are sorted before the cut, so every
+/// row group is sorted too. An empty batch has no row group.
+fn row_groups(batch: &RecordBatch, max_rows: usize) -> Vec<RecordBatch> {
+    let rows = batch.num_rows();
+    if rows == 0 {
+        return Vec::new();
+    }
+    let by_size = if batch.get_array_memory_size() >= PARALLEL_ROW_GROUPS {
+        rayon::current_num_threads()
+    } else {
+        1
+    };
+    let count = by_size.max(rows.div_ceil(max_rows.max(1))).min(rows);
+    let per_group = rows.div_ceil(count);
+    (0..rows)
+        .step_by(per_group)
+        .map(|start| batch.slice(start, per_group.min(rows - start)))
+        .collect()
+}
+
+/// From this size in memory a table's batch is cut into one row group per
+/// thread; below it, one row group (small files stay one group).
+const PARALLEL_ROW_GROUPS: usize = 4 << 20;
+
+/// Encodes and compresses one row group's columns (`index`: its position
+/// in the file).
+fn encode_row_group(
+    columns: &ArrowRowGroupWriterFactory,
+    index: usize,
+    group: &RecordBatch,
+) -> Result<Vec<ArrowColumnChunk>, ParquetError> {
+    let mut writers = columns.create_column_writers(index)?;
+    let mut next = writers.iter_mut();
+    for (field, column) in group.schema().fields().iter().zip(group.columns()) {
+        for leaf in compute_leaves(field, column)? {
+            let writer = next.next().ok_or_else(|| {
+                ParquetError::General(format!("no column writer left for {}", field.name()))
+            })?;
+            writer.write(&leaf)?;
+        }
+    }
+    writers.into_iter().map(|w| w.close()).collect()
 }
 
 /// zstd, and the sort order recorded in the file's metadata.
