@@ -260,11 +260,14 @@ fn strs<'a>(it: impl ExactSizeIterator<Item = Option<&'a str>>) -> Result<ArrayR
         .any(Option::is_none)
         .then(|| NullBuffer::from_iter(values.iter().map(Option::is_some)));
     let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
-    Ok(Arc::new(StringArray::try_new(
-        offsets,
-        Buffer::from_vec(bytes),
-        nulls,
-    )?))
+    // SAFETY: what `try_new` would check, true by construction: the last
+    // offset is the buffer's length, every value is a whole `&str` copied
+    // between its two offsets (so each is UTF-8 and starts and ends on a
+    // character boundary), and the null buffer, when there is one, has a
+    // bit per value. Skipping the check saves a UTF-8 pass over every
+    // byte of the column (1.2 % of the index's profile).
+    let array = unsafe { StringArray::new_unchecked(offsets, Buffer::from_vec(bytes), nulls) };
+    Ok(Arc::new(array))
 }
 
 /// Below this many bytes a column is copied by one thread.

@@ -1,19 +1,23 @@
 //! py-scale-codec 1.2.12's text renderings that both the typed values
 //! (`ToValue`) and the dynamic decoder produce: one implementation for both.
 
-/// The eight binary digits of each byte, most significant first.
-static BINARY_DIGITS: [[u8; 8]; 256] = {
-    let mut table = [[b'0'; 8]; 256];
-    let mut byte = 0;
-    while byte < 256 {
+/// The eight binary digits of each byte, most significant first, byte
+/// after byte: byte `b`'s digits are `BINARY[8 * b..8 * b + 8]`.
+const BINARY: &str = {
+    const BYTES: [u8; 2048] = {
+        let mut table = [b'0'; 2048];
         let mut i = 0;
-        while i < 8 {
-            table[byte][i] = b'0' + ((byte >> (7 - i)) & 1) as u8;
+        while i < 2048 {
+            let (byte, bit) = (i / 8, i % 8);
+            table[i] = b'0' + ((byte >> (7 - bit)) & 1) as u8;
             i += 1;
         }
-        byte += 1;
+        table
+    };
+    match std::str::from_utf8(&BYTES) {
+        Ok(digits) => digits,
+        Err(_) => panic!("binary digits are ASCII"),
     }
-    table
 };
 
 /// py-scale-codec 1.2.12's text of a bit sequence of `bits` bits stored in
@@ -30,22 +34,26 @@ pub fn py_bit_string(le_bytes: &[u8], bits: usize) -> String {
         .map_or(0, |i| 8 * i + 8 - le_bytes[i].leading_zeros() as usize);
     let width = significant.max(bits).max(1);
     let stored = le_bytes.len() * 8;
-    let mut out = Vec::with_capacity(width + 2);
-    out.extend_from_slice(b"0b");
+    let mut out = String::with_capacity(width + 2);
+    out.push_str("0b");
     // Padding beyond the stored bytes.
-    out.resize(2 + width.saturating_sub(stored), b'0');
+    out.extend(std::iter::repeat_n('0', width.saturating_sub(stored)));
     // The top byte's low bits one by one, then whole bytes eight digits at a
     // time (a bit sequence in a block's bitfields runs to hundreds of bits).
     let mut next = width.min(stored);
     while next % 8 != 0 {
         next -= 1;
-        out.push(b'0' + ((le_bytes[next / 8] >> (next % 8)) & 1));
+        out.push(if (le_bytes[next / 8] >> (next % 8)) & 1 == 1 {
+            '1'
+        } else {
+            '0'
+        });
     }
     for &b in le_bytes[..next / 8].iter().rev() {
-        out.extend_from_slice(&BINARY_DIGITS[b as usize]);
+        let at = 8 * b as usize;
+        out.push_str(&BINARY[at..at + 8]);
     }
-    // Only ASCII digits were written.
-    String::from_utf8(out).unwrap_or_default()
+    out
 }
 
 #[cfg(test)]
