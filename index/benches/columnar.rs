@@ -57,7 +57,13 @@ fn main() {
     // `--arrow-only`: only the decode to Arrow (for a profiler).
     let mut arrow_only = false;
     while let Some(a) = args.next() {
-        if a == "--arrow-only" {
+        if a == "--keep-freed-memory" {
+            // As `ferroscale index` runs (see `allocator`).
+            println!(
+                "malloc keeps freed memory: {}",
+                ferroscale_index::allocator::keep_freed_memory()
+            );
+        } else if a == "--arrow-only" {
             arrow_only = true;
         } else if a == "--blocks" {
             count = args

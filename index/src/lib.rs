@@ -17,7 +17,8 @@
 //!   rendering of every JSON column).
 //! - [`tables`]: schemas and rows → `RecordBatch`; [`partition`]: Parquet
 //!   files written atomically, resume.
-//! - [`pipeline`]: source → decode (rayon) → write, streamed.
+//! - [`pipeline`]: source → decode (rayon) → write, streamed;
+//!   [`allocator`]: malloc settings for the program that runs it.
 //!
 //! ```no_run
 //! use ferroscale_index::{pipeline, source::JsonLines, spec::SpecDecoder};
@@ -29,6 +30,7 @@
 //! println!("{summary}");
 //! ```
 
+pub mod allocator;
 pub mod block;
 pub mod json;
 pub mod line_index;

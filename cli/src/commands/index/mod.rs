@@ -30,6 +30,9 @@ pub(crate) fn run(args: &IndexArgs, pretty: bool) -> Result<String, String> {
         (Some(_), None) => Some(args.out.join("metadata")),
         (_, dir) => dir.clone(),
     };
+    // This process is the indexer's own: its large buffers are reused from
+    // one partition to the next instead of being faulted in anew.
+    ferroscale_index::allocator::keep_freed_memory();
     let mut decoders = decoders(args, metadata_dir.as_deref())?;
     let mut options = Options::new(&args.out);
     options.partition_blocks = args.partition_blocks;
