@@ -511,6 +511,15 @@ pub fn partition_finished(out: PathBuf, first: u64, last: u64) -> bool {
     partition::is_finished(&out, first, last)
 }
 
+/// Asks glibc's malloc to keep the memory decoding frees for reuse
+/// ([`ferroscale_index::allocator::keep_freed_memory`]); whether it took.
+/// Process-wide, so only on request: the module never changes its host's
+/// allocator by itself.
+#[pyfunction]
+pub fn keep_freed_memory() -> bool {
+    ferroscale_index::allocator::keep_freed_memory()
+}
+
 /// `first..=last` cut at multiples of `width` (the index's partitions): a
 /// list of `(first, last)` pairs.
 #[pyfunction]
@@ -766,5 +775,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(partition_finished, m)?)?;
     m.add_function(wrap_pyfunction!(block_ranges, m)?)?;
     m.add_function(wrap_pyfunction!(index_decoder_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(keep_freed_memory, m)?)?;
     Ok(())
 }

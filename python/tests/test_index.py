@@ -235,3 +235,26 @@ def test_bad_input_is_an_error_or_an_errors_row():
 def test_importing_does_not_import_pyarrow():
     code = "import sys, scalecodec, scalecodec.index; assert 'pyarrow' not in sys.modules, 'pyarrow imported'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_keep_freed_memory_is_opt_in_and_decoding_is_unchanged():
+    """The allocator setting takes only when asked for, in a process of its own
+    (it is process-wide), and the tables decoded after it are the same."""
+    script = (
+        "import json, sys\n"
+        "sys.path.insert(0, sys.argv[1])\n"
+        "import test_index as t\n"
+        "from scalecodec.index import decode_blocks, keep_freed_memory\n"
+        "import pyarrow as pa\n"
+        "before = t.canonical(pa.table(decode_blocks(t.real_blocks(), t.decoders()).table('extrinsics')))\n"
+        "took = keep_freed_memory()\n"
+        "after = t.canonical(pa.table(decode_blocks(t.real_blocks(), t.decoders()).table('extrinsics')))\n"
+        "print(json.dumps([took, before == after, len(after)]))\n"
+    )
+    tests_dir = str(__import__("pathlib").Path(__file__).parent)
+    out = subprocess.run([sys.executable, "-c", script, tests_dir], capture_output=True, text=True,
+                         cwd=tests_dir, check=True).stdout
+    took, same, rows = json.loads(out)
+    import platform
+    assert took is (sys.platform == "linux" and platform.libc_ver()[0] == "glibc")
+    assert same and rows == 6

@@ -629,6 +629,10 @@ def index_json_lines(source: Union[str, "os.PathLike[str]"], decoders: Union[Spe
 def partition_finished(out: Union[str, "os.PathLike[str]"], first: int, last: int) -> bool: ...
 def block_ranges(first: int, last: int, width: int) -> List[Tuple[int, int]]:
     """``first..=last`` cut at multiples of ``width`` (the index's partitions)."""
+def keep_freed_memory() -> bool:
+    """Asks glibc's malloc (Linux) to keep memory freed by decoding for reuse instead of returning it to
+    the kernel, for a process that indexes for a long time; whether every setting took. Process-wide:
+    call it only in a process you own (a script, a cluster worker)."""
 def index_decoder_stats() -> Dict[str, Dict[int, int]]:
     """``{"built": {spec: registry builds}, "unpickled": {spec: decoders unpickled}}`` in this process."""
 def restore_spec_decoder(metadata: bytes, ss58_format: Optional[int], spec_version: int) -> SpecDecoder:

@@ -42,6 +42,7 @@ from scalecodec._core import (  # noqa: F401
     decode_blocks,
     index_json_lines,
     index_decoder_stats,
+    keep_freed_memory,
     partition_finished,
     read_blocks,
 )
