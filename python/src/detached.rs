@@ -51,6 +51,11 @@ pub enum Built {
     Name(Name),
     /// `"0x…"` of the bytes (written straight into the `str`).
     Hex(Box<[u8]>),
+    /// An account id's SS58 text in a format, made when the Python object
+    /// is ([`PySink`]'s rule: from the registry's account table, which it
+    /// also fills), so that a batch of pages repeating accounts renders each
+    /// once.
+    Account(Box<[u8; 32]>, u16),
     /// `list`.
     List(Vec<Built>),
     /// `tuple`.
@@ -95,6 +100,9 @@ impl Sink<'_> for BuiltSink {
     }
     fn hex(&mut self, bytes: &[u8]) -> Built {
         Built::Hex(bytes.into())
+    }
+    fn ss58_account(&mut self, key: &[u8; 32], format: u16) -> Built {
+        Built::Account(Box::new(*key), format)
     }
     fn seq_begin(&mut self, len: usize) -> Vec<Built> {
         // `len` was checked against the remaining input by the decoder.
@@ -166,6 +174,7 @@ fn build<'py>(sink: &mut PySink<'py, '_>, built: Built) -> Bound<'py, PyAny> {
         Built::Text(s) => PyString::new(py, &s).into_any(),
         Built::Name(n) => sink.names.get(py, &n).into_any(),
         Built::Hex(bytes) => sink.hex(&bytes),
+        Built::Account(id, format) => sink.ss58_account(&id, format),
         Built::List(items) => {
             let items: Vec<_> = items.into_iter().map(|i| build(sink, i)).collect();
             match PyList::new(py, items) {

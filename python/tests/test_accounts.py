@@ -102,3 +102,31 @@ def test_accounts_inside_fixed_size_keys_are_rendered_ahead_in_groups():
             assert "needed" in str(e) or "bytes" in str(e), e
         else:
             raise AssertionError("a short item must fail")
+
+
+def test_a_large_batch_takes_nested_accounts_from_the_registrys_table():
+    # A batch past 64 KiB decodes with the interpreter lock released; the
+    # accounts nested in its items are still rendered as the held path
+    # renders them, through the registry's account table: equal to one by
+    # one, and a second batch gets the very same str objects.
+    from conftest import config_with_metadata, read_hex
+    rc, _md = config_with_metadata("metadata/polkadot-v14-spec1000001.scale")
+    rc.ss58_format = 0
+    events = read_hex("payloads/polkadot-block-18468942/events.hex")
+    assert len(events) * 3 > 64 * 1024
+    one = rc.create_scale_object("Vec<EventRecord>", ScaleBytes(events)).decode()
+    first = rc.batch_decode(["Vec<EventRecord>"] * 3, [events] * 3)
+    second = rc.batch_decode(["Vec<EventRecord>"] * 3, [events] * 3)
+    assert first == second == [one] * 3
+
+    def accounts(value):
+        if isinstance(value, dict):
+            return [a for v in value.values() for a in accounts(v)]
+        if isinstance(value, (list, tuple)):
+            return [a for v in value for a in accounts(v)]
+        # Polkadot (format 0) account texts start with "1".
+        return [value] if isinstance(value, str) and value.startswith("1") and len(value) >= 46 else []
+
+    nested = accounts(first)
+    assert len(nested) > 30
+    assert all(a is b for a, b in zip(nested, accounts(second)))
