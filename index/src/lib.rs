@@ -48,4 +48,4 @@ pub use block::Block;
 pub use pipeline::{run, run_observed, Decoders, IndexError, Options, Progress, Summary};
 pub use rows::{decode_block, Rows};
 pub use spec::SpecDecoder;
-pub use tables::{record_batch, record_batches, Table};
+pub use tables::{record_batch, record_batches, record_batches_of, Table};

@@ -24,7 +24,7 @@ use arrow_array::{Array, RecordBatch, RecordBatchIterator, StructArray};
 use ferroscale_index::line_index::LineIndex;
 use ferroscale_index::pipeline::{self, Decoders, Options};
 use ferroscale_index::source::JsonLines;
-use ferroscale_index::tables::{record_batch, sort_rows};
+use ferroscale_index::tables::{record_batch, record_batches_of, sort_rows};
 use ferroscale_index::{partition, Block, Rows, SpecDecoder, Table};
 use pyo3::exceptions::{PyKeyError, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -630,6 +630,43 @@ impl IndexBatch {
 
     fn __getitem__(&self, py: Python<'_>, name: &str) -> PyResult<ArrowTable> {
         self.table(py, name)
+    }
+
+    /// Every table, by name in `TABLES` order, as [`IndexBatch::table`]
+    /// gives each. The ones not built yet are built side by side on every
+    /// core (GIL released): asked for one after another, each table's copy
+    /// of its JSON text was a serial stretch after the parallel decode.
+    fn all_tables<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let missing: Vec<Table> = Table::ALL
+            .into_iter()
+            .filter(|t| self.batches[*t as usize].get().is_none())
+            .collect();
+        if !missing.is_empty() {
+            let built = py.detach(|| {
+                guard("building record batches", || {
+                    let rows = self.rows.lock().unwrap_or_else(|p| p.into_inner());
+                    record_batches_of(&missing, &rows)
+                        .map_err(|e| PyValueError::new_err(format!("building the tables: {e}")))
+                })
+            })?;
+            for (table, batch) in missing.into_iter().zip(built) {
+                // Another thread may have built it meanwhile: the same rows
+                // give the same batch, so either one will do.
+                let _ = self.batches[table as usize].set(batch);
+            }
+        }
+        let tables = PyDict::new(py);
+        for table in Table::ALL {
+            let batch = self.batch(py, table)?;
+            tables.set_item(
+                table.name(),
+                ArrowTable {
+                    name: table.name(),
+                    batch,
+                },
+            )?;
+        }
+        Ok(tables)
     }
 
     /// Writes the rows as the Parquet partition of blocks `first..=last`

@@ -133,6 +133,26 @@ def test_exports_share_the_rust_buffers():
     assert kept.num_rows == 58 and kept.column("args").chunk(0).buffers()[2].address == first.address
 
 
+def test_all_tables_built_side_by_side_equal_each_table_built_alone():
+    blocks = real_blocks()
+    one_by_one = decode_blocks(blocks, decoders())
+    alone = {name: pa.table(one_by_one.table(name)) for name in TABLES}
+    batch = decode_blocks(blocks, decoders())
+    events = pa.table(batch.table("events"))  # built alone first
+    tables = batch.all_tables()
+    assert list(tables) == list(TABLES)
+    for name in TABLES:
+        assert tables[name].name == name
+        assert pa.table(tables[name]).equals(alone[name]), name
+        # Built once: later exports, by name or all again, share its buffers.
+        again = pa.table(batch.all_tables()[name])
+        by_name = pa.table(batch.table(name))
+        assert again.equals(by_name)
+    address = lambda t: t.column("args").chunk(0).buffers()[2].address
+    assert address(pa.table(tables["events"])) == address(events), "a table built before is kept"
+    assert address(pa.table(tables["extrinsics"])) == address(pa.table(batch["extrinsics"]))
+
+
 def test_decoding_releases_the_gil():
     blocks = real_blocks() * 150
     dec = decoders()

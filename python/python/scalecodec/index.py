@@ -61,7 +61,7 @@ def _pyarrow():
 def to_pyarrow(batch):
     """Every table of ``batch`` as a ``pyarrow.Table`` (no copy), by name."""
     pa = _pyarrow()
-    return {name: pa.table(batch.table(name)) for name in TABLES}
+    return {name: pa.table(table) for name, table in batch.all_tables().items()}
 
 
 class JsonLinesSource:
