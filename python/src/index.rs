@@ -24,7 +24,7 @@ use arrow_array::{Array, RecordBatch, RecordBatchIterator, StructArray};
 use ferroscale_index::line_index::LineIndex;
 use ferroscale_index::pipeline::{self, Decoders, Options};
 use ferroscale_index::source::JsonLines;
-use ferroscale_index::tables::{record_batch, record_batches_of, sort_rows};
+use ferroscale_index::tables::{record_batches_of, sort_rows};
 use ferroscale_index::{partition, Block, Rows, SpecDecoder, Table};
 use pyo3::exceptions::{PyKeyError, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -574,18 +574,41 @@ impl IndexBatch {
 
     /// `table`'s record batch, built on first request (GIL released).
     fn batch(&self, py: Python<'_>, table: Table) -> PyResult<RecordBatch> {
-        let slot = &self.batches[table as usize];
-        if let Some(b) = slot.get() {
-            return Ok(b.clone());
+        self.build(py, &[table])?;
+        // Set by `build`, or before it.
+        self.batches[table as usize]
+            .get()
+            .cloned()
+            .ok_or_else(|| PyValueError::new_err(format!("table {}: not built", table.name())))
+    }
+
+    /// Builds the batches of those of `tables` not built yet, side by side
+    /// on every core (GIL released).
+    fn build(&self, py: Python<'_>, tables: &[Table]) -> PyResult<()> {
+        let missing: Vec<Table> = tables
+            .iter()
+            .copied()
+            .filter(|t| self.batches[*t as usize].get().is_none())
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
         }
         let built = py.detach(|| {
-            guard("building a record batch", || {
+            guard("building record batches", || {
                 let rows = self.rows.lock().unwrap_or_else(|p| p.into_inner());
-                record_batch(table, &rows)
-                    .map_err(|e| PyValueError::new_err(format!("table {}: {e}", table.name())))
+                record_batches_of(&missing, &rows).map_err(|e| {
+                    let names: Vec<&str> = missing.iter().map(|t| t.name()).collect();
+                    let noun = if names.len() == 1 { "table" } else { "tables" };
+                    PyValueError::new_err(format!("{noun} {}: {e}", names.join(", ")))
+                })
             })
         })?;
-        Ok(slot.get_or_init(|| built).clone())
+        for (table, batch) in missing.into_iter().zip(built) {
+            // Another thread may have built it meanwhile: the same rows
+            // give the same batch, so either one will do.
+            let _ = self.batches[table as usize].set(batch);
+        }
+        Ok(())
     }
 }
 
@@ -637,24 +660,7 @@ impl IndexBatch {
     /// core (GIL released): asked for one after another, each table's copy
     /// of its JSON text was a serial stretch after the parallel decode.
     fn all_tables<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let missing: Vec<Table> = Table::ALL
-            .into_iter()
-            .filter(|t| self.batches[*t as usize].get().is_none())
-            .collect();
-        if !missing.is_empty() {
-            let built = py.detach(|| {
-                guard("building record batches", || {
-                    let rows = self.rows.lock().unwrap_or_else(|p| p.into_inner());
-                    record_batches_of(&missing, &rows)
-                        .map_err(|e| PyValueError::new_err(format!("building the tables: {e}")))
-                })
-            })?;
-            for (table, batch) in missing.into_iter().zip(built) {
-                // Another thread may have built it meanwhile: the same rows
-                // give the same batch, so either one will do.
-                let _ = self.batches[table as usize].set(batch);
-            }
-        }
+        self.build(py, &Table::ALL)?;
         let tables = PyDict::new(py);
         for table in Table::ALL {
             let batch = self.batch(py, table)?;
