@@ -236,7 +236,7 @@ pub(crate) struct IndexArgs {
     /// Width of a partition in block numbers.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub(crate) partition_blocks: u64,
-    /// Decoding threads (default: every core).
+    /// Threads for decoding and writing (default: every core).
     #[arg(long, value_name = "N")]
     pub(crate) threads: Option<usize>,
     /// Render account ids as SS58 addresses of this network format (default:

@@ -54,8 +54,9 @@ fn decode_to_arrow(blocks: &[Block], decoders: &Decoders, chunk: usize) -> usize
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut count = 2000u64;
-    // `--arrow-only`: only the decode to Arrow (for a profiler).
-    let mut arrow_only = false;
+    // `--arrow-only`: only the decode to Arrow (for a profiler);
+    // `--pipeline-only`: only the whole pipeline to Parquet.
+    let (mut arrow_only, mut pipeline_only) = (false, false);
     while let Some(a) = args.next() {
         if a == "--keep-freed-memory" {
             // As `ferroscale index` runs (see `allocator`).
@@ -65,6 +66,8 @@ fn main() {
             );
         } else if a == "--arrow-only" {
             arrow_only = true;
+        } else if a == "--pipeline-only" {
+            pipeline_only = true;
         } else if a == "--blocks" {
             count = args
                 .next()
@@ -97,7 +100,7 @@ fn main() {
     // the peak resident size after the run must not grow with the range.
     // First, before the other cases hold whole ranges in memory.
     let template = &cases[0].1;
-    let streamed = if arrow_only {
+    let streamed = if arrow_only || pipeline_only {
         vec![]
     } else {
         vec![count, 4 * count]
@@ -125,73 +128,8 @@ fn main() {
 
     for (name, template) in &cases {
         let blocks = repeated(template, count);
-        let mb = blocks.iter().map(|b| b.scale_bytes()).sum::<usize>() as f64 / 1e6;
-        // Where one thread's time goes: the dynamic decode alone (into the
-        // flat `Document` the rows are read from), then rows (+ JSON text).
-        let spec = decoders.get(template.spec_version).expect("spec");
-        let ctx = spec.context();
-        let time_decode = |document: bool| {
-            let t = Instant::now();
-            for b in &blocks {
-                let items = b
-                    .events
-                    .iter()
-                    .filter_map(|e| Some((spec.events_type()?, e)))
-                    .chain(b.extrinsics.iter().map(|x| (spec.extrinsic_type(), x)));
-                for (ty, bytes) in items {
-                    if document {
-                        std::hint::black_box(Document::decode(&ctx, ty, bytes).expect("decode"));
-                    } else {
-                        std::hint::black_box(
-                            ferroscale_dynamic::decode_value(&ctx, ty, bytes).expect("decode"),
-                        );
-                    }
-                }
-            }
-            t.elapsed().as_secs_f64()
-        };
-        let tree = time_decode(false);
-        let values = time_decode(true);
-        let t = Instant::now();
-        let all_rows: Vec<_> = blocks.iter().map(|b| decode_block(b, Some(spec))).collect();
-        let rows = t.elapsed().as_secs_f64();
-        println!(
-            "{name}: 1 thread: dynamic decode to Value {:.3} ms/block, to Document {:.3} ms/block, \
-             + rows and JSON {:.3} ms/block",
-            tree * 1e3 / count as f64,
-            values * 1e3 / count as f64,
-            (rows - values) * 1e3 / count as f64
-        );
-        drop(all_rows);
-        let mut one = 0.0;
-        for threads in [1, cores] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            // Warm-up, then the measured pass.
-            pool.install(|| decode_to_arrow(&blocks[..blocks.len().min(50)], &decoders, 500));
-            let t = Instant::now();
-            let cpu = cpu_seconds();
-            let rows = pool.install(|| decode_to_arrow(&blocks, &decoders, 500));
-            let s = t.elapsed().as_secs_f64();
-            // CPU time of the whole process per block: on more threads, what
-            // it adds over one thread is contention (allocator, page faults,
-            // memory bandwidth), not waiting.
-            let cpu = cpu_seconds().zip(cpu).map_or("?".into(), |(b, a)| {
-                format!("{:.3}", (b - a) * 1e3 / count as f64)
-            });
-            if threads == 1 {
-                one = s;
-            }
-            println!(
-                "{name}: to Arrow, {threads} thread(s): {:.0} blocks/s, {:.1} MB/s, {:.3} ms/block, \
-                 CPU {cpu} ms/block, {rows} rows{}",
-                count as f64 / s,
-                mb / s,
-                s * 1e3 / count as f64,
-                if threads > 1 { format!(", {:.2}x over 1 thread", one / s) } else { String::new() }
-            );
+        if !pipeline_only {
+            arrow_cases(name, template, &blocks, &decoders, cores);
         }
         if arrow_only {
             continue;
@@ -204,52 +142,140 @@ fn main() {
             .iter()
             .map(|b| ferroscale_index::source::block_to_json_line(b) + "\n")
             .collect();
-        // Writing alone: one 500-block partition's rows to Parquet (the
-        // pipeline's writer stage), with the JSON text it holds.
-        let mut rows = decode_blocks(&blocks[..blocks.len().min(500)], &decoders);
-        let json_mb = (rows.extrinsics.iter().map(|r| r.args.len()).sum::<usize>()
-            + rows.calls.iter().map(|r| r.args.len()).sum::<usize>()
-            + rows.events.iter().map(|r| r.args.len()).sum::<usize>()) as f64
-            / 1e6;
-        let t = Instant::now();
-        let parquet =
-            ferroscale_index::partition::write_partition(&dir, 0, 499, &mut rows).expect("write");
-        let s = t.elapsed().as_secs_f64();
-        println!(
-            "{name}: writing one 500-block partition: {:.3} s ({:.3} ms/block), {json_mb:.1} MB of JSON args, {:.2} MB Parquet",
-            s,
-            s * 1e3 / 500.0,
-            parquet as f64 / 1e6
-        );
-        let _ = std::fs::remove_dir_all(&dir);
-        // The source alone (the pipeline's reader stage, one thread).
-        let t = Instant::now();
-        let read = JsonLines::new(std::io::Cursor::new(text.as_bytes()))
-            .map(|b| b.expect("line").extrinsics.len())
-            .sum::<usize>();
-        let s = t.elapsed().as_secs_f64();
-        println!(
-            "{name}: JSON lines source alone: {:.0} blocks/s, {:.3} ms/block ({read} extrinsics)",
-            count as f64 / s,
-            s * 1e3 / count as f64
-        );
+        if !pipeline_only {
+            // Writing alone: one 500-block partition's rows to Parquet (the
+            // pipeline's writer stage), with the JSON text it holds.
+            let mut rows = decode_blocks(&blocks[..blocks.len().min(500)], &decoders);
+            let json_mb = (rows.extrinsics.iter().map(|r| r.args.len()).sum::<usize>()
+                + rows.calls.iter().map(|r| r.args.len()).sum::<usize>()
+                + rows.events.iter().map(|r| r.args.len()).sum::<usize>())
+                as f64
+                / 1e6;
+            let t = Instant::now();
+            let parquet = ferroscale_index::partition::write_partition(&dir, 0, 499, &mut rows)
+                .expect("write");
+            let s = t.elapsed().as_secs_f64();
+            println!(
+                "{name}: writing one 500-block partition: {:.3} s ({:.3} ms/block), {json_mb:.1} MB of JSON args, {:.2} MB Parquet",
+                s,
+                s * 1e3 / 500.0,
+                parquet as f64 / 1e6
+            );
+            let _ = std::fs::remove_dir_all(&dir);
+            // The source alone (the pipeline's reader stage, one thread).
+            let t = Instant::now();
+            let read = JsonLines::new(std::io::Cursor::new(text.as_bytes()))
+                .map(|b| b.expect("line").extrinsics.len())
+                .sum::<usize>();
+            let s = t.elapsed().as_secs_f64();
+            println!(
+                "{name}: JSON lines source alone: {:.0} blocks/s, {:.3} ms/block ({read} extrinsics)",
+                count as f64 / s,
+                s * 1e3 / count as f64
+            );
+        }
         for threads in [1, cores] {
             let out = dir.join(format!("out-{threads}"));
             let mut options = Options::new(&out);
             options.partition_blocks = 500;
             options.threads = Some(threads);
+            let cpu = cpu_seconds();
             let summary = run(
                 JsonLines::new(std::io::Cursor::new(text.as_bytes())),
                 &mut decoders,
                 &options,
             )
             .expect("run");
+            // The reader's thread included: CPU over wall time is how many
+            // cores the run kept busy.
+            let cpu = cpu_seconds().zip(cpu).map_or("?".into(), |(b, a)| {
+                format!("{:.3}", (b - a) * 1e3 / count as f64)
+            });
             println!(
-                "{name}: pipeline to Parquet, {threads} thread(s): {summary}, {:.1} MB Parquet",
+                "{name}: pipeline to Parquet, {threads} thread(s): {summary}, {:.1} MB Parquet, \
+                 CPU {cpu} ms/block",
                 summary.parquet_bytes as f64 / 1e6
             );
         }
         let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Where one thread's time goes, then the decode to Arrow on 1 thread and on
+/// every core.
+fn arrow_cases(name: &str, template: &Block, blocks: &[Block], decoders: &Decoders, cores: usize) {
+    let count = blocks.len();
+    let mb = blocks.iter().map(|b| b.scale_bytes()).sum::<usize>() as f64 / 1e6;
+    // The dynamic decode alone (into the flat `Document` the rows are read
+    // from), then rows (+ JSON text).
+    let spec = decoders.get(template.spec_version).expect("spec");
+    let ctx = spec.context();
+    let time_decode = |document: bool| {
+        let t = Instant::now();
+        for b in blocks {
+            let items = b
+                .events
+                .iter()
+                .filter_map(|e| Some((spec.events_type()?, e)))
+                .chain(b.extrinsics.iter().map(|x| (spec.extrinsic_type(), x)));
+            for (ty, bytes) in items {
+                if document {
+                    std::hint::black_box(Document::decode(&ctx, ty, bytes).expect("decode"));
+                } else {
+                    std::hint::black_box(
+                        ferroscale_dynamic::decode_value(&ctx, ty, bytes).expect("decode"),
+                    );
+                }
+            }
+        }
+        t.elapsed().as_secs_f64()
+    };
+    let tree = time_decode(false);
+    let values = time_decode(true);
+    let t = Instant::now();
+    let all_rows: Vec<_> = blocks.iter().map(|b| decode_block(b, Some(spec))).collect();
+    let rows = t.elapsed().as_secs_f64();
+    println!(
+        "{name}: 1 thread: dynamic decode to Value {:.3} ms/block, to Document {:.3} ms/block, \
+         + rows and JSON {:.3} ms/block",
+        tree * 1e3 / count as f64,
+        values * 1e3 / count as f64,
+        (rows - values) * 1e3 / count as f64
+    );
+    drop(all_rows);
+    let mut one = 0.0;
+    for threads in [1, cores] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        // Warm-up, then the measured pass.
+        pool.install(|| decode_to_arrow(&blocks[..blocks.len().min(50)], decoders, 500));
+        let t = Instant::now();
+        let cpu = cpu_seconds();
+        let rows = pool.install(|| decode_to_arrow(blocks, decoders, 500));
+        let s = t.elapsed().as_secs_f64();
+        // CPU time of the whole process per block: on more threads, what
+        // it adds over one thread is contention (allocator, page faults,
+        // memory bandwidth), not waiting.
+        let cpu = cpu_seconds().zip(cpu).map_or("?".into(), |(b, a)| {
+            format!("{:.3}", (b - a) * 1e3 / count as f64)
+        });
+        if threads == 1 {
+            one = s;
+        }
+        println!(
+            "{name}: to Arrow, {threads} thread(s): {:.0} blocks/s, {:.1} MB/s, {:.3} ms/block, \
+             CPU {cpu} ms/block, {rows} rows{}",
+            count as f64 / s,
+            mb / s,
+            s * 1e3 / count as f64,
+            if threads > 1 {
+                format!(", {:.2}x over 1 thread", one / s)
+            } else {
+                String::new()
+            }
+        );
     }
 }
 

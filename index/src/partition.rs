@@ -9,6 +9,7 @@
 
 use std::fmt;
 use std::fs::{self, File};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use arrow_array::RecordBatch;
@@ -22,7 +23,7 @@ use parquet::schema::types::ColumnPath;
 use rayon::prelude::*;
 
 use crate::rows::Rows;
-use crate::tables::{record_batch, sort_rows, Table};
+use crate::tables::{record_batch_of_rows, row_sizes, sort_rows, Table};
 
 /// A partition that could not be written.
 #[derive(Debug)]
@@ -129,23 +130,26 @@ fn write_table(
     if let Some(dir) = tmp.parent() {
         fs::create_dir_all(dir).map_err(|e| fail(format!("creating the folder: {e}")))?;
     }
-    let batch = record_batch(table, rows).map_err(|e| fail(format!("building the batch: {e}")))?;
     let file = File::create(&tmp).map_err(|e| fail(e.to_string()))?;
     let props = properties(table);
-    let groups = row_groups(&batch, props.max_row_group_size());
+    let groups = row_groups(&row_sizes(table, rows), props.max_row_group_size());
     let writer =
         ArrowWriter::try_new(file, table.schema(), Some(props)).map_err(|e| fail(e.to_string()))?;
     let (mut file_writer, columns) = writer
         .into_serialized_writer()
         .map_err(|e| fail(e.to_string()))?;
-    // The row groups are encoded and compressed side by side, then written
-    // in order.
+    // Each row group is built into Arrow, encoded and compressed on its own,
+    // side by side with the others, then written in order.
     let encoded = groups
-        .par_iter()
+        .into_par_iter()
         .enumerate()
-        .map(|(i, group)| encode_row_group(&columns, i, group))
+        .map(|(i, range)| {
+            let batch = record_batch_of_rows(table, rows, range)
+                .map_err(|e| format!("building the batch: {e}"))?;
+            encode_row_group(&columns, i, &batch).map_err(|e| e.to_string())
+        })
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| fail(e.to_string()))?;
+        .map_err(fail)?;
     for chunks in encoded {
         let mut row_group = file_writer
             .next_row_group()
@@ -164,33 +168,52 @@ fn write_table(
     Ok((tmp, path, bytes))
 }
 
-/// A table's batch cut into its row groups (zero-copy slices, in order):
-/// at most `max_rows` rows each, and a large table (the JSON arguments of
-/// `extrinsics` and `events`: zstd over them is most of a partition's
-/// writing time) in as many as the pool has threads, so that they are
-/// compressed side by side. The rows are sorted before the cut, so every
-/// row group is sorted too. An empty batch has no row group.
-fn row_groups(batch: &RecordBatch, max_rows: usize) -> Vec<RecordBatch> {
-    let rows = batch.num_rows();
-    if rows == 0 {
-        return Vec::new();
-    }
-    let by_size = if batch.get_array_memory_size() >= PARALLEL_ROW_GROUPS {
-        rayon::current_num_threads()
+/// A table's rows cut into row groups, given each row's size
+/// ([`row_sizes`]): consecutive runs of at most `max_rows` rows and about
+/// [`ROW_GROUP_BYTES`] each, and a large table (the JSON arguments of
+/// `extrinsics` and `events`) in at least as many runs as the pool has
+/// threads, so that they are compressed side by side. The rows are sorted
+/// before the cut, so every row group is sorted too. No rows, no row group.
+///
+/// A row group is built into Arrow only when it is encoded, so a
+/// partition's columns are never in memory whole: memory stays bounded by
+/// the row group size, and a partition's buffers are ones malloc has
+/// already handed out for the one before (a hundred-megabyte column is a
+/// fresh mapping from the kernel every time, and its page faults, taken on
+/// both cores at once, were a third of the pipeline's time).
+fn row_groups(sizes: &[usize], max_rows: usize) -> Vec<Range<usize>> {
+    let total: usize = sizes.iter().sum();
+    let target = if total >= PARALLEL_ROW_GROUPS {
+        total
+            .div_ceil(rayon::current_num_threads())
+            .min(ROW_GROUP_BYTES)
     } else {
-        1
+        usize::MAX
     };
-    let count = by_size.max(rows.div_ceil(max_rows.max(1))).min(rows);
-    let per_group = rows.div_ceil(count);
-    (0..rows)
-        .step_by(per_group)
-        .map(|start| batch.slice(start, per_group.min(rows - start)))
-        .collect()
+    let max_rows = max_rows.max(1);
+    let mut groups = Vec::new();
+    let (mut start, mut bytes) = (0, 0usize);
+    for (i, size) in sizes.iter().enumerate() {
+        bytes = bytes.saturating_add(*size);
+        if bytes >= target || i + 1 - start >= max_rows {
+            groups.push(start..i + 1);
+            (start, bytes) = (i + 1, 0);
+        }
+    }
+    if start < sizes.len() {
+        groups.push(start..sizes.len());
+    }
+    groups
 }
 
-/// From this size in memory a table's batch is cut into one row group per
-/// thread; below it, one row group (small files stay one group).
+/// From this size a table is cut into one row group per thread at least;
+/// below it, one row group (small files stay one group).
 const PARALLEL_ROW_GROUPS: usize = 4 << 20;
+
+/// The most a row group holds (about): its Arrow columns and their encoded
+/// pages stay under glibc's largest threshold for fresh mappings (32 MiB), so
+/// they are served from memory malloc already holds.
+const ROW_GROUP_BYTES: usize = 16 << 20;
 
 /// Encodes and compresses one row group's columns (`index`: its position
 /// in the file).
@@ -255,7 +278,30 @@ fn properties(table: Table) -> WriterProperties {
 
 #[cfg(test)]
 mod tests {
-    use super::block_ranges;
+    use super::{block_ranges, row_groups, ROW_GROUP_BYTES};
+
+    #[test]
+    fn row_groups_are_one_per_thread_and_at_most_16_mib() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mib = 1 << 20;
+        let groups = |sizes: &[usize], max_rows| pool.install(|| row_groups(sizes, max_rows));
+        // Large: cut at 16 MiB, the last group what is left.
+        let large = groups(&[mib; 100], usize::MAX);
+        assert_eq!(large.len(), 7);
+        assert!(large[..6].iter().all(|g| g.len() * mib == ROW_GROUP_BYTES));
+        assert_eq!(large[6], 96..100);
+        // Between 4 MiB and 2 × 16 MiB: one per thread.
+        assert_eq!(groups(&[mib / 2; 10], usize::MAX), [0..5, 5..10]);
+        // Small: one group, unless it has more rows than a group may.
+        assert_eq!(groups(&[1000; 10], usize::MAX), vec![(0..10)]);
+        assert_eq!(groups(&[1000; 10], 3), [0..3, 3..6, 6..9, 9..10]);
+        // No rows, no group; one huge row, one group.
+        assert!(groups(&[], usize::MAX).is_empty());
+        assert_eq!(groups(&[100 * mib], usize::MAX), vec![(0..1)]);
+    }
 
     #[test]
     fn ranges_are_cut_at_multiples_of_the_width() {

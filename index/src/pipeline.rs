@@ -2,8 +2,10 @@
 //!
 //! Three stages run at once: a reader thread groups the source's blocks into
 //! partitions (windows of `partition_blocks` block numbers), the calling
-//! thread decodes each partition's blocks in parallel on the rayon pool,
-//! and a writer thread writes the previous partition's Parquet files.
+//! thread decodes each partition's blocks in parallel on the run's rayon
+//! pool, and a writer thread writes the previous partition's Parquet files
+//! on that same pool (so a run uses the threads it was given, and decoding
+//! and writing share them).
 //! Stages hand over through channels of capacity one, so at most a few
 //! partitions are in memory whatever the length of the range. Finished
 //! partitions ([`crate::partition::is_finished`]) are not decoded again.
@@ -139,7 +141,8 @@ pub struct Options {
     /// Width of a partition in block numbers: blocks `k·w ..= k·w + w − 1`
     /// go to one partition (named by the first and last block present).
     pub partition_blocks: u64,
-    /// Decoding threads (`None`: every core).
+    /// Threads decoding and writing share (`None`: every core); the
+    /// source is read on a thread of its own.
     pub threads: Option<usize>,
 }
 
@@ -349,11 +352,15 @@ where
             }
         });
 
-        // Writer: each decoded partition to Parquet.
+        // Writer: each decoded partition to Parquet, on the run's pool too:
+        // rayon's global pool would be threads the run was not given (a
+        // one-thread run would use every core), and with every core the
+        // writer's threads and the decoder's would fight over them.
+        let pool = &pool;
         let writer = scope.spawn(move || -> Result<(u64, u64), WriteError> {
             let (mut partitions, mut bytes) = (0, 0);
             for (first, last, mut rows) in write_rx {
-                bytes += write_partition(out, first, last, &mut rows)?;
+                bytes += pool.install(|| write_partition(out, first, last, &mut rows))?;
                 partitions += 1;
             }
             Ok((partitions, bytes))

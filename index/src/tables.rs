@@ -5,6 +5,7 @@
 //! row group's pages of those columns hold runs of one value (small after
 //! dictionary encoding) and readers can skip by pallet.
 
+use std::ops::Range;
 use std::sync::{Arc, LazyLock};
 
 use arrow_array::builder::{
@@ -181,14 +182,87 @@ pub fn sort_rows(rows: &mut Rows) {
 
 /// The record batch of `table` from `rows` (in the rows' order).
 pub fn record_batch(table: Table, rows: &Rows) -> Result<RecordBatch, ArrowError> {
+    record_batch_of_rows(table, rows, 0..row_count(table, rows))
+}
+
+/// The record batch of rows `range` of `table` (in the rows' order).
+///
+/// # Panics
+///
+/// When `range` is not within the table's rows.
+pub fn record_batch_of_rows(
+    table: Table,
+    rows: &Rows,
+    range: Range<usize>,
+) -> Result<RecordBatch, ArrowError> {
     let columns = match table {
-        Table::Blocks => blocks(&rows.blocks),
-        Table::Extrinsics => extrinsics(&rows.extrinsics),
-        Table::Calls => calls(&rows.calls),
-        Table::Events => events(&rows.events),
-        Table::Errors => errors(&rows.errors),
+        Table::Blocks => blocks(&rows.blocks[range]),
+        Table::Extrinsics => extrinsics(&rows.extrinsics[range]),
+        Table::Calls => calls(&rows.calls[range]),
+        Table::Events => events(&rows.events[range]),
+        Table::Errors => errors(&rows.errors[range]),
     }?;
     RecordBatch::try_new(table.schema(), columns)
+}
+
+/// How many rows `table` has in `rows`.
+pub fn row_count(table: Table, rows: &Rows) -> usize {
+    match table {
+        Table::Blocks => rows.blocks.len(),
+        Table::Extrinsics => rows.extrinsics.len(),
+        Table::Calls => rows.calls.len(),
+        Table::Events => rows.events.len(),
+        Table::Errors => rows.errors.len(),
+    }
+}
+
+/// About how many bytes each row of `table` takes in a record batch: its
+/// text, plus a fixed part for the numbers and offsets.
+pub fn row_sizes(table: Table, rows: &Rows) -> Vec<usize> {
+    const FIXED: usize = 32;
+    let text = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+    match table {
+        Table::Blocks => rows.blocks.iter().map(|r| FIXED + r.hash.len()).collect(),
+        Table::Extrinsics => rows
+            .extrinsics
+            .iter()
+            .map(|r| {
+                FIXED
+                    + r.args.len()
+                    + r.hash.len()
+                    + r.pallet.len()
+                    + r.call.len()
+                    + text(&r.address)
+                    + text(&r.signature)
+                    + text(&r.extensions)
+                    + text(&r.era)
+                    + text(&r.tip)
+                    + text(&r.mode)
+            })
+            .collect(),
+        Table::Calls => rows
+            .calls
+            .iter()
+            .map(|r| FIXED + r.args.len() + r.call_hash.len() + r.pallet.len() + r.name.len())
+            .collect(),
+        Table::Events => rows
+            .events
+            .iter()
+            .map(|r| {
+                FIXED
+                    + r.args.len()
+                    + r.phase.len()
+                    + r.pallet.len()
+                    + r.name.len()
+                    + r.topics.iter().map(String::len).sum::<usize>()
+            })
+            .collect(),
+        Table::Errors => rows
+            .errors
+            .iter()
+            .map(|r| FIXED + r.item.len() + r.error.len())
+            .collect(),
+    }
 }
 
 /// The record batches of every table ([`Table::ALL`] order), built in

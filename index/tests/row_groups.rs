@@ -1,6 +1,7 @@
-//! A large table is written as several row groups, compressed side by side:
-//! the file reads back as exactly the sorted batch, in as many row groups as
-//! the pool has threads, each sorted by pallet and name.
+//! A large table is written as several row groups, built and compressed
+//! side by side: the file reads back as exactly the sorted batch, in as many
+//! row groups as the pool has threads (while that keeps each under 16 MiB),
+//! each sorted by pallet and name.
 
 mod common;
 
