@@ -54,9 +54,9 @@ fn decode_to_arrow(blocks: &[Block], decoders: &Decoders, chunk: usize) -> usize
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut count = 2000u64;
-    // `--arrow-only`: only the decode to Arrow (for a profiler);
-    // `--pipeline-only`: only the whole pipeline to Parquet.
-    let (mut arrow_only, mut pipeline_only) = (false, false);
+    // `--only streamed|arrow|pipeline`: one part (`--arrow-only`: `--only
+    // arrow`, for a profiler).
+    let mut only: Option<String> = None;
     while let Some(a) = args.next() {
         if a == "--keep-freed-memory" {
             // As `ferroscale index` runs (see `allocator`).
@@ -65,9 +65,13 @@ fn main() {
                 ferroscale_index::allocator::keep_freed_memory()
             );
         } else if a == "--arrow-only" {
-            arrow_only = true;
-        } else if a == "--pipeline-only" {
-            pipeline_only = true;
+            only = Some("arrow".into());
+        } else if a == "--only" {
+            only = args.next();
+            assert!(
+                matches!(only.as_deref(), Some("streamed" | "arrow" | "pipeline")),
+                "--only streamed|arrow|pipeline"
+            );
         } else if a == "--blocks" {
             count = args
                 .next()
@@ -100,10 +104,11 @@ fn main() {
     // the peak resident size after the run must not grow with the range.
     // First, before the other cases hold whole ranges in memory.
     let template = &cases[0].1;
-    let streamed = if arrow_only || pipeline_only {
-        vec![]
-    } else {
+    let runs = |part: &str| only.as_deref().is_none_or(|o| o == part);
+    let streamed = if runs("streamed") {
         vec![count, 4 * count]
+    } else {
+        vec![]
     };
     for n in streamed {
         let dir =
@@ -127,11 +132,14 @@ fn main() {
     }
 
     for (name, template) in &cases {
+        if !runs("arrow") && !runs("pipeline") {
+            break;
+        }
         let blocks = repeated(template, count);
-        if !pipeline_only {
+        if runs("arrow") {
             arrow_cases(name, template, &blocks, &decoders, cores);
         }
-        if arrow_only {
+        if !runs("pipeline") {
             continue;
         }
         // The whole pipeline, from JSON lines to Parquet partitions.
@@ -142,7 +150,7 @@ fn main() {
             .iter()
             .map(|b| ferroscale_index::source::block_to_json_line(b) + "\n")
             .collect();
-        if !pipeline_only {
+        if only.is_none() {
             // Writing alone: one 500-block partition's rows to Parquet (the
             // pipeline's writer stage), with the JSON text it holds.
             let mut rows = decode_blocks(&blocks[..blocks.len().min(500)], &decoders);
