@@ -3,6 +3,8 @@
 //! seed corpora built from the fixtures. See the README's "Fuzzing" section.
 
 pub mod harness;
+#[cfg(feature = "index")]
+pub mod index;
 #[cfg(feature = "typed")]
 pub mod typed;
 #[cfg(feature = "typed")]

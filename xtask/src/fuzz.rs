@@ -67,7 +67,7 @@ fn seed(targets: &[String]) -> Result<(), String> {
         "--release",
         "--no-default-features",
         "--features",
-        "seed-writer,typed",
+        "seed-writer,typed,index",
         "--bin",
         "fuzz-seed",
         "--",

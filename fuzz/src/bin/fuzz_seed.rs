@@ -19,6 +19,9 @@ fn main() {
         if cfg!(feature = "typed") {
             all.push("typed");
         }
+        if cfg!(feature = "index") {
+            all.push("index");
+        }
         all
     };
     for target in chosen {
@@ -28,6 +31,8 @@ fn main() {
         let seeds = match target {
             #[cfg(feature = "typed")]
             "typed" => ferroscale_fuzz::typed::seeds(),
+            #[cfg(feature = "index")]
+            "index" => ferroscale_fuzz::index::seeds(),
             other => seeds::for_target(other),
         };
         let bytes: usize = seeds.iter().map(Vec::len).sum();
