@@ -170,9 +170,10 @@ fn write_table(
 
 /// A table's rows cut into row groups, given each row's size
 /// ([`row_sizes`]): consecutive runs of at most `max_rows` rows and about
-/// [`ROW_GROUP_BYTES`] each, and a large table (the JSON arguments of
-/// `extrinsics` and `events`) in at least as many runs as the pool has
-/// threads, so that they are compressed side by side. The rows are sorted
+/// [`ROW_GROUP_BYTES`] each; a large table (the JSON arguments of
+/// `extrinsics` and `events`) in about one run per thread of the pool (more
+/// when a run would pass [`ROW_GROUP_BYTES`]), so that they are compressed
+/// side by side. The rows are sorted
 /// before the cut, so every row group is sorted too. No rows, no row group.
 ///
 /// A row group is built into Arrow only when it is encoded, so a
@@ -206,8 +207,8 @@ fn row_groups(sizes: &[usize], max_rows: usize) -> Vec<Range<usize>> {
     groups
 }
 
-/// From this size a table is cut into one row group per thread at least;
-/// below it, one row group (small files stay one group).
+/// From this size a table is cut into about one row group per thread (or
+/// more); below it, one row group (small files stay one group).
 const PARALLEL_ROW_GROUPS: usize = 4 << 20;
 
 /// The most a row group holds (about): its Arrow columns and their encoded
