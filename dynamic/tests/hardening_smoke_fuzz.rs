@@ -19,7 +19,8 @@
 mod harness;
 
 use harness::mutate::{mutate, Rng};
-use harness::smoke::{smoke, SEED};
+use harness::smoke::SEED;
+use harness::targets::smoke;
 
 #[test]
 fn smoke_fuzz_metadata() {

@@ -173,8 +173,8 @@ fn write_table(
 /// [`ROW_GROUP_BYTES`] each; a large table (the JSON arguments of
 /// `extrinsics` and `events`) in about one run per thread of the pool (more
 /// when a run would pass [`ROW_GROUP_BYTES`]), so that they are compressed
-/// side by side. The rows are sorted
-/// before the cut, so every row group is sorted too. No rows, no row group.
+/// side by side. The rows are sorted before the cut, so every row group is
+/// sorted too. No rows, no row group.
 ///
 /// A row group is built into Arrow only when it is encoded, so a
 /// partition's columns are never in memory whole: memory stays bounded by

@@ -1,6 +1,7 @@
 //! The bounded smoke-fuzz runner of the CI test suites
 //! (`dynamic/tests/hardening_smoke_fuzz.rs` for the dynamic layer's entry
-//! points, `tests/tests/typed_smoke_fuzz.rs` for the generated types): an
+//! points, `tests/tests/typed_smoke_fuzz.rs` for the generated types,
+//! `index/tests/smoke_fuzz.rs` for the columnar index): an
 //! entry point runs first on every seed, then on a fixed number of inputs
 //! made by the deterministic [`mutate`](super::mutate) from those seeds. Same
 //! seed, same inputs on every machine: a failure names the iteration and
@@ -14,8 +15,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::time::Instant;
 
+// Only `mutate` beside it: test crates that see neither the dynamic layer's
+// seeds nor its targets (the index's) include this file with it by path.
 use super::mutate::{mutate, Rng};
-use super::{seeds, targets};
 
 /// The fixed seed of the mutator (each target mixes in its name).
 pub const SEED: u64 = 0x00f3_7705_ca1e_5eed;
@@ -27,18 +29,7 @@ fn scale() -> usize {
         .unwrap_or(1)
 }
 
-/// Runs harness target `target` on all its seeds, then on `iterations`
-/// mutated inputs.
-pub fn smoke(target: &str, iterations: usize) {
-    smoke_with(
-        target,
-        seeds::for_target(target),
-        |data| targets::run(target, data),
-        iterations,
-    );
-}
-
-/// [`smoke`] over any entry point and seed pool. Half of the time a mutation
+/// The smoke fuzz of any entry point over a seed pool. Half of the time a mutation
 /// continues from the previous mutated input rather than a fresh seed, so
 /// mutations stack up.
 pub fn smoke_with(target: &str, pool: Vec<Vec<u8>>, entry: impl Fn(&[u8]), iterations: usize) {

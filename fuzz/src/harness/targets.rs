@@ -5,6 +5,7 @@
 //! succeeds used every byte; a type string's canonical form reads back as
 //! itself), the entry point asserts it, so a broken promise is a crash too.
 
+use super::{seeds, smoke::smoke_with};
 use ferroscale_dynamic::ops::portable_decomposition;
 use ferroscale_dynamic::portable::import_metadata_bytes;
 use ferroscale_dynamic::preset::{Definitions, Preset};
@@ -23,6 +24,17 @@ pub const TARGETS: [&str; 6] = [
     "text",
     "named",
 ];
+
+/// The smoke fuzz of harness target `target`: all its seeds, then
+/// `iterations` mutated inputs (see [`super::smoke`]).
+pub fn smoke(target: &str, iterations: usize) {
+    smoke_with(
+        target,
+        seeds::for_target(target),
+        |data| run(target, data),
+        iterations,
+    );
+}
 
 /// Runs the entry point of target `name` ([`TARGETS`]) on `data`.
 ///
