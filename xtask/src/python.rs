@@ -56,6 +56,9 @@ pub(crate) fn venv_python() -> Result<String, String> {
             "distributed>=2024.1",
             "pyspark>=4.0,<5",
             "pandas>=2.2,<3",
+            // Test-only: checks `_core.pyi` against the built module
+            // (stubtest) and the package's Python against the stubs.
+            "mypy>=2.4,<3",
         ],
     )?;
     Ok(py)
@@ -74,6 +77,31 @@ pub(crate) fn test() -> Result<(), String> {
         "build scalecodec module from python/",
         &py,
         &["-m", "pip", "install", "--quiet", "./python"],
+    )?;
+    // What a type checker reads must be what the module is: every name,
+    // signature and class of the installed extension against `_core.pyi`,
+    // then the package's Python against those stubs.
+    run_step(
+        "python stubs (mypy stubtest)",
+        &py,
+        &[
+            "-m",
+            "mypy.stubtest",
+            "--mypy-config-file",
+            "python/mypy.ini",
+            "scalecodec._core",
+        ],
+    )?;
+    run_step(
+        "python types (mypy)",
+        &py,
+        &[
+            "-m",
+            "mypy",
+            "--config-file",
+            "python/mypy.ini",
+            "python/python/scalecodec",
+        ],
     )?;
     run_step(
         "python tests",

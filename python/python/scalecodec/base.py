@@ -18,7 +18,7 @@ classes made for type strings.
 import os
 import threading
 import types as _types
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Set, Type
 
 from scalecodec import _core
 from scalecodec.constants import ScaleValue
@@ -122,15 +122,21 @@ class RuntimeConfigurationObject(_core.ConfigBase):
 
     def _reset(self, registry: "_core.Registry") -> None:
         """Starts over with ``registry``: no mirrored types, runtime or cached classes."""
-        self._registry, self._classes, self._value_decoders = registry, {}, {}
+        self._registry, self._classes = registry, {}
+        self._value_decoders: Dict[str, Any] = {}
         self.type_registry: Dict[str, Any] = {"types": _TypesView(self), "runtime_api": {}}
         self.chain_id: Optional[str] = None
         self.metadata = None
 
     @classmethod
-    def all_subclasses(cls, class_: type) -> set:
+    def all_subclasses(cls, class_: type) -> Set[type]:
         """Every subclass of ``class_``, at any depth."""
-        return set(class_.__subclasses__()).union(s for c in class_.__subclasses__() for s in cls.all_subclasses(c))
+        found: Set[type] = set()
+        sub: type
+        for sub in class_.__subclasses__():
+            found.add(sub)
+            found |= cls.all_subclasses(sub)
+        return found
 
 
 def _check_data(data: Any) -> None:
@@ -182,7 +188,9 @@ class ScaleDecoder(_core.ScaleObject):
     #: ``ScaleType[int]``, ``ScaleDecoder[ScaleValue]``: the class subscripted
     #: for annotations, as cyscale 0.8's generic classes are (a
     #: ``types.GenericAlias``, like ``list[int]``; nothing is checked).
-    __class_getitem__ = classmethod(_types.GenericAlias)
+    @classmethod
+    def __class_getitem__(cls, item: Any) -> _types.GenericAlias:
+        return _types.GenericAlias(cls, item)
 
     def __init_subclass__(cls, kinds: tuple = (), names: tuple = (), **kwargs: Any):
         super().__init_subclass__(**kwargs)
@@ -252,7 +260,7 @@ class _Part(ScaleType):
         return (_restore_part, (type(self), self.runtime_config, self._value, dict(self.__dict__), where))
 
 
-def _restore_part(cls: type, config: RuntimeConfigurationObject, value: Any, attrs: dict, where: Any) -> "_Part":
+def _restore_part(cls: Type["_Part"], config: RuntimeConfigurationObject, value: Any, attrs: dict, where: Any) -> "_Part":
     """A pickled :class:`_Part` (or subclass) as it was, without its ``__init__``."""
     obj = cls.__new__(cls)
     obj.runtime_config, obj._value, obj.decoded = config, value, True

@@ -9,7 +9,7 @@ python/src/metadata_objects.rs).
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Union
 
 from scalecodec import _core
 from scalecodec._core import TypeKind as K
@@ -79,7 +79,8 @@ class _DefinedTypeString:
         return cls.__name__
 
 
-def _declare(name: str, base: type, type_string: Optional[str] = None, doc: str = "", **attrs: Any) -> type:
+def _declare(name: str, base: type, type_string: Union[str, "_TypeStringOf", None] = None, doc: str = "",
+             **attrs: Any) -> type:
     """A class of py-scale-codec's with nothing of its own but its type string
     (and, for ``kinds`` / ``names``, the node kinds and type strings it stands for)."""
     kinds, names = attrs.pop("kinds", ()), attrs.pop("names", ())
@@ -333,7 +334,7 @@ class WrapperKeepOpaque(ScaleType, kinds=(K.WrapperKeepOpaque,), names=("wrapper
 
     type_string = "WrapperKeepOpaque"
 
-    def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
+    def _decode_value(self, data: Union[bytes, bytearray], offset: int, check_remaining: bool):
         registry = self.runtime_config._registry
         return registry.decode_opaque(self.type_string, self.type_mapping, bytes(data), offset, check_remaining)
 
