@@ -92,6 +92,14 @@ def test_decoded_metadata_pickles():
     assert [p.name for p in clone.pallets] == [p.name for p in metadata.pallets]
 
 
+def test_assigned_spec_version_pickles():
+    config = fresh_config("polkadot")
+    config.active_spec_version_id = 9180
+    assert pickle.loads(pickle.dumps(config)).active_spec_version_id == 9180
+    config.active_spec_version_id = None
+    assert pickle.loads(pickle.dumps(config)).active_spec_version_id is None
+
+
 def test_singleton_pickles():
     config = RuntimeConfiguration()
     config.update_type_registry({"types": {"PickledPair": "(u8, u16)"}})

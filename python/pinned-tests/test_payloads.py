@@ -137,3 +137,37 @@ def test_subtensor_runtime_api_results():
     assert all({"delegate_ss58", "take", "nominators"} <= set(d) for d in delegates)
 
     json.dumps(delegates)  # plain Python values only
+
+
+def test_hashes_on_the_objects_are_raw_bytes(polkadot_9180):
+    """py-scale-codec keeps ``extrinsic_hash`` (decoded or encoded) and, once
+    encoded, ``call_hash`` on the objects as raw ``bytes``, beside the value's
+    ``"0x…"`` text; clients call ``.hex()`` on them (async-substrate-interface
+    matches receipts to block extrinsics and answers ``submit_extrinsic``
+    with ``extrinsic.extrinsic_hash.hex()``, and queries ``Multisig.Multisigs``
+    by ``call.call_hash``)."""
+    config, metadata = polkadot_9180
+    for hex_data in read_json("payloads/polkadot-block-10000000/extrinsics.json"):
+        raw = bytes.fromhex(hex_data[2:])
+        extrinsic = config.create_scale_object("Extrinsic", data=ScaleBytes(raw), metadata=metadata)
+        extrinsic.decode()
+        assert extrinsic.extrinsic_hash == hashlib.blake2b(raw, digest_size=32).digest()
+        assert "0x" + extrinsic.extrinsic_hash.hex() == extrinsic.value["extrinsic_hash"]
+
+    remark = {"call_module": "System", "call_function": "remark", "call_args": {"remark": "0x1234"}}
+    call = config.create_scale_object("Call", metadata=metadata)
+    encoded = call.encode(copy.deepcopy(remark))
+    assert call.call_hash == hashlib.blake2b(bytes(encoded.data), digest_size=32).digest()
+    extrinsic = config.create_scale_object("Extrinsic", metadata=metadata)
+    encoded = extrinsic.encode({"call": copy.deepcopy(remark)})
+    assert extrinsic.extrinsic_hash == hashlib.blake2b(bytes(encoded.data), digest_size=32).digest()
+
+
+def test_active_spec_version_id_is_assignable():
+    """py-scale-codec's ``active_spec_version_id`` is a plain attribute:
+    async-substrate-interface copies it from one configuration to another."""
+    config = fresh_config("polkadot")
+    config.active_spec_version_id = 9180
+    assert config.active_spec_version_id == 9180
+    config.active_spec_version_id = None
+    assert config.active_spec_version_id is None

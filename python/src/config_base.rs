@@ -353,6 +353,24 @@ impl ConfigBase {
         Ok(self.registry(py)?.borrow().active_spec_version_id())
     }
 
+    /// `config.active_spec_version_id = spec`, which py-scale-codec allows
+    /// (async-substrate-interface copies it from one configuration to
+    /// another): a spec version switches to it as
+    /// [`set_active_spec_version_id`](Self::set_active_spec_version_id)
+    /// does; `None` forgets it (the versioning applied stays).
+    #[setter(active_spec_version_id)]
+    fn assign_active_spec_version_id(&self, py: Python<'_>, spec: Option<u64>) -> PyResult<()> {
+        match spec {
+            Some(spec) => self.set_active_spec_version_id(py, spec),
+            None => {
+                self.registry(py)?
+                    .borrow_mut()
+                    .clear_active_spec_version_id();
+                Ok(())
+            }
+        }
+    }
+
     /// Switches to `spec_version_id` (applies the presets' versioning).
     fn set_active_spec_version_id(&self, py: Python<'_>, spec_version_id: u64) -> PyResult<()> {
         let registry = self.registry(py)?;

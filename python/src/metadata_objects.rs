@@ -1120,10 +1120,12 @@ view!(
             part(slf.as_any(), "call_function")
         }
 
-        /// The call's hash (`"0x…"`).
+        /// The call's BLAKE2b-256 hash as `bytes` once encoded (as in
+        /// py-scale-codec) or decoded (there `None`; the value holds it as
+        /// `"0x…"` in both), else `None`.
         #[getter]
-        fn call_hash<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            value_get(slf.as_any(), "call_hash")
+        fn call_hash<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+            crate::views::hash_bytes(slf.as_any(), "call_hash")
         }
 
         /// The pallet and call index in hex, without `0x` (as py-scale-codec keeps it).
@@ -1170,10 +1172,11 @@ view!(
         //! An extrinsic as py-scale-codec shows it: hash, signedness, format
         //! version, and a `value_object` whose call, length and era are objects.
 
-        /// The extrinsic's hash, when the decoder reported one.
+        /// The extrinsic's BLAKE2b-256 hash as `bytes` (py-scale-codec's
+        /// shape) once decoded or encoded, else `None`.
         #[getter]
-        fn extrinsic_hash<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            value_get(slf.as_any(), "extrinsic_hash")
+        fn extrinsic_hash<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+            crate::views::hash_bytes(slf.as_any(), "extrinsic_hash")
         }
 
         /// Whether the decoded extrinsic carries a signature (`None` before decoding).

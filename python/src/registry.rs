@@ -289,7 +289,8 @@ impl Left {
 enum Input {
     Preset(String),
     Types(String),
-    Spec(u64),
+    /// A spec version switched to, or `None`: the active one forgotten.
+    Spec(Option<u64>),
     Ss58(Option<u16>),
     Metadata(Vec<u8>),
 }
@@ -683,7 +684,8 @@ impl PyRegistry {
                 .inner_mut()
                 .update_types_json(json)
                 .map_err(|e| to_py(py, &e))?,
-            Input::Spec(spec) => self.inner_mut().set_active_spec_version_id(*spec),
+            Input::Spec(Some(spec)) => self.inner_mut().set_active_spec_version_id(*spec),
+            Input::Spec(None) => self.inner_mut().clear_active_spec_version_id(),
             Input::Ss58(f) => self.inner_mut().set_ss58_format(*f),
             Input::Metadata(bytes) => self.load(py, bytes)?,
         }
@@ -866,7 +868,14 @@ impl PyRegistry {
     pub(crate) fn set_active_spec_version_id(&mut self, spec: u64) {
         self.touch();
         self.inner_mut().set_active_spec_version_id(spec);
-        self.log.push(Input::Spec(spec));
+        self.log.push(Input::Spec(Some(spec)));
+    }
+
+    /// Forgets the active spec version (what its versioning applied stays).
+    pub(crate) fn clear_active_spec_version_id(&mut self) {
+        self.touch();
+        self.inner_mut().clear_active_spec_version_id();
+        self.log.push(Input::Spec(None));
     }
 
     /// The active spec version, if one was set.
@@ -1266,7 +1275,10 @@ impl PyRegistry {
             match tag.as_str() {
                 "preset" => self.update_preset(py, &payload.extract::<String>()?)?,
                 "types" => self.update_types(py, &payload.extract::<String>()?)?,
-                "spec" => self.set_active_spec_version_id(payload.extract()?),
+                "spec" => match payload.extract::<Option<u64>>()? {
+                    Some(spec) => self.set_active_spec_version_id(spec),
+                    None => self.clear_active_spec_version_id(),
+                },
                 "ss58" => self.set_ss58_format(payload.extract()?),
                 "metadata" => {
                     self.ensure_metadata_held(py, &payload.extract::<Vec<u8>>()?, None)?;

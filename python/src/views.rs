@@ -9,6 +9,7 @@
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::pyclass_init::PyClassInitializer;
+use pyo3::types::PyBytes;
 
 use crate::object::ScaleObject;
 
@@ -25,6 +26,36 @@ pub(crate) fn value_get<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bou
         Ok(d) => Ok(d.get_item(key)?.unwrap_or_else(|| py.None().into_bound(py))),
         Err(_) => Ok(py.None().into_bound(py)),
     }
+}
+
+/// A hash py-scale-codec keeps on the object as raw `bytes`
+/// (`GenericExtrinsic.extrinsic_hash`, `GenericCall.call_hash`): for a
+/// decoded object, the value's `"0x…"` text of `key` as bytes; for an
+/// encoded one, the BLAKE2b-256 of the encoded bytes (its `data`), as
+/// py-scale-codec computes it; else `None`. Clients call `.hex()` on it
+/// (async-substrate-interface's extrinsic receipts and inclusion answers).
+pub(crate) fn hash_bytes<'py>(
+    obj: &Bound<'py, PyAny>,
+    key: &str,
+) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    let py = obj.py();
+    if obj.getattr(intern!(py, "decoded"))?.is_truthy()? {
+        let text = value_get(obj, key)?;
+        let raw = text
+            .extract::<&str>()
+            .ok()
+            .and_then(|t| ferroscale_core::hex::decode(t).ok());
+        return Ok(raw.map(|raw| PyBytes::new(py, &raw)));
+    }
+    let data = obj.getattr(intern!(py, "data"))?;
+    if data.is_none() {
+        return Ok(None);
+    }
+    let bytes: Vec<u8> = data.getattr(intern!(py, "data"))?.extract()?;
+    Ok(Some(PyBytes::new(
+        py,
+        &ferroscale_core::hashing::blake2_256(&bytes),
+    )))
 }
 
 /// `obj.value_object[key]`.

@@ -5,7 +5,8 @@ import ast
 import pathlib
 
 import scalecodec
-from scalecodec import _core
+from scalecodec import _core, types
+from scalecodec.base import ScaleDecoder
 
 PACKAGE = pathlib.Path(scalecodec.__file__).parent
 
@@ -29,6 +30,24 @@ def test_core_stub_lists_every_export():
     for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
         attrs = {a for a in vars(getattr(_core, cls.name)) if not a.startswith("__")}
         assert attrs <= _stub_names(cls), cls.name
+
+
+def test_types_exports_are_written_out():
+    """``from scalecodec import GenericCall`` must type-check: the names
+    ``scalecodec`` star-imports from ``types`` come from a literal
+    ``__all__`` (a computed one is invisible to type checkers), and that
+    list names every public scale class the module defines."""
+    tree = ast.parse((PACKAGE / "types.py").read_text())
+    assigned = [n for n in tree.body if isinstance(n, (ast.Assign, ast.AugAssign))
+                and any(isinstance(t, ast.Name) and t.id == "__all__"
+                        for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+    assert len(assigned) == 1 and isinstance(assigned[0].value, ast.List), "types.__all__: one literal list"
+    listed = [e.value for e in assigned[0].value.elts if isinstance(e, ast.Constant)]
+    assert len(listed) == len(assigned[0].value.elts) == len(set(listed))
+    classes = {name for name, obj in vars(types).items()
+               if isinstance(obj, type) and issubclass(obj, ScaleDecoder) and not name.startswith("_")}
+    assert classes <= set(listed), sorted(classes - set(listed))
+    assert [n for n in listed if not hasattr(scalecodec, n)] == []
 
 
 def _imports(path: pathlib.Path) -> set:

@@ -175,6 +175,13 @@ impl Definitions {
         self.active_spec
     }
 
+    /// Forgets which spec version is active (py-scale-codec's
+    /// `active_spec_version_id = None`); the versioning entries already
+    /// applied for it stay applied, as there.
+    pub fn clear_active_spec_version_id(&mut self) {
+        self.active_spec = None;
+    }
+
     /// `chain_id` of the last preset loaded.
     pub fn chain_id(&self) -> Option<&str> {
         self.chain_id.as_deref()

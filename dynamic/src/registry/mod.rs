@@ -162,6 +162,11 @@ impl Registry {
         self.defs.active_spec_version_id()
     }
 
+    /// Forgets the active spec version; what its versioning applied stays.
+    pub fn clear_active_spec_version_id(&mut self) {
+        self.defs.clear_active_spec_version_id();
+    }
+
     /// The spec version at `block` from the preset's `runtime_upgrades`.
     pub fn get_runtime_id_from_upgrades(&self, block: u64) -> Option<u64> {
         self.defs.get_runtime_id_from_upgrades(block)

@@ -509,9 +509,33 @@ GenericSealV0 = _declare("GenericSealV0", Tuple, doc="A V0 seal digest item.")
 GenericBlock = _declare("GenericBlock", Struct, doc="py-scale-codec's ``GenericBlock``.")
 ProposalPreimage = _declare("ProposalPreimage", Struct, doc="py-scale-codec's ``ProposalPreimage``.")
 
-__all__ = [name for name, obj in list(globals().items())
-           if isinstance(obj, type) and issubclass(obj, ScaleDecoder) and not name.startswith("_")]
-__all__ += ["ScaleBytes", "RuntimeConfiguration", "RuntimeConfigurationObject", "InvalidScaleTypeValueException",
-            "RemainingScaleBytesNotEmptyException", "MetadataCallFunctionNotFound", "TYPE_DECOMP_MAX_RECURSIVE",
-            "is_valid_ss58_address", "ss58_decode", "ss58_decode_account_index", "ss58_encode", "next_power_of_two",
-            "trailing_zeros"]
+# Written out, not computed: type checkers and IDEs read `from scalecodec import
+# GenericCall` through this list (tests/test_package_layout.py checks that it
+# names every public scale class here).
+__all__ = [
+    "ScaleDecoder", "ScalePrimitive", "ScaleType", "Null", "Compact", "Option", "OptionBytes",
+    "Bytes", "String", "Str", "Text", "HexBytes", "Vec", "BoundedVec", "BTreeSet",
+    "FixedLengthArray", "Enum", "Set", "BitVec", "Map", "BTreeMap", "HashMap", "BoundedBTreeMap",
+    "Tuple", "Struct", "Bool", "U8", "U16", "U32", "U64", "U128", "U256", "I8", "I16", "I32",
+    "I64", "I128", "I256", "H160", "H256", "H512", "RawBytes", "CallBytes", "F64", "F32", "Era",
+    "GenericAccountId", "GenericEthereumAccountId", "GenericAccountIndex", "GenericMultiAddress",
+    "GenericAddress", "AccountIdAddress", "RawAddress", "MultiAccountId", "GenericCall",
+    "GenericExtrinsic", "GenericExtrinsicV4", "Extrinsic", "GenericEvent", "GenericScaleInfoEvent",
+    "GenericEventRecord", "EventRecord", "GenericVote", "Data", "WrapperKeepOpaque", "OpaqueCall",
+    "GenericStringType", "GenericRegistryType", "GenericField", "GenericVariant",
+    "GenericTypeDefComposite", "GenericTypeDefVariant", "GenericFunctionArgumentMetadata",
+    "ScaleInfoFunctionArgumentMetadata", "GenericFunctionMetadata", "ScaleInfoCallMetadata",
+    "ScaleInfoPalletErrorMetadata", "ScaleInfoPalletEventMetadata", "GenericStorageEntryMetadata",
+    "ScaleInfoStorageEntryMetadata", "GenericRuntimeCallDefinition", "GenericEventMetadata",
+    "GenericErrorMetadata", "GenericModuleConstantMetadata", "ScaleInfoModuleConstantMetadata",
+    "GenericPalletMetadata", "ScaleInfoPalletMetadata", "GenericMetadataAll",
+    "GenericMetadataVersioned", "MetadataVersioned", "CompactU32", "CompactMoment", "Conviction",
+    "StorageHasher", "GenericContractExecResult", "TypeNotSupported",
+    "GenericContractExecResultV2", "LogDigest", "GenericConsensusEngineId", "GenericConsensus",
+    "GenericPreRuntime", "GenericSeal", "GenericSealV0", "GenericBlock", "ProposalPreimage",
+    "ScaleBytes", "RuntimeConfiguration", "RuntimeConfigurationObject",
+    "InvalidScaleTypeValueException", "RemainingScaleBytesNotEmptyException",
+    "MetadataCallFunctionNotFound", "TYPE_DECOMP_MAX_RECURSIVE", "is_valid_ss58_address",
+    "ss58_decode", "ss58_decode_account_index", "ss58_encode", "next_power_of_two",
+    "trailing_zeros",
+]
