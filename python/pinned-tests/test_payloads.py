@@ -171,3 +171,21 @@ def test_active_spec_version_id_is_assignable():
     assert config.active_spec_version_id == 9180
     config.active_spec_version_id = None
     assert config.active_spec_version_id is None
+
+
+def test_event_list_elements_are_event_records():
+    """py-substrate-interface's ``get_events`` returns ``query("System",
+    "Events").elements`` and reads ``event.extrinsic_idx`` and
+    ``event.value`` of each: the elements are objects of the element type,
+    not plain parts."""
+    config = fresh_config(ss58_format=0)
+    metadata = decode_metadata(config, "polkadot-v14-spec1000001.scale")
+    events_type = metadata.get_metadata_pallet("System").get_storage_function("Events").get_value_type_string()
+    raw = fixture_path("payloads/polkadot-block-18468942/events.hex").read_text().strip()
+    events = config.create_scale_object(events_type, data=ScaleBytes(raw), metadata=metadata)
+    value = events.decode()
+    assert len(events.elements) == len(value) == 58
+    for element, record in zip(events.elements, value):
+        assert element.value == record
+        assert element.extrinsic_idx == record["extrinsic_idx"]
+    assert [e.extrinsic_idx for e in events.elements][:3] == [None, 0, 1]

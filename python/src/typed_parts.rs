@@ -405,5 +405,13 @@ pub fn typed_value_object<'py>(
             }
         }
     }
+    // A kind without parts of its own here (an event record, a call): its
+    // containers' items as plain parts, as a decoded object's are.
+    if value.is_instance_of::<PyDict>()
+        || value.is_instance_of::<PyList>()
+        || value.is_instance_of::<PyTuple>()
+    {
+        return wrap_parts(value, &config);
+    }
     Ok(value.clone())
 }

@@ -131,6 +131,16 @@ class Vec(_core.SeqView, ScaleType, kinds=(K.Seq,)):
 
     type_string = _TypeStringOf("Vec<{sub}>")
 
+    def _build_value_object(self, value: Any) -> Any:
+        # Elements are objects of the element type, as py-scale-codec's: the
+        # records of a ``System.Events`` list are ``GenericEventRecord``s
+        # (``extrinsic_idx``, ``params``, ``event``), not plain parts.
+        sub = self.sub_type
+        if isinstance(value, list) and isinstance(sub, str) and sub:
+            config = self.runtime_config
+            return [_core.typed_part(element, sub, config, config) for element in value]
+        return super()._build_value_object(value)
+
 
 BoundedVec = _declare("BoundedVec", Vec, doc="``BoundedVec<T, S>``.")
 BTreeSet = _declare("BTreeSet", Vec, _TypeStringOf("BTreeSet<{sub}>"), "``BTreeSet<T>``.")
