@@ -145,7 +145,8 @@ def test_hashes_on_the_objects_are_raw_bytes(polkadot_9180):
     ``"0x…"`` text; clients call ``.hex()`` on them (async-substrate-interface
     matches receipts to block extrinsics and answers ``submit_extrinsic``
     with ``extrinsic.extrinsic_hash.hex()``, and queries ``Multisig.Multisigs``
-    by ``call.call_hash``)."""
+    by ``call.call_hash``). An encoded call also has its ``call_index`` and
+    an encoded extrinsic its ``signed``."""
     config, metadata = polkadot_9180
     for hex_data in read_json("payloads/polkadot-block-10000000/extrinsics.json"):
         raw = bytes.fromhex(hex_data[2:])
@@ -158,9 +159,11 @@ def test_hashes_on_the_objects_are_raw_bytes(polkadot_9180):
     call = config.create_scale_object("Call", metadata=metadata)
     encoded = call.encode(copy.deepcopy(remark))
     assert call.call_hash == hashlib.blake2b(bytes(encoded.data), digest_size=32).digest()
+    assert call.call_index == bytes(encoded.data)[:2].hex()
     extrinsic = config.create_scale_object("Extrinsic", metadata=metadata)
     encoded = extrinsic.encode({"call": copy.deepcopy(remark)})
     assert extrinsic.extrinsic_hash == hashlib.blake2b(bytes(encoded.data), digest_size=32).digest()
+    assert extrinsic.signed is False
 
 
 def test_active_spec_version_id_is_assignable():

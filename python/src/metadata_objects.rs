@@ -1128,9 +1128,16 @@ view!(
             crate::views::hash_bytes(slf.as_any(), "call_hash")
         }
 
-        /// The pallet and call index in hex, without `0x` (as py-scale-codec keeps it).
+        /// The pallet and call index in hex, without `0x` (as py-scale-codec
+        /// keeps it), once decoded or encoded.
         #[getter]
         fn call_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            if let Some(bytes) = crate::views::encoded_bytes(slf.as_any())? {
+                if let [pallet, call, ..] = bytes[..] {
+                    let index = format!("{pallet:02x}{call:02x}");
+                    return Ok(PyString::new(slf.py(), &index).into_any());
+                }
+            }
             let index = value_get(slf.as_any(), "call_index")?;
             if let Ok(text) = index.extract::<&str>() {
                 if let Some(hex) = text.strip_prefix("0x") {
@@ -1179,10 +1186,22 @@ view!(
             crate::views::hash_bytes(slf.as_any(), "extrinsic_hash")
         }
 
-        /// Whether the decoded extrinsic carries a signature (`None` before decoding).
+        /// Whether the extrinsic carries a signature, once decoded or
+        /// encoded (`None` before).
         #[getter]
         fn signed(slf: &Bound<'_, Self>) -> PyResult<Option<bool>> {
             let py = slf.py();
+            if let Some(bytes) = crate::views::encoded_bytes(slf.as_any())? {
+                // After the compact length prefix, the version byte's top bit.
+                let prefix = match bytes.first().map(|b| b & 3) {
+                    Some(0) => 1,
+                    Some(1) => 2,
+                    Some(2) => 4,
+                    Some(_) => usize::from(bytes[0] >> 2) + 5,
+                    None => return Ok(None),
+                };
+                return Ok(bytes.get(prefix).map(|version| version & 0x80 != 0));
+            }
             let value = slf.getattr(intern!(py, "value"))?;
             if !slf.getattr(intern!(py, "decoded"))?.is_truthy()?
                 || !value.is_instance_of::<PyDict>()

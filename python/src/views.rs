@@ -47,15 +47,23 @@ pub(crate) fn hash_bytes<'py>(
             .and_then(|t| ferroscale_core::hex::decode(t).ok());
         return Ok(raw.map(|raw| PyBytes::new(py, &raw)));
     }
+    Ok(encoded_bytes(obj)?
+        .map(|bytes| PyBytes::new(py, &ferroscale_core::hashing::blake2_256(&bytes))))
+}
+
+/// The bytes an object was encoded to (its `data` when it was encoded, not
+/// decoded), else `None`: what py-scale-codec reads its attributes from
+/// after `encode`.
+pub(crate) fn encoded_bytes(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u8>>> {
+    let py = obj.py();
+    if obj.getattr(intern!(py, "decoded"))?.is_truthy()? {
+        return Ok(None);
+    }
     let data = obj.getattr(intern!(py, "data"))?;
     if data.is_none() {
         return Ok(None);
     }
-    let bytes: Vec<u8> = data.getattr(intern!(py, "data"))?.extract()?;
-    Ok(Some(PyBytes::new(
-        py,
-        &ferroscale_core::hashing::blake2_256(&bytes),
-    )))
+    data.getattr(intern!(py, "data"))?.extract().map(Some)
 }
 
 /// `obj.value_object[key]`.
