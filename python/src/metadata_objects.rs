@@ -1193,13 +1193,10 @@ view!(
             let py = slf.py();
             if let Some(bytes) = crate::views::encoded_bytes(slf.as_any())? {
                 // After the compact length prefix, the version byte's top bit.
-                let prefix = match bytes.first().map(|b| b & 3) {
-                    Some(0) => 1,
-                    Some(1) => 2,
-                    Some(2) => 4,
-                    Some(_) => usize::from(bytes[0] >> 2) + 5,
-                    None => return Ok(None),
+                let Some(&first) = bytes.first() else {
+                    return Ok(None);
                 };
+                let prefix = ferroscale_dynamic::ops::compact::encoded_len(first);
                 return Ok(bytes.get(prefix).map(|version| version & 0x80 != 0));
             }
             let value = slf.getattr(intern!(py, "value"))?;

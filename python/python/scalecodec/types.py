@@ -135,10 +135,12 @@ class Vec(_core.SeqView, ScaleType, kinds=(K.Seq,)):
         # Elements are objects of the element type, as py-scale-codec's: the
         # records of a ``System.Events`` list are ``GenericEventRecord``s
         # (``extrinsic_idx``, ``params``, ``event``), not plain parts.
-        sub = self.sub_type
-        if isinstance(value, list) and isinstance(sub, str) and sub:
+        # The list as a typed part of this type: its value object is the
+        # elements, made with one class look-up and one shared origin.
+        sub, type_string = self.sub_type, self.type_string
+        if isinstance(value, list) and isinstance(sub, str) and sub and type_string:
             config = self.runtime_config
-            return [_core.typed_part(element, sub, config, config) for element in value]
+            return _core.typed_part(value, type_string, config, config).value_object
         return super()._build_value_object(value)
 
 
