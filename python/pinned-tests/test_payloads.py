@@ -192,3 +192,101 @@ def test_event_list_elements_are_event_records():
         assert element.value == record
         assert element.extrinsic_idx == record["extrinsic_idx"]
     assert [e.extrinsic_idx for e in events.elements][:3] == [None, 0, 1]
+
+
+def test_signer_and_signature_are_objects_of_their_types():
+    """The ``address`` and ``signature`` of a signed extrinsic's
+    ``value_object`` are ``MultiAddress`` / ``MultiSignature`` objects, as
+    py-scale-codec's: the address's ``account_id`` (hex without ``0x``),
+    ``account_index`` and ``index``, each ``value_object`` a
+    ``(variant, object)`` pair."""
+    config = fresh_config(ss58_format=0)
+    metadata = decode_metadata(config, "polkadot-v14-spec1000001.scale")
+    signed = 0
+    for hex_data in read_json("payloads/polkadot-block-18468942/extrinsics.json"):
+        extrinsic = config.create_scale_object("Extrinsic", data=ScaleBytes(hex_data), metadata=metadata)
+        value = extrinsic.decode()
+        if not extrinsic.signed:
+            continue
+        signed += 1
+        address = extrinsic.value_object["address"]
+        assert address.value == value["address"]
+        assert address.index == 0
+        assert address.account_index is None
+        assert ss58_encode(address.account_id, 0) == value["address"]
+        variant, account = address.value_object
+        assert variant == "Id" and account.value == value["address"]
+        signature = extrinsic.value_object["signature"]
+        (scheme, signature_hex), = value["signature"].items()
+        assert signature.value_object[0] == scheme
+        assert signature.value_object[1].value == signature_hex
+        assert signature.index == ["Ed25519", "Sr25519", "Ecdsa"].index(scheme)
+    assert signed == 2
+
+
+def test_value_object_of_a_decoded_enum_struct_and_option():
+    """A decoded object's ``value_object`` holds objects of its parts' types:
+    an enum's is ``(variant, object)``, a struct's a dict of objects, an
+    option's the inner object, an era's ``(period, phase)``."""
+    config = fresh_config(ss58_format=0)
+    metadata = decode_metadata(config, "polkadot-v14-spec1000001.scale")
+    address = config.create_scale_object("sp_runtime::multiaddress::MultiAddress",
+                                         data=ScaleBytes("0x00" + "11" * 32), metadata=metadata)
+    address.decode()
+    assert address.value_object[0] == "Id"
+    assert address.value_object[1].value == address.value
+    assert address.account_id == "11" * 32
+    account = metadata.get_metadata_pallet("System").get_storage_function("Account")
+    info = config.create_scale_object(account.get_value_type_string(), metadata=metadata)
+    info.decode(ScaleBytes("0x" + "01000000" * 4 + "05" + "00" * 63))
+    assert set(info.value_object) == set(info.value)
+    assert info.value_object["nonce"].value == 1
+    assert info.value_object["data"].value_object["free"].value == 5
+    option = config.create_scale_object("Option<u32>", data=ScaleBytes("0x0105000000"))
+    option.decode()
+    assert option.value_object.value == 5
+    era = config.create_scale_object("Era", data=ScaleBytes("0xa500"))
+    era.decode()
+    assert era.value_object == era.value == (64, 10)
+    assert all(type(n) is int for n in era.value_object)
+
+
+def test_encoding_leaves_the_object_decoded():
+    """After ``encode`` an object counts as decoded (py-scale-codec's flag),
+    and ``decode()`` without new data gives the value back."""
+    config = fresh_config("legacy")
+    for type_string, value in (("u32", 5), ("Vec<u8>", "0x1234"), ("(u32, bool)", (1, True)), ("Compact<u32>", 9)):
+        obj = config.create_scale_object(type_string)
+        assert obj.decoded is False
+        obj.encode(value)
+        assert obj.decoded is True
+        assert obj.decode() == value
+
+
+def test_event_record_value_object_holds_its_fields_as_objects():
+    """An event record's ``value_object`` is its struct's three fields as
+    objects: the phase an enum ``(variant, object)``, the event the runtime
+    event ``(pallet, object of the pallet's event enum)`` with the pallet
+    byte as ``index``, the topics a vector."""
+    config = fresh_config(ss58_format=0)
+    metadata = decode_metadata(config, "polkadot-v14-spec1000001.scale")
+    events_type = metadata.get_metadata_pallet("System").get_storage_function("Events").get_value_type_string()
+    raw = fixture_path("payloads/polkadot-block-18468942/events.hex").read_text().strip()
+    events = config.create_scale_object(events_type, data=ScaleBytes(raw), metadata=metadata)
+    events.decode()
+    for record in events.elements:
+        parts = record.value_object
+        assert set(parts) == {"phase", "event", "topics"}
+        phase, event = record.value["phase"], record.value["event"]
+        if record.value["extrinsic_idx"] is None:
+            assert parts["phase"].value == phase
+        else:
+            assert parts["phase"].value == {phase: record.value["extrinsic_idx"]}
+            assert parts["phase"].value_object[0] == phase
+            assert parts["phase"].value_object[1].value == record.value["extrinsic_idx"]
+        assert parts["event"].value == event
+        assert parts["event"].index == int(event["event_index"][:2], 16)
+        pallet, inner = parts["event"].value_object
+        assert pallet == event["module_id"]
+        assert event["event_id"] in (inner.value if isinstance(inner.value, (dict, str)) else {})
+        assert parts["topics"].value == record.value["topics"]

@@ -4,7 +4,7 @@
 //! `element_count`, the preset's `base_class`), plus a type's decomposition
 //! as Python data.
 
-use ferroscale_dynamic::graph::{Fields, Node, Prim, Special, TypeGraph};
+use ferroscale_dynamic::graph::{Fields, Node, Prim, Special, TypeGraph, Variant};
 use ferroscale_dynamic::ops::decomposition::Decomposition;
 use ferroscale_dynamic::ops::portable_decomposition::Shape;
 use ferroscale_dynamic::preset::{Definition, EnumVariants, TypeRef};
@@ -324,22 +324,37 @@ pub fn class_info(
                 .collect();
             info.type_mapping = Some(pairs(py, items)?);
         }
-        Node::Enum(vs) => {
-            let single = |fields: &Fields| match fields {
-                Fields::Unnamed(ts) if ts.len() == 1 => Some(name(ts[0])),
-                _ => None,
-            };
-            let items = vs
-                .iter()
-                .map(|v| {
-                    (
-                        v.name.to_string(),
-                        Some(single(&v.fields).unwrap_or_else(|| "Null".into())),
-                    )
-                })
-                .collect();
+        Node::Enum(vs) => enum_mapping(py, graph, vs, &mut info)?,
+        Node::Special(Special::MultiAddress(inner)) => {
+            // py-scale-codec's `GenericMultiAddress` is an enum of the
+            // runtime's address variants
+            if let Some(Node::Enum(vs)) = graph.get(*inner) {
+                enum_mapping(py, graph, vs, &mut info)?;
+            }
+        }
+        // py-scale-codec's event record is the runtime's record struct, and
+        // its scale-info event an enum of the pallets' event enums
+        Node::Special(Special::EventRecord(inner)) => {
+            if let Some(Node::Struct(fs)) = graph.get(*inner) {
+                let items = fs
+                    .iter()
+                    .map(|f| (f.name.to_string(), Some(name(f.ty))))
+                    .collect();
+                info.type_mapping = Some(pairs(py, items)?);
+            }
+        }
+        Node::Special(Special::ScaleInfoEvent(inner)) => {
+            if let Some(Node::Enum(vs)) = graph.get(*inner) {
+                enum_mapping(py, graph, vs, &mut info)?;
+            }
+        }
+        Node::Result(ok, err) => {
+            let items = vec![
+                ("Ok".to_string(), Some(name(*ok))),
+                ("Err".to_string(), Some(name(*err))),
+            ];
             info.type_mapping = Some(pairs(py, items)?);
-            info.value_list = Some(vs.iter().map(|v| v.name.to_string()).collect());
+            info.value_list = Some(vec!["Ok".into(), "Err".into()]);
         }
         Node::Set { flags, .. } => {
             info.value_list = Some(flags.iter().map(|(n, _)| n.to_string()).collect());
@@ -368,6 +383,32 @@ pub fn class_info(
         }
     }
     Ok(info)
+}
+
+/// An enum's `type_mapping` (`(variant, type)`, a variant with no single
+/// unnamed field typed `"Null"`) and `value_list` (its variant names).
+fn enum_mapping(
+    py: Python<'_>,
+    graph: &TypeGraph,
+    variants: &[Variant],
+    info: &mut ClassInfo,
+) -> PyResult<()> {
+    let single = |fields: &Fields| match fields {
+        Fields::Unnamed(ts) if ts.len() == 1 => Some(graph.describe(ts[0])),
+        _ => None,
+    };
+    let items = variants
+        .iter()
+        .map(|v| {
+            (
+                v.name.to_string(),
+                Some(single(&v.fields).unwrap_or_else(|| "Null".into())),
+            )
+        })
+        .collect();
+    info.type_mapping = Some(pairs(py, items)?);
+    info.value_list = Some(variants.iter().map(|v| v.name.to_string()).collect());
+    Ok(())
 }
 
 /// A portable type's decomposition as py-scale-codec's Python values.

@@ -99,6 +99,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(typed_parts::typed_part, m)?)?;
     m.add_function(wrap_pyfunction!(catalogue::set_catalogue, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::wrap_parts, m)?)?;
+    m.add_function(wrap_pyfunction!(typed_parts::value_object_of, m)?)?;
     m.add_function(wrap_pyfunction!(typed_parts::portable_entry, m)?)?;
     m.add_function(wrap_pyfunction!(declared::user_definition, m)?)?;
     m.add_function(wrap_pyfunction!(ownership::check_ownership, m)?)?;

@@ -1218,7 +1218,9 @@ view!(
             let Ok(fields) = value.cast::<PyDict>() else {
                 return Ok(None);
             };
-            if !slf.getattr(intern!(py, "decoded"))?.is_truthy()? {
+            if !slf.getattr(intern!(py, "decoded"))?.is_truthy()?
+                || crate::object::ScaleObject::was_encoded(slf.as_any())
+            {
                 return Ok(None);
             }
             let version = match fields.get_item("version")? {
@@ -1251,6 +1253,21 @@ view!(
                 let part = crate::catalogue::scale_class(py, "_UsedBytesPart")?
                     .call1((length, &config, prefix))?;
                 view_dict.set_item("extrinsic_length", part)?;
+            }
+            // The signer and signature as objects of the runtime's types
+            // (`GenericMultiAddress`: `account_id`, `index`).
+            for (key, type_string) in [("address", "Address"), ("signature", "ExtrinsicSignature")]
+            {
+                if let Some(part) = fields.get_item(key)? {
+                    let typed = crate::typed_parts::typed_part(
+                        part,
+                        PyString::new(py, type_string).into_any(),
+                        config.clone(),
+                        Some(config.clone()),
+                        None,
+                    )?;
+                    view_dict.set_item(key, typed)?;
+                }
             }
             if let Some(era_value) = fields.get_item("era")? {
                 let kwargs = PyDict::new(py);

@@ -139,6 +139,9 @@ pub struct ScaleObject {
     /// `None`: not built yet (`_UNSET` in Python).
     value_object: Option<Py<PyAny>>,
     decoded: bool,
+    /// The value was encoded by this object (`encode`), not decoded: its
+    /// `data` is the encoding, which attributes such as hashes are read from.
+    encoded: bool,
     metadata: Option<Py<PyAny>>,
     fast: Option<FastPath>,
     /// Set on a typed part (`crate::typed_parts`): where it and its own
@@ -229,7 +232,7 @@ impl ScaleObject {
         };
     }
 
-    /// Whether the object holds a decoded value.
+    /// Whether the object holds a value, decoded or encoded (py-scale-codec's flag).
     #[getter]
     fn get_decoded(&self) -> bool {
         self.decoded
@@ -703,6 +706,7 @@ impl ScaleObject {
             this.data = Some(data.clone().unbind());
             this.data_start_offset = Some(offset);
             this.decoded = false;
+            this.encoded = false;
         } else if slf.borrow().decoded {
             // py-scale-codec decodes once: again without new data, the value stays
             return Ok(opt(py, &slf.borrow().value).into_bound(py));
@@ -811,6 +815,10 @@ impl ScaleObject {
             this.data = Some(buffer.clone().into_any().unbind());
             this.data_start_offset = Some(0);
             this.data_end_offset = Some(length);
+            // as py-scale-codec's: the object holds its value now, and
+            // `decode()` without new data gives it back
+            this.decoded = true;
+            this.encoded = true;
         }
         if fast.is_some() {
             // `_encoded_value` of the base class: a scale object stands for its value.
@@ -867,6 +875,13 @@ impl ScaleObject {
         self.fast = fast;
     }
 
+    /// Whether `obj` is a scale object whose value it encoded itself (its
+    /// `data` is that encoding), not one it decoded.
+    pub(crate) fn was_encoded(obj: &Bound<'_, PyAny>) -> bool {
+        obj.cast::<ScaleObject>()
+            .is_ok_and(|o| o.try_borrow().is_ok_and(|o| o.encoded))
+    }
+
     /// An object with nothing set (what `__new__` makes).
     pub(crate) fn empty() -> Self {
         ScaleObject {
@@ -877,6 +892,7 @@ impl ScaleObject {
             value: None,
             value_object: None,
             decoded: false,
+            encoded: false,
             metadata: None,
             fast: None,
             origin: None,

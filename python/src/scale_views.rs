@@ -33,6 +33,24 @@ fn used_bytes(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     used.extract()
 }
 
+/// The bytes behind the object's value: those it was decoded from or
+/// encoded to, or for a part of a decoded value (which has no bytes of its
+/// own) its value encoded again by a fresh object of its class.
+fn value_bytes(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    let py = obj.py();
+    if !untouched(obj)? {
+        return used_bytes(obj);
+    }
+    let kwargs = PyDict::new(py);
+    kwargs.set_item(
+        intern!(py, "runtime_config"),
+        obj.getattr(intern!(py, "runtime_config"))?,
+    )?;
+    let fresh = obj.get_type().call((), Some(&kwargs))?;
+    fresh.call_method1(intern!(py, "encode"), (obj.getattr(intern!(py, "value"))?,))?;
+    used_bytes(&fresh)
+}
+
 /// Whether nothing was decoded or encoded yet (`data_end_offset` unset).
 fn untouched(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
     Ok(obj.getattr(intern!(obj.py(), "data_end_offset"))?.is_none())
@@ -342,12 +360,34 @@ view!(
         //! `MultiAddress`: the account behind it.
 
         /// The 32-byte account (hex without `0x`) behind `Id`, `Address32`,
-        /// `Address20` and `Raw` addresses, else `None`.
+        /// `Address20` and `Raw` addresses, else `None`; also on the address
+        /// part of a decoded extrinsic.
         #[getter]
         fn account_id(slf: &Bound<'_, Self>) -> PyResult<Option<String>> {
-            Ok(crate::ops::multi_address_account_id(&used_bytes(
+            Ok(crate::ops::multi_address_account_id(&value_bytes(
                 slf.as_any(),
             )?))
+        }
+
+        /// The variant index (the discriminant byte), also of a part.
+        #[getter]
+        fn index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            let py = slf.py();
+            if let Some(index) = own(slf.as_any(), "_index")?.filter(|i| !i.is_none()) {
+                return Ok(index);
+            }
+            if untouched(slf.as_any())? && !slf.getattr(intern!(py, "decoded"))?.is_truthy()? {
+                return Ok(py.None().into_bound(py));
+            }
+            Ok(value_bytes(slf.as_any())?
+                .first()
+                .into_pyobject(py)?
+                .into_any())
+        }
+
+        #[setter]
+        fn set_index(slf: &Bound<'_, Self>, value: Bound<'_, PyAny>) -> PyResult<()> {
+            set_own(slf.as_any(), "_index", value)
         }
 
         /// The account index when the address is an `Index`.
@@ -436,7 +476,18 @@ view!(
         fn index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
             let scale_info = crate::catalogue::scale_class(slf.py(), "GenericScaleInfoEvent")?;
             if slf.is_instance(&scale_info)? {
-                enum_index(slf.as_any())
+                let index = enum_index(slf.as_any())?;
+                if !index.is_none() {
+                    return Ok(index);
+                }
+                // a part of a record (no bytes of its own): the pallet byte
+                // of its `event_index`
+                let hex = value_get(slf.as_any(), "event_index")?;
+                let pallet = hex
+                    .extract::<&str>()
+                    .ok()
+                    .and_then(|h| u8::from_str_radix(h.get(..2)?, 16).ok());
+                Ok(pallet.into_pyobject(slf.py())?.into_any())
             } else {
                 Ok(slf.py().None().into_bound(slf.py()))
             }

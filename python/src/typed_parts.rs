@@ -12,7 +12,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{IntoPyDict, PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 
 use crate::catalogue::{catalogue, scale_class};
 use crate::object::{new_instance, ScaleObject};
@@ -175,6 +175,32 @@ pub fn typed_part<'py>(
     )
 }
 
+/// The `value_object` of `obj`, a decoded or encoded object (not a part of
+/// one), holding `value`: built as a typed part's (see
+/// [`typed_value_object`]), its parts' classes looked up in its own
+/// configuration; a configuration-less object's containers as plain parts.
+#[pyfunction]
+pub fn value_object_of<'py>(
+    obj: &Bound<'py, PyAny>,
+    value: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = obj.py();
+    let config = obj.getattr(intern!(py, "runtime_config"))?;
+    if config.is_none() {
+        return wrap_parts(value, &config);
+    }
+    let origin = Bound::new(
+        py,
+        PartsOrigin::new(
+            Some(config.clone().unbind()),
+            config.unbind(),
+            py.None(),
+            typed_value_object,
+        ),
+    )?;
+    typed_value_object(obj, value, &origin)
+}
+
 /// One part (see [`typed_part`]); a type string no class is found for
 /// gives a plain `_Part`.
 fn make_part<'py>(
@@ -302,6 +328,61 @@ fn is_null(ty: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
     }
 }
 
+/// The `value_object` of an event record (`{"phase", "event", "topics"}`
+/// objects) or of a scale-info event (`(pallet, object of the pallet's event
+/// enum)`) from the values py-scale-codec gives them (a record's `phase`
+/// and `extrinsic_idx`, `event`, `topics`; an event's `module_id`,
+/// `event_id`, `attributes`), each part typed by `mapping`; `None` for
+/// another shape.
+fn event_value_object<'py>(
+    value: &Bound<'py, PyAny>,
+    mapping: &Bound<'py, PyAny>,
+    part: &mut impl FnMut(Bound<'py, PyAny>, &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = value.py();
+    let Ok(fields) = value.cast::<PyDict>() else {
+        return Ok(None);
+    };
+    let types = PyDict::new(py);
+    for item in mapping.try_iter()? {
+        let (name, ty) = pair(&item?)?;
+        types.set_item(name, ty)?;
+    }
+    let get = |key: &str| -> PyResult<Bound<'py, PyAny>> {
+        Ok(fields
+            .get_item(key)?
+            .unwrap_or_else(|| py.None().into_bound(py)))
+    };
+    if let (Some(phase_ty), Some(event_ty)) = (types.get_item("phase")?, types.get_item("event")?) {
+        // an event record
+        let phase = get("phase")?;
+        let index = get("extrinsic_idx")?;
+        let phase = match index.is_none() {
+            true => phase,
+            false => [(phase, index)].into_py_dict(py)?.into_any(),
+        };
+        let out = PyDict::new(py);
+        out.set_item("phase", part(phase, &phase_ty)?)?;
+        out.set_item("event", part(get("event")?, &event_ty)?)?;
+        if let Some(topics_ty) = types.get_item("topics")? {
+            out.set_item("topics", part(get("topics")?, &topics_ty)?)?;
+        }
+        return Ok(Some(out.into_any()));
+    }
+    // a scale-info event: its pallet's variant holds the pallet's event
+    let pallet = get("module_id")?;
+    let Some(ty) = types.get_item(&pallet)? else {
+        return Ok(None);
+    };
+    let (event_id, attributes) = (get("event_id")?, get("attributes")?);
+    let inner = match attributes.is_none() {
+        true => event_id,
+        false => [(event_id, attributes)].into_py_dict(py)?.into_any(),
+    };
+    let inner = part(inner, &ty)?;
+    Ok(Some(PyTuple::new(py, [pallet, inner])?.into_any()))
+}
+
 /// py-scale-codec's `value_object` of the typed part `obj` holding `value`
 /// (`origin`: where it comes from): per class kind, what its decoder would
 /// have left there, each inner part made from the same origin: a struct's
@@ -329,6 +410,11 @@ pub fn typed_value_object<'py>(
     let mapping = obj.getattr(intern!(py, "type_mapping"))?;
     let sub = obj.getattr(intern!(py, "sub_type"))?;
     let has_mapping = mapping.is_truthy()?;
+    if has_mapping && (is("GenericEventRecord")? || is("GenericScaleInfoEvent")?) {
+        if let Some(parts) = event_value_object(value, &mapping, &mut part)? {
+            return Ok(parts);
+        }
+    }
     if is("Struct")? && has_mapping {
         if let Ok(fields) = value.cast::<PyDict>() {
             let out = PyDict::new(py);
@@ -395,6 +481,25 @@ pub fn typed_value_object<'py>(
                 return Ok(PyTuple::new(py, [name, inner])?.into_any());
             }
         }
+        // A `MultiAddress` shows its `Id` as the bare account and its
+        // `Index` as the bare index.
+        if is("GenericMultiAddress")? {
+            let variant = if value.is_instance_of::<PyString>() {
+                Some("Id")
+            } else if value.is_instance_of::<pyo3::types::PyInt>() {
+                Some("Index")
+            } else {
+                None
+            };
+            if let Some(name) = variant {
+                if let Some(ty) = types.get_item(name)? {
+                    let inner = part(value.clone(), &ty)?;
+                    return Ok(
+                        PyTuple::new(py, [PyString::new(py, name).into_any(), inner])?.into_any(),
+                    );
+                }
+            }
+        }
         if value.is_instance_of::<PyString>() {
             for ty in types.values() {
                 if !is_null(Some(&ty))? {
@@ -404,6 +509,10 @@ pub fn typed_value_object<'py>(
                 }
             }
         }
+    }
+    if is("Era")? {
+        // `(period, phase)` as numbers, as py-scale-codec keeps them
+        return Ok(value.clone());
     }
     // A kind without parts of its own here (an event record, a call): its
     // containers' items as plain parts, as a decoded object's are.

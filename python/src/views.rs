@@ -39,7 +39,7 @@ pub(crate) fn hash_bytes<'py>(
     key: &str,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
     let py = obj.py();
-    if obj.getattr(intern!(py, "decoded"))?.is_truthy()? {
+    if !ScaleObject::was_encoded(obj) && obj.getattr(intern!(py, "decoded"))?.is_truthy()? {
         let text = value_get(obj, key)?;
         let raw = text
             .extract::<&str>()
@@ -56,7 +56,7 @@ pub(crate) fn hash_bytes<'py>(
 /// after `encode`.
 pub(crate) fn encoded_bytes(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u8>>> {
     let py = obj.py();
-    if obj.getattr(intern!(py, "decoded"))?.is_truthy()? {
+    if !ScaleObject::was_encoded(obj) {
         return Ok(None);
     }
     let data = obj.getattr(intern!(py, "data"))?;

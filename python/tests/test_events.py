@@ -31,7 +31,10 @@ def test_event_records_decode_like_py_scale_codec():
                                       "to": "14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3",
                                       "amount": 10000000000}
     assert transfer["topics"] == ["0x" + "11" * 32]
-    # parts are scale objects too
-    assert obj[1]["event"]["event_id"] == "Transfer"
+    # parts are scale objects too, as py-scale-codec's: the event a runtime
+    # event object whose value_object is (pallet, the pallet's event)
+    event = obj[1]["event"]
+    assert event.value["event_id"] == "Transfer"
+    assert event[0] == "Balances" and event[1].value == {"Transfer": transfer["attributes"]}
     # and the records encode back to the same bytes
     assert str(rc.create_scale_object(ts, metadata=md).encode(records)) == EVENTS

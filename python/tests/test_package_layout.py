@@ -4,6 +4,8 @@ level (no import inside a function to dodge a cycle)."""
 import ast
 import pathlib
 
+import mypy.api
+
 import scalecodec
 from scalecodec import _core, types
 from scalecodec.base import ScaleDecoder
@@ -95,3 +97,19 @@ def test_modules_import_one_way():
 
     for m in graph:
         visit(m, [])
+
+
+def test_every_public_class_is_usable_as_a_type(tmp_path):
+    """A user's ``def on_event(e: GenericScaleInfoEvent)`` must type-check:
+    every public scale class of ``scalecodec.types`` is a class statement
+    (a class made at run time by a call is "not valid as a type" to mypy).
+    Checked by running mypy over an annotation with each of them."""
+    names = [n for n in types.__all__ if isinstance(getattr(types, n), type)]
+    source = "from scalecodec import types\n\n" + "".join(
+        f"def use_{i}(x: types.{n}) -> None: ...\n" for i, n in enumerate(names))
+    snippet = tmp_path / "annotations.py"
+    snippet.write_text(source)
+    out, err, status = mypy.api.run(["--config-file", str(PACKAGE.parent.parent / "mypy.ini"),
+                                     "--no-incremental", str(snippet)])
+    assert status == 0, out + err
+    assert len(names) > 100

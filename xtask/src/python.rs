@@ -57,7 +57,8 @@ pub(crate) fn venv_python() -> Result<String, String> {
             "pyspark>=4.0,<5",
             "pandas>=2.2,<3",
             // Test-only: checks `_core.pyi` against the built module
-            // (stubtest) and the package's Python against the stubs.
+            // (stubtest), the package's Python against the stubs, and
+            // that its classes are valid in annotations (test_package_layout).
             "mypy>=2.4,<3",
         ],
     )?;

@@ -88,6 +88,7 @@ __all__ = [
     "tuple_elements",
     "typed_part",
     "user_definition",
+    "value_object_of",
     "wrap_parts",
 ]
 
@@ -474,6 +475,7 @@ class AccountIdView(ScaleObject):
     def _encoded_value(self, _value: Any) -> Any: ...
 
 class MultiAddressView(EnumView):
+    index: Optional[int]
     @property
     def account_id(self) -> Optional[str]: ...
     @property
@@ -646,6 +648,10 @@ def typed_part(value: Any, type_string: str, config: Any, source: Any = None, ro
     such parts, as py-scale-codec's decoder would have left it."""
 def portable_entry(types: Sequence[Dict[str, Any]], type_id: int, config: Any, root: Any = None) -> Any:
     """Entry ``type_id`` of a portable registry's ``types`` as a ``RegistryType`` part (``None`` when absent)."""
+def value_object_of(obj: Any, value: Any) -> Any:
+    """The ``value_object`` of a decoded or encoded object holding ``value``: its parts as objects of
+    their types (a struct's dict, an enum's ``(variant, object)``, an option's object …), their
+    classes looked up in the object's configuration."""
 def wrap_parts(value: Any, config: Any) -> Any:
     """A decoded list, tuple or dict with each element (or dict value) as a plain part of ``config``."""
 def set_catalogue(by_name: Dict[str, type], by_kind: Dict[TypeKind, type], by_type_string: Dict[str, type],

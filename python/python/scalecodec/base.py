@@ -215,7 +215,10 @@ class ScaleDecoder(_core.ScaleObject):
             self.metadata = metadata
 
     def _build_value_object(self, value: Any) -> Any:
-        return _wrap_parts(value, self.runtime_config)
+        # py-scale-codec's: a struct's dict, a tuple's items, an enum's
+        # ``(variant, object)``, an option's object, a vector's elements, as
+        # objects of their types.
+        return _core.value_object_of(self, value)
 
 
 class ScaleType(ScaleDecoder):

@@ -79,18 +79,10 @@ class _DefinedTypeString:
         return cls.__name__
 
 
-def _declare(name: str, base: type, type_string: Union[str, "_TypeStringOf", None] = None, doc: str = "",
-             **attrs: Any) -> type:
-    """A class of py-scale-codec's with nothing of its own but its type string
-    (and, for ``kinds`` / ``names``, the node kinds and type strings it stands for)."""
-    kinds, names = attrs.pop("kinds", ()), attrs.pop("names", ())
-    namespace = {"__doc__": doc or f"``{type_string}``.", **attrs}
-    if type_string is not None:
-        namespace["type_string"] = type_string
-    return type(name, (base,), namespace, kinds=kinds, names=names)
+class Null(ScaleType, kinds=(K.Null,)):
+    """Zero bytes, value ``None``."""
 
-
-Null = _declare("Null", ScaleType, "Null", "Zero bytes, value ``None``.", kinds=(K.Null,))
+    type_string = "Null"
 
 
 class Compact(ScaleType, kinds=(K.Compact,)):
@@ -105,7 +97,10 @@ class Option(ScaleType, kinds=(K.Option,)):
     type_string = _TypeStringOf("Option<{sub}>")
 
 
-OptionBytes = _declare("OptionBytes", Option, "Option<Bytes>")
+class OptionBytes(Option):
+    """``Option<Bytes>``."""
+
+    type_string = "Option<Bytes>"
 
 
 class Bytes(_core.BytesView, ScaleType, kinds=(K.Bytes,)):
@@ -120,10 +115,15 @@ class String(_core.TextView, ScaleType, kinds=(K.Str,)):
     type_string = "String"
 
 
-Str = Text = String
+# one alias a line: a chained assignment is not a type alias to type checkers
+Str = String
+Text = String
 
 
-HexBytes = _declare("HexBytes", ScaleType, "HexBytes", "Bytes always rendered ``\"0x…\"``.", kinds=(K.HexBytes,))
+class HexBytes(ScaleType, kinds=(K.HexBytes,)):
+    """Bytes always rendered ``"0x…"``."""
+
+    type_string = "HexBytes"
 
 
 class Vec(_core.SeqView, ScaleType, kinds=(K.Seq,)):
@@ -131,24 +131,22 @@ class Vec(_core.SeqView, ScaleType, kinds=(K.Seq,)):
 
     type_string = _TypeStringOf("Vec<{sub}>")
 
-    def _build_value_object(self, value: Any) -> Any:
-        # Elements are objects of the element type, as py-scale-codec's: the
-        # records of a ``System.Events`` list are ``GenericEventRecord``s
-        # (``extrinsic_idx``, ``params``, ``event``), not plain parts.
-        # The list as a typed part of this type: its value object is the
-        # elements, made with one class look-up and one shared origin.
-        sub, type_string = self.sub_type, self.type_string
-        if isinstance(value, list) and isinstance(sub, str) and sub and type_string:
-            config = self.runtime_config
-            return _core.typed_part(value, type_string, config, config).value_object
-        return super()._build_value_object(value)
+
+class BoundedVec(Vec):
+    """``BoundedVec<T, S>``."""
 
 
-BoundedVec = _declare("BoundedVec", Vec, doc="``BoundedVec<T, S>``.")
-BTreeSet = _declare("BTreeSet", Vec, _TypeStringOf("BTreeSet<{sub}>"), "``BTreeSet<T>``.")
-FixedLengthArray = _declare("FixedLengthArray", ScaleType, _TypeStringOf("[{sub}; {count}]"),
-                            "``[T; N]`` (a list of another length is encoded element by element, as "
-                            "py-scale-codec does).", element_count=0, kinds=(K.Array, K.ByteArray))
+class BTreeSet(Vec):
+    """``BTreeSet<T>``."""
+
+    type_string = _TypeStringOf("BTreeSet<{sub}>")
+
+
+class FixedLengthArray(ScaleType, kinds=(K.Array, K.ByteArray)):
+    """``[T; N]`` (a list of another length is encoded element by element, as py-scale-codec does)."""
+
+    type_string = _TypeStringOf("[{sub}; {count}]")
+    element_count = 0
 
 
 class Enum(_core.EnumView, ScaleType, kinds=(K.Enum, K.Result)):
@@ -166,18 +164,30 @@ class Set(_core.SetView, ScaleType, kinds=(K.Set,)):
     type_string = _DefinedTypeString()
 
 
-BitVec = _declare("BitVec", ScaleType, "BitVec", "A bit sequence ``\"0b…\"``; encoded from an int, a ``\"0b…\"`` "
-                  "string or a list of bools, its length the number's bit length (py-scale-codec's).",
-                  kinds=(K.BitSeq,))
+class BitVec(ScaleType, kinds=(K.BitSeq,)):
+    """A bit sequence ``"0b…"``; encoded from an int, a ``"0b…"`` string or a list of bools, its length the number's bit length (py-scale-codec's)."""
+
+    type_string = "BitVec"
 
 
 class Map(_core.MapView, ScaleType):
     """A map: list of ``(key, value)``; ``map_key`` and ``map_value`` are the types in ``sub_type``."""
 
 
-BTreeMap = _declare("BTreeMap", Map, _TypeStringOf("BTreeMap<{sub}>"), "``BTreeMap<K, V>``.", kinds=(K.Map,))
-HashMap = _declare("HashMap", Map, _TypeStringOf("HashMap<{sub}>"), "``HashMap<K, V>``.")
-BoundedBTreeMap = _declare("BoundedBTreeMap", Map, doc="``BoundedBTreeMap<K, V, S>``.")
+class BTreeMap(Map, kinds=(K.Map,)):
+    """``BTreeMap<K, V>``."""
+
+    type_string = _TypeStringOf("BTreeMap<{sub}>")
+
+
+class HashMap(Map):
+    """``HashMap<K, V>``."""
+
+    type_string = _TypeStringOf("HashMap<{sub}>")
+
+
+class BoundedBTreeMap(Map):
+    """``BoundedBTreeMap<K, V, S>``."""
 
 
 class Tuple(_core.CompositeView, ScaleType, kinds=(K.Tuple,)):
@@ -189,22 +199,102 @@ class Struct(_core.CompositeView, ScaleType, kinds=(K.Struct,)):
 
 
 # Primitives: one class per kind, named as py-scale-codec names them.
-Bool = _declare("Bool", ScalePrimitive, "bool", kinds=(K.Bool,))
-U8 = _declare("U8", ScalePrimitive, "u8", kinds=(K.U8,))
-U16 = _declare("U16", ScalePrimitive, "u16", kinds=(K.U16,))
-U32 = _declare("U32", ScalePrimitive, "u32", kinds=(K.U32,))
-U64 = _declare("U64", ScalePrimitive, "u64", kinds=(K.U64,))
-U128 = _declare("U128", ScalePrimitive, "u128", kinds=(K.U128,))
-U256 = _declare("U256", ScalePrimitive, "u256", kinds=(K.U256,))
-I8 = _declare("I8", ScalePrimitive, "i8", kinds=(K.I8,))
-I16 = _declare("I16", ScalePrimitive, "i16", kinds=(K.I16,))
-I32 = _declare("I32", ScalePrimitive, "i32", kinds=(K.I32,))
-I64 = _declare("I64", ScalePrimitive, "i64", kinds=(K.I64,))
-I128 = _declare("I128", ScalePrimitive, "i128", kinds=(K.I128,))
-I256 = _declare("I256", ScalePrimitive, "i256", kinds=(K.I256,))
-H160 = _declare("H160", ScaleType, "H160", "20 bytes, ``\"0x…\"``.")
-H256 = _declare("H256", ScaleType, "H256", "32 bytes, ``\"0x…\"``.")
-H512 = _declare("H512", ScaleType, "H512", "64 bytes, ``\"0x…\"``.")
+
+
+class Bool(ScalePrimitive, kinds=(K.Bool,)):
+    """``bool``."""
+
+    type_string = "bool"
+
+
+class U8(ScalePrimitive, kinds=(K.U8,)):
+    """``u8``."""
+
+    type_string = "u8"
+
+
+class U16(ScalePrimitive, kinds=(K.U16,)):
+    """``u16``."""
+
+    type_string = "u16"
+
+
+class U32(ScalePrimitive, kinds=(K.U32,)):
+    """``u32``."""
+
+    type_string = "u32"
+
+
+class U64(ScalePrimitive, kinds=(K.U64,)):
+    """``u64``."""
+
+    type_string = "u64"
+
+
+class U128(ScalePrimitive, kinds=(K.U128,)):
+    """``u128``."""
+
+    type_string = "u128"
+
+
+class U256(ScalePrimitive, kinds=(K.U256,)):
+    """``u256``."""
+
+    type_string = "u256"
+
+
+class I8(ScalePrimitive, kinds=(K.I8,)):
+    """``i8``."""
+
+    type_string = "i8"
+
+
+class I16(ScalePrimitive, kinds=(K.I16,)):
+    """``i16``."""
+
+    type_string = "i16"
+
+
+class I32(ScalePrimitive, kinds=(K.I32,)):
+    """``i32``."""
+
+    type_string = "i32"
+
+
+class I64(ScalePrimitive, kinds=(K.I64,)):
+    """``i64``."""
+
+    type_string = "i64"
+
+
+class I128(ScalePrimitive, kinds=(K.I128,)):
+    """``i128``."""
+
+    type_string = "i128"
+
+
+class I256(ScalePrimitive, kinds=(K.I256,)):
+    """``i256``."""
+
+    type_string = "i256"
+
+
+class H160(ScaleType):
+    """20 bytes, ``"0x…"``."""
+
+    type_string = "H160"
+
+
+class H256(ScaleType):
+    """32 bytes, ``"0x…"``."""
+
+    type_string = "H256"
+
+
+class H512(ScaleType):
+    """64 bytes, ``"0x…"``."""
+
+    type_string = "H512"
 
 
 class RawBytes(_core.RawBytesView, ScaleType, names=("rawbytes",)):
@@ -213,7 +303,8 @@ class RawBytes(_core.RawBytesView, ScaleType, names=("rawbytes",)):
     type_string = "RawBytes"
 
 
-CallBytes = _declare("CallBytes", RawBytes, doc="A call as raw bytes.")
+class CallBytes(RawBytes):
+    """A call as raw bytes."""
 
 
 class _Float(_core.FloatView, ScalePrimitive):
@@ -222,8 +313,17 @@ class _Float(_core.FloatView, ScalePrimitive):
     _size = 8
 
 
-F64 = _declare("F64", _Float, "f64", names=("f64",))
-F32 = _declare("F32", _Float, "f32", names=("f32",), _size=4)
+class F64(_Float, names=("f64",)):
+    """``f64``."""
+
+    type_string = "f64"
+
+
+class F32(_Float, names=("f32",)):
+    """``f32``."""
+
+    type_string = "f32"
+    _size = 4
 
 
 # --------------------------------------------------------------------------
@@ -242,10 +342,16 @@ class GenericAccountId(_core.AccountIdView, ScaleType, kinds=(K.AccountId,)):
     type_string = "AccountId"
 
 
-GenericEthereumAccountId = _declare("GenericEthereumAccountId", ScaleType, "H160", "A 20-byte account id.",
-                                    kinds=(K.EthereumAccountId,))
-GenericAccountIndex = _declare("GenericAccountIndex", ScaleType, "AccountIndex", "An account index.",
-                               kinds=(K.AccountIndex,))
+class GenericEthereumAccountId(ScaleType, kinds=(K.EthereumAccountId,)):
+    """A 20-byte account id."""
+
+    type_string = "H160"
+
+
+class GenericAccountIndex(ScaleType, kinds=(K.AccountIndex,)):
+    """An account index."""
+
+    type_string = "AccountIndex"
 
 
 class GenericMultiAddress(_core.MultiAddressView, Enum, kinds=(K.MultiAddress,)):
@@ -255,9 +361,12 @@ class GenericMultiAddress(_core.MultiAddressView, Enum, kinds=(K.MultiAddress,))
     type_string = "MultiAddress"
 
 
-GenericAddress = _declare("GenericAddress", ScaleType, doc="The pre-MultiAddress ``Address`` encoding.",
-                          kinds=(K.LegacyAddress,))
-AccountIdAddress = RawAddress = GenericAddress
+class GenericAddress(ScaleType, kinds=(K.LegacyAddress,)):
+    """The pre-MultiAddress ``Address`` encoding."""
+
+
+AccountIdAddress = GenericAddress
+RawAddress = GenericAddress
 
 
 class MultiAccountId(GenericAccountId, names=("multiaccountid",)):
@@ -318,15 +427,18 @@ class GenericExtrinsic(_core.ExtrinsicView, ScaleType, kinds=(K.Extrinsic,)):
 
 
 GenericExtrinsicV4 = GenericExtrinsic
-Extrinsic = _declare("Extrinsic", GenericExtrinsic, doc="``Extrinsic`` (instantiable directly with ``metadata=``).")
+
+
+class Extrinsic(GenericExtrinsic):
+    """``Extrinsic`` (instantiable directly with ``metadata=``)."""
 
 
 class GenericEvent(_core.RuntimeEventView, Enum, kinds=(K.Event,)):
     """A runtime event: ``{"event_index", "module_id", "event_id", "attributes"}``."""
 
 
-GenericScaleInfoEvent = _declare("GenericScaleInfoEvent", GenericEvent, doc="A scale-info runtime event.",
-                                 kinds=(K.ScaleInfoEvent,))
+class GenericScaleInfoEvent(GenericEvent, kinds=(K.ScaleInfoEvent,)):
+    """A scale-info runtime event."""
 
 
 class GenericEventRecord(_core.EventRecordView, ScaleType, kinds=(K.EventRecord,)):
@@ -334,8 +446,18 @@ class GenericEventRecord(_core.EventRecordView, ScaleType, kinds=(K.EventRecord,
 
 
 EventRecord = GenericEventRecord
-GenericVote = _declare("GenericVote", ScaleType, "GenericVote", "A conviction vote byte.", kinds=(K.Vote,))
-Data = _declare("Data", Enum, "Data", "Identity ``Data``.", kinds=(K.IdentityData,))
+
+
+class GenericVote(ScaleType, kinds=(K.Vote,)):
+    """A conviction vote byte."""
+
+    type_string = "GenericVote"
+
+
+class Data(Enum, kinds=(K.IdentityData,)):
+    """Identity ``Data``."""
+
+    type_string = "Data"
 
 
 class WrapperKeepOpaque(ScaleType, kinds=(K.WrapperKeepOpaque,), names=("wrapperkeepopaque",)):
@@ -354,8 +476,10 @@ class WrapperKeepOpaque(ScaleType, kinds=(K.WrapperKeepOpaque,), names=("wrapper
         return self.runtime_config._registry.encode_opaque(self.type_string, self.type_mapping, value)
 
 
-OpaqueCall = _declare("OpaqueCall", WrapperKeepOpaque, "OpaqueCall",
-                      "A call inside length-prefixed bytes; the value is the call's dict.", names=("opaquecall",))
+class OpaqueCall(WrapperKeepOpaque, names=("opaquecall",)):
+    """A call inside length-prefixed bytes; the value is the call's dict."""
+
+    type_string = "OpaqueCall"
 
 
 # --------------------------------------------------------------------------
@@ -390,7 +514,8 @@ class GenericVariant(_core.VariantView, Struct):
     """A variant (a call, event or error of a V14+ pallet)."""
 
 
-GenericTypeDefComposite = _declare("GenericTypeDefComposite", Struct, doc="A composite type definition.")
+class GenericTypeDefComposite(Struct):
+    """A composite type definition."""
 
 
 class GenericTypeDefVariant(_core.TypeDefVariantView, Struct):
@@ -414,12 +539,24 @@ class _PalletEnumMetadata(_core.PalletEnumView, Struct):
 
 
 _VARIANTS = property(_core.PalletEnumView._variants, doc="The variants (``GenericVariant`` objects).")
-ScaleInfoCallMetadata = _declare("ScaleInfoCallMetadata", _PalletEnumMetadata, doc="A V14+ pallet's calls.",
-                                 calls=_VARIANTS)
-ScaleInfoPalletErrorMetadata = _declare("ScaleInfoPalletErrorMetadata", _PalletEnumMetadata,
-                                        doc="A V14+ pallet's errors.", errors=_VARIANTS)
-ScaleInfoPalletEventMetadata = _declare("ScaleInfoPalletEventMetadata", _PalletEnumMetadata,
-                                        doc="A V14+ pallet's events.", events=_VARIANTS)
+
+
+class ScaleInfoCallMetadata(_PalletEnumMetadata):
+    """A V14+ pallet's calls."""
+
+    calls = _VARIANTS
+
+
+class ScaleInfoPalletErrorMetadata(_PalletEnumMetadata):
+    """A V14+ pallet's errors."""
+
+    errors = _VARIANTS
+
+
+class ScaleInfoPalletEventMetadata(_PalletEnumMetadata):
+    """A V14+ pallet's events."""
+
+    events = _VARIANTS
 
 
 class GenericStorageEntryMetadata(_core.StorageEntryView, Struct):
@@ -481,7 +618,11 @@ MetadataVersioned = GenericMetadataVersioned
 # py-scale-codec's further class names: their behaviour comes from the type
 # string; the names exist for imports, isinstance and presets' base_class.
 
-CompactU32 = _declare("CompactU32", Compact, "Compact<u32>")
+
+class CompactU32(Compact):
+    """``Compact<u32>``."""
+
+    type_string = "Compact<u32>"
 
 
 class CompactMoment(Compact):
@@ -494,8 +635,12 @@ class CompactMoment(Compact):
         return datetime.fromtimestamp(self.value, timezone.utc).replace(tzinfo=None)
 
 
-Conviction = _declare("Conviction", Enum, "Conviction", "A vote's conviction.", CONVICTION_MASK=0b01111111,
-                      DEFAULT_CONVICTION=0b00000000)
+class Conviction(Enum):
+    """A vote's conviction."""
+
+    type_string = "Conviction"
+    CONVICTION_MASK = 0b01111111
+    DEFAULT_CONVICTION = 0b00000000
 
 
 class StorageHasher(_core.StorageHasherView, Enum):
@@ -504,22 +649,51 @@ class StorageHasher(_core.StorageHasherView, Enum):
     type_string = "StorageHasher"
 
 
-GenericContractExecResult = _declare("GenericContractExecResult", Enum, "ContractExecResult")
-TypeNotSupported = _declare("TypeNotSupported", ScaleType, doc="A type py-scale-codec does not support.")
+class GenericContractExecResult(Enum):
+    """``ContractExecResult``."""
+
+    type_string = "ContractExecResult"
+
+
+class TypeNotSupported(ScaleType):
+    """A type py-scale-codec does not support."""
 
 
 class GenericContractExecResultV2(_core.ContractResultView, Struct):
     """A contract call's result (contracts pallet, runtimes after spec 267)."""
 
 
-LogDigest = _declare("LogDigest", Enum, doc="A digest item.")
-GenericConsensusEngineId = _declare("GenericConsensusEngineId", FixedLengthArray, doc="A consensus engine id.")
-GenericConsensus = _declare("GenericConsensus", Tuple, doc="A consensus digest item.")
-GenericPreRuntime = _declare("GenericPreRuntime", Tuple, doc="A pre-runtime digest item.")
-GenericSeal = _declare("GenericSeal", Tuple, doc="A seal digest item.")
-GenericSealV0 = _declare("GenericSealV0", Tuple, doc="A V0 seal digest item.")
-GenericBlock = _declare("GenericBlock", Struct, doc="py-scale-codec's ``GenericBlock``.")
-ProposalPreimage = _declare("ProposalPreimage", Struct, doc="py-scale-codec's ``ProposalPreimage``.")
+class LogDigest(Enum):
+    """A digest item."""
+
+
+class GenericConsensusEngineId(FixedLengthArray):
+    """A consensus engine id."""
+
+
+class GenericConsensus(Tuple):
+    """A consensus digest item."""
+
+
+class GenericPreRuntime(Tuple):
+    """A pre-runtime digest item."""
+
+
+class GenericSeal(Tuple):
+    """A seal digest item."""
+
+
+class GenericSealV0(Tuple):
+    """A V0 seal digest item."""
+
+
+class GenericBlock(Struct):
+    """py-scale-codec's ``GenericBlock``."""
+
+
+class ProposalPreimage(Struct):
+    """py-scale-codec's ``ProposalPreimage``."""
+
 
 # Written out, not computed: type checkers and IDEs read `from scalecodec import
 # GenericCall` through this list (tests/test_package_layout.py checks that it
