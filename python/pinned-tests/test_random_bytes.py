@@ -5,9 +5,17 @@ registry: each decode either returns a value or raises an ordinary
 import random
 import time
 
-from scalecodec.base import ScaleBytes
+from scalecodec.base import ScaleBytes, ScaleDecoder
 
 
+def _walk_value_objects(obj, depth: int = 0) -> int:
+    """Reads ``value_object`` of ``obj`` and of the objects in it, a few
+    levels down; returns how many were read."""
+    if depth > 6:
+        return 0
+    parts = obj.value_object
+    items = parts.values() if isinstance(parts, dict) else parts if isinstance(parts, (list, tuple)) else [parts]
+    return 1 + sum(_walk_value_objects(p, depth + 1) for p in items if isinstance(p, ScaleDecoder))
 
 
 def _byte_strings(rng: random.Random, count: int):
@@ -25,6 +33,7 @@ def test_random_bytes_at_every_registry_type(polkadot_9180):
     type_ids = [entry["id"] for entry in metadata.value[1]["V14"]["types"]["types"]]
     rng = random.Random(20261130)
     outcomes = {"ok": 0, "error": 0}
+    walked = 0
     started = time.perf_counter()
     for type_id in type_ids:
         type_string = f"scale_info::{type_id}"
@@ -36,7 +45,10 @@ def test_random_bytes_at_every_registry_type(polkadot_9180):
                 outcomes["error"] += 1
             else:
                 outcomes["ok"] += 1
+                # what decoded has its parts as objects too, without error
+                walked += _walk_value_objects(obj)
     assert sum(outcomes.values()) == 5 * len(type_ids) >= 3000
+    assert walked >= outcomes["ok"]
     assert outcomes["ok"] > 0 and outcomes["error"] > 0
     # no single pathological input may stall the loop (generous: ~1 ms per decode here)
     assert time.perf_counter() - started < 120
