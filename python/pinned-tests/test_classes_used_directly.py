@@ -103,3 +103,21 @@ def test_an_enum_object_s_index_is_its_discriminant_byte():
     assert all(index == pallets[name] for _, index, name in indexes)
     assert {phase for phase, _, _ in indexes} == {0, 2}  # ApplyExtrinsic, Initialization
     assert 53 in {index for _, index, _ in indexes}
+
+
+def test_a_preset_alias_has_its_type_s_class():
+    """py-scale-codec keeps one class per type: a name a preset defines as
+    another type string is that type's class (``get_decoder_class("Index")
+    is get_decoder_class("u32")``), also read from ``type_registry['types']``;
+    a class put there is the name's class from then on, inside other types
+    too (py-substrate-interface's type-registry tests do both)."""
+    config = fresh_config("legacy")
+    index = config.get_decoder_class("Index")
+    assert index is config.get_decoder_class("u32")  # the legacy preset's "Index": "u32"
+    assert config.type_registry["types"]["index"] is index
+    assert config.get_decoder_class("AccountId") is config.get_decoder_class("GenericAccountId")
+    u64 = config.get_decoder_class("u64")
+    config.type_registry["types"]["index"] = u64
+    assert config.get_decoder_class("Index") is u64
+    obj = config.create_scale_object("(Index, u8)", data=ScaleBytes("0x" + "05" + "00" * 7 + "07"))
+    assert obj.decode() == (5, 7)

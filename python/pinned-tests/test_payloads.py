@@ -290,3 +290,35 @@ def test_event_record_value_object_holds_its_fields_as_objects():
         assert pallet == event["module_id"]
         assert event["event_id"] in (inner.value if isinstance(inner.value, (dict, str)) else {})
         assert parts["topics"].value == record.value["topics"]
+
+
+def test_call_value_object_holds_the_metadata_objects():
+    """A decoded or encoded call's ``value_object`` holds, as py-scale-codec's,
+    the metadata's own pallet (``call_module``) and call (``call_function``:
+    ``.args``, ``.docs``) objects and the call's argument definitions
+    (``call_args``); an extrinsic's keeps its length prefix (also after
+    encoding) and no hash."""
+    config = fresh_config(ss58_format=0)
+    metadata = decode_metadata(config, "polkadot-v14-spec1000001.scale")
+    for hex_data in read_json("payloads/polkadot-block-18468942/extrinsics.json"):
+        extrinsic = config.create_scale_object("Extrinsic", data=ScaleBytes(hex_data), metadata=metadata)
+        value = extrinsic.decode()
+        assert "extrinsic_hash" not in extrinsic.value_object
+        assert extrinsic.value_object["extrinsic_length"].value == value["extrinsic_length"]
+        call = extrinsic.value_object["call"]
+        pallet = metadata.get_metadata_pallet(value["call"]["call_module"])
+        assert call.call_module.name == pallet.name and call.call_module.calls is not None
+        function = call.call_function
+        assert function.name == value["call"]["call_function"]
+        assert function.name in [c.name for c in pallet.calls]
+        assert [a["name"] for a in function.args] == [a["name"] for a in value["call"]["call_args"]]
+        assert call.value_object["call_args"].value == function.args.value
+        assert isinstance(function.docs, list)
+    remark = {"call_module": "System", "call_function": "remark", "call_args": {"remark": "0x1234"}}
+    call = config.create_scale_object("Call", metadata=metadata)
+    call.encode(copy.deepcopy(remark))
+    assert (call.call_module.name, call.call_function.name) == ("System", "remark")
+    extrinsic = config.create_scale_object("Extrinsic", metadata=metadata)
+    encoded = extrinsic.encode({"call": copy.deepcopy(remark)})
+    length = extrinsic.value_object["extrinsic_length"]
+    assert length.value == len(encoded.data) - len(length.get_used_bytes())

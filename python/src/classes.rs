@@ -44,6 +44,7 @@ pub(crate) fn make_class<'py>(
         // a class of the package's own for this type string, bound to `config`
         let attrs = PyDict::new(py);
         attrs.set_item(intern!(py, "_runtime_config"), config)?;
+        attrs.set_item(intern!(py, "__module__"), MADE_CLASSES_MODULE)?;
         let name = own.getattr(intern!(py, "__name__"))?;
         return py
             .get_type::<PyType>()
@@ -62,6 +63,10 @@ pub(crate) fn make_class<'py>(
     };
     Ok(class_for_node(config, &registry, &text, &lowered, idx)?.into_any())
 }
+
+/// The module the classes made for type strings name as theirs (as
+/// py-scale-codec's, made in its `base`), not the caller's.
+const MADE_CLASSES_MODULE: &str = "scalecodec.base";
 
 /// The configuration's Rust registry.
 fn registry_of<'py>(config: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyRegistry>> {
@@ -97,6 +102,7 @@ fn class_for_node<'py>(
         None => crate::catalogue::scale_class(py, fallback)?,
     };
     let attrs = PyDict::new(py);
+    attrs.set_item(intern!(py, "__module__"), MADE_CLASSES_MODULE)?;
     attrs.set_item(intern!(py, "type_string"), type_string)?;
     attrs.set_item(intern!(py, "_runtime_config"), config)?;
     attrs.set_item(intern!(py, "_node"), idx)?;

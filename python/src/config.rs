@@ -7,7 +7,7 @@
 use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyString, PyType};
 
 use crate::registry::PyRegistry;
 use crate::value_decoder::ValueDecoder;
@@ -40,11 +40,74 @@ pub(crate) fn decoder_class<'py>(
     if let Some(cls) = classes(slf)?.get_item(type_string)? {
         return Ok(cls);
     }
-    let cls = crate::classes::make_class(slf, type_string)?;
+    let cls = match alias_class(slf, type_string)? {
+        Some(cls) => cls,
+        None => crate::classes::make_class(slf, type_string)?,
+    };
     // read again: making the class may have reset the configuration
     classes(slf)?.set_item(type_string, &cls)?;
     Ok(cls)
 }
+
+/// py-scale-codec keeps one class per type, not per name: a name the
+/// presets define as another type string (`"Index": "u32"`, followed to the
+/// end of such a chain) has that type's class itself, when both name the
+/// same type; a class a user put in `type_registry['types']` is the name's
+/// class as it is. `None` for any other name (a cycle of names included).
+fn alias_class<'py>(
+    slf: &Bound<'py, PyAny>,
+    type_string: &Bound<'py, PyAny>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = slf.py();
+    let Ok(text) = type_string.extract::<String>() else {
+        return Ok(None);
+    };
+    let Ok(mirror) = slf
+        .getattr(intern!(py, "type_registry"))?
+        .get_item("types")?
+        .cast_into::<PyDict>()
+    else {
+        return Ok(None);
+    };
+    let mut name = text.to_lowercase();
+    // (`PyDict` reads the raw definitions, not the mirror's classes)
+    if let Some(own) = mirror.get_item(&name)? {
+        if own.is_instance_of::<PyType>() {
+            return Ok(Some(own));
+        }
+    }
+    let mut seen = vec![name.clone()];
+    let mut target = None;
+    while let Some(definition) = mirror.get_item(&name)? {
+        let Ok(next) = definition.extract::<String>() else {
+            break;
+        };
+        name = next.to_lowercase();
+        if seen.contains(&name) || seen.len() > MAX_ALIAS_CHAIN {
+            return Ok(None);
+        }
+        seen.push(name.clone());
+        target = Some(next);
+    }
+    let Some(target) = target else {
+        return Ok(None);
+    };
+    let registry = slf
+        .getattr(intern!(py, "_registry"))?
+        .cast_into::<PyRegistry>()?;
+    let same = crate::errors::guard("resolving a type", || {
+        let mut registry = registry.try_borrow_mut()?;
+        Ok(registry.resolve_idx(py, &text)? == registry.resolve_idx(py, &target)?)
+    });
+    match same {
+        Ok(true) => decoder_class(slf, &PyString::new(py, &target).into_any()).map(Some),
+        // an unknown name or target: the caller says so
+        _ => Ok(None),
+    }
+}
+
+/// How many names an alias chain may pass through (presets use two or three).
+const MAX_ALIAS_CHAIN: usize = 32;
 
 /// `get_value_decoder`: cyscale's value decoder of `type_string`, made once
 /// (`_value_decoders`); `None` when the type is unknown.

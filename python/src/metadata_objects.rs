@@ -1056,8 +1056,12 @@ view!(
     }
 );
 
-/// A call's `value_object`: its pallet and call as objects with `.name`
-/// (`_MetaRef`), every other field and each argument's value a part.
+/// A call's `value_object`, as py-scale-codec's: its pallet
+/// (`call_module`) and call (`call_function`) the metadata's own objects,
+/// `call_args` the call's argument definitions (its `args`), the other
+/// fields as they are. Without metadata to find them in, the pallet and
+/// call are objects with `.name` (`_MetaRef`) and `call_args` the
+/// arguments with their values as parts.
 fn call_value_object<'py>(
     obj: &Bound<'py, PyAny>,
     value: &Bound<'py, PyAny>,
@@ -1067,36 +1071,95 @@ fn call_value_object<'py>(
     let Ok(fields) = value.cast::<PyDict>() else {
         return crate::typed_parts::wrap_parts(value, &config);
     };
+    let (pallet, call) = call_lookup(obj, fields)?.unzip();
     let (plain, named) = (
         crate::catalogue::scale_class(py, "_Part")?,
         crate::catalogue::scale_class(py, "_MetaRef")?,
     );
     let view = PyDict::new(py);
     for (key, field) in fields.iter() {
-        let class = if key.eq("call_module")? || key.eq("call_function")? {
-            &named
-        } else {
-            &plain
+        let part = match key.extract::<&str>()? {
+            "call_module" => match &pallet {
+                Some(pallet) => pallet.clone(),
+                None => named.call1((field, &config))?,
+            },
+            "call_function" => match &call {
+                Some(call) => call.clone(),
+                None => named.call1((field, &config))?,
+            },
+            "call_args" => match &call {
+                Some(call) => call.getattr(intern!(py, "args"))?,
+                None => args_with_value_parts(&field, &plain, &config)?,
+            },
+            _ if pallet.is_some() => field,
+            _ => plain.call1((field, &config))?,
         };
-        view.set_item(&key, class.call1((field, &config))?)?;
-    }
-    if let Some(args) = fields.get_item("call_args")? {
-        if let Ok(args) = args.cast::<PyList>() {
-            let wrapped = PyList::empty(py);
-            for arg in args.iter() {
-                match arg.cast::<PyDict>() {
-                    Ok(a) if a.contains("value")? => {
-                        let copy = a.copy()?;
-                        copy.set_item("value", plain.call1((a.get_item("value")?, &config))?)?;
-                        wrapped.append(copy)?;
-                    }
-                    _ => wrapped.append(plain.call1((arg, &config))?)?,
-                }
-            }
-            view.set_item("call_args", wrapped)?;
-        }
+        view.set_item(&key, part)?;
     }
     Ok(view.into_any())
+}
+
+/// The pallet and call metadata objects of a call value (`None` when the
+/// object has no metadata or the metadata does not name both).
+fn call_lookup<'py>(
+    obj: &Bound<'py, PyAny>,
+    fields: &Bound<'py, PyDict>,
+) -> PyResult<Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>> {
+    let py = obj.py();
+    let mut metadata = obj.getattr(intern!(py, "metadata"))?;
+    if metadata.is_none() {
+        metadata = obj
+            .getattr(intern!(py, "runtime_config"))?
+            .getattr(intern!(py, "metadata"))?;
+    }
+    let (Some(module), Some(function)) = (
+        fields.get_item("call_module")?,
+        fields.get_item("call_function")?,
+    ) else {
+        return Ok(None);
+    };
+    if metadata.is_none() || !module.is_instance_of::<PyString>() {
+        return Ok(None);
+    }
+    let pallet = metadata.call_method1(intern!(py, "get_metadata_pallet"), (&module,))?;
+    if !pallet.is_truthy()? {
+        return Ok(None);
+    }
+    let calls = pallet.getattr(intern!(py, "calls"))?;
+    if calls.is_truthy()? {
+        for candidate in calls.try_iter()? {
+            let candidate = candidate?;
+            if candidate.getattr(intern!(py, "name"))?.eq(&function)? {
+                return Ok(Some((pallet, candidate)));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// A call's arguments (`[{"name", "type", "value"}…]`) with each value as
+/// a plain part.
+fn args_with_value_parts<'py>(
+    args: &Bound<'py, PyAny>,
+    plain: &Bound<'py, PyAny>,
+    config: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = args.py();
+    let Ok(args) = args.cast::<PyList>() else {
+        return plain.call1((args, config));
+    };
+    let wrapped = PyList::empty(py);
+    for arg in args.iter() {
+        match arg.cast::<PyDict>() {
+            Ok(a) if a.contains("value")? => {
+                let copy = a.copy()?;
+                copy.set_item("value", plain.call1((a.get_item("value")?, config))?)?;
+                wrapped.append(copy)?;
+            }
+            _ => wrapped.append(plain.call1((arg, config))?)?,
+        }
+    }
+    Ok(wrapped.into_any())
 }
 
 view!(
@@ -1105,16 +1168,17 @@ view!(
     extends = ScaleObject,
     init = base(),
     {
-        //! The call of a decoded value: `call_module` and `call_function` as
-        //! objects with `.name`, the arguments' values as parts.
+        //! The call of a decoded value: `call_module` and `call_function` the
+        //! metadata's pallet and call objects, `call_args` the call's argument
+        //! definitions (see `call_value_object`).
 
-        /// The pallet (`.name`).
+        /// The pallet: the metadata's pallet object (`.name`, `.calls` …).
         #[getter]
         fn call_module<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
             part(slf.as_any(), "call_module")
         }
 
-        /// The call (`.name`).
+        /// The call: the metadata's call object (`.name`, `.args`, `.docs` …).
         #[getter]
         fn call_function<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
             part(slf.as_any(), "call_function")
@@ -1147,7 +1211,8 @@ view!(
             Ok(index)
         }
 
-        /// The arguments (`{"name", "type", "value"}` with value objects).
+        /// The call's argument definitions (the call object's `args`), as
+        /// py-scale-codec gives them; the values are in `value["call_args"]`.
         #[getter]
         fn call_args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
             let py = slf.py();
@@ -1230,8 +1295,10 @@ view!(
             Ok(Some(version))
         }
 
-        /// The value's parts; the call a call object, the length prefix a
-        /// part whose used bytes are its compact encoding, the era an `Era`.
+        /// The value's parts, as py-scale-codec keeps them: the call a call
+        /// object, the length prefix (also after encoding) a part whose used
+        /// bytes are its compact encoding, the signer and signature objects
+        /// of their types, the era an `Era`; the hash only in the value.
         fn _build_value_object<'py>(
             slf: &Bound<'py, Self>,
             value: &Bound<'py, PyAny>,
@@ -1243,9 +1310,28 @@ view!(
             else {
                 return Ok(view);
             };
+            if view_dict.contains("extrinsic_hash")? {
+                view_dict.del_item("extrinsic_hash")?;
+            }
+            let encoded_length = match fields.contains("extrinsic_length")? {
+                true => None,
+                false => crate::views::encoded_bytes(slf.as_any())?
+                    .and_then(|bytes| ferroscale_dynamic::ops::compact::decode(&bytes)),
+            };
+            if let Some((length, _)) = encoded_length {
+                let prefix = crate::ops::encode_compact(py, length);
+                let part = crate::catalogue::scale_class(py, "_UsedBytesPart")?
+                    .call1((length, &config, prefix))?;
+                view_dict.set_item("extrinsic_length", part)?;
+            }
             if let Some(call) = fields.get_item("call")? {
                 let part =
                     crate::catalogue::scale_class(py, "_CallPart")?.call1((call, &config))?;
+                // the call finds its pallet and call objects in the extrinsic's metadata
+                part.setattr(
+                    intern!(py, "metadata"),
+                    slf.getattr(intern!(py, "metadata"))?,
+                )?;
                 view_dict.set_item("call", part)?;
             }
             if let Some(length) = fields.get_item("extrinsic_length")? {

@@ -57,7 +57,7 @@ def test_general_format_5_with_its_extensions(polkadot_2003000):
     assert value["tip"] == 0
     assert value["mode"] == {"mode": "Disabled"}  # CheckMetadataHash is a struct {mode}
     assert value["call"]["call_module"] == "System"
-    assert obj.value_object["call"]["call_function"] == "remark"
+    assert obj.value_object["call"]["call_function"].name == "remark"
 
 
 def test_format_4_keeps_py_scale_codec_shape(polkadot_2003000):

@@ -15,6 +15,7 @@ classes made for type strings.
   the tables registered with ``_core.set_catalogue``), so this module never
   imports that one.
 """
+import json
 import os
 import threading
 import types as _types
@@ -81,6 +82,15 @@ class _TypesView(dict):
 
     def get(self, key: str, default: Any = None):
         return self[key] if dict.__contains__(self, key) else default
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        # As in py-scale-codec, a class put here is the name's class from now
+        # on; the registry decodes the name as the class's type string.
+        dict.__setitem__(self, key, value)
+        type_string = getattr(value, "type_string", None) if isinstance(value, type) else None
+        if isinstance(type_string, str):
+            self._config._registry.update_types(json.dumps({key: type_string}))
+        self._config._classes.clear()
 
     # (over a copy of the keys: reading a class may define the user's classes here)
     def values(self):
