@@ -17,8 +17,8 @@
 //! exception classes, panic guard), [`ss58`], [`metadata_objects`] (py-scale-codec's metadata object API: the bases of
 //! the pallet, call, storage … classes), [`metadata_views`] (the FRAME rules they
 //! read: storage entry types, V9–V13 indexes), [`metadata`] (the metadata
-//! model as Python data), [`typed_parts`] (the parts of a decoded metadata
-//! value as scale objects, and their `value_object`), [`parts_origin`] (what a part
+//! model as Python data), [`typed_parts`] (the parts of a decoded value, a
+//! metadata's or any object's `value_object`, as scale objects), [`parts_origin`] (what a part
 //! keeps of where it comes from), [`catalogue`] (the package's class tables,
 //! registered on import), [`text`] (hex written straight into Python strings),
 //! [`value_decoder`] (cyscale's `get_value_decoder` callables), [`ownership`]

@@ -388,8 +388,11 @@ fn event_value_object<'py>(
 /// have left there, each inner part made from the same origin: a struct's
 /// dict of parts, a tuple's parts (a 1-tuple's its element's
 /// `value_object`), bytes and text as their bytes, an option's part or
-/// `None`, a vector's list of parts, an enum's `(variant, part or None)`;
-/// else the value itself.
+/// `None`, a vector's list of parts, an enum's `(variant, part or None)`
+/// (a `MultiAddress`'s bare account its `Id`, a bare index its `Index`),
+/// an event record's and a scale-info event's as [`event_value_object`]
+/// builds them, an era's `(period, phase)` numbers; else the value itself
+/// (a container's items as plain parts).
 pub fn typed_value_object<'py>(
     obj: &Bound<'py, PyAny>,
     value: &Bound<'py, PyAny>,
