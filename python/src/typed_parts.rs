@@ -390,7 +390,7 @@ fn event_value_object<'py>(
 /// `value_object`), bytes and text as their bytes, an option's part or
 /// `None`, a vector's list of parts, an enum's `(variant, part or None)`
 /// (a `MultiAddress`'s bare account its `Id`, a bare index its `Index`),
-/// an event record's and a scale-info event's as [`event_value_object`]
+/// an event record's and a scale-info event's as `event_value_object`
 /// builds them, an era's `(period, phase)` numbers; else the value itself
 /// (a container's items as plain parts).
 pub fn typed_value_object<'py>(
