@@ -245,6 +245,15 @@ def test_value_object_of_a_decoded_enum_struct_and_option():
     option = config.create_scale_object("Option<u32>", data=ScaleBytes("0x0105000000"))
     option.decode()
     assert option.value_object.value == 5
+    # a unit variant: (name, None) for a runtime's enum (`Pays`, whose
+    # variants are all units), the bare name for a preset's value_list enum
+    pays = config.create_scale_object("frame_support::dispatch::Pays", data=ScaleBytes("0x01"), metadata=metadata)
+    pays.decode()
+    assert pays.value == "No" and pays.value_object == ("No", None)
+    legacy = fresh_config("legacy")
+    dispatch_class = legacy.create_scale_object("DispatchClass", data=ScaleBytes("0x01"))
+    dispatch_class.decode()
+    assert dispatch_class.value == dispatch_class.value_object == "Operational"
     era = config.create_scale_object("Era", data=ScaleBytes("0xa500"))
     era.decode()
     assert era.value_object == era.value == (64, 10)

@@ -254,7 +254,11 @@ fn definition(registry: &Registry, type_string: &str) -> Option<DefinitionShape>
             Definition::Enum {
                 variants: EnumVariants::Values(vs),
                 ..
-            } => ("enum", vs.iter().map(|(n, _)| (n.clone(), None)).collect()),
+            } => (
+                // py-scale-codec's `value_list` enum: it has no `type_mapping`
+                "value_list",
+                vs.iter().map(|(n, _)| (n.clone(), None)).collect(),
+            ),
             Definition::Set { flags, .. } => (
                 "set",
                 flags.iter().map(|(n, _)| (n.clone(), None)).collect(),
@@ -372,6 +376,7 @@ pub fn class_info(
                 let items: Vec<Option<String>> = mapping.into_iter().map(|(_, t)| t).collect();
                 info.type_mapping = Some(items.into_pyobject(py)?.into_any().unbind());
             }
+            ("value_list", TypeKind::Enum) => info.type_mapping = None,
             ("enum", TypeKind::Enum) => {
                 let items = mapping
                     .into_iter()

@@ -504,13 +504,9 @@ pub fn typed_value_object<'py>(
             }
         }
         if value.is_instance_of::<PyString>() {
-            for ty in types.values() {
-                if !is_null(Some(&ty))? {
-                    return Ok(
-                        PyTuple::new(py, [value.clone(), py.None().into_bound(py)])?.into_any()
-                    );
-                }
-            }
+            // a unit variant (py-scale-codec's `value_list` enums have no
+            // `type_mapping`, and keep the name itself)
+            return Ok(PyTuple::new(py, [value.clone(), py.None().into_bound(py)])?.into_any());
         }
     }
     if is("Era")? {
