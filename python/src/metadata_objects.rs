@@ -1105,36 +1105,17 @@ fn call_lookup<'py>(
     obj: &Bound<'py, PyAny>,
     fields: &Bound<'py, PyDict>,
 ) -> PyResult<Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>> {
-    let py = obj.py();
-    let mut metadata = obj.getattr(intern!(py, "metadata"))?;
-    if metadata.is_none() {
-        metadata = obj
-            .getattr(intern!(py, "runtime_config"))?
-            .getattr(intern!(py, "metadata"))?;
-    }
     let (Some(module), Some(function)) = (
         fields.get_item("call_module")?,
         fields.get_item("call_function")?,
     ) else {
         return Ok(None);
     };
-    if metadata.is_none() || !module.is_instance_of::<PyString>() {
+    if !module.is_instance_of::<PyString>() {
         return Ok(None);
     }
-    let pallet = metadata.call_method1(intern!(py, "get_metadata_pallet"), (&module,))?;
-    if !pallet.is_truthy()? {
-        return Ok(None);
-    }
-    let calls = pallet.getattr(intern!(py, "calls"))?;
-    if calls.is_truthy()? {
-        for candidate in calls.try_iter()? {
-            let candidate = candidate?;
-            if candidate.getattr(intern!(py, "name"))?.eq(&function)? {
-                return Ok(Some((pallet, candidate)));
-            }
-        }
-    }
-    Ok(None)
+    let (pallet, call) = crate::views::pallet_and_entry(obj, &module, "calls", &function)?;
+    Ok(call.map(|call| (pallet, call)))
 }
 
 /// A call's arguments (`[{"name", "type", "value"}…]`) with each value as

@@ -369,15 +369,14 @@ view!(
             )?))
         }
 
-        /// The variant index (the discriminant byte), also of a part.
+        /// The variant index (the discriminant byte), also of a part, whose
+        /// bare account or index names no variant: its value encoded again.
         #[getter]
         fn index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
             let py = slf.py();
-            if let Some(index) = own(slf.as_any(), "_index")?.filter(|i| !i.is_none()) {
+            let index = enum_index(slf.as_any())?;
+            if !index.is_none() || !slf.getattr(intern!(py, "decoded"))?.is_truthy()? {
                 return Ok(index);
-            }
-            if untouched(slf.as_any())? && !slf.getattr(intern!(py, "decoded"))?.is_truthy()? {
-                return Ok(py.None().into_bound(py));
             }
             Ok(value_bytes(slf.as_any())?
                 .first()
@@ -414,34 +413,13 @@ fn event_lookup<'py>(
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
     let py = obj.py();
     let none = || py.None().into_bound(py);
-    let mut metadata = obj.getattr(intern!(py, "metadata"))?;
-    if !metadata.is_truthy()? {
-        metadata = obj
-            .getattr(intern!(py, "runtime_config"))?
-            .getattr(intern!(py, "metadata"))?;
-    }
     let Ok(event) = event.cast::<PyDict>() else {
         return Ok((none(), none()));
     };
-    if metadata.is_none() {
-        return Ok((none(), none()));
-    }
     let module_id = event.get_item("module_id")?.unwrap_or_else(none);
-    let pallet = metadata.call_method1(intern!(py, "get_metadata_pallet"), (module_id,))?;
-    if !pallet.is_truthy()? {
-        return Ok((pallet, none()));
-    }
     let event_id = event.get_item("event_id")?.unwrap_or_else(none);
-    let events = pallet.getattr(intern!(py, "events"))?;
-    if events.is_truthy()? {
-        for candidate in events.try_iter()? {
-            let candidate = candidate?;
-            if candidate.getattr(intern!(py, "name"))?.eq(&event_id)? {
-                return Ok((pallet, candidate));
-            }
-        }
-    }
-    Ok((pallet, none()))
+    let (pallet, entry) = crate::views::pallet_and_entry(obj, &module_id, "events", &event_id)?;
+    Ok((pallet, entry.unwrap_or_else(none)))
 }
 
 view!(

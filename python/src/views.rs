@@ -66,6 +66,42 @@ pub(crate) fn encoded_bytes(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u8>>>
     data.getattr(intern!(py, "data"))?.extract().map(Some)
 }
 
+/// The pallet named `pallet_name` in the metadata `obj` reads (its own,
+/// else its configuration's), and that pallet's entry called `name` in its
+/// list `list` (`"calls"`, `"events"`): the pallet is `None` without
+/// metadata, the entry `None` when either is not found.
+pub(crate) fn pallet_and_entry<'py>(
+    obj: &Bound<'py, PyAny>,
+    pallet_name: &Bound<'py, PyAny>,
+    list: &str,
+    name: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> {
+    let py = obj.py();
+    let mut metadata = obj.getattr(intern!(py, "metadata"))?;
+    if !metadata.is_truthy()? {
+        metadata = obj
+            .getattr(intern!(py, "runtime_config"))?
+            .getattr(intern!(py, "metadata"))?;
+    }
+    if metadata.is_none() {
+        return Ok((metadata, None));
+    }
+    let pallet = metadata.call_method1(intern!(py, "get_metadata_pallet"), (pallet_name,))?;
+    if !pallet.is_truthy()? {
+        return Ok((pallet, None));
+    }
+    let entries = pallet.getattr(list)?;
+    if entries.is_truthy()? {
+        for candidate in entries.try_iter()? {
+            let candidate = candidate?;
+            if candidate.getattr(intern!(py, "name"))?.eq(name)? {
+                return Ok((pallet, Some(candidate)));
+            }
+        }
+    }
+    Ok((pallet, None))
+}
+
 /// `obj.value_object[key]`.
 pub(crate) fn part<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {
     obj.getattr(intern!(obj.py(), "value_object"))?
