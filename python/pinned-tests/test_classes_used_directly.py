@@ -7,6 +7,7 @@ import pytest
 
 from conftest import decode_metadata, fixture_path, fresh_config
 from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
+from scalecodec.type_registry import load_type_registry_preset
 from scalecodec.types import (
     Bool, Bytes, Compact, Enum, FixedLengthArray, H256, HexBytes, I64, Option, Set, String, Struct, Tuple, U32,
     Vec,
@@ -121,3 +122,20 @@ def test_a_preset_alias_has_its_type_s_class():
     assert config.get_decoder_class("Index") is u64
     obj = config.create_scale_object("(Index, u8)", data=ScaleBytes("0x" + "05" + "00" * 7 + "07"))
     assert obj.decode() == (5, 7)
+
+
+def test_a_type_keeps_its_class_when_the_registry_is_loaded_again():
+    """py-substrate-interface's ``reload_type_registry`` clears the registry
+    and loads the presets again; a class read before (``u32``) is the class
+    after, also where a user had put another class under an alias, and it
+    decodes with the registry loaded again."""
+    config = fresh_config("legacy")
+    u32, u64 = config.get_decoder_class("u32"), config.get_decoder_class("u64")
+    config.type_registry["types"]["index"] = u64
+    assert config.get_decoder_class("Index") is u64
+    config.clear_type_registry()
+    config.update_type_registry(load_type_registry_preset("core"))
+    config.update_type_registry(load_type_registry_preset("legacy"))
+    assert config.get_decoder_class("u32") is u32
+    assert config.get_decoder_class("Index") is u32
+    assert config.create_scale_object("Index", data=ScaleBytes("0x05000000")).decode() == 5

@@ -42,11 +42,90 @@ pub(crate) fn decoder_class<'py>(
     }
     let cls = match alias_class(slf, type_string)? {
         Some(cls) => cls,
-        None => crate::classes::make_class(slf, type_string)?,
+        None => same_class_as_before(
+            slf,
+            type_string,
+            crate::classes::make_class(slf, type_string)?,
+        )?,
     };
     // read again: making the class may have reset the configuration
     classes(slf)?.set_item(type_string, &cls)?;
     Ok(cls)
+}
+
+/// py-scale-codec's classes are its modules' own, so a type keeps its
+/// class when the registry is cleared and loaded again (py-substrate-interface
+/// compares `get_decoder_class("u32")` across `reload_type_registry`). The
+/// class made earlier for `type_string` (`_made_classes`, which outlives
+/// the class cache) is given the new class's graph node and returned when
+/// the two are alike in every other respect; otherwise `made` is kept.
+fn same_class_as_before<'py>(
+    slf: &Bound<'py, PyAny>,
+    type_string: &Bound<'py, PyAny>,
+    made: Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = slf.py();
+    let Ok(made_type) = made.cast::<PyType>() else {
+        return Ok(made);
+    };
+    let Some(earlier) = slf
+        .getattr(intern!(py, "__dict__"))?
+        .get_item("_made_classes")
+        .ok()
+        .and_then(|d| d.cast_into::<PyDict>().ok())
+    else {
+        return Ok(made);
+    };
+    if let Some(before) = earlier.get_item(type_string)? {
+        if let Ok(before_type) = before.cast::<PyType>() {
+            if alike(before_type, made_type)? {
+                for name in NODE_ATTRS {
+                    match class_dict(made_type)?.get_item(name)? {
+                        Some(value) => before.setattr(name, value)?,
+                        None if class_dict(before_type)?.contains(name)? => before.delattr(name)?,
+                        None => {}
+                    }
+                }
+                return Ok(before);
+            }
+        }
+    }
+    earlier.set_item(type_string, &made)?;
+    Ok(made)
+}
+
+/// The attributes of a made class that tie it to one registry state.
+const NODE_ATTRS: [&str; 2] = ["_node", "_fast_node"];
+
+/// Attributes every class has a fresh one of (descriptors, doc).
+const OWN_DESCRIPTORS: [&str; 3] = ["__dict__", "__weakref__", "__doc__"];
+
+/// `cls.__dict__` as a dict.
+fn class_dict<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyDict>> {
+    let py = cls.py();
+    let proxy = cls.getattr(intern!(py, "__dict__"))?;
+    Ok(py
+        .get_type::<PyDict>()
+        .call1((proxy,))?
+        .cast_into::<PyDict>()?)
+}
+
+/// Same name, same bases and equal class attributes, the graph node aside.
+fn alike(a: &Bound<'_, PyType>, b: &Bound<'_, PyType>) -> PyResult<bool> {
+    let py = a.py();
+    if !a.name()?.as_any().eq(b.name()?)?
+        || !a
+            .getattr(intern!(py, "__bases__"))?
+            .eq(b.getattr(intern!(py, "__bases__"))?)?
+    {
+        return Ok(false);
+    }
+    let (a, b) = (class_dict(a)?, class_dict(b)?);
+    for name in NODE_ATTRS.iter().chain(OWN_DESCRIPTORS.iter()) {
+        a.del_item(name).ok();
+        b.del_item(name).ok();
+    }
+    a.eq(b)
 }
 
 /// py-scale-codec keeps one class per type, not per name: a name the
@@ -338,6 +417,7 @@ pub(crate) fn set_state(slf: &Bound<'_, PyAny>, state: &Bound<'_, PyAny>) -> PyR
     for key in ["config_id", "implements_scale_info"] {
         slf.setattr(key, state.get_item(key)?)?;
     }
+    slf.setattr(intern!(py, "_made_classes"), PyDict::new(py))?;
     let registry = py.get_type::<PyRegistry>().call0()?;
     slf.call_method1(intern!(py, "_reset"), (&registry,))?;
     registry.call_method1(intern!(py, "__setstate__"), (state.get_item("registry")?,))?;

@@ -125,6 +125,7 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self.config_id = config_id
         self.implements_scale_info = implements_scale_info
         self.only_primitives_on_init = only_primitives_on_init
+        self._made_classes: Dict[str, type] = {}  # outlives _reset: see config::same_class_as_before
         self._reset(_core.Registry())
         if ss58_format is not None:
             self.ss58_format = ss58_format  # kept by the registry
