@@ -312,3 +312,32 @@ fn runtime_ids_from_upgrades() {
     );
     assert_eq!(defs.get_runtime_id_from_upgrades(last.0 + 101), None);
 }
+
+#[test]
+fn alias_chains_end_at_their_last_name() {
+    let mut defs = Definitions::new();
+    defs.update(&named("legacy"));
+    defs.update(&named("polkadot"));
+    // the polkadot preset's newest account layout: an alias to a struct
+    let end = defs.follow_aliases("AccountInfo").unwrap();
+    assert_eq!(
+        (end.name.as_str(), end.aliases),
+        ("AccountInfoWithTripleRefCount", 1)
+    );
+    assert!(matches!(
+        end.definition.map(|d| &d.def),
+        Some(Definition::Struct { .. })
+    ));
+    // to a built-in, which has no definition
+    let end = defs.follow_aliases("Index").unwrap();
+    assert_eq!((end.name.as_str(), end.aliases), ("u32", 1));
+    assert!(end.definition.is_none());
+    // no alias at all
+    assert_eq!(defs.follow_aliases("u32").unwrap().aliases, 0);
+    // cycles, a self-alias among them, end nowhere
+    let cyclic =
+        Preset::from_json_str(r#"{"types": {"A": "B", "B": "C", "C": "a", "Me": "Me"}}"#).unwrap();
+    defs.update(&cyclic);
+    assert!(defs.follow_aliases("A").is_none());
+    assert!(defs.follow_aliases("Me").is_none());
+}

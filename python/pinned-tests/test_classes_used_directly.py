@@ -139,3 +139,20 @@ def test_a_type_keeps_its_class_when_the_registry_is_loaded_again():
     assert config.get_decoder_class("u32") is u32
     assert config.get_decoder_class("Index") is u32
     assert config.create_scale_object("Index", data=ScaleBytes("0x05000000")).decode() == 5
+
+
+@pytest.mark.extension  # py-scale-codec 1.2.12: AttributeError ('str' object has no attribute 'runtime_config')
+def test_a_definition_put_in_type_registry_types_is_the_name_s_meaning():
+    """Beside a class, ``type_registry['types'][name]`` takes a definition
+    as presets write it (a type string, a struct dict), used inside other
+    types too; a definition the registry refuses is refused there, with
+    the mirror left as it was (``NotImplementedError`` naming the entry, as
+    from ``update_type_registry_types``)."""
+    config = fresh_config()
+    config.type_registry["types"]["myindex"] = "u64"
+    config.type_registry["types"]["mystruct"] = {"type": "struct", "type_mapping": [["a", "u8"], ["b", "MyIndex"]]}
+    obj = config.create_scale_object("MyStruct", data=ScaleBytes("0x07" + "05" + "00" * 7))
+    assert obj.decode() == {"a": 7, "b": 5}
+    with pytest.raises(NotImplementedError, match="types.broken.type_mapping"):
+        config.type_registry["types"]["broken"] = {"type": "struct", "type_mapping": 5}
+    assert "broken" not in config.type_registry["types"]

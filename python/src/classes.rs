@@ -126,7 +126,13 @@ fn class_for_node<'py>(
     }
     let mut named = match &info.base_class {
         Some(name) => classes.by_name.get_item(name)?,
-        None => None,
+        // a package class's own name (`GenericStringType`, where an alias
+        // such as `"Type": "GenericStringType"` leads), when it refines the
+        // kind's class, as py-scale-codec's class of that name does
+        None => match classes.by_name.get_item(type_string)? {
+            Some(own) if own.cast::<PyType>()?.is_subclass(&base)? => Some(own),
+            _ => None,
+        },
     };
     if let Some(declared) = declared_in(config)?
         .map(|d| d.get_item(lowered))

@@ -130,7 +130,7 @@ fn alike(a: &Bound<'_, PyType>, b: &Bound<'_, PyType>) -> PyResult<bool> {
 
 /// py-scale-codec keeps one class per type, not per name: a name the
 /// presets define as another type string (`"Index": "u32"`, followed to the
-/// end of such a chain) has that type's class itself, when both name the
+/// end of such a chain by `Definitions::follow_aliases`, as `crate::kinds` does) has that type's class itself, when both name the
 /// same type; a class a user put in `type_registry['types']` is the name's
 /// class as it is. `None` for any other name (a cycle of names included).
 fn alias_class<'py>(
@@ -148,32 +148,28 @@ fn alias_class<'py>(
     else {
         return Ok(None);
     };
-    let mut name = text.to_lowercase();
     // (`PyDict` reads the raw definitions, not the mirror's classes)
-    if let Some(own) = mirror.get_item(&name)? {
+    if let Some(own) = mirror.get_item(text.to_lowercase())? {
         if own.is_instance_of::<PyType>() {
             return Ok(Some(own));
         }
     }
-    let mut seen = vec![name.clone()];
-    let mut target = None;
-    while let Some(definition) = mirror.get_item(&name)? {
-        let Ok(next) = definition.extract::<String>() else {
-            break;
-        };
-        name = next.to_lowercase();
-        if seen.contains(&name) || seen.len() > MAX_ALIAS_CHAIN {
-            return Ok(None);
-        }
-        seen.push(name.clone());
-        target = Some(next);
-    }
-    let Some(target) = target else {
-        return Ok(None);
-    };
     let registry = slf
         .getattr(intern!(py, "_registry"))?
         .cast_into::<PyRegistry>()?;
+    let target = {
+        let registry = registry.try_borrow()?;
+        let registry = registry.inner();
+        if registry.portable().and_then(|p| p.lookup(&text)).is_some() {
+            // a path of the loaded portable registry is that registry's type,
+            // not the preset's alias of the same name, as in py-scale-codec
+            return Ok(None);
+        }
+        match registry.definitions().follow_aliases(&text) {
+            Some(end) if end.aliases > 0 => end.name,
+            _ => return Ok(None),
+        }
+    };
     let same = crate::errors::guard("resolving a type", || {
         let mut registry = registry.try_borrow_mut()?;
         Ok(registry.resolve_idx(py, &text)? == registry.resolve_idx(py, &target)?)
@@ -184,9 +180,6 @@ fn alias_class<'py>(
         _ => Ok(None),
     }
 }
-
-/// How many names an alias chain may pass through (presets use two or three).
-const MAX_ALIAS_CHAIN: usize = 32;
 
 /// `get_value_decoder`: cyscale's value decoder of `type_string`, made once
 /// (`_value_decoders`); `None` when the type is unknown.

@@ -205,7 +205,6 @@ type DefinitionShape = (&'static str, Vec<(String, Option<String>)>, Option<Stri
 /// as py-scale-codec takes the class of that name.
 fn definition(registry: &Registry, type_string: &str) -> Option<DefinitionShape> {
     let defs = registry.definitions();
-    let mut name = type_string.trim().to_owned();
     let text = |t: &TypeRef| -> Option<String> {
         match t {
             TypeRef::Named(s) | TypeRef::Invalid(s) => Some(s.clone()),
@@ -220,53 +219,42 @@ fn definition(registry: &Registry, type_string: &str) -> Option<DefinitionShape>
             )),
         }
     };
-    // Alias chains in presets are short; the cap only stops cycles.
-    for step in 0..32 {
-        let Some(named) = defs
-            .lookup(&name)
-            .or_else(|| name.find('<').and_then(|i| defs.lookup(name[..i].trim())))
-        else {
-            return (step > 0).then(|| ("alias", Vec::new(), Some(name)));
-        };
-        let (kind, mapping) = match &named.def {
-            Definition::Alias(target) => {
-                if target.eq_ignore_ascii_case(&name) {
-                    return None;
-                }
-                name = target.clone();
-                continue;
-            }
-            Definition::Struct { fields, .. } => (
-                "struct",
-                fields.iter().map(|(n, t)| (n.clone(), text(t))).collect(),
-            ),
-            Definition::Tuple { items, .. } => (
-                "tuple",
-                items.iter().map(|t| (String::new(), text(t))).collect(),
-            ),
-            Definition::Enum {
-                variants: EnumVariants::Mapped(vs),
-                ..
-            } => (
-                "enum",
-                vs.iter().map(|(n, t)| (n.clone(), text(t))).collect(),
-            ),
-            Definition::Enum {
-                variants: EnumVariants::Values(vs),
-                ..
-            } => (
-                // py-scale-codec's `value_list` enum: it has no `type_mapping`
-                "value_list",
-                vs.iter().map(|(n, _)| (n.clone(), None)).collect(),
-            ),
-            Definition::Set { flags, .. } => (
-                "set",
-                flags.iter().map(|(n, _)| (n.clone(), None)).collect(),
-            ),
-        };
-        return Some((kind, mapping, named.def.base_class().map(str::to_owned)));
-    }
-    None
+    let end = defs.follow_aliases(type_string)?;
+    let Some(named) = end.definition else {
+        return (end.aliases > 0).then(|| ("alias", Vec::new(), Some(end.name)));
+    };
+    let (kind, mapping) = match &named.def {
+        // `follow_aliases` ends at a name that is no alias
+        Definition::Alias(_) => return None,
+        Definition::Struct { fields, .. } => (
+            "struct",
+            fields.iter().map(|(n, t)| (n.clone(), text(t))).collect(),
+        ),
+        Definition::Tuple { items, .. } => (
+            "tuple",
+            items.iter().map(|t| (String::new(), text(t))).collect(),
+        ),
+        Definition::Enum {
+            variants: EnumVariants::Mapped(vs),
+            ..
+        } => (
+            "enum",
+            vs.iter().map(|(n, t)| (n.clone(), text(t))).collect(),
+        ),
+        Definition::Enum {
+            variants: EnumVariants::Values(vs),
+            ..
+        } => (
+            // py-scale-codec's `value_list` enum: it has no `type_mapping`
+            "value_list",
+            vs.iter().map(|(n, _)| (n.clone(), None)).collect(),
+        ),
+        Definition::Set { flags, .. } => (
+            "set",
+            flags.iter().map(|(n, _)| (n.clone(), None)).collect(),
+        ),
+    };
+    Some((kind, mapping, named.def.base_class().map(str::to_owned)))
 }
 
 /// `[[name, type]]` as a Python list.

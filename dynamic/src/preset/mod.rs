@@ -28,7 +28,7 @@ pub use model::{
     Definition, EnumVariants, Preset, RuntimeApi, RuntimeApiMethod, TypeDefs, TypeRef,
     VersionedTypes,
 };
-pub use state::{name_keys, Definitions, NamedDefinition};
+pub use state::{name_keys, AliasEnd, Definitions, NamedDefinition, MAX_ALIAS_CHAIN};
 
 /// The presets py-scale-codec 1.2.12 ships, by name (`load_type_registry_preset`).
 pub const PRESET_NAMES: [&str; 20] = [

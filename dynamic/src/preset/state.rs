@@ -47,6 +47,21 @@ pub fn name_keys(name: &str) -> (String, Option<String>) {
     (raw, canonical)
 }
 
+/// How many aliases a chain may pass through (presets use two or three; the
+/// cap stops what a cycle check would miss).
+pub const MAX_ALIAS_CHAIN: usize = 32;
+
+/// The end of a chain of aliases ([`Definitions::follow_aliases`]).
+#[derive(Clone, Debug)]
+pub struct AliasEnd<'a> {
+    /// The last name (as the last alias wrote it).
+    pub name: String,
+    /// Its definition; `None` for a name the presets do not define.
+    pub definition: Option<&'a Arc<NamedDefinition>>,
+    /// How many aliases led there (0: `name` is no alias).
+    pub aliases: usize,
+}
+
 /// Merged definitions and versioning state (pure data; resolution into a
 /// type graph is the registry's job).
 #[derive(Clone, Debug, Default)]
@@ -109,6 +124,38 @@ impl Definitions {
         self.defs
             .get(&raw)
             .or_else(|| canonical.and_then(|k| self.defs.get(&k)))
+    }
+
+    /// Where the chain of aliases from `name` ends (`"Index"` → `"u32"` in
+    /// the legacy preset, through every alias on the way; a `Name<…>` with
+    /// no definition of its own is looked up as `Name`): the last name and
+    /// its definition, `None` when it has none (a built-in such as `u32`),
+    /// with how many aliases were followed. `None` for a cycle of names
+    /// (a self-alias included) or a chain longer than [`MAX_ALIAS_CHAIN`].
+    pub fn follow_aliases(&self, name: &str) -> Option<AliasEnd<'_>> {
+        let mut name = name.trim().to_owned();
+        let mut seen: Vec<String> = Vec::new();
+        loop {
+            let found = self
+                .lookup(&name)
+                .or_else(|| name.find('<').and_then(|i| self.lookup(name[..i].trim())));
+            match found.map(|named| &named.def) {
+                Some(Definition::Alias(target)) => {
+                    seen.push(name.to_lowercase());
+                    if seen.len() > MAX_ALIAS_CHAIN || seen.contains(&target.to_lowercase()) {
+                        return None;
+                    }
+                    name = target.clone();
+                }
+                _ => {
+                    return Some(AliasEnd {
+                        name,
+                        definition: found,
+                        aliases: seen.len(),
+                    })
+                }
+            }
+        }
     }
 
     /// Loads a preset on top of what is there (`update_type_registry`): the

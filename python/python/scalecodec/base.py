@@ -84,12 +84,13 @@ class _TypesView(dict):
         return self[key] if dict.__contains__(self, key) else default
 
     def __setitem__(self, key: str, value: Any) -> None:
-        # As in py-scale-codec, a class put here is the name's class from now
-        # on; the registry decodes the name as the class's type string.
+        # As in py-scale-codec, what is put here is the name's meaning from
+        # now on: a definition (a type string, a struct or enum dict), or a
+        # class, which the registry decodes as the class's type string.
+        definition = getattr(value, "type_string", None) if isinstance(value, type) else value
+        if isinstance(definition, (str, dict)):
+            self._config._registry.update_types(json.dumps({key: definition}))
         dict.__setitem__(self, key, value)
-        type_string = getattr(value, "type_string", None) if isinstance(value, type) else None
-        if isinstance(type_string, str):
-            self._config._registry.update_types(json.dumps({key: type_string}))
         self._config._classes.clear()
 
     # (over a copy of the keys: reading a class may define the user's classes here)
