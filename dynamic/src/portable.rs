@@ -59,6 +59,11 @@ impl PortableTypes {
         }
         self.by_path.get(&name.to_ascii_lowercase()).copied()
     }
+
+    /// The registry id of node `idx` (`None` for a node outside the registry).
+    pub fn id(&self, idx: TypeIdx) -> Option<u32> {
+        idx.0.checked_sub(self.base).filter(|id| *id < self.count)
+    }
 }
 
 /// A metadata blob imported into a graph: its types and its runtime context.

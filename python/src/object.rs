@@ -449,16 +449,16 @@ impl ScaleObject {
         };
         let registry = config.getattr(intern!(py, "_registry"))?;
         let type_string = cls.getattr(intern!(py, "type_string"))?;
-        let text: Option<String> = type_string.extract().ok();
-        let portable_id = text
-            .as_deref()
-            .and_then(|t| t.strip_prefix("scale_info::"))
-            .and_then(|id| id.parse::<u32>().ok());
-        if let Some(id) = portable_id {
-            // portable types decompose as py-scale-codec's classes for them do
+        let portable_id = match type_string.is_instance_of::<PyString>() {
+            true => registry.call_method1(intern!(py, "portable_type_id"), (&type_string,))?,
+            false => py.None().into_bound(py),
+        };
+        if !portable_id.is_none() {
+            // a portable type (by `scale_info::N` or by path) decomposes as
+            // py-scale-codec's class for it does
             let depth = max_recursion.clamp(0, i64::from(u32::MAX));
-            let shape =
-                registry.call_method1(intern!(py, "portable_decomposition"), (id, depth))?;
+            let shape = registry
+                .call_method1(intern!(py, "portable_decomposition"), (portable_id, depth))?;
             if !shape.is_none() {
                 return Ok(shape);
             }

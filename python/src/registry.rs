@@ -1029,6 +1029,14 @@ impl PyRegistry {
         crate::kinds::decomposition_to_py(py, &d)
     }
 
+    /// The id in the loaded portable registry of `scale_info::N` or of a
+    /// path name (`frame_system::AccountInfo`, `Option`: py-scale-codec
+    /// registers every path); `None` for other names.
+    fn portable_type_id(&self, type_string: &str) -> Option<u32> {
+        let portable = self.inner.portable()?;
+        portable.id(portable.lookup(type_string)?)
+    }
+
     /// py-scale-codec's `generate_type_decomposition` of `scale_info::<type_id>`
     /// of the loaded portable registry, with classes from this registry's
     /// presets (`None` without a portable registry or such a type).

@@ -166,3 +166,25 @@ def test_vec_elements_are_the_decoded_element_objects(polkadot):
     obj.decode()
     assert [e.value for e in obj.elements] == obj.value and len(obj.elements) == 3
     assert obj.elements[1].value.startswith("1")  # SS58, format 0
+
+
+def test_fixed_point_readers_on_subtensor_fixed_types():
+    """cyscale's ``scalecodec.utils.math`` readers, which Bittensor imports
+    at module level: a ``substrate_fixed`` value of subtensor's registry, as
+    the module decodes it (``{'bits': n}``), read back as float and Decimal;
+    the raw integer and the decimal (mantissa/exponent) shape too."""
+    from decimal import Decimal
+    from scalecodec.utils.math import FixedPoint, FixedPointV2, fixed_to_decimal, fixed_to_float
+    rc, md = config_with_metadata("metadata/subtensor-v15-spec343.scale", ss58_format=42)
+    fixed = {"::".join(t.value["type"].get("path") or []): t.value["id"] for t in md.portable_registry["types"]}
+    u64f64 = f"scale_info::{fixed['substrate_fixed::FixedU128']}"
+    data = rc.create_scale_object(u64f64).encode({"bits": (7 << 64) + (1 << 62)})
+    value: FixedPoint = rc.create_scale_object(u64f64, data).decode()
+    assert value == {"bits": (7 << 64) + (1 << 62)}
+    assert fixed_to_float(value) == 7.25 and fixed_to_decimal(value) == Decimal("7.25")
+    assert fixed_to_float(value["bits"]) == 7.25
+    # U32F32 by its fraction width; a third is rounded by the context, not exactly
+    assert fixed_to_float((5 << 32) + (1 << 31), frac_bits=32) == 5.5
+    assert fixed_to_decimal((1 << 64) // 3) == Decimal(6148914691236517205) / Decimal(1 << 64)
+    v2: FixedPointV2 = {"mantissa": 12345, "exponent": -3}
+    assert fixed_to_decimal(v2) == Decimal("12.345") and fixed_to_float(v2) == 12.345

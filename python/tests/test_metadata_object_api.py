@@ -5,7 +5,9 @@ the objects (``.pallets``, ``get_metadata_pallet``, ``.calls`` / ``.events`` /
 ``.errors`` with ``.name`` / ``.args`` / ``.docs`` / ``.value`` /
 ``get_param_info()``, constants' ``.type`` / ``.constant_value``, storage
 entries' ``.type`` / ``get_value_type_string()`` / ``get_param_info()`` /
-the default's ``value_object`` …) under the reference interpreter and under
+the default's ``value_object`` …), and for V14 every portable type's
+``generate_type_decomposition`` by path (a client's ``get_type_registry``),
+under the reference interpreter and under
 ours, and every read must give the same answer (or raise the same exception
 class).
 

@@ -284,13 +284,18 @@ impl<'r> Resolution<'r> {
         matches!(self.registry.graph.get(idx), Some(Node::Prim(Prim::U8)))
     }
 
-    /// A plain name: built-in class, else a `core.json` fallback, else unknown.
+    /// A plain name: built-in class, else a `core.json` fallback, else a
+    /// one-segment path of the portable registry (`Cow`: py-scale-codec
+    /// registers every path as a type string), else unknown.
     fn named(&mut self, name: &str, key: &str) -> Result<TypeIdx, Error> {
         if let Some(b) = builtin(key) {
             return self.builtin(b, key);
         }
         if let Some(target) = fallback_alias(key) {
             return self.expr(&TypeExpr::path(target));
+        }
+        if let Some(idx) = self.registry.portable.as_ref().and_then(|p| p.lookup(name)) {
+            return Ok(idx);
         }
         Ok(self.missing(name, "unknown type"))
     }

@@ -1,6 +1,7 @@
 """Reads a metadata fixture through the metadata object API as clients do
 (substrate-interface, Bittensor tooling) with whichever ``scalecodec`` this
 interpreter imports, and prints every read as JSON: ``[[path, result], …]``.
+For V14+ it also reads the type decomposition of every portable type.
 
 Usage: ``metadata_reads.py FILE [FILE …]``. Run by
 ``test_metadata_object_api.py`` under py-scale-codec 1.2.12 (the reference
@@ -152,7 +153,22 @@ def read_fixture(path: str) -> list:
         for i in range(len(p.errors or []) if "index" in p.value else 0):
             r.read(f"get_module_error({p.value['index']}, {i})",
                    lambda: md.get_module_error(p.value["index"], i))
+    if md.value_object[1].index >= 14:
+        read_type_registry(r, config, md)
     return r.reads
+
+
+def read_type_registry(r, config, md):
+    """Every portable type by its path (else ``scale_info::N``) and its
+    ``generate_type_decomposition``, as async-substrate-interface's and
+    substrate-interface's ``get_type_registry`` read them (depth 4, their
+    default)."""
+    for t in md.portable_registry["types"]:
+        v = t.value
+        path = v["type"].get("path") or []
+        type_string = "::".join(path) if path else f"scale_info::{v['id']}"
+        r.read(f"get_decoder_class({type_string!r}).generate_type_decomposition(max_recursion=4)",
+               lambda: config.get_decoder_class(type_string).generate_type_decomposition(max_recursion=4))
 
 
 def main() -> None:
