@@ -189,20 +189,20 @@ impl ConfigBase {
         crate::declared::declared_name(slf.as_any(), cls)
     }
 
-    /// cyscale's `batch_decode`: decodes `scale_bytes_list[i]` (`bytes`,
+    /// cyscale's `batch_decode`: decodes `data_list[i]` (`bytes`,
     /// `bytearray`, `ScaleBytes` or `"0x…"` hex) as `type_strings[i]` in one
     /// Rust call and returns the values; each item must use all its bytes,
     /// and lists of different lengths are a `ValueError`.
     fn batch_decode<'py>(
         slf: &Bound<'py, Self>,
         type_strings: &Bound<'py, PyAny>,
-        scale_bytes_list: &Bound<'py, PyAny>,
+        data_list: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         let py = slf.py();
         let Some(registry) = slf.borrow().registry.as_ref().map(|r| r.clone_ref(py)) else {
             return Err(PyValueError::new_err("configuration has no registry"));
         };
-        PyRegistry::batch(registry.bind(py), type_strings, scale_bytes_list)
+        PyRegistry::batch(registry.bind(py), type_strings, data_list)
     }
 
     /// The runtime APIs of the loaded metadata (V15+; see `_core.pyi`).

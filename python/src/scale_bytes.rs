@@ -87,6 +87,27 @@ impl PyScaleBytes {
         Ok(part)
     }
 
+    /// cyscale's reader of one byte: the next byte as an int; advances the
+    /// offset. Past the end it raises as `get_next_bytes(1)` does (cyscale
+    /// 0.8 returns 0 there and moves on).
+    fn get_next_u8(&self, py: Python<'_>) -> PyResult<u8> {
+        let offset = self.offset();
+        let total = self.get_length();
+        if offset >= total {
+            return Err(crate::errors::raise(
+                py,
+                "RemainingScaleBytesNotEmptyException",
+                format!(
+                    "No more bytes available (needed: {} / total: {total})",
+                    offset + 1
+                ),
+            ));
+        }
+        let byte = self.data.bind(py).get_item(offset)?.extract()?;
+        self.set_offset_to(offset + 1);
+        Ok(byte)
+    }
+
     /// Everything after the offset; moves the offset to the end.
     fn get_remaining_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let part = self.slice(py, self.offset(), None)?;

@@ -88,6 +88,18 @@ def reference_python() -> str:
     return python
 
 
+def cyscale_python() -> str:
+    """The interpreter of a venv with cyscale 0.8.0 (``$FERROSCALE_CYSCALE_PYTHON``),
+    for the check of its public additions; the test fails (never skips)
+    without it, saying how to get one."""
+    python = os.environ.get("FERROSCALE_CYSCALE_PYTHON")
+    if not python or not Path(python).is_file():
+        pytest.fail("FERROSCALE_CYSCALE_PYTHON does not name an interpreter with cyscale 0.8.0: run `cargo xtask "
+                    "test`, or `python3 -m venv .venv-cyscale && .venv-cyscale/bin/pip install cyscale==0.8.0` and "
+                    "set FERROSCALE_CYSCALE_PYTHON=$PWD/.venv-cyscale/bin/python")
+    return python
+
+
 def run_reference_script(python: str, script: str, *args: str, timeout: float = 600) -> object:
     """Runs ``reference_scripts/<script>`` under ``python`` and returns the
     JSON it prints (a failure with its stderr when it does not finish)."""

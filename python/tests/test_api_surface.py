@@ -1,5 +1,6 @@
-"""py-scale-codec 1.2.12's public surface, introspected in the reference venv
-and in ours (``reference_scripts/surface.py`` under both interpreters): every
+"""py-scale-codec 1.2.12's public surface, and cyscale 0.8.0's (which
+Bittensor and async-substrate-interface import from), introspected in their
+venvs and in ours (``reference_scripts/surface.py`` under each): every
 module, every public name, every public method and attribute of its classes
 (with the parameter names of its methods), the attributes its instances
 carry. A name 1.2.12 has and we lack fails the test, unless it is listed in
@@ -12,7 +13,7 @@ for a parameter name.
 """
 import sys
 
-from conftest import reference_python, run_reference_script
+from conftest import cyscale_python, reference_python, run_reference_script
 
 # What py-scale-codec 1.2.12 exposes that we deliberately do not, and why.
 _DECODER_STEP = ("a step of py-scale-codec's byte-by-byte Python decoder (state it keeps while it "
@@ -156,3 +157,26 @@ def test_the_comparison_finds_a_missing_name():
     gaps = surface_gaps(ref, ours)
     assert "GenericPalletMetadata.get_identifier" in gaps
     assert "scalecodec.types:GenericVariant" in gaps
+
+
+# What cyscale 0.8.0 adds that we deliberately do not have, and why.
+CYSCALE_EXCEPTIONS = {
+    "scalecodec.type_registry:lazy_requests": "cyscale's cache of the `requests` module for remote presets; "
+                                              "ours ships its presets and never fetches them",
+    "scalecodec.utils.ss58:b58decode_bytes": "cyscale's base58 helper, in this module only because its SS58 "
+                                             "functions import it; no client uses it (ss58_decode is the API)",
+}
+
+
+def test_every_public_name_cyscale_0_8_adds_exists():
+    """A name cyscale 0.8.0 has beyond py-scale-codec 1.2.12 (its exceptions
+    included) and we lack fails the test: Bittensor 10.3 imports
+    ``scalecodec.utils.math.FixedPoint`` at module level, for one."""
+    cyscale, ours = _dump(cyscale_python()), _dump(sys.executable)
+    assert "batch_decode" in cyscale["scalecodec.base"]["names"]["RuntimeConfigurationObject"]["attrs"], \
+        "the cyscale venv does not hold cyscale"
+    gaps = surface_gaps(cyscale, ours)
+    missing = [g for g in gaps if g not in EXCEPTIONS and g not in CYSCALE_EXCEPTIONS]
+    assert not missing, f"{len(missing)} public names of cyscale 0.8.0 missing:\n" + "\n".join(missing)
+    stale = sorted(set(CYSCALE_EXCEPTIONS) - set(gaps))
+    assert not stale, "listed as exceptions but present now (remove them):\n" + "\n".join(stale)

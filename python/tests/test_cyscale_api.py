@@ -188,3 +188,18 @@ def test_fixed_point_readers_on_subtensor_fixed_types():
     assert fixed_to_decimal((1 << 64) // 3) == Decimal(6148914691236517205) / Decimal(1 << 64)
     v2: FixedPointV2 = {"mantissa": 12345, "exponent": -3}
     assert fixed_to_decimal(v2) == Decimal("12.345") and fixed_to_float(v2) == 12.345
+
+
+def test_get_next_u8_reads_a_real_extrinsic_byte_by_byte():
+    """cyscale's ``ScaleBytes.get_next_u8``: the bytes of block 18,468,942's
+    first extrinsic one at a time (its compact length, then its version
+    byte), and past the end the error ``get_next_bytes`` raises (cyscale
+    0.8 returns 0 there)."""
+    first = read_json("payloads/polkadot-block-18468942/extrinsics.json")[0]
+    data = ScaleBytes(first)
+    raw = bytes.fromhex(first[2:])
+    assert [data.get_next_u8() for _ in range(3)] == list(raw[:3]) and data.offset == 3
+    data.get_next_bytes(len(raw) - 3)
+    with pytest.raises(RemainingScaleBytesNotEmptyException):
+        data.get_next_u8()
+    assert data.offset == len(raw)

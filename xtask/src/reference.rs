@@ -1,7 +1,8 @@
-//! The reference venv: `.venv-ref` in the workspace root with py-scale-codec
-//! 1.2.12, the implementation ferroscale is compared against in differential
-//! tests. It is test-only and separate from `.venv` (where our own
-//! `scalecodec` module is installed under the same import name).
+//! The reference venvs, test-only and separate from `.venv` (where our own
+//! `scalecodec` module is installed under the same import name):
+//! `.venv-ref` with py-scale-codec 1.2.12, the implementation ferroscale is
+//! compared against in differential tests, and `.venv-cyscale` with cyscale
+//! 0.8.0, whose public additions the API-surface test checks we have.
 
 use std::process::Command;
 
@@ -14,38 +15,56 @@ pub(crate) const SCALECODEC_VERSION: &str = "1.2.12";
 /// `ferroscale_test_support::reference`).
 pub(crate) const ENV_VAR: &str = "FERROSCALE_REF_PYTHON";
 
+/// The cyscale release async-substrate-interface 2.2.1 depends on.
+const CYSCALE_VERSION: &str = "0.8.0";
+
+/// The variable through which the Python tests find cyscale's interpreter.
+pub(crate) const CYSCALE_ENV_VAR: &str = "FERROSCALE_CYSCALE_PYTHON";
+
 /// Creates `.venv-ref` when absent, makes sure it holds py-scale-codec
 /// 1.2.12, and returns its interpreter's path.
 pub(crate) fn python() -> Result<String, String> {
+    venv_with(".venv-ref", "scalecodec", SCALECODEC_VERSION)
+}
+
+/// Creates `.venv-cyscale` when absent, makes sure it holds cyscale 0.8.0,
+/// and returns its interpreter's path.
+pub(crate) fn cyscale_python() -> Result<String, String> {
+    venv_with(".venv-cyscale", "cyscale", CYSCALE_VERSION)
+}
+
+/// The interpreter of venv `dir` (in the workspace root) holding
+/// `package==version`, made and installed when missing.
+fn venv_with(dir: &str, package: &str, version: &str) -> Result<String, String> {
     let root = workspace_root();
-    let py = root.join(".venv-ref/bin/python");
+    let py = root.join(dir).join("bin/python");
     if !py.exists() {
-        run_step("reference venv", "python3", &["-m", "venv", ".venv-ref"])?;
+        run_step(&format!("venv {dir}"), "python3", &["-m", "venv", dir])?;
     }
     let py = py.to_string_lossy().into_owned();
-    if installed_version(&py).as_deref() != Some(SCALECODEC_VERSION) {
+    if installed_version(&py, package).as_deref() != Some(version) {
         run_step(
-            "reference py-scale-codec",
+            &format!("{package} {version} in {dir}"),
             &py,
             &[
                 "-m",
                 "pip",
                 "install",
                 "--quiet",
-                &format!("scalecodec=={SCALECODEC_VERSION}"),
+                &format!("{package}=={version}"),
             ],
         )?;
     }
     Ok(py)
 }
 
-/// The installed scalecodec version in the venv, if any (skips pip when the
-/// venv is already set up, so repeated test runs need no network).
-fn installed_version(py: &str) -> Option<String> {
+/// The installed version of `package` in the venv, if any (skips pip when
+/// the venv is already set up, so repeated test runs need no network).
+fn installed_version(py: &str, package: &str) -> Option<String> {
     let out = Command::new(py)
         .args([
             "-c",
-            "import importlib.metadata as m; print(m.version('scalecodec'))",
+            &format!("import importlib.metadata as m; print(m.version({package:?}))"),
         ])
         .current_dir(workspace_root())
         .output()

@@ -47,6 +47,9 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     // Differential tests compare against py-scale-codec in the reference venv.
     let reference_python = crate::reference::python()?;
     std::env::set_var(crate::reference::ENV_VAR, &reference_python);
+    // The API-surface test also checks cyscale 0.8's public additions.
+    let cyscale_python = crate::reference::cyscale_python()?;
+    std::env::set_var(crate::reference::CYSCALE_ENV_VAR, &cyscale_python);
     // Checked-in generated runtime types must equal a fresh generation.
     crate::generate::run(&["--check".to_owned()])?;
     crate::presets::ensure()?;
