@@ -130,9 +130,10 @@ fn alike(a: &Bound<'_, PyType>, b: &Bound<'_, PyType>) -> PyResult<bool> {
 
 /// py-scale-codec keeps one class per type, not per name: a name the
 /// presets define as another type string (`"Index": "u32"`, followed to the
-/// end of such a chain by `Definitions::follow_aliases`, as `crate::kinds` does) has that type's class itself, when both name the
-/// same type; a class a user put in `type_registry['types']` is the name's
-/// class as it is. `None` for any other name (a cycle of names included).
+/// end of such a chain by `Definitions::follow_aliases`, as `crate::kinds`
+/// does) has that type's class itself, when both name the same type; a
+/// class a user put in `type_registry['types']` is the name's class as it
+/// is. `None` for any other name (a cycle of names included).
 fn alias_class<'py>(
     slf: &Bound<'py, PyAny>,
     type_string: &Bound<'py, PyAny>,

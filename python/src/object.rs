@@ -449,9 +449,10 @@ impl ScaleObject {
         };
         let registry = config.getattr(intern!(py, "_registry"))?;
         let type_string = cls.getattr(intern!(py, "type_string"))?;
-        let portable_id = match type_string.is_instance_of::<PyString>() {
-            true => registry.call_method1(intern!(py, "portable_type_id"), (&type_string,))?,
-            false => py.None().into_bound(py),
+        let portable_id = if type_string.is_instance_of::<PyString>() {
+            registry.call_method1(intern!(py, "portable_type_id"), (&type_string,))?
+        } else {
+            py.None().into_bound(py)
         };
         if !portable_id.is_none() {
             // a portable type (by `scale_info::N` or by path) decomposes as
