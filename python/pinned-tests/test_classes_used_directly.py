@@ -9,7 +9,7 @@ from conftest import decode_metadata, fixture_path, fresh_config
 from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
 from scalecodec.type_registry import load_type_registry_preset
 from scalecodec.types import (
-    Bool, Bytes, Compact, Enum, FixedLengthArray, H256, HexBytes, I64, Option, Set, String, Struct, Tuple, U32,
+    Bool, Bytes, Compact, Enum, FixedLengthArray, H256, HexBytes, I64, Option, Set, String, Struct, Tuple, U16, U32,
     Vec,
 )
 
@@ -156,3 +156,17 @@ def test_a_definition_put_in_type_registry_types_is_the_name_s_meaning():
     with pytest.raises(NotImplementedError, match="types.broken.type_mapping"):
         config.type_registry["types"]["broken"] = {"type": "struct", "type_mapping": 5}
     assert "broken" not in config.type_registry["types"]
+
+
+def test_an_undecoded_object_in_a_value_encodes_as_its_bytes():
+    """An object made from bytes and never decoded, given inside a value to
+    encode, encodes as those bytes (bittensor-cli's commit hash of weights
+    fills a ``Vec`` with ``U16(ScaleBytes(...))`` objects that way); here
+    pairs of bytes of block 18,468,942's ``System.Events``, and one such
+    object as a whole value."""
+    events = bytes.fromhex(fixture_path("payloads/polkadot-block-18468942/events.hex").read_text().strip()[2:])
+    pairs = [events[i:i + 2] for i in range(0, 16, 2)]
+    vec = Vec(data=None, sub_type="U16")
+    vec.value = [U16(ScaleBytes(bytearray(p))) for p in pairs]
+    assert vec.encode().data == bytearray([len(pairs) << 2]) + bytearray(b"".join(pairs))
+    assert str(U16().encode(U16(ScaleBytes(bytearray(pairs[1]))))) == "0x" + pairs[1].hex()

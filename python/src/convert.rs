@@ -3,7 +3,7 @@
 //! Accepts what py-scale-codec's `encode` accepts: ints, bools, str (text,
 //! `"0x…"` hex, SS58), bytes (as hex), None, lists, tuples, dicts with str
 //! keys, and scale objects (anything with a `value` attribute, which is used
-//! in their place). Nesting is capped so a self-referencing list cannot
+//! in their place; see `crate::object::stand_in_value`). Nesting is capped so a self-referencing list cannot
 //! recurse without bound.
 
 use ferroscale_value::Value;
@@ -75,6 +75,9 @@ fn convert(obj: &Bound<'_, PyAny>, depth: u32) -> PyResult<Value> {
         return Err(PyTypeError::new_err(
             "floats cannot be SCALE-encoded by this type",
         ));
+    }
+    if let Ok(object) = obj.cast::<crate::object::ScaleObject>() {
+        return convert(&crate::object::stand_in_value(object)?, depth + 1);
     }
     if let Ok(inner) = obj.getattr("value") {
         if !inner.is(obj) {

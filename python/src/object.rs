@@ -382,12 +382,12 @@ impl ScaleObject {
     }
 
     /// Hook giving the object's value after `encode(value)`: the value (a
-    /// scale object stands for its value).
+    /// scale object stands for its value, see [`stand_in_value`]).
     fn _encoded_value<'py>(&self, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        if value.is_instance_of::<ScaleObject>() {
-            return value.getattr(intern!(value.py(), "value"));
+        match value.cast::<ScaleObject>() {
+            Ok(object) => stand_in_value(object),
+            Err(_) => Ok(value.clone()),
         }
-        Ok(value.clone())
     }
 
     /// The value as plain Python data.
@@ -797,10 +797,11 @@ impl ScaleObject {
         }
         let raw: Vec<u8> = match &fast {
             Some((node, registry, name)) => {
+                let converted = crate::convert::to_value(&value)?;
                 let Ok(mut reg) = registry.bind(py).try_borrow_mut() else {
                     return Err(PyValueError::new_err("registry is busy"));
                 };
-                reg.encode_node(py, TypeIdx(*node), name.as_deref(), &value)?
+                reg.encode_node(py, TypeIdx(*node), name.as_deref(), &value, converted)?
             }
             None => slf
                 .call_method1(intern!(py, "_encode_value"), (&value,))?
@@ -823,10 +824,9 @@ impl ScaleObject {
         }
         if fast.is_some() {
             // `_encoded_value` of the base class: a scale object stands for its value.
-            let plain = if value.is_instance_of::<ScaleObject>() {
-                value.getattr(intern!(py, "value"))?
-            } else {
-                value
+            let plain = match value.cast::<ScaleObject>() {
+                Ok(object) => stand_in_value(object)?,
+                Err(_) => value,
             };
             let mut this = slf.borrow_mut();
             this.value = Some(plain.unbind());
@@ -1023,6 +1023,22 @@ pub fn restore_object<'py>(
         obj.call_method0(intern!(py, "decode"))?;
     }
     Ok(obj)
+}
+
+/// The value a scale object given to `encode` stands for: its `value`; one
+/// made from bytes and not decoded yet is decoded first, so it encodes as
+/// its bytes, as in py-scale-codec (btcli fills a `Vec` with
+/// `U16(ScaleBytes(...))` objects it never decodes). Bytes that do not
+/// decode as the object's type are that error.
+pub(crate) fn stand_in_value<'py>(object: &Bound<'py, ScaleObject>) -> PyResult<Bound<'py, PyAny>> {
+    let py = object.py();
+    let undecoded = object
+        .try_borrow()
+        .is_ok_and(|this| !this.decoded && this.value.is_none() && this.data.is_some());
+    if undecoded {
+        return object.call_method0(intern!(py, "decode"));
+    }
+    object.getattr(intern!(py, "value"))
 }
 
 /// `None` as Python `None`.

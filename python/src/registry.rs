@@ -387,17 +387,19 @@ impl PyRegistry {
 
     /// Encodes `value` given to a scale object of node `ty` (type string
     /// `type_name`, when known), with py-scale-codec's input rules for such
-    /// values ([`ferroscale_dynamic::ops::object`]). An extrinsic signature
-    /// given as `signature_version` plus text is written back into the
-    /// caller's dict as encoded, as py-scale-codec does.
+    /// values ([`ferroscale_dynamic::ops::object`]); `converted` is
+    /// `to_value(value)`, made by the caller before it borrowed the registry
+    /// (a scale object in the value may decode through it). An extrinsic
+    /// signature given as `signature_version` plus text is written back into
+    /// the caller's dict as encoded, as py-scale-codec does.
     pub(crate) fn encode_node(
         &mut self,
         py: Python<'_>,
         ty: TypeIdx,
         type_name: Option<&str>,
         value: &Bound<'_, PyAny>,
+        converted: Value,
     ) -> PyResult<Vec<u8>> {
-        let converted = to_value(value)?;
         let is_call = matches!(
             self.inner.graph().get(ty),
             Some(Node::Special(Special::Call))
@@ -983,13 +985,15 @@ impl PyRegistry {
 
     /// Encodes `value` as `type_string`.
     fn encode<'py>(
-        &mut self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         type_string: &str,
         value: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let ty = guard("resolving a type", || self.resolve_idx(py, type_string))?;
-        let bytes = self.encode_node(py, ty, Some(type_string), value)?;
+        let py = slf.py();
+        let converted = to_value(value)?;
+        let mut this = slf.try_borrow_mut()?;
+        let ty = guard("resolving a type", || this.resolve_idx(py, type_string))?;
+        let bytes = this.encode_node(py, ty, Some(type_string), value, converted)?;
         Ok(PyBytes::new(py, &bytes))
     }
 
@@ -1124,17 +1128,19 @@ impl PyRegistry {
     /// Encodes `value` as the opaque wrapper of class `type_string` (see
     /// [`Self::decode_opaque`]); `"0x…"` text is taken as the wrapped bytes.
     fn encode_opaque<'py>(
-        &mut self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         type_string: &str,
         type_mapping: &Bound<'py, PyAny>,
         value: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let (inner, _) = self.opaque_inner(py, type_string, type_mapping)?;
+        let py = slf.py();
+        // before the registry is borrowed: a scale object in it may decode
         let value = to_value(value)?;
+        let mut this = slf.try_borrow_mut()?;
+        let (inner, _) = this.opaque_inner(py, type_string, type_mapping)?;
         guard("encoding", || {
             let bytes = ferroscale_dynamic::ops::opaque::encode_opaque(
-                &self.inner.context(),
+                &this.inner.context(),
                 inner,
                 &value,
             )
@@ -1192,11 +1198,11 @@ impl PyRegistry {
     /// after the other: from a dict by name, a list or tuple by position, or
     /// (one field) the value itself.
     fn encode_fields<'py>(
-        &mut self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         fields: Vec<(Option<String>, String)>,
         value: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
+        let py = slf.py();
         let items: Vec<Bound<'py, PyAny>> = if let Ok(d) = value.cast::<PyDict>() {
             fields
                 .iter()
@@ -1222,10 +1228,12 @@ impl PyRegistry {
                 fields.len()
             )));
         };
+        let converted = items.iter().map(to_value).collect::<PyResult<Vec<_>>>()?;
+        let mut this = slf.try_borrow_mut()?;
         let mut out = Vec::new();
-        for ((_, ty), item) in fields.iter().zip(items) {
-            let idx = guard("resolving a type", || self.resolve_idx(py, ty))?;
-            out.extend(self.encode_node(py, idx, Some(ty), &item)?);
+        for (((_, ty), item), converted) in fields.iter().zip(&items).zip(converted) {
+            let idx = guard("resolving a type", || this.resolve_idx(py, ty))?;
+            out.extend(this.encode_node(py, idx, Some(ty), item, converted)?);
         }
         Ok(PyBytes::new(py, &out))
     }
