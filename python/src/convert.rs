@@ -3,7 +3,7 @@
 //! Accepts what py-scale-codec's `encode` accepts: ints, bools, str (text,
 //! `"0x…"` hex, SS58), bytes (as hex), None, lists, tuples, dicts with str
 //! keys, and scale objects (anything with a `value` attribute, which is used
-//! in their place; see `crate::object::stand_in_value`). Nesting is capped so a self-referencing list cannot
+//! in their place; see [`stand_in_value`]). Nesting is capped so a self-referencing list cannot
 //! recurse without bound.
 
 use ferroscale_value::Value;
@@ -76,10 +76,8 @@ fn convert(obj: &Bound<'_, PyAny>, depth: u32) -> PyResult<Value> {
             "floats cannot be SCALE-encoded by this type",
         ));
     }
-    if let Ok(object) = obj.cast::<crate::object::ScaleObject>() {
-        return convert(&crate::object::stand_in_value(object)?, depth + 1);
-    }
-    if let Ok(inner) = obj.getattr("value") {
+    if obj.hasattr("value")? {
+        let inner = stand_in_value(obj)?;
         if !inner.is(obj) {
             return convert(&inner, depth + 1);
         }
@@ -88,6 +86,24 @@ fn convert(obj: &Bound<'_, PyAny>, depth: u32) -> PyResult<Value> {
         "cannot encode a value of Python type {}",
         obj.get_type().name()?
     )))
+}
+
+/// The value a scale object given to `encode` stands for: its `value`; one
+/// made from bytes and not decoded yet (`decoded` false, `data` set) is
+/// decoded first, so it encodes as its bytes, as in py-scale-codec
+/// (btcli fills a `Vec` with `U16(ScaleBytes(...))` objects it never
+/// decodes). Bytes that do not decode as the object's type are that error.
+pub(crate) fn stand_in_value<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let value = obj.getattr("value")?;
+    let undecoded = value.is_none()
+        && obj
+            .getattr("decoded")
+            .is_ok_and(|d| !d.is_truthy().unwrap_or(true))
+        && obj.getattr("data").is_ok_and(|d| !d.is_none());
+    if undecoded {
+        return obj.call_method0("decode");
+    }
+    Ok(value)
 }
 
 fn int_value(i: &Bound<'_, PyInt>) -> PyResult<Value> {

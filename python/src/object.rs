@@ -382,10 +382,10 @@ impl ScaleObject {
     }
 
     /// Hook giving the object's value after `encode(value)`: the value (a
-    /// scale object stands for its value, see [`stand_in_value`]).
+    /// scale object stands for its value, see [`crate::convert::stand_in_value`]).
     fn _encoded_value<'py>(&self, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         match value.cast::<ScaleObject>() {
-            Ok(object) => stand_in_value(object),
+            Ok(object) => crate::convert::stand_in_value(object.as_any()),
             Err(_) => Ok(value.clone()),
         }
     }
@@ -825,7 +825,7 @@ impl ScaleObject {
         if fast.is_some() {
             // `_encoded_value` of the base class: a scale object stands for its value.
             let plain = match value.cast::<ScaleObject>() {
-                Ok(object) => stand_in_value(object)?,
+                Ok(object) => crate::convert::stand_in_value(object.as_any())?,
                 Err(_) => value,
             };
             let mut this = slf.borrow_mut();
@@ -1023,22 +1023,6 @@ pub fn restore_object<'py>(
         obj.call_method0(intern!(py, "decode"))?;
     }
     Ok(obj)
-}
-
-/// The value a scale object given to `encode` stands for: its `value`; one
-/// made from bytes and not decoded yet is decoded first, so it encodes as
-/// its bytes, as in py-scale-codec (btcli fills a `Vec` with
-/// `U16(ScaleBytes(...))` objects it never decodes). Bytes that do not
-/// decode as the object's type are that error.
-pub(crate) fn stand_in_value<'py>(object: &Bound<'py, ScaleObject>) -> PyResult<Bound<'py, PyAny>> {
-    let py = object.py();
-    let undecoded = object
-        .try_borrow()
-        .is_ok_and(|this| !this.decoded && this.value.is_none() && this.data.is_some());
-    if undecoded {
-        return object.call_method0(intern!(py, "decode"));
-    }
-    object.getattr(intern!(py, "value"))
 }
 
 /// `None` as Python `None`.
