@@ -76,28 +76,25 @@ def config_with_metadata(name: str, presets=("core",), spec=None, ss58_format=No
 REFERENCE_SCRIPTS = Path(__file__).resolve().parent / "reference_scripts"
 
 
-def reference_python() -> str:
-    """The interpreter of the reference venv (py-scale-codec 1.2.12), from
-    ``$FERROSCALE_REF_PYTHON``; a differential test fails (never skips)
-    without it, saying how to get one."""
-    python = os.environ.get("FERROSCALE_REF_PYTHON")
+def _venv_python(variable: str, venv: str, package: str) -> str:
+    """The interpreter ``$variable`` names, a venv holding ``package``; a
+    test fails (never skips) without it, saying how to get one."""
+    python = os.environ.get(variable)
     if not python or not Path(python).is_file():
-        pytest.fail("FERROSCALE_REF_PYTHON does not name the reference interpreter (py-scale-codec 1.2.12): "
-                    "run `cargo xtask test`, or `python3 -m venv .venv-ref && .venv-ref/bin/pip install "
-                    "scalecodec==1.2.12` and set FERROSCALE_REF_PYTHON=$PWD/.venv-ref/bin/python")
+        pytest.fail(f"{variable} does not name an interpreter with {package}: run `cargo xtask test`, or "
+                    f"`python3 -m venv {venv} && {venv}/bin/pip install {package}` and set "
+                    f"{variable}=$PWD/{venv}/bin/python")
     return python
+
+
+def reference_python() -> str:
+    """The interpreter of the reference venv (py-scale-codec 1.2.12), for differential tests."""
+    return _venv_python("FERROSCALE_REF_PYTHON", ".venv-ref", "scalecodec==1.2.12")
 
 
 def cyscale_python() -> str:
-    """The interpreter of a venv with cyscale 0.8.0 (``$FERROSCALE_CYSCALE_PYTHON``),
-    for the check of its public additions; the test fails (never skips)
-    without it, saying how to get one."""
-    python = os.environ.get("FERROSCALE_CYSCALE_PYTHON")
-    if not python or not Path(python).is_file():
-        pytest.fail("FERROSCALE_CYSCALE_PYTHON does not name an interpreter with cyscale 0.8.0: run `cargo xtask "
-                    "test`, or `python3 -m venv .venv-cyscale && .venv-cyscale/bin/pip install cyscale==0.8.0` and "
-                    "set FERROSCALE_CYSCALE_PYTHON=$PWD/.venv-cyscale/bin/python")
-    return python
+    """The interpreter of a venv with cyscale 0.8.0, for the check of its public additions."""
+    return _venv_python("FERROSCALE_CYSCALE_PYTHON", ".venv-cyscale", "cyscale==0.8.0")
 
 
 def run_reference_script(python: str, script: str, *args: str, timeout: float = 600) -> object:
