@@ -9,6 +9,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyType};
 
+use crate::object::own_class_attr;
 use crate::registry::PyRegistry;
 use crate::value_decoder::ValueDecoder;
 
@@ -80,9 +81,12 @@ fn same_class_as_before<'py>(
         if let Ok(before_type) = before.cast::<PyType>() {
             if alike(before_type, made_type)? {
                 for name in NODE_ATTRS {
-                    match class_dict(made_type)?.get_item(name)? {
-                        Some(value) => before.setattr(name, value)?,
-                        None if class_dict(before_type)?.contains(name)? => before.delattr(name)?,
+                    let name = PyString::new(py, name);
+                    match own_class_attr(made_type, &name)? {
+                        Some(value) => before.setattr(&name, value)?,
+                        None if own_class_attr(before_type, &name)?.is_some() => {
+                            before.delattr(&name)?
+                        }
                         None => {}
                     }
                 }
