@@ -993,7 +993,10 @@ view!(
         /// The version enum (`value_object[1]`): `.index` is the version,
         /// `.value_object[1].value` the version's metadata dict (py-scale-codec's).
         fn get_metadata<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            slf.getattr(intern!(slf.py(), "value_object"))?.get_item(1)
+            // The base class's getter, called directly: a client reads this
+            // once per runtime, right after loading it, when the attribute
+            // look-up through the class hierarchy is most of the cost.
+            ScaleObject::get_value_object(slf.as_super())?.get_item(1)
         }
 
         /// The pallet called `name`, else `None`.

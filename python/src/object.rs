@@ -280,7 +280,7 @@ impl ScaleObject {
     /// The value with its parts as scale objects (the class's
     /// `_build_value_object`), built on first read.
     #[getter]
-    fn get_value_object<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+    pub(crate) fn get_value_object<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         if let Some(v) = &slf.borrow().value_object {
             return Ok(v.bind(py).clone());
