@@ -201,6 +201,7 @@ fn aliases(input: &ChainInput, gen: &TypeGen<'_>, values: Option<&TokenStream>) 
         let address = gen.type_ref(ext.address, 0);
         let signature = gen.type_ref(ext.signature, 0);
         let extra = gen.tuple_ref(&ext.extra, 0);
+        out.extend(inner_names(gen, ext.call, quote!(RuntimeCall), "call"));
         out.extend(quote! {
             /// The runtime's call enum: every pallet's calls.
             pub type RuntimeCall = #call;
@@ -228,6 +229,7 @@ fn aliases(input: &ChainInput, gen: &TypeGen<'_>, values: Option<&TokenStream>) 
         .runtime_event
         .or_else(|| event_enum_from_storage(input))
     {
+        out.extend(inner_names(gen, event, quote!(RuntimeEvent), "event"));
         let event = gen.type_ref(event, 0);
         out.extend(quote! {
             /// The runtime's event enum: every pallet's events.
@@ -254,6 +256,50 @@ fn aliases(input: &ChainInput, gen: &TypeGen<'_>, values: Option<&TokenStream>) 
         });
     }
     out
+}
+
+/// `pallet_name()` and `call_name()` (or `event_name()`) of the runtime's
+/// call or event enum `id`, named `alias` here: the outer variant's name and
+/// the pallet enum's variant name inside it. Nothing when a variant does not
+/// hold exactly one generated enum (then no name could be given for it).
+fn inner_names(gen: &TypeGen<'_>, id: u32, alias: TokenStream, what: &str) -> TokenStream {
+    let Some(TypeDef::Variant(v)) = gen.registry().resolve(id).map(|t| &t.type_def) else {
+        return quote!();
+    };
+    if !gen.is_generated_variant(id) {
+        return quote!();
+    }
+    let mut arms = Vec::new();
+    for var in &v.variants {
+        let [field] = var.fields.as_slice() else {
+            return quote!();
+        };
+        if !gen.is_generated_variant(field.ty.id) {
+            return quote!();
+        }
+        let vi = ident(&var.name);
+        arms.push(match &field.name {
+            Some(f) => {
+                let f = ident(f);
+                quote!(Self::#vi { #f: inner } => inner.variant_name())
+            }
+            None => quote!(Self::#vi(inner) => inner.variant_name()),
+        });
+    }
+    let method = quote::format_ident!("{what}_name");
+    let doc = format!("The {what}'s name in its pallet, as the metadata spells it.");
+    quote! {
+        impl #alias {
+            /// The pallet's name, as the metadata spells it.
+            pub fn pallet_name(&self) -> &'static str {
+                self.variant_name()
+            }
+            #[doc = #doc]
+            pub fn #method(&self) -> &'static str {
+                match self { #(#arms,)* }
+            }
+        }
+    }
 }
 
 /// V14 does not name `RuntimeEvent`; `System.Events` holds `Vec<EventRecord<RuntimeEvent, _>>`.

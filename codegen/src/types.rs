@@ -526,10 +526,24 @@ impl<'a> TypeGen<'a> {
             });
         }
         match &self.ty(rep).type_def {
-            TypeDef::Variant(_) => quote! {
-                #derives
-                pub enum #name #generics { #body }
-            },
+            TypeDef::Variant(v) => {
+                // `{ .. }` matches unit, tuple and struct variants alike.
+                let arms = v.variants.iter().map(|var| {
+                    let vi = ident(&var.name);
+                    let vn = var.name.as_str();
+                    quote!(Self::#vi { .. } => #vn)
+                });
+                quote! {
+                    #derives
+                    pub enum #name #generics { #body }
+                    impl #generics #name #generics {
+                        /// The variant's name, as the metadata spells it.
+                        pub fn variant_name(&self) -> &'static str {
+                            match *self { #(#arms,)* }
+                        }
+                    }
+                }
+            }
             _ => {
                 // `body` carries its own delimiters and trailing `;` as needed.
                 quote! {

@@ -7,6 +7,63 @@
     unused_imports,
     unexpected_cfgs
 )]
+impl RuntimeCall {
+    /// The pallet's name, as the metadata spells it.
+    pub fn pallet_name(&self) -> &'static str {
+        self.variant_name()
+    }
+    ///The call's name in its pallet, as the metadata spells it.
+    pub fn call_name(&self) -> &'static str {
+        match self {
+            Self::System(inner) => inner.variant_name(),
+            Self::ParachainSystem(inner) => inner.variant_name(),
+            Self::Timestamp(inner) => inner.variant_name(),
+            Self::ParachainInfo(inner) => inner.variant_name(),
+            Self::Preimage(inner) => inner.variant_name(),
+            Self::Scheduler(inner) => inner.variant_name(),
+            Self::Parameters(inner) => inner.variant_name(),
+            Self::Balances(inner) => inner.variant_name(),
+            Self::Vesting(inner) => inner.variant_name(),
+            Self::Claims(inner) => inner.variant_name(),
+            Self::CollatorSelection(inner) => inner.variant_name(),
+            Self::Session(inner) => inner.variant_name(),
+            Self::XcmpQueue(inner) => inner.variant_name(),
+            Self::PolkadotXcm(inner) => inner.variant_name(),
+            Self::CumulusXcm(inner) => inner.variant_name(),
+            Self::ToKusamaXcmRouter(inner) => inner.variant_name(),
+            Self::MessageQueue(inner) => inner.variant_name(),
+            Self::SnowbridgeSystemFrontend(inner) => inner.variant_name(),
+            Self::Utility(inner) => inner.variant_name(),
+            Self::Multisig(inner) => inner.variant_name(),
+            Self::Proxy(inner) => inner.variant_name(),
+            Self::Indices(inner) => inner.variant_name(),
+            Self::Assets(inner) => inner.variant_name(),
+            Self::Uniques(inner) => inner.variant_name(),
+            Self::Nfts(inner) => inner.variant_name(),
+            Self::ForeignAssets(inner) => inner.variant_name(),
+            Self::PoolAssets(inner) => inner.variant_name(),
+            Self::AssetConversion(inner) => inner.variant_name(),
+            Self::Treasury(inner) => inner.variant_name(),
+            Self::ConvictionVoting(inner) => inner.variant_name(),
+            Self::Referenda(inner) => inner.variant_name(),
+            Self::Whitelist(inner) => inner.variant_name(),
+            Self::Bounties(inner) => inner.variant_name(),
+            Self::ChildBounties(inner) => inner.variant_name(),
+            Self::AssetRate(inner) => inner.variant_name(),
+            Self::StateTrieMigration(inner) => inner.variant_name(),
+            Self::NominationPools(inner) => inner.variant_name(),
+            Self::VoterList(inner) => inner.variant_name(),
+            Self::StakingRcClient(inner) => inner.variant_name(),
+            Self::MultiBlockElection(inner) => inner.variant_name(),
+            Self::MultiBlockElectionVerifier(inner) => inner.variant_name(),
+            Self::MultiBlockElectionUnsigned(inner) => inner.variant_name(),
+            Self::MultiBlockElectionSigned(inner) => inner.variant_name(),
+            Self::Staking(inner) => inner.variant_name(),
+            Self::AhOps(inner) => inner.variant_name(),
+            Self::AhMigrator(inner) => inner.variant_name(),
+        }
+    }
+}
 /// The runtime's call enum: every pallet's calls.
 pub type RuntimeCall = runtime_types::asset_hub_polkadot_runtime::RuntimeCall;
 /// The address type of signed extrinsics.
@@ -35,6 +92,63 @@ pub type UncheckedExtrinsic = ::ferroscale_runtime_types::UncheckedExtrinsic<
     Signature,
     Extra,
 >;
+impl RuntimeEvent {
+    /// The pallet's name, as the metadata spells it.
+    pub fn pallet_name(&self) -> &'static str {
+        self.variant_name()
+    }
+    ///The event's name in its pallet, as the metadata spells it.
+    pub fn event_name(&self) -> &'static str {
+        match self {
+            Self::System(inner) => inner.variant_name(),
+            Self::ParachainSystem(inner) => inner.variant_name(),
+            Self::Preimage(inner) => inner.variant_name(),
+            Self::Scheduler(inner) => inner.variant_name(),
+            Self::Parameters(inner) => inner.variant_name(),
+            Self::Balances(inner) => inner.variant_name(),
+            Self::TransactionPayment(inner) => inner.variant_name(),
+            Self::AssetTxPayment(inner) => inner.variant_name(),
+            Self::Vesting(inner) => inner.variant_name(),
+            Self::Claims(inner) => inner.variant_name(),
+            Self::CollatorSelection(inner) => inner.variant_name(),
+            Self::Session(inner) => inner.variant_name(),
+            Self::XcmpQueue(inner) => inner.variant_name(),
+            Self::PolkadotXcm(inner) => inner.variant_name(),
+            Self::CumulusXcm(inner) => inner.variant_name(),
+            Self::ToKusamaXcmRouter(inner) => inner.variant_name(),
+            Self::MessageQueue(inner) => inner.variant_name(),
+            Self::SnowbridgeSystemFrontend(inner) => inner.variant_name(),
+            Self::Utility(inner) => inner.variant_name(),
+            Self::Multisig(inner) => inner.variant_name(),
+            Self::Proxy(inner) => inner.variant_name(),
+            Self::Indices(inner) => inner.variant_name(),
+            Self::Assets(inner) => inner.variant_name(),
+            Self::Uniques(inner) => inner.variant_name(),
+            Self::Nfts(inner) => inner.variant_name(),
+            Self::ForeignAssets(inner) => inner.variant_name(),
+            Self::PoolAssets(inner) => inner.variant_name(),
+            Self::AssetConversion(inner) => inner.variant_name(),
+            Self::Treasury(inner) => inner.variant_name(),
+            Self::ConvictionVoting(inner) => inner.variant_name(),
+            Self::Referenda(inner) => inner.variant_name(),
+            Self::Whitelist(inner) => inner.variant_name(),
+            Self::Bounties(inner) => inner.variant_name(),
+            Self::ChildBounties(inner) => inner.variant_name(),
+            Self::AssetRate(inner) => inner.variant_name(),
+            Self::StateTrieMigration(inner) => inner.variant_name(),
+            Self::NominationPools(inner) => inner.variant_name(),
+            Self::VoterList(inner) => inner.variant_name(),
+            Self::DelegatedStaking(inner) => inner.variant_name(),
+            Self::StakingRcClient(inner) => inner.variant_name(),
+            Self::MultiBlockElection(inner) => inner.variant_name(),
+            Self::MultiBlockElectionVerifier(inner) => inner.variant_name(),
+            Self::MultiBlockElectionSigned(inner) => inner.variant_name(),
+            Self::Staking(inner) => inner.variant_name(),
+            Self::AhOps(inner) => inner.variant_name(),
+            Self::AhMigrator(inner) => inner.variant_name(),
+        }
+    }
+}
 /// The runtime's event enum: every pallet's events.
 pub type RuntimeEvent = runtime_types::asset_hub_polkadot_runtime::RuntimeEvent;
 /// The runtime's error enum: every pallet's errors.
@@ -155,6 +269,17 @@ pub mod runtime_types {
                 super::super::runtime_types::asset_hub_polkadot_runtime::governance::origins::pallet_custom_origins::Origin,
             ),
         }
+        impl OriginCaller {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::system { .. } => "system",
+                    Self::PolkadotXcm { .. } => "PolkadotXcm",
+                    Self::CumulusXcm { .. } => "CumulusXcm",
+                    Self::Origins { .. } => "Origins",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for OriginCaller {
             const TYPE_HASH: u128 = 0x98bb687e9a3b8678df26c20b19f25fad;
         }
@@ -212,6 +337,25 @@ pub mod runtime_types {
             Auction,
             #[codec(index = 11u8)]
             ParaRegistration,
+        }
+        impl ProxyType {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Any { .. } => "Any",
+                    Self::NonTransfer { .. } => "NonTransfer",
+                    Self::CancelProxy { .. } => "CancelProxy",
+                    Self::Assets { .. } => "Assets",
+                    Self::AssetOwner { .. } => "AssetOwner",
+                    Self::AssetManager { .. } => "AssetManager",
+                    Self::Collator { .. } => "Collator",
+                    Self::Governance { .. } => "Governance",
+                    Self::Staking { .. } => "Staking",
+                    Self::NominationPools { .. } => "NominationPools",
+                    Self::Auction { .. } => "Auction",
+                    Self::ParaRegistration { .. } => "ParaRegistration",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for ProxyType {
             const TYPE_HASH: u128 = 0x7338aa7e88f9bc081ac0ae622dbd4093;
@@ -384,6 +528,63 @@ pub mod runtime_types {
             AhOps(super::super::runtime_types::pallet_ah_ops::pallet::Call),
             #[codec(index = 255u8)]
             AhMigrator(super::super::runtime_types::pallet_ah_migrator::pallet::Call),
+        }
+        impl RuntimeCall {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::System { .. } => "System",
+                    Self::ParachainSystem { .. } => "ParachainSystem",
+                    Self::Timestamp { .. } => "Timestamp",
+                    Self::ParachainInfo { .. } => "ParachainInfo",
+                    Self::Preimage { .. } => "Preimage",
+                    Self::Scheduler { .. } => "Scheduler",
+                    Self::Parameters { .. } => "Parameters",
+                    Self::Balances { .. } => "Balances",
+                    Self::Vesting { .. } => "Vesting",
+                    Self::Claims { .. } => "Claims",
+                    Self::CollatorSelection { .. } => "CollatorSelection",
+                    Self::Session { .. } => "Session",
+                    Self::XcmpQueue { .. } => "XcmpQueue",
+                    Self::PolkadotXcm { .. } => "PolkadotXcm",
+                    Self::CumulusXcm { .. } => "CumulusXcm",
+                    Self::ToKusamaXcmRouter { .. } => "ToKusamaXcmRouter",
+                    Self::MessageQueue { .. } => "MessageQueue",
+                    Self::SnowbridgeSystemFrontend { .. } => "SnowbridgeSystemFrontend",
+                    Self::Utility { .. } => "Utility",
+                    Self::Multisig { .. } => "Multisig",
+                    Self::Proxy { .. } => "Proxy",
+                    Self::Indices { .. } => "Indices",
+                    Self::Assets { .. } => "Assets",
+                    Self::Uniques { .. } => "Uniques",
+                    Self::Nfts { .. } => "Nfts",
+                    Self::ForeignAssets { .. } => "ForeignAssets",
+                    Self::PoolAssets { .. } => "PoolAssets",
+                    Self::AssetConversion { .. } => "AssetConversion",
+                    Self::Treasury { .. } => "Treasury",
+                    Self::ConvictionVoting { .. } => "ConvictionVoting",
+                    Self::Referenda { .. } => "Referenda",
+                    Self::Whitelist { .. } => "Whitelist",
+                    Self::Bounties { .. } => "Bounties",
+                    Self::ChildBounties { .. } => "ChildBounties",
+                    Self::AssetRate { .. } => "AssetRate",
+                    Self::StateTrieMigration { .. } => "StateTrieMigration",
+                    Self::NominationPools { .. } => "NominationPools",
+                    Self::VoterList { .. } => "VoterList",
+                    Self::StakingRcClient { .. } => "StakingRcClient",
+                    Self::MultiBlockElection { .. } => "MultiBlockElection",
+                    Self::MultiBlockElectionVerifier { .. } => {
+                        "MultiBlockElectionVerifier"
+                    }
+                    Self::MultiBlockElectionUnsigned { .. } => {
+                        "MultiBlockElectionUnsigned"
+                    }
+                    Self::MultiBlockElectionSigned { .. } => "MultiBlockElectionSigned",
+                    Self::Staking { .. } => "Staking",
+                    Self::AhOps { .. } => "AhOps",
+                    Self::AhMigrator { .. } => "AhMigrator",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeCall {
             const TYPE_HASH: u128 = 0xd42a1459b4fd116d1e1710c0fd286f00;
@@ -767,6 +968,52 @@ pub mod runtime_types {
             #[codec(index = 255u8)]
             AhMigrator(super::super::runtime_types::pallet_ah_migrator::pallet::Error),
         }
+        impl RuntimeError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::System { .. } => "System",
+                    Self::ParachainSystem { .. } => "ParachainSystem",
+                    Self::Preimage { .. } => "Preimage",
+                    Self::Scheduler { .. } => "Scheduler",
+                    Self::Balances { .. } => "Balances",
+                    Self::Vesting { .. } => "Vesting",
+                    Self::Claims { .. } => "Claims",
+                    Self::CollatorSelection { .. } => "CollatorSelection",
+                    Self::Session { .. } => "Session",
+                    Self::XcmpQueue { .. } => "XcmpQueue",
+                    Self::PolkadotXcm { .. } => "PolkadotXcm",
+                    Self::MessageQueue { .. } => "MessageQueue",
+                    Self::SnowbridgeSystemFrontend { .. } => "SnowbridgeSystemFrontend",
+                    Self::Utility { .. } => "Utility",
+                    Self::Multisig { .. } => "Multisig",
+                    Self::Proxy { .. } => "Proxy",
+                    Self::Indices { .. } => "Indices",
+                    Self::Assets { .. } => "Assets",
+                    Self::Uniques { .. } => "Uniques",
+                    Self::Nfts { .. } => "Nfts",
+                    Self::ForeignAssets { .. } => "ForeignAssets",
+                    Self::PoolAssets { .. } => "PoolAssets",
+                    Self::AssetConversion { .. } => "AssetConversion",
+                    Self::Treasury { .. } => "Treasury",
+                    Self::ConvictionVoting { .. } => "ConvictionVoting",
+                    Self::Referenda { .. } => "Referenda",
+                    Self::Whitelist { .. } => "Whitelist",
+                    Self::Bounties { .. } => "Bounties",
+                    Self::ChildBounties { .. } => "ChildBounties",
+                    Self::AssetRate { .. } => "AssetRate",
+                    Self::StateTrieMigration { .. } => "StateTrieMigration",
+                    Self::NominationPools { .. } => "NominationPools",
+                    Self::VoterList { .. } => "VoterList",
+                    Self::DelegatedStaking { .. } => "DelegatedStaking",
+                    Self::MultiBlockElection { .. } => "MultiBlockElection",
+                    Self::MultiBlockElectionSigned { .. } => "MultiBlockElectionSigned",
+                    Self::Staking { .. } => "Staking",
+                    Self::AhOps { .. } => "AhOps",
+                    Self::AhMigrator { .. } => "AhMigrator",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeError {
             const TYPE_HASH: u128 = 0xda28f80ae7518657fdc54204c2da6aa7;
         }
@@ -1131,6 +1378,61 @@ pub mod runtime_types {
             #[codec(index = 255u8)]
             AhMigrator(super::super::runtime_types::pallet_ah_migrator::pallet::Event),
         }
+        impl RuntimeEvent {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::System { .. } => "System",
+                    Self::ParachainSystem { .. } => "ParachainSystem",
+                    Self::Preimage { .. } => "Preimage",
+                    Self::Scheduler { .. } => "Scheduler",
+                    Self::Parameters { .. } => "Parameters",
+                    Self::Balances { .. } => "Balances",
+                    Self::TransactionPayment { .. } => "TransactionPayment",
+                    Self::AssetTxPayment { .. } => "AssetTxPayment",
+                    Self::Vesting { .. } => "Vesting",
+                    Self::Claims { .. } => "Claims",
+                    Self::CollatorSelection { .. } => "CollatorSelection",
+                    Self::Session { .. } => "Session",
+                    Self::XcmpQueue { .. } => "XcmpQueue",
+                    Self::PolkadotXcm { .. } => "PolkadotXcm",
+                    Self::CumulusXcm { .. } => "CumulusXcm",
+                    Self::ToKusamaXcmRouter { .. } => "ToKusamaXcmRouter",
+                    Self::MessageQueue { .. } => "MessageQueue",
+                    Self::SnowbridgeSystemFrontend { .. } => "SnowbridgeSystemFrontend",
+                    Self::Utility { .. } => "Utility",
+                    Self::Multisig { .. } => "Multisig",
+                    Self::Proxy { .. } => "Proxy",
+                    Self::Indices { .. } => "Indices",
+                    Self::Assets { .. } => "Assets",
+                    Self::Uniques { .. } => "Uniques",
+                    Self::Nfts { .. } => "Nfts",
+                    Self::ForeignAssets { .. } => "ForeignAssets",
+                    Self::PoolAssets { .. } => "PoolAssets",
+                    Self::AssetConversion { .. } => "AssetConversion",
+                    Self::Treasury { .. } => "Treasury",
+                    Self::ConvictionVoting { .. } => "ConvictionVoting",
+                    Self::Referenda { .. } => "Referenda",
+                    Self::Whitelist { .. } => "Whitelist",
+                    Self::Bounties { .. } => "Bounties",
+                    Self::ChildBounties { .. } => "ChildBounties",
+                    Self::AssetRate { .. } => "AssetRate",
+                    Self::StateTrieMigration { .. } => "StateTrieMigration",
+                    Self::NominationPools { .. } => "NominationPools",
+                    Self::VoterList { .. } => "VoterList",
+                    Self::DelegatedStaking { .. } => "DelegatedStaking",
+                    Self::StakingRcClient { .. } => "StakingRcClient",
+                    Self::MultiBlockElection { .. } => "MultiBlockElection",
+                    Self::MultiBlockElectionVerifier { .. } => {
+                        "MultiBlockElectionVerifier"
+                    }
+                    Self::MultiBlockElectionSigned { .. } => "MultiBlockElectionSigned",
+                    Self::Staking { .. } => "Staking",
+                    Self::AhOps { .. } => "AhOps",
+                    Self::AhMigrator { .. } => "AhMigrator",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeEvent {
             const TYPE_HASH: u128 = 0xba8787e9894654698137513d5d84ea7d;
         }
@@ -1417,6 +1719,16 @@ pub mod runtime_types {
                 super::super::runtime_types::asset_hub_polkadot_runtime::dynamic_params::message_queue::Parameters,
             ),
         }
+        impl RuntimeParameters {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::StakingElection { .. } => "StakingElection",
+                    Self::Scheduler { .. } => "Scheduler",
+                    Self::MessageQueue { .. } => "MessageQueue",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeParameters {
             const TYPE_HASH: u128 = 0x5f2eb8f39a43c4440dcb7778aeb09456;
         }
@@ -1458,6 +1770,16 @@ pub mod runtime_types {
             MessageQueue(
                 super::super::runtime_types::asset_hub_polkadot_runtime::dynamic_params::message_queue::ParametersKey,
             ),
+        }
+        impl RuntimeParametersKey {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::StakingElection { .. } => "StakingElection",
+                    Self::Scheduler { .. } => "Scheduler",
+                    Self::MessageQueue { .. } => "MessageQueue",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeParametersKey {
             const TYPE_HASH: u128 = 0xc520c569d1733c61aba38670477c1a43;
@@ -1501,6 +1823,16 @@ pub mod runtime_types {
                 super::super::runtime_types::asset_hub_polkadot_runtime::dynamic_params::message_queue::ParametersValue,
             ),
         }
+        impl RuntimeParametersValue {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::StakingElection { .. } => "StakingElection",
+                    Self::Scheduler { .. } => "Scheduler",
+                    Self::MessageQueue { .. } => "MessageQueue",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeParametersValue {
             const TYPE_HASH: u128 = 0x0f3fa62d877214df657afe9e04a85e7e;
         }
@@ -1530,6 +1862,12 @@ pub mod runtime_types {
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeTask {}
+        impl RuntimeTask {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {}
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeTask {
             const TYPE_HASH: u128 = 0x58b9ee09ac1c7d8fd56c9b1d89d9170a;
         }
@@ -1573,6 +1911,15 @@ pub mod runtime_types {
                 Origins(
                     super::super::super::runtime_types::asset_hub_polkadot_runtime::governance::origins::pallet_custom_origins::Origin,
                 ),
+            }
+            impl RcPalletsOrigin {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::system { .. } => "system",
+                        Self::Origins { .. } => "Origins",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for RcPalletsOrigin {
                 const TYPE_HASH: u128 = 0x8f436569ae992add5d52fdc5054f5994;
@@ -1649,6 +1996,15 @@ pub mod runtime_types {
                         >,
                     ),
                 }
+                impl Parameters {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::MaxOnInitWeight { .. } => "MaxOnInitWeight",
+                            Self::MaxOnIdleWeight { .. } => "MaxOnIdleWeight",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Parameters {
                     const TYPE_HASH: u128 = 0x656c81b31c0c1b07da4ed89df3c5b9aa;
                 }
@@ -1697,6 +2053,15 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::asset_hub_polkadot_runtime::dynamic_params::message_queue::MaxOnIdleWeight,
                     ),
                 }
+                impl ParametersKey {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::MaxOnInitWeight { .. } => "MaxOnInitWeight",
+                            Self::MaxOnIdleWeight { .. } => "MaxOnIdleWeight",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for ParametersKey {
                     const TYPE_HASH: u128 = 0xc1957529c2d888896be0f66281c9e682;
                 }
@@ -1740,6 +2105,15 @@ pub mod runtime_types {
                             super::super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                         >,
                     ),
+                }
+                impl ParametersValue {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::MaxOnInitWeight { .. } => "MaxOnInitWeight",
+                            Self::MaxOnIdleWeight { .. } => "MaxOnIdleWeight",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for ParametersValue {
                     const TYPE_HASH: u128 = 0xf0df79986bcda85d760486ab39e4a969;
@@ -1813,6 +2187,15 @@ pub mod runtime_types {
                         >,
                     ),
                 }
+                impl Parameters {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::MaxScheduledPerBlock { .. } => "MaxScheduledPerBlock",
+                            Self::MaximumWeight { .. } => "MaximumWeight",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Parameters {
                     const TYPE_HASH: u128 = 0x120723d6d8e26584c728c0acb2bc722c;
                 }
@@ -1861,6 +2244,15 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::asset_hub_polkadot_runtime::dynamic_params::scheduler::MaximumWeight,
                     ),
                 }
+                impl ParametersKey {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::MaxScheduledPerBlock { .. } => "MaxScheduledPerBlock",
+                            Self::MaximumWeight { .. } => "MaximumWeight",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for ParametersKey {
                     const TYPE_HASH: u128 = 0x6a291aa3d7315278c5d26466e0c31327;
                 }
@@ -1898,6 +2290,15 @@ pub mod runtime_types {
                     MaximumWeight(
                         super::super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                     ),
+                }
+                impl ParametersValue {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::MaxScheduledPerBlock { .. } => "MaxScheduledPerBlock",
+                            Self::MaximumWeight { .. } => "MaximumWeight",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for ParametersValue {
                     const TYPE_HASH: u128 = 0xbba76bdfa5dc5226b07af86be0c9927b;
@@ -2018,6 +2419,22 @@ pub mod runtime_types {
                         Option<u64>,
                     ),
                 }
+                impl Parameters {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::SignedPhase { .. } => "SignedPhase",
+                            Self::MaxSignedSubmissions { .. } => "MaxSignedSubmissions",
+                            Self::UnsignedPhase { .. } => "UnsignedPhase",
+                            Self::MinerPages { .. } => "MinerPages",
+                            Self::MaxElectingVoters { .. } => "MaxElectingVoters",
+                            Self::TargetSnapshotPerBlock { .. } => {
+                                "TargetSnapshotPerBlock"
+                            }
+                            Self::MaxEraDuration { .. } => "MaxEraDuration",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Parameters {
                     const TYPE_HASH: u128 = 0x9ac1ea482558feaae190fd1e4dd1e3c5;
                 }
@@ -2136,6 +2553,22 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::asset_hub_polkadot_runtime::dynamic_params::staking_election::MaxEraDuration,
                     ),
                 }
+                impl ParametersKey {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::SignedPhase { .. } => "SignedPhase",
+                            Self::MaxSignedSubmissions { .. } => "MaxSignedSubmissions",
+                            Self::UnsignedPhase { .. } => "UnsignedPhase",
+                            Self::MinerPages { .. } => "MinerPages",
+                            Self::MaxElectingVoters { .. } => "MaxElectingVoters",
+                            Self::TargetSnapshotPerBlock { .. } => {
+                                "TargetSnapshotPerBlock"
+                            }
+                            Self::MaxEraDuration { .. } => "MaxEraDuration",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for ParametersKey {
                     const TYPE_HASH: u128 = 0x67449036a27ecd344512f869a468e4e5;
                 }
@@ -2211,6 +2644,22 @@ pub mod runtime_types {
                     TargetSnapshotPerBlock(u32),
                     #[codec(index = 6u8)]
                     MaxEraDuration(u64),
+                }
+                impl ParametersValue {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::SignedPhase { .. } => "SignedPhase",
+                            Self::MaxSignedSubmissions { .. } => "MaxSignedSubmissions",
+                            Self::UnsignedPhase { .. } => "UnsignedPhase",
+                            Self::MinerPages { .. } => "MinerPages",
+                            Self::MaxElectingVoters { .. } => "MaxElectingVoters",
+                            Self::TargetSnapshotPerBlock { .. } => {
+                                "TargetSnapshotPerBlock"
+                            }
+                            Self::MaxEraDuration { .. } => "MaxEraDuration",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for ParametersValue {
                     const TYPE_HASH: u128 = 0x0238030a6a2f9a8ab10fdaeae4d95a8c;
@@ -2346,6 +2795,28 @@ pub mod runtime_types {
                         WhitelistedCaller,
                         #[codec(index = 14u8)]
                         WishForChange,
+                    }
+                    impl Origin {
+                        /// The variant's name, as the metadata spells it.
+                        pub fn variant_name(&self) -> &'static str {
+                            match *self {
+                                Self::StakingAdmin { .. } => "StakingAdmin",
+                                Self::Treasurer { .. } => "Treasurer",
+                                Self::FellowshipAdmin { .. } => "FellowshipAdmin",
+                                Self::GeneralAdmin { .. } => "GeneralAdmin",
+                                Self::AuctionAdmin { .. } => "AuctionAdmin",
+                                Self::LeaseAdmin { .. } => "LeaseAdmin",
+                                Self::ReferendumCanceller { .. } => "ReferendumCanceller",
+                                Self::ReferendumKiller { .. } => "ReferendumKiller",
+                                Self::SmallTipper { .. } => "SmallTipper",
+                                Self::BigTipper { .. } => "BigTipper",
+                                Self::SmallSpender { .. } => "SmallSpender",
+                                Self::MediumSpender { .. } => "MediumSpender",
+                                Self::BigSpender { .. } => "BigSpender",
+                                Self::WhitelistedCaller { .. } => "WhitelistedCaller",
+                                Self::WishForChange { .. } => "WishForChange",
+                            }
+                        }
                     }
                     impl ::ferroscale_runtime_types::TypeHash for Origin {
                         const TYPE_HASH: u128 = 0xa8b8f5d07901184ef4753ccacd7d7495;
@@ -2690,6 +3161,17 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 sudo_send_upward_message { message: Vec<u8> },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::set_validation_data { .. } => "set_validation_data",
+                        Self::sudo_send_upward_message { .. } => {
+                            "sudo_send_upward_message"
+                        }
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x0edbb1ff0955d2bf88ef2bd42e7ff591;
             }
@@ -2747,6 +3229,23 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 NotScheduled,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::OverlappingUpgrades { .. } => "OverlappingUpgrades",
+                        Self::ProhibitedByPolkadot { .. } => "ProhibitedByPolkadot",
+                        Self::TooBig { .. } => "TooBig",
+                        Self::ValidationDataNotAvailable { .. } => {
+                            "ValidationDataNotAvailable"
+                        }
+                        Self::HostConfigurationNotAvailable { .. } => {
+                            "HostConfigurationNotAvailable"
+                        }
+                        Self::NotScheduled { .. } => "NotScheduled",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x34e2c497d2a96d9ebe066ced3bff5979;
             }
@@ -2797,6 +3296,29 @@ pub mod runtime_types {
                 },
                 #[codec(index = 5u8)]
                 UpwardMessageSent { message_hash: Option<[u8; 32usize]> },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ValidationFunctionStored { .. } => {
+                            "ValidationFunctionStored"
+                        }
+                        Self::ValidationFunctionApplied { .. } => {
+                            "ValidationFunctionApplied"
+                        }
+                        Self::ValidationFunctionDiscarded { .. } => {
+                            "ValidationFunctionDiscarded"
+                        }
+                        Self::DownwardMessagesReceived { .. } => {
+                            "DownwardMessagesReceived"
+                        }
+                        Self::DownwardMessagesProcessed { .. } => {
+                            "DownwardMessagesProcessed"
+                        }
+                        Self::UpwardMessageSent { .. } => "UpwardMessageSent",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x2727a11766898bfb460d24e211db786f;
@@ -3030,6 +3552,12 @@ pub mod runtime_types {
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             #[codec(crate = ::parity_scale_codec)]
             pub enum Call {}
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {}
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xca96852afbea55311e2575886b457187;
             }
@@ -3051,6 +3579,16 @@ pub mod runtime_types {
                     [u8; 32usize],
                     super::super::super::runtime_types::staging_xcm::v5::traits::Outcome,
                 ),
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidFormat { .. } => "InvalidFormat",
+                        Self::UnsupportedVersion { .. } => "UnsupportedVersion",
+                        Self::ExecutedDownward { .. } => "ExecutedDownward",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x764dada986e4d342e5147c7353a1a3f2;
@@ -3100,6 +3638,15 @@ pub mod runtime_types {
                     super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                 ),
             }
+            impl Origin {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Relay { .. } => "Relay",
+                        Self::SiblingParachain { .. } => "SiblingParachain",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Origin {
                 const TYPE_HASH: u128 = 0x10c734732ad237d8893ebeb6ed4e38cc;
             }
@@ -3140,6 +3687,20 @@ pub mod runtime_types {
                 update_drop_threshold { new: u32 },
                 #[codec(index = 5u8)]
                 update_resume_threshold { new: u32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::suspend_xcm_execution { .. } => "suspend_xcm_execution",
+                        Self::resume_xcm_execution { .. } => "resume_xcm_execution",
+                        Self::update_suspend_threshold { .. } => {
+                            "update_suspend_threshold"
+                        }
+                        Self::update_drop_threshold { .. } => "update_drop_threshold",
+                        Self::update_resume_threshold { .. } => "update_resume_threshold",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xa35d375e3439e93ecb8bb3488ed39b84;
@@ -3203,6 +3764,20 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 TooBig,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::BadQueueConfig { .. } => "BadQueueConfig",
+                        Self::AlreadySuspended { .. } => "AlreadySuspended",
+                        Self::AlreadyResumed { .. } => "AlreadyResumed",
+                        Self::TooManyActiveOutboundChannels { .. } => {
+                            "TooManyActiveOutboundChannels"
+                        }
+                        Self::TooBig { .. } => "TooBig",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xb41f22f74775d2bf3ca35f2ee369e3ec;
             }
@@ -3236,6 +3811,14 @@ pub mod runtime_types {
             pub enum Event {
                 #[codec(index = 0u8)]
                 XcmpMessageSent { message_hash: [u8; 32usize] },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::XcmpMessageSent { .. } => "XcmpMessageSent",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x170f1862fd0bee904d5749f0b968c19b;
@@ -3276,6 +3859,16 @@ pub mod runtime_types {
             Sibling(
                 super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
             ),
+        }
+        impl AggregateMessageOrigin {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Here { .. } => "Here",
+                    Self::Parent { .. } => "Parent",
+                    Self::Sibling { .. } => "Sibling",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for AggregateMessageOrigin {
             const TYPE_HASH: u128 = 0x86527223124c4077340da0841913b2bd;
@@ -3394,6 +3987,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             Enabled,
         }
+        impl Mode {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Disabled { .. } => "Disabled",
+                    Self::Enabled { .. } => "Enabled",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Mode {
             const TYPE_HASH: u128 = 0x81ecb8739c969708321b464b7e915cff;
         }
@@ -3422,6 +4024,16 @@ pub mod runtime_types {
                 Operational,
                 #[codec(index = 2u8)]
                 Mandatory,
+            }
+            impl DispatchClass {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Normal { .. } => "Normal",
+                        Self::Operational { .. } => "Operational",
+                        Self::Mandatory { .. } => "Mandatory",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for DispatchClass {
                 const TYPE_HASH: u128 = 0x86779ec03eee656bf1730f7bd9cebc24;
@@ -3452,6 +4064,15 @@ pub mod runtime_types {
                 Yes,
                 #[codec(index = 1u8)]
                 No,
+            }
+            impl Pays {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Yes { .. } => "Yes",
+                        Self::No { .. } => "No",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Pays {
                 const TYPE_HASH: u128 = 0xe32a899be9fa98a5599dc413276768c6;
@@ -3538,6 +4159,17 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 Authorized,
             }
+            impl<AccountId> RawOrigin<AccountId> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Root { .. } => "Root",
+                        Self::Signed { .. } => "Signed",
+                        Self::None { .. } => "None",
+                        Self::Authorized { .. } => "Authorized",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<AccountId: ToValue> ToValue for RawOrigin<AccountId> {
                 fn to_value(&self) -> Value {
@@ -3585,6 +4217,19 @@ pub mod runtime_types {
                     Yield,
                     #[codec(index = 5u8)]
                     StackLimitReached,
+                }
+                impl ProcessMessageError {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::BadFormat { .. } => "BadFormat",
+                            Self::Corrupt { .. } => "Corrupt",
+                            Self::Unsupported { .. } => "Unsupported",
+                            Self::Overweight { .. } => "Overweight",
+                            Self::Yield { .. } => "Yield",
+                            Self::StackLimitReached { .. } => "StackLimitReached",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for ProcessMessageError {
                     const TYPE_HASH: u128 = 0x50d9e05d6c11542d23bed1b94fefbefe;
@@ -3635,6 +4280,16 @@ pub mod runtime_types {
                     ),
                     #[codec(index = 2u8)]
                     Lookup { hash: ::ferroscale_runtime_types::H256, len: u32 },
+                }
+                impl Bounded {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Legacy { .. } => "Legacy",
+                            Self::Inline { .. } => "Inline",
+                            Self::Lookup { .. } => "Lookup",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Bounded {
                     const TYPE_HASH: u128 = 0x598959227f3fc1a2e3f1c0ec91905804;
@@ -3691,6 +4346,15 @@ pub mod runtime_types {
                     #[codec(index = 1u8)]
                     After(BlockNumber),
                 }
+                impl<BlockNumber> DispatchTime<BlockNumber> {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::At { .. } => "At",
+                            Self::After { .. } => "After",
+                        }
+                    }
+                }
                 #[cfg(feature = "values")]
                 impl<BlockNumber: ToValue> ToValue for DispatchTime<BlockNumber> {
                     fn to_value(&self) -> Value {
@@ -3724,6 +4388,15 @@ pub mod runtime_types {
                         Free,
                         #[codec(index = 1u8)]
                         Reserved,
+                    }
+                    impl BalanceStatus {
+                        /// The variant's name, as the metadata spells it.
+                        pub fn variant_name(&self) -> &'static str {
+                            match *self {
+                                Self::Free { .. } => "Free",
+                                Self::Reserved { .. } => "Reserved",
+                            }
+                        }
                     }
                     impl ::ferroscale_runtime_types::TypeHash for BalanceStatus {
                         const TYPE_HASH: u128 = 0xd89f45e9f0959fda4c26d9d7f21a7402;
@@ -3908,6 +4581,16 @@ pub mod runtime_types {
             Finalization,
             #[codec(index = 2u8)]
             Initialization,
+        }
+        impl Phase {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::ApplyExtrinsic { .. } => "ApplyExtrinsic",
+                    Self::Finalization { .. } => "Finalization",
+                    Self::Initialization { .. } => "Initialization",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for Phase {
             const TYPE_HASH: u128 = 0x99cbdc724dfa5168c281d150718acffb;
@@ -4183,6 +4866,29 @@ pub mod runtime_types {
                 #[codec(index = 11u8)]
                 apply_authorized_upgrade { code: Vec<u8> },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::remark { .. } => "remark",
+                        Self::set_heap_pages { .. } => "set_heap_pages",
+                        Self::set_code { .. } => "set_code",
+                        Self::set_code_without_checks { .. } => "set_code_without_checks",
+                        Self::set_storage { .. } => "set_storage",
+                        Self::kill_storage { .. } => "kill_storage",
+                        Self::kill_prefix { .. } => "kill_prefix",
+                        Self::remark_with_event { .. } => "remark_with_event",
+                        Self::do_task { .. } => "do_task",
+                        Self::authorize_upgrade { .. } => "authorize_upgrade",
+                        Self::authorize_upgrade_without_checks { .. } => {
+                            "authorize_upgrade_without_checks"
+                        }
+                        Self::apply_authorized_upgrade { .. } => {
+                            "apply_authorized_upgrade"
+                        }
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x1382440a53191e50976b6fda75fa383c;
             }
@@ -4342,6 +5048,30 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 Unauthorized,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidSpecName { .. } => "InvalidSpecName",
+                        Self::SpecVersionNeedsToIncrease { .. } => {
+                            "SpecVersionNeedsToIncrease"
+                        }
+                        Self::FailedToExtractRuntimeVersion { .. } => {
+                            "FailedToExtractRuntimeVersion"
+                        }
+                        Self::NonDefaultComposite { .. } => "NonDefaultComposite",
+                        Self::NonZeroRefCount { .. } => "NonZeroRefCount",
+                        Self::CallFiltered { .. } => "CallFiltered",
+                        Self::MultiBlockMigrationsOngoing { .. } => {
+                            "MultiBlockMigrationsOngoing"
+                        }
+                        Self::InvalidTask { .. } => "InvalidTask",
+                        Self::FailedTask { .. } => "FailedTask",
+                        Self::NothingAuthorized { .. } => "NothingAuthorized",
+                        Self::Unauthorized { .. } => "Unauthorized",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x25a7c4db2b50d5850e635512cf1079f3;
             }
@@ -4432,6 +5162,26 @@ pub mod runtime_types {
                     code_hash: ::ferroscale_runtime_types::H256,
                     error: super::super::super::runtime_types::sp_runtime::DispatchError,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ExtrinsicSuccess { .. } => "ExtrinsicSuccess",
+                        Self::ExtrinsicFailed { .. } => "ExtrinsicFailed",
+                        Self::CodeUpdated { .. } => "CodeUpdated",
+                        Self::NewAccount { .. } => "NewAccount",
+                        Self::KilledAccount { .. } => "KilledAccount",
+                        Self::Remarked { .. } => "Remarked",
+                        Self::TaskStarted { .. } => "TaskStarted",
+                        Self::TaskCompleted { .. } => "TaskCompleted",
+                        Self::TaskFailed { .. } => "TaskFailed",
+                        Self::UpgradeAuthorized { .. } => "UpgradeAuthorized",
+                        Self::RejectedInvalidAuthorizedUpgrade { .. } => {
+                            "RejectedInvalidAuthorizedUpgrade"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x3ec25ecce1ad22363cba02f65e4877e7;
@@ -4582,6 +5332,17 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             CoolOff { end_at: u32 },
         }
+        impl MigrationStage {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Pending { .. } => "Pending",
+                    Self::DataMigrationOngoing { .. } => "DataMigrationOngoing",
+                    Self::MigrationDone { .. } => "MigrationDone",
+                    Self::CoolOff { .. } => "CoolOff",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for MigrationStage {
             const TYPE_HASH: u128 = 0x92ad63756539e6f50b7e43865ac7b419;
         }
@@ -4669,6 +5430,40 @@ pub mod runtime_types {
             Vesting,
             #[codec(index = 26u8)]
             Society,
+        }
+        impl PalletEventName {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::AssetRates { .. } => "AssetRates",
+                    Self::BagsList { .. } => "BagsList",
+                    Self::Balances { .. } => "Balances",
+                    Self::Bounties { .. } => "Bounties",
+                    Self::ChildBounties { .. } => "ChildBounties",
+                    Self::Claims { .. } => "Claims",
+                    Self::ConvictionVoting { .. } => "ConvictionVoting",
+                    Self::Crowdloan { .. } => "Crowdloan",
+                    Self::DelegatedStaking { .. } => "DelegatedStaking",
+                    Self::Indices { .. } => "Indices",
+                    Self::Multisig { .. } => "Multisig",
+                    Self::NomPools { .. } => "NomPools",
+                    Self::PreimageChunk { .. } => "PreimageChunk",
+                    Self::PreimageLegacyStatus { .. } => "PreimageLegacyStatus",
+                    Self::PreimageRequestStatus { .. } => "PreimageRequestStatus",
+                    Self::ProxyAnnouncements { .. } => "ProxyAnnouncements",
+                    Self::ProxyProxies { .. } => "ProxyProxies",
+                    Self::Recovery { .. } => "Recovery",
+                    Self::ReferendaMetadata { .. } => "ReferendaMetadata",
+                    Self::ReferendaReferendums { .. } => "ReferendaReferendums",
+                    Self::ReferendaValues { .. } => "ReferendaValues",
+                    Self::Scheduler { .. } => "Scheduler",
+                    Self::SchedulerAgenda { .. } => "SchedulerAgenda",
+                    Self::Staking { .. } => "Staking",
+                    Self::Treasury { .. } => "Treasury",
+                    Self::Vesting { .. } => "Vesting",
+                    Self::Society { .. } => "Society",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for PalletEventName {
             const TYPE_HASH: u128 = 0x99dd7dd684794f032bfdea36775e8f2a;
@@ -4992,6 +5787,78 @@ pub mod runtime_types {
                     dest: super::super::super::runtime_types::xcm::VersionedLocation,
                     message: super::super::super::runtime_types::xcm::VersionedXcm,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::receive_accounts { .. } => "receive_accounts",
+                        Self::receive_multisigs { .. } => "receive_multisigs",
+                        Self::receive_proxy_proxies { .. } => "receive_proxy_proxies",
+                        Self::receive_proxy_announcements { .. } => {
+                            "receive_proxy_announcements"
+                        }
+                        Self::receive_preimage_chunks { .. } => "receive_preimage_chunks",
+                        Self::receive_preimage_request_status { .. } => {
+                            "receive_preimage_request_status"
+                        }
+                        Self::receive_preimage_legacy_status { .. } => {
+                            "receive_preimage_legacy_status"
+                        }
+                        Self::receive_nom_pools_messages { .. } => {
+                            "receive_nom_pools_messages"
+                        }
+                        Self::receive_vesting_schedules { .. } => {
+                            "receive_vesting_schedules"
+                        }
+                        Self::receive_referenda_values { .. } => {
+                            "receive_referenda_values"
+                        }
+                        Self::receive_referendums { .. } => "receive_referendums",
+                        Self::receive_claims { .. } => "receive_claims",
+                        Self::receive_bags_list_messages { .. } => {
+                            "receive_bags_list_messages"
+                        }
+                        Self::receive_scheduler_messages { .. } => {
+                            "receive_scheduler_messages"
+                        }
+                        Self::receive_indices { .. } => "receive_indices",
+                        Self::receive_conviction_voting_messages { .. } => {
+                            "receive_conviction_voting_messages"
+                        }
+                        Self::receive_bounties_messages { .. } => {
+                            "receive_bounties_messages"
+                        }
+                        Self::receive_asset_rates { .. } => "receive_asset_rates",
+                        Self::receive_crowdloan_messages { .. } => {
+                            "receive_crowdloan_messages"
+                        }
+                        Self::receive_referenda_metadata { .. } => {
+                            "receive_referenda_metadata"
+                        }
+                        Self::receive_treasury_messages { .. } => {
+                            "receive_treasury_messages"
+                        }
+                        Self::receive_scheduler_agenda_messages { .. } => {
+                            "receive_scheduler_agenda_messages"
+                        }
+                        Self::receive_delegated_staking_messages { .. } => {
+                            "receive_delegated_staking_messages"
+                        }
+                        Self::receive_child_bounties_messages { .. } => {
+                            "receive_child_bounties_messages"
+                        }
+                        Self::receive_staking_messages { .. } => {
+                            "receive_staking_messages"
+                        }
+                        Self::force_set_stage { .. } => "force_set_stage",
+                        Self::start_migration { .. } => "start_migration",
+                        Self::set_dmp_queue_priority { .. } => "set_dmp_queue_priority",
+                        Self::set_manager { .. } => "set_manager",
+                        Self::finish_migration { .. } => "finish_migration",
+                        Self::send_xcm_message { .. } => "send_xcm_message",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x2db5e3d8f91fc598a8bdbd69d3f08384;
@@ -5351,6 +6218,40 @@ pub mod runtime_types {
                 #[codec(index = 18u8)]
                 InvalidOrigin,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::FailedToUnreserveDeposit { .. } => {
+                            "FailedToUnreserveDeposit"
+                        }
+                        Self::FailedToProcessAccount { .. } => "FailedToProcessAccount",
+                        Self::InsertConflict { .. } => "InsertConflict",
+                        Self::FailedToConvertType { .. } => "FailedToConvertType",
+                        Self::PreimageNotFound { .. } => "PreimageNotFound",
+                        Self::FailedToConvertCall { .. } => "FailedToConvertCall",
+                        Self::FailedToBoundCall { .. } => "FailedToBoundCall",
+                        Self::XcmError { .. } => "XcmError",
+                        Self::FailedToIntegrateVestingSchedule { .. } => {
+                            "FailedToIntegrateVestingSchedule"
+                        }
+                        Self::FailedToCalculateCheckingAccount { .. } => {
+                            "FailedToCalculateCheckingAccount"
+                        }
+                        Self::FailedToBoundVector { .. } => "FailedToBoundVector",
+                        Self::DmpQueuePriorityAlreadySet { .. } => {
+                            "DmpQueuePriorityAlreadySet"
+                        }
+                        Self::InvalidParameter { .. } => "InvalidParameter",
+                        Self::PreimageMissing { .. } => "PreimageMissing",
+                        Self::PreimageTooBig { .. } => "PreimageTooBig",
+                        Self::PreimageChunkMissing { .. } => "PreimageChunkMissing",
+                        Self::PreimageStatusInvalid { .. } => "PreimageStatusInvalid",
+                        Self::BadXcmVersion { .. } => "BadXcmVersion",
+                        Self::InvalidOrigin { .. } => "InvalidOrigin",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x817033a9476a195b1edff4261e8b5054;
             }
@@ -5495,6 +6396,45 @@ pub mod runtime_types {
                     missing_amount: u128,
                     account: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::StageTransition { .. } => "StageTransition",
+                        Self::BatchReceived { .. } => "BatchReceived",
+                        Self::BatchProcessed { .. } => "BatchProcessed",
+                        Self::AssetHubMigrationStarted { .. } => {
+                            "AssetHubMigrationStarted"
+                        }
+                        Self::AssetHubMigrationFinished { .. } => {
+                            "AssetHubMigrationFinished"
+                        }
+                        Self::DmpQueuePrioritySet { .. } => "DmpQueuePrioritySet",
+                        Self::DmpQueuePriorityConfigSet { .. } => {
+                            "DmpQueuePriorityConfigSet"
+                        }
+                        Self::BalancesBeforeRecordSet { .. } => "BalancesBeforeRecordSet",
+                        Self::BalancesBeforeRecordConsumed { .. } => {
+                            "BalancesBeforeRecordConsumed"
+                        }
+                        Self::ReferendumCanceled { .. } => "ReferendumCanceled",
+                        Self::ManagerSet { .. } => "ManagerSet",
+                        Self::AccountTranslatedParachainSovereign { .. } => {
+                            "AccountTranslatedParachainSovereign"
+                        }
+                        Self::AccountTranslatedParachainSovereignDerived { .. } => {
+                            "AccountTranslatedParachainSovereignDerived"
+                        }
+                        Self::XcmSent { .. } => "XcmSent",
+                        Self::FailedToUnreserveMultisigDeposit { .. } => {
+                            "FailedToUnreserveMultisigDeposit"
+                        }
+                        Self::FailedToUnreservePreimageDeposit { .. } => {
+                            "FailedToUnreservePreimageDeposit"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x6f1aac05c6a8f8fce02c036f334e890c;
@@ -5754,6 +6694,23 @@ pub mod runtime_types {
                     asset_id: super::super::super::runtime_types::staging_xcm::v5::location::Location,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::unreserve_lease_deposit { .. } => "unreserve_lease_deposit",
+                        Self::withdraw_crowdloan_contribution { .. } => {
+                            "withdraw_crowdloan_contribution"
+                        }
+                        Self::unreserve_crowdloan_reserve { .. } => {
+                            "unreserve_crowdloan_reserve"
+                        }
+                        Self::transfer_to_post_migration_treasury { .. } => {
+                            "transfer_to_post_migration_treasury"
+                        }
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xf99f1d9b94a7c402eccee31eff90cda6;
             }
@@ -5856,6 +6813,26 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 ZeroBalance,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NoLeaseReserve { .. } => "NoLeaseReserve",
+                        Self::NoCrowdloanContribution { .. } => "NoCrowdloanContribution",
+                        Self::NoCrowdloanReserve { .. } => "NoCrowdloanReserve",
+                        Self::FailedToWithdrawCrowdloanContribution { .. } => {
+                            "FailedToWithdrawCrowdloanContribution"
+                        }
+                        Self::NotYet { .. } => "NotYet",
+                        Self::ContributionsRemaining { .. } => "ContributionsRemaining",
+                        Self::WrongDerivedTranslation { .. } => "WrongDerivedTranslation",
+                        Self::NotSovereign { .. } => "NotSovereign",
+                        Self::InternalError { .. } => "InternalError",
+                        Self::MigrationNotCompleted { .. } => "MigrationNotCompleted",
+                        Self::ZeroBalance { .. } => "ZeroBalance",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xe00896adaea99aad413de77cb04f4b73;
             }
@@ -5922,6 +6899,18 @@ pub mod runtime_types {
                     to: ::ferroscale_runtime_types::AccountId32,
                     derivation_index: Option<u16>,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::LeaseUnreserveRemaining { .. } => "LeaseUnreserveRemaining",
+                        Self::CrowdloanUnreserveRemaining { .. } => {
+                            "CrowdloanUnreserveRemaining"
+                        }
+                        Self::SovereignMigrated { .. } => "SovereignMigrated",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x880b4a69cedbef3c44fbaa6f8c7bbfef;
@@ -6050,6 +7039,23 @@ pub mod runtime_types {
                     asset1: super::super::super::runtime_types::staging_xcm::v5::location::Location,
                     asset2: super::super::super::runtime_types::staging_xcm::v5::location::Location,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::create_pool { .. } => "create_pool",
+                        Self::add_liquidity { .. } => "add_liquidity",
+                        Self::remove_liquidity { .. } => "remove_liquidity",
+                        Self::swap_exact_tokens_for_tokens { .. } => {
+                            "swap_exact_tokens_for_tokens"
+                        }
+                        Self::swap_tokens_for_exact_tokens { .. } => {
+                            "swap_tokens_for_exact_tokens"
+                        }
+                        Self::touch { .. } => "touch",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x30d539e034ee2ee0904e765bdbdf412b;
@@ -6237,6 +7243,58 @@ pub mod runtime_types {
                 #[codec(index = 22u8)]
                 BelowMinimum,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidAssetPair { .. } => "InvalidAssetPair",
+                        Self::PoolExists { .. } => "PoolExists",
+                        Self::WrongDesiredAmount { .. } => "WrongDesiredAmount",
+                        Self::AmountOneLessThanMinimal { .. } => {
+                            "AmountOneLessThanMinimal"
+                        }
+                        Self::AmountTwoLessThanMinimal { .. } => {
+                            "AmountTwoLessThanMinimal"
+                        }
+                        Self::ReserveLeftLessThanMinimal { .. } => {
+                            "ReserveLeftLessThanMinimal"
+                        }
+                        Self::AmountOutTooHigh { .. } => "AmountOutTooHigh",
+                        Self::PoolNotFound { .. } => "PoolNotFound",
+                        Self::Overflow { .. } => "Overflow",
+                        Self::AssetOneDepositDidNotMeetMinimum { .. } => {
+                            "AssetOneDepositDidNotMeetMinimum"
+                        }
+                        Self::AssetTwoDepositDidNotMeetMinimum { .. } => {
+                            "AssetTwoDepositDidNotMeetMinimum"
+                        }
+                        Self::AssetOneWithdrawalDidNotMeetMinimum { .. } => {
+                            "AssetOneWithdrawalDidNotMeetMinimum"
+                        }
+                        Self::AssetTwoWithdrawalDidNotMeetMinimum { .. } => {
+                            "AssetTwoWithdrawalDidNotMeetMinimum"
+                        }
+                        Self::OptimalAmountLessThanDesired { .. } => {
+                            "OptimalAmountLessThanDesired"
+                        }
+                        Self::InsufficientLiquidityMinted { .. } => {
+                            "InsufficientLiquidityMinted"
+                        }
+                        Self::ZeroLiquidity { .. } => "ZeroLiquidity",
+                        Self::ZeroAmount { .. } => "ZeroAmount",
+                        Self::ProvidedMinimumNotSufficientForSwap { .. } => {
+                            "ProvidedMinimumNotSufficientForSwap"
+                        }
+                        Self::ProvidedMaximumNotSufficientForSwap { .. } => {
+                            "ProvidedMaximumNotSufficientForSwap"
+                        }
+                        Self::InvalidPath { .. } => "InvalidPath",
+                        Self::NonUniquePath { .. } => "NonUniquePath",
+                        Self::IncorrectPoolAssetId { .. } => "IncorrectPoolAssetId",
+                        Self::BelowMinimum { .. } => "BelowMinimum",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x477b0126466df625338efe67949a5be5;
             }
@@ -6393,6 +7451,19 @@ pub mod runtime_types {
                     ),
                     who: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::PoolCreated { .. } => "PoolCreated",
+                        Self::LiquidityAdded { .. } => "LiquidityAdded",
+                        Self::LiquidityRemoved { .. } => "LiquidityRemoved",
+                        Self::SwapExecuted { .. } => "SwapExecuted",
+                        Self::SwapCreditExecuted { .. } => "SwapCreditExecuted",
+                        Self::Touched { .. } => "Touched",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xc35193903a4a20b6d69ed403fff0ca29;
@@ -6583,6 +7654,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 AssetRefundFailed { native_amount_kept: u128 },
             }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::AssetTxFeePaid { .. } => "AssetTxFeePaid",
+                        Self::AssetRefundFailed { .. } => "AssetRefundFailed",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xbf6b76b6ce6cf71246e76f01c32ff082;
             }
@@ -6654,6 +7734,16 @@ pub mod runtime_types {
                     asset_kind: super::super::super::runtime_types::polkadot_runtime_common::impls::VersionedLocatableAsset,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::create { .. } => "create",
+                        Self::update { .. } => "update",
+                        Self::remove { .. } => "remove",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x44f71bfa5e86bcf3e004934c116228a0;
             }
@@ -6711,6 +7801,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Overflow,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::UnknownAssetKind { .. } => "UnknownAssetKind",
+                        Self::AlreadyExists { .. } => "AlreadyExists",
+                        Self::Overflow { .. } => "Overflow",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xaa2dad49d5607f5d570de69b033b30d1;
             }
@@ -6751,6 +7851,16 @@ pub mod runtime_types {
                     old: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
                     new: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::AssetRateCreated { .. } => "AssetRateCreated",
+                        Self::AssetRateRemoved { .. } => "AssetRateRemoved",
+                        Self::AssetRateUpdated { .. } => "AssetRateUpdated",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x717737aa5ac35dc0883abeb56a8b1227;
@@ -7089,6 +8199,46 @@ pub mod runtime_types {
                     >,
                     keep_alive: bool,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::create { .. } => "create",
+                        Self::force_create { .. } => "force_create",
+                        Self::start_destroy { .. } => "start_destroy",
+                        Self::destroy_accounts { .. } => "destroy_accounts",
+                        Self::destroy_approvals { .. } => "destroy_approvals",
+                        Self::finish_destroy { .. } => "finish_destroy",
+                        Self::mint { .. } => "mint",
+                        Self::burn { .. } => "burn",
+                        Self::transfer { .. } => "transfer",
+                        Self::transfer_keep_alive { .. } => "transfer_keep_alive",
+                        Self::force_transfer { .. } => "force_transfer",
+                        Self::freeze { .. } => "freeze",
+                        Self::thaw { .. } => "thaw",
+                        Self::freeze_asset { .. } => "freeze_asset",
+                        Self::thaw_asset { .. } => "thaw_asset",
+                        Self::transfer_ownership { .. } => "transfer_ownership",
+                        Self::set_team { .. } => "set_team",
+                        Self::set_metadata { .. } => "set_metadata",
+                        Self::clear_metadata { .. } => "clear_metadata",
+                        Self::force_set_metadata { .. } => "force_set_metadata",
+                        Self::force_clear_metadata { .. } => "force_clear_metadata",
+                        Self::force_asset_status { .. } => "force_asset_status",
+                        Self::approve_transfer { .. } => "approve_transfer",
+                        Self::cancel_approval { .. } => "cancel_approval",
+                        Self::force_cancel_approval { .. } => "force_cancel_approval",
+                        Self::transfer_approved { .. } => "transfer_approved",
+                        Self::touch { .. } => "touch",
+                        Self::refund { .. } => "refund",
+                        Self::set_min_balance { .. } => "set_min_balance",
+                        Self::touch_other { .. } => "touch_other",
+                        Self::refund_other { .. } => "refund_other",
+                        Self::block { .. } => "block",
+                        Self::transfer_all { .. } => "transfer_all",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xe56c6d73ead797a2d07bbe17b82c7c53;
@@ -7819,6 +8969,46 @@ pub mod runtime_types {
                     keep_alive: bool,
                 },
             }
+            impl Call2 {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::create { .. } => "create",
+                        Self::force_create { .. } => "force_create",
+                        Self::start_destroy { .. } => "start_destroy",
+                        Self::destroy_accounts { .. } => "destroy_accounts",
+                        Self::destroy_approvals { .. } => "destroy_approvals",
+                        Self::finish_destroy { .. } => "finish_destroy",
+                        Self::mint { .. } => "mint",
+                        Self::burn { .. } => "burn",
+                        Self::transfer { .. } => "transfer",
+                        Self::transfer_keep_alive { .. } => "transfer_keep_alive",
+                        Self::force_transfer { .. } => "force_transfer",
+                        Self::freeze { .. } => "freeze",
+                        Self::thaw { .. } => "thaw",
+                        Self::freeze_asset { .. } => "freeze_asset",
+                        Self::thaw_asset { .. } => "thaw_asset",
+                        Self::transfer_ownership { .. } => "transfer_ownership",
+                        Self::set_team { .. } => "set_team",
+                        Self::set_metadata { .. } => "set_metadata",
+                        Self::clear_metadata { .. } => "clear_metadata",
+                        Self::force_set_metadata { .. } => "force_set_metadata",
+                        Self::force_clear_metadata { .. } => "force_clear_metadata",
+                        Self::force_asset_status { .. } => "force_asset_status",
+                        Self::approve_transfer { .. } => "approve_transfer",
+                        Self::cancel_approval { .. } => "cancel_approval",
+                        Self::force_cancel_approval { .. } => "force_cancel_approval",
+                        Self::transfer_approved { .. } => "transfer_approved",
+                        Self::touch { .. } => "touch",
+                        Self::refund { .. } => "refund",
+                        Self::set_min_balance { .. } => "set_min_balance",
+                        Self::touch_other { .. } => "touch_other",
+                        Self::refund_other { .. } => "refund_other",
+                        Self::block { .. } => "block",
+                        Self::transfer_all { .. } => "transfer_all",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call2 {
                 const TYPE_HASH: u128 = 0x5cc2771e868731178ea554a0fceaa869;
             }
@@ -8519,6 +9709,46 @@ pub mod runtime_types {
                     keep_alive: bool,
                 },
             }
+            impl Call3 {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::create { .. } => "create",
+                        Self::force_create { .. } => "force_create",
+                        Self::start_destroy { .. } => "start_destroy",
+                        Self::destroy_accounts { .. } => "destroy_accounts",
+                        Self::destroy_approvals { .. } => "destroy_approvals",
+                        Self::finish_destroy { .. } => "finish_destroy",
+                        Self::mint { .. } => "mint",
+                        Self::burn { .. } => "burn",
+                        Self::transfer { .. } => "transfer",
+                        Self::transfer_keep_alive { .. } => "transfer_keep_alive",
+                        Self::force_transfer { .. } => "force_transfer",
+                        Self::freeze { .. } => "freeze",
+                        Self::thaw { .. } => "thaw",
+                        Self::freeze_asset { .. } => "freeze_asset",
+                        Self::thaw_asset { .. } => "thaw_asset",
+                        Self::transfer_ownership { .. } => "transfer_ownership",
+                        Self::set_team { .. } => "set_team",
+                        Self::set_metadata { .. } => "set_metadata",
+                        Self::clear_metadata { .. } => "clear_metadata",
+                        Self::force_set_metadata { .. } => "force_set_metadata",
+                        Self::force_clear_metadata { .. } => "force_clear_metadata",
+                        Self::force_asset_status { .. } => "force_asset_status",
+                        Self::approve_transfer { .. } => "approve_transfer",
+                        Self::cancel_approval { .. } => "cancel_approval",
+                        Self::force_cancel_approval { .. } => "force_cancel_approval",
+                        Self::transfer_approved { .. } => "transfer_approved",
+                        Self::touch { .. } => "touch",
+                        Self::refund { .. } => "refund",
+                        Self::set_min_balance { .. } => "set_min_balance",
+                        Self::touch_other { .. } => "touch_other",
+                        Self::refund_other { .. } => "refund_other",
+                        Self::block { .. } => "block",
+                        Self::transfer_all { .. } => "transfer_all",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call3 {
                 const TYPE_HASH: u128 = 0xd11e7ad58a97e0b4af35bd99af365050;
             }
@@ -9018,6 +10248,36 @@ pub mod runtime_types {
                 #[codec(index = 22u8)]
                 ContainsHolds,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::BalanceLow { .. } => "BalanceLow",
+                        Self::NoAccount { .. } => "NoAccount",
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::Unknown { .. } => "Unknown",
+                        Self::Frozen { .. } => "Frozen",
+                        Self::InUse { .. } => "InUse",
+                        Self::BadWitness { .. } => "BadWitness",
+                        Self::MinBalanceZero { .. } => "MinBalanceZero",
+                        Self::UnavailableConsumer { .. } => "UnavailableConsumer",
+                        Self::BadMetadata { .. } => "BadMetadata",
+                        Self::Unapproved { .. } => "Unapproved",
+                        Self::WouldDie { .. } => "WouldDie",
+                        Self::AlreadyExists { .. } => "AlreadyExists",
+                        Self::NoDeposit { .. } => "NoDeposit",
+                        Self::WouldBurn { .. } => "WouldBurn",
+                        Self::LiveAsset { .. } => "LiveAsset",
+                        Self::AssetNotLive { .. } => "AssetNotLive",
+                        Self::IncorrectStatus { .. } => "IncorrectStatus",
+                        Self::NotFrozen { .. } => "NotFrozen",
+                        Self::CallbackFailed { .. } => "CallbackFailed",
+                        Self::BadAssetId { .. } => "BadAssetId",
+                        Self::ContainsFreezes { .. } => "ContainsFreezes",
+                        Self::ContainsHolds { .. } => "ContainsHolds",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x13cb9bf48ebf10141180fc30f72bc3e3;
             }
@@ -9204,6 +10464,39 @@ pub mod runtime_types {
                     who: ::ferroscale_runtime_types::AccountId32,
                     amount: u128,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Created { .. } => "Created",
+                        Self::Issued { .. } => "Issued",
+                        Self::Transferred { .. } => "Transferred",
+                        Self::Burned { .. } => "Burned",
+                        Self::TeamChanged { .. } => "TeamChanged",
+                        Self::OwnerChanged { .. } => "OwnerChanged",
+                        Self::Frozen { .. } => "Frozen",
+                        Self::Thawed { .. } => "Thawed",
+                        Self::AssetFrozen { .. } => "AssetFrozen",
+                        Self::AssetThawed { .. } => "AssetThawed",
+                        Self::AccountsDestroyed { .. } => "AccountsDestroyed",
+                        Self::ApprovalsDestroyed { .. } => "ApprovalsDestroyed",
+                        Self::DestructionStarted { .. } => "DestructionStarted",
+                        Self::Destroyed { .. } => "Destroyed",
+                        Self::ForceCreated { .. } => "ForceCreated",
+                        Self::MetadataSet { .. } => "MetadataSet",
+                        Self::MetadataCleared { .. } => "MetadataCleared",
+                        Self::ApprovedTransfer { .. } => "ApprovedTransfer",
+                        Self::ApprovalCancelled { .. } => "ApprovalCancelled",
+                        Self::TransferredApproved { .. } => "TransferredApproved",
+                        Self::AssetStatusChanged { .. } => "AssetStatusChanged",
+                        Self::AssetMinBalanceChanged { .. } => "AssetMinBalanceChanged",
+                        Self::Touched { .. } => "Touched",
+                        Self::Blocked { .. } => "Blocked",
+                        Self::Deposited { .. } => "Deposited",
+                        Self::Withdrawn { .. } => "Withdrawn",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x6b134098e5701ce71412e673b64883eb;
@@ -9735,6 +11028,39 @@ pub mod runtime_types {
                     amount: u128,
                 },
             }
+            impl Event2 {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Created { .. } => "Created",
+                        Self::Issued { .. } => "Issued",
+                        Self::Transferred { .. } => "Transferred",
+                        Self::Burned { .. } => "Burned",
+                        Self::TeamChanged { .. } => "TeamChanged",
+                        Self::OwnerChanged { .. } => "OwnerChanged",
+                        Self::Frozen { .. } => "Frozen",
+                        Self::Thawed { .. } => "Thawed",
+                        Self::AssetFrozen { .. } => "AssetFrozen",
+                        Self::AssetThawed { .. } => "AssetThawed",
+                        Self::AccountsDestroyed { .. } => "AccountsDestroyed",
+                        Self::ApprovalsDestroyed { .. } => "ApprovalsDestroyed",
+                        Self::DestructionStarted { .. } => "DestructionStarted",
+                        Self::Destroyed { .. } => "Destroyed",
+                        Self::ForceCreated { .. } => "ForceCreated",
+                        Self::MetadataSet { .. } => "MetadataSet",
+                        Self::MetadataCleared { .. } => "MetadataCleared",
+                        Self::ApprovedTransfer { .. } => "ApprovedTransfer",
+                        Self::ApprovalCancelled { .. } => "ApprovalCancelled",
+                        Self::TransferredApproved { .. } => "TransferredApproved",
+                        Self::AssetStatusChanged { .. } => "AssetStatusChanged",
+                        Self::AssetMinBalanceChanged { .. } => "AssetMinBalanceChanged",
+                        Self::Touched { .. } => "Touched",
+                        Self::Blocked { .. } => "Blocked",
+                        Self::Deposited { .. } => "Deposited",
+                        Self::Withdrawn { .. } => "Withdrawn",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Event2 {
                 const TYPE_HASH: u128 = 0x9a81db31d268a172483d45058d500dd0;
             }
@@ -10136,6 +11462,18 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 Locked,
             }
+            impl ListError {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Duplicate { .. } => "Duplicate",
+                        Self::NotHeavier { .. } => "NotHeavier",
+                        Self::NotInSameBag { .. } => "NotInSameBag",
+                        Self::NodeNotFound { .. } => "NodeNotFound",
+                        Self::Locked { .. } => "Locked",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for ListError {
                 const TYPE_HASH: u128 = 0xce0db2172c7ce25eeca474f9c54c7146;
             }
@@ -10194,6 +11532,16 @@ pub mod runtime_types {
                         (),
                     >,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::rebag { .. } => "rebag",
+                        Self::put_in_front_of { .. } => "put_in_front_of",
+                        Self::put_in_front_of_other { .. } => "put_in_front_of_other",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x64ec75f2402e1b46cb7610d47cbdbd1d;
@@ -10255,6 +11603,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Locked,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::List { .. } => "List",
+                        Self::Locked { .. } => "Locked",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xa5646a1da58d8e6ea1e30da9fb669c89;
             }
@@ -10289,6 +11646,15 @@ pub mod runtime_types {
                     who: ::ferroscale_runtime_types::AccountId32,
                     new_score: u64,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Rebagged { .. } => "Rebagged",
+                        Self::ScoreUpdated { .. } => "ScoreUpdated",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x44d55d1ee039eb9ae76dc90b8cfec81d;
@@ -10406,6 +11772,24 @@ pub mod runtime_types {
                 },
                 #[codec(index = 10u8)]
                 burn { #[codec(compact)] value: u128, keep_alive: bool },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::transfer_allow_death { .. } => "transfer_allow_death",
+                        Self::force_transfer { .. } => "force_transfer",
+                        Self::transfer_keep_alive { .. } => "transfer_keep_alive",
+                        Self::transfer_all { .. } => "transfer_all",
+                        Self::force_unreserve { .. } => "force_unreserve",
+                        Self::upgrade_accounts { .. } => "upgrade_accounts",
+                        Self::force_set_balance { .. } => "force_set_balance",
+                        Self::force_adjust_total_issuance { .. } => {
+                            "force_adjust_total_issuance"
+                        }
+                        Self::burn { .. } => "burn",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x8d8d77f58ab7b76eb6891a8bc6045e13;
@@ -10557,6 +11941,25 @@ pub mod runtime_types {
                 #[codec(index = 11u8)]
                 DeltaZero,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::VestingBalance { .. } => "VestingBalance",
+                        Self::LiquidityRestrictions { .. } => "LiquidityRestrictions",
+                        Self::InsufficientBalance { .. } => "InsufficientBalance",
+                        Self::ExistentialDeposit { .. } => "ExistentialDeposit",
+                        Self::Expendability { .. } => "Expendability",
+                        Self::ExistingVestingSchedule { .. } => "ExistingVestingSchedule",
+                        Self::DeadAccount { .. } => "DeadAccount",
+                        Self::TooManyReserves { .. } => "TooManyReserves",
+                        Self::TooManyHolds { .. } => "TooManyHolds",
+                        Self::TooManyFreezes { .. } => "TooManyFreezes",
+                        Self::IssuanceDeactivated { .. } => "IssuanceDeactivated",
+                        Self::DeltaZero { .. } => "DeltaZero",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x94b16a874b80bc058943099c0bd3412a;
             }
@@ -10668,6 +12071,36 @@ pub mod runtime_types {
                 Unexpected(
                     super::super::super::runtime_types::pallet_balances::pallet::UnexpectedKind,
                 ),
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Endowed { .. } => "Endowed",
+                        Self::DustLost { .. } => "DustLost",
+                        Self::Transfer { .. } => "Transfer",
+                        Self::BalanceSet { .. } => "BalanceSet",
+                        Self::Reserved { .. } => "Reserved",
+                        Self::Unreserved { .. } => "Unreserved",
+                        Self::ReserveRepatriated { .. } => "ReserveRepatriated",
+                        Self::Deposit { .. } => "Deposit",
+                        Self::Withdraw { .. } => "Withdraw",
+                        Self::Slashed { .. } => "Slashed",
+                        Self::Minted { .. } => "Minted",
+                        Self::Burned { .. } => "Burned",
+                        Self::Suspended { .. } => "Suspended",
+                        Self::Restored { .. } => "Restored",
+                        Self::Upgraded { .. } => "Upgraded",
+                        Self::Issued { .. } => "Issued",
+                        Self::Rescinded { .. } => "Rescinded",
+                        Self::Locked { .. } => "Locked",
+                        Self::Unlocked { .. } => "Unlocked",
+                        Self::Frozen { .. } => "Frozen",
+                        Self::Thawed { .. } => "Thawed",
+                        Self::TotalIssuanceForced { .. } => "TotalIssuanceForced",
+                        Self::Unexpected { .. } => "Unexpected",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x44868f233bc88ac500121268e8bc08de;
@@ -10934,6 +12367,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 FailedToMutateAccount,
             }
+            impl UnexpectedKind {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::BalanceUpdated { .. } => "BalanceUpdated",
+                        Self::FailedToMutateAccount { .. } => "FailedToMutateAccount",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for UnexpectedKind {
                 const TYPE_HASH: u128 = 0xd4ffb9e71120696b8805910fc75f129d;
             }
@@ -10996,6 +12438,15 @@ pub mod runtime_types {
                 Increase,
                 #[codec(index = 1u8)]
                 Decrease,
+            }
+            impl AdjustmentDirection {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Increase { .. } => "Increase",
+                        Self::Decrease { .. } => "Decrease",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for AdjustmentDirection {
                 const TYPE_HASH: u128 = 0x22f1cc370a5bcec699b2ece639b4b324;
@@ -11060,6 +12511,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 All,
             }
+            impl Reasons {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Fee { .. } => "Fee",
+                        Self::Misc { .. } => "Misc",
+                        Self::All { .. } => "All",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Reasons {
                 const TYPE_HASH: u128 = 0x9cb64b10af41be8f25cc0e19af4505c0;
             }
@@ -11104,6 +12565,20 @@ pub mod runtime_types {
             },
             #[codec(index = 6u8)]
             ApprovedWithCurator { curator: AccountId },
+        }
+        impl<AccountId, BlockNumber> BountyStatus<AccountId, BlockNumber> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Proposed { .. } => "Proposed",
+                    Self::Approved { .. } => "Approved",
+                    Self::Funded { .. } => "Funded",
+                    Self::CuratorProposed { .. } => "CuratorProposed",
+                    Self::Active { .. } => "Active",
+                    Self::PendingPayout { .. } => "PendingPayout",
+                    Self::ApprovedWithCurator { .. } => "ApprovedWithCurator",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue, BlockNumber: ToValue> ToValue
@@ -11227,6 +12702,26 @@ pub mod runtime_types {
                 },
                 #[codec(index = 10u8)]
                 poke_deposit { #[codec(compact)] bounty_id: u32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::propose_bounty { .. } => "propose_bounty",
+                        Self::approve_bounty { .. } => "approve_bounty",
+                        Self::propose_curator { .. } => "propose_curator",
+                        Self::unassign_curator { .. } => "unassign_curator",
+                        Self::accept_curator { .. } => "accept_curator",
+                        Self::award_bounty { .. } => "award_bounty",
+                        Self::claim_bounty { .. } => "claim_bounty",
+                        Self::close_bounty { .. } => "close_bounty",
+                        Self::extend_bounty_expiry { .. } => "extend_bounty_expiry",
+                        Self::approve_bounty_with_curator { .. } => {
+                            "approve_bounty_with_curator"
+                        }
+                        Self::poke_deposit { .. } => "poke_deposit",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x6275c0cbd9012f801bbd8c2ce21a8091;
@@ -11396,6 +12891,27 @@ pub mod runtime_types {
                 #[codec(index = 11u8)]
                 NotProposer,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InsufficientProposersBalance { .. } => {
+                            "InsufficientProposersBalance"
+                        }
+                        Self::InvalidIndex { .. } => "InvalidIndex",
+                        Self::ReasonTooBig { .. } => "ReasonTooBig",
+                        Self::UnexpectedStatus { .. } => "UnexpectedStatus",
+                        Self::RequireCurator { .. } => "RequireCurator",
+                        Self::InvalidValue { .. } => "InvalidValue",
+                        Self::InvalidFee { .. } => "InvalidFee",
+                        Self::PendingPayout { .. } => "PendingPayout",
+                        Self::Premature { .. } => "Premature",
+                        Self::HasActiveChildBounty { .. } => "HasActiveChildBounty",
+                        Self::TooManyQueued { .. } => "TooManyQueued",
+                        Self::NotProposer { .. } => "NotProposer",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xcd29776324c1171db5828d29e865e775;
             }
@@ -11483,6 +12999,25 @@ pub mod runtime_types {
                     old_deposit: u128,
                     new_deposit: u128,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::BountyProposed { .. } => "BountyProposed",
+                        Self::BountyRejected { .. } => "BountyRejected",
+                        Self::BountyBecameActive { .. } => "BountyBecameActive",
+                        Self::BountyAwarded { .. } => "BountyAwarded",
+                        Self::BountyClaimed { .. } => "BountyClaimed",
+                        Self::BountyCanceled { .. } => "BountyCanceled",
+                        Self::BountyExtended { .. } => "BountyExtended",
+                        Self::BountyApproved { .. } => "BountyApproved",
+                        Self::CuratorProposed { .. } => "CuratorProposed",
+                        Self::CuratorUnassigned { .. } => "CuratorUnassigned",
+                        Self::CuratorAccepted { .. } => "CuratorAccepted",
+                        Self::DepositPoked { .. } => "DepositPoked",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xad8b559f2bf9d760e2bf01d5fe0d8497;
@@ -11705,6 +13240,20 @@ pub mod runtime_types {
                     child_bounty_id: u32,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::add_child_bounty { .. } => "add_child_bounty",
+                        Self::propose_curator { .. } => "propose_curator",
+                        Self::accept_curator { .. } => "accept_curator",
+                        Self::unassign_curator { .. } => "unassign_curator",
+                        Self::award_child_bounty { .. } => "award_child_bounty",
+                        Self::claim_child_bounty { .. } => "claim_child_bounty",
+                        Self::close_child_bounty { .. } => "close_child_bounty",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xe5fd54b368c457e1e6a058d8aec243b5;
             }
@@ -11837,6 +13386,18 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 TooManyChildBounties,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ParentBountyNotActive { .. } => "ParentBountyNotActive",
+                        Self::InsufficientBountyBalance { .. } => {
+                            "InsufficientBountyBalance"
+                        }
+                        Self::TooManyChildBounties { .. } => "TooManyChildBounties",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x3605c2e0ec5a2b951979e23a382441f0;
             }
@@ -11881,6 +13442,17 @@ pub mod runtime_types {
                 },
                 #[codec(index = 3u8)]
                 Canceled { index: u32, child_index: u32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Added { .. } => "Added",
+                        Self::Awarded { .. } => "Awarded",
+                        Self::Claimed { .. } => "Claimed",
+                        Self::Canceled { .. } => "Canceled",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x93592f984c706e2691d2556826a4c861;
@@ -11984,6 +13556,22 @@ pub mod runtime_types {
                     deposit: u128,
                     target: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::set_invulnerables { .. } => "set_invulnerables",
+                        Self::set_desired_candidates { .. } => "set_desired_candidates",
+                        Self::set_candidacy_bond { .. } => "set_candidacy_bond",
+                        Self::register_as_candidate { .. } => "register_as_candidate",
+                        Self::leave_intent { .. } => "leave_intent",
+                        Self::add_invulnerable { .. } => "add_invulnerable",
+                        Self::remove_invulnerable { .. } => "remove_invulnerable",
+                        Self::update_bond { .. } => "update_bond",
+                        Self::take_candidate_slot { .. } => "take_candidate_slot",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xb8114a7c09a214f10014731510aca741;
@@ -12114,6 +13702,36 @@ pub mod runtime_types {
                 #[codec(index = 16u8)]
                 InvalidUnreserve,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TooManyCandidates { .. } => "TooManyCandidates",
+                        Self::TooFewEligibleCollators { .. } => "TooFewEligibleCollators",
+                        Self::AlreadyCandidate { .. } => "AlreadyCandidate",
+                        Self::NotCandidate { .. } => "NotCandidate",
+                        Self::TooManyInvulnerables { .. } => "TooManyInvulnerables",
+                        Self::AlreadyInvulnerable { .. } => "AlreadyInvulnerable",
+                        Self::NotInvulnerable { .. } => "NotInvulnerable",
+                        Self::NoAssociatedValidatorId { .. } => "NoAssociatedValidatorId",
+                        Self::ValidatorNotRegistered { .. } => "ValidatorNotRegistered",
+                        Self::InsertToCandidateListFailed { .. } => {
+                            "InsertToCandidateListFailed"
+                        }
+                        Self::RemoveFromCandidateListFailed { .. } => {
+                            "RemoveFromCandidateListFailed"
+                        }
+                        Self::DepositTooLow { .. } => "DepositTooLow",
+                        Self::UpdateCandidateListFailed { .. } => {
+                            "UpdateCandidateListFailed"
+                        }
+                        Self::InsufficientBond { .. } => "InsufficientBond",
+                        Self::TargetIsNotCandidate { .. } => "TargetIsNotCandidate",
+                        Self::IdenticalDeposit { .. } => "IdenticalDeposit",
+                        Self::InvalidUnreserve { .. } => "InvalidUnreserve",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xd28e5090824ccc8900d92a680fb614f7;
             }
@@ -12215,6 +13833,25 @@ pub mod runtime_types {
                 InvalidInvulnerableSkipped {
                     account_id: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NewInvulnerables { .. } => "NewInvulnerables",
+                        Self::InvulnerableAdded { .. } => "InvulnerableAdded",
+                        Self::InvulnerableRemoved { .. } => "InvulnerableRemoved",
+                        Self::NewDesiredCandidates { .. } => "NewDesiredCandidates",
+                        Self::NewCandidacyBond { .. } => "NewCandidacyBond",
+                        Self::CandidateAdded { .. } => "CandidateAdded",
+                        Self::CandidateBondUpdated { .. } => "CandidateBondUpdated",
+                        Self::CandidateRemoved { .. } => "CandidateRemoved",
+                        Self::CandidateReplaced { .. } => "CandidateReplaced",
+                        Self::InvalidInvulnerableSkipped { .. } => {
+                            "InvalidInvulnerableSkipped"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xd367c096d4b5f0823a3aeb0fe16003c1;
@@ -12364,6 +14001,20 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 Locked6x,
             }
+            impl Conviction {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::None { .. } => "None",
+                        Self::Locked1x { .. } => "Locked1x",
+                        Self::Locked2x { .. } => "Locked2x",
+                        Self::Locked3x { .. } => "Locked3x",
+                        Self::Locked4x { .. } => "Locked4x",
+                        Self::Locked5x { .. } => "Locked5x",
+                        Self::Locked6x { .. } => "Locked6x",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Conviction {
                 const TYPE_HASH: u128 = 0x8183a21e0ecd9e55d1206620cf0a4540;
             }
@@ -12440,6 +14091,19 @@ pub mod runtime_types {
                     class: u16,
                     index: u32,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::vote { .. } => "vote",
+                        Self::delegate { .. } => "delegate",
+                        Self::undelegate { .. } => "undelegate",
+                        Self::unlock { .. } => "unlock",
+                        Self::remove_vote { .. } => "remove_vote",
+                        Self::remove_other_vote { .. } => "remove_other_vote",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x819b1e563a42091000465132418a2e9a;
@@ -12563,6 +14227,25 @@ pub mod runtime_types {
                 #[codec(index = 11u8)]
                 BadClass,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotOngoing { .. } => "NotOngoing",
+                        Self::NotVoter { .. } => "NotVoter",
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::NoPermissionYet { .. } => "NoPermissionYet",
+                        Self::AlreadyDelegating { .. } => "AlreadyDelegating",
+                        Self::AlreadyVoting { .. } => "AlreadyVoting",
+                        Self::InsufficientFunds { .. } => "InsufficientFunds",
+                        Self::NotDelegating { .. } => "NotDelegating",
+                        Self::Nonsense { .. } => "Nonsense",
+                        Self::MaxVotesReached { .. } => "MaxVotesReached",
+                        Self::ClassNeeded { .. } => "ClassNeeded",
+                        Self::BadClass { .. } => "BadClass",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xbe2e5c6e308a1e486e607d9e95d734fb;
             }
@@ -12632,6 +14315,18 @@ pub mod runtime_types {
                     who: ::ferroscale_runtime_types::AccountId32,
                     class: u16,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Delegated { .. } => "Delegated",
+                        Self::Undelegated { .. } => "Undelegated",
+                        Self::Voted { .. } => "Voted",
+                        Self::VoteRemoved { .. } => "VoteRemoved",
+                        Self::VoteUnlocked { .. } => "VoteUnlocked",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xc51023c4d2b995c491936b0703acb2a8;
@@ -12763,6 +14458,16 @@ pub mod runtime_types {
                 Split { aye: Balance, nay: Balance },
                 #[codec(index = 2u8)]
                 SplitAbstain { aye: Balance, nay: Balance, abstain: Balance },
+            }
+            impl<Balance> AccountVote<Balance> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Standard { .. } => "Standard",
+                        Self::Split { .. } => "Split",
+                        Self::SplitAbstain { .. } => "SplitAbstain",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl<Balance: ToValue> ToValue for AccountVote<Balance> {
@@ -12943,6 +14648,19 @@ pub mod runtime_types {
                     >,
                 ),
             }
+            impl<
+                Balance,
+                AccountId,
+                BlockNumber,
+            > Voting<Balance, AccountId, BlockNumber> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Casting { .. } => "Casting",
+                        Self::Delegating { .. } => "Delegating",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<Balance: ToValue, AccountId: ToValue, BlockNumber: ToValue> ToValue
             for Voting<Balance, AccountId, BlockNumber> {
@@ -12999,6 +14717,27 @@ pub mod runtime_types {
                 WithdrawFailed,
                 #[codec(index = 11u8)]
                 NotSupported,
+            }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotAllowed { .. } => "NotAllowed",
+                        Self::AlreadyStaking { .. } => "AlreadyStaking",
+                        Self::InvalidRewardDestination { .. } => {
+                            "InvalidRewardDestination"
+                        }
+                        Self::InvalidDelegation { .. } => "InvalidDelegation",
+                        Self::NotEnoughFunds { .. } => "NotEnoughFunds",
+                        Self::NotAgent { .. } => "NotAgent",
+                        Self::NotDelegator { .. } => "NotDelegator",
+                        Self::BadState { .. } => "BadState",
+                        Self::UnappliedSlash { .. } => "UnappliedSlash",
+                        Self::NothingToSlash { .. } => "NothingToSlash",
+                        Self::WithdrawFailed { .. } => "WithdrawFailed",
+                        Self::NotSupported { .. } => "NotSupported",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x522807ac1519f17ccc8d604bd8a57163;
@@ -13069,6 +14808,17 @@ pub mod runtime_types {
                     delegator: ::ferroscale_runtime_types::AccountId32,
                     amount: u128,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Delegated { .. } => "Delegated",
+                        Self::Released { .. } => "Released",
+                        Self::Slashed { .. } => "Slashed",
+                        Self::MigratedDelegation { .. } => "MigratedDelegation",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x9d7b7004dbc152f5792fd73dd2ff9dd5;
@@ -13155,6 +14905,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 StakingDelegation,
             }
+            impl HoldReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::StakingDelegation { .. } => "StakingDelegation",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0xe76177fac6f626a1dd0ea84c734c110f;
             }
@@ -13197,6 +14955,18 @@ pub mod runtime_types {
             SetMinUntrustedScore(
                 super::super::runtime_types::sp_npos_elections::ElectionScore,
             ),
+        }
+        impl AdminOperation {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::ForceRotateRound { .. } => "ForceRotateRound",
+                    Self::ForceSetPhase { .. } => "ForceSetPhase",
+                    Self::EmergencySetSolution { .. } => "EmergencySetSolution",
+                    Self::EmergencyFallback { .. } => "EmergencyFallback",
+                    Self::SetMinUntrustedScore { .. } => "SetMinUntrustedScore",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for AdminOperation {
             const TYPE_HASH: u128 = 0x7ff7149df2db902bafee2865f08b2907;
@@ -13245,6 +15015,14 @@ pub mod runtime_types {
                     op: super::super::super::runtime_types::pallet_election_provider_multi_block::AdminOperation,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::manage { .. } => "manage",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x7d58b461e905ed8fb05aa1bc105ccd0f;
             }
@@ -13276,6 +15054,16 @@ pub mod runtime_types {
                 UnexpectedPhase,
                 #[codec(index = 2u8)]
                 Snapshot,
+            }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Fallback { .. } => "Fallback",
+                        Self::UnexpectedPhase { .. } => "UnexpectedPhase",
+                        Self::Snapshot { .. } => "Snapshot",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x43cef30126528665c7efc80681985e1c;
@@ -13311,6 +15099,20 @@ pub mod runtime_types {
                 UnexpectedTargetSnapshotFailed,
                 #[codec(index = 2u8)]
                 UnexpectedVoterSnapshotFailed,
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::PhaseTransitioned { .. } => "PhaseTransitioned",
+                        Self::UnexpectedTargetSnapshotFailed { .. } => {
+                            "UnexpectedTargetSnapshotFailed"
+                        }
+                        Self::UnexpectedVoterSnapshotFailed { .. } => {
+                            "UnexpectedVoterSnapshotFailed"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xfcee7010b02cc276e5ac8913ba0a0481;
@@ -13375,6 +15177,18 @@ pub mod runtime_types {
                     set_invulnerables {
                         inv: Vec<::ferroscale_runtime_types::AccountId32>,
                     },
+                }
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::register { .. } => "register",
+                            Self::submit_page { .. } => "submit_page",
+                            Self::bail { .. } => "bail",
+                            Self::clear_old_round_data { .. } => "clear_old_round_data",
+                            Self::set_invulnerables { .. } => "set_invulnerables",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x664a1e7caf56ac1190a966a067ec8d01;
@@ -13466,6 +15280,22 @@ pub mod runtime_types {
                     #[codec(index = 8u8)]
                     TooManyInvulnerables,
                 }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::PhaseNotSigned { .. } => "PhaseNotSigned",
+                            Self::Duplicate { .. } => "Duplicate",
+                            Self::QueueFull { .. } => "QueueFull",
+                            Self::BadPageIndex { .. } => "BadPageIndex",
+                            Self::NotRegistered { .. } => "NotRegistered",
+                            Self::NoSubmission { .. } => "NoSubmission",
+                            Self::RoundNotOver { .. } => "RoundNotOver",
+                            Self::BadWitnessData { .. } => "BadWitnessData",
+                            Self::TooManyInvulnerables { .. } => "TooManyInvulnerables",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0xb50e3401562dcb2248d9c6d3e444d43a;
                 }
@@ -13523,6 +15353,20 @@ pub mod runtime_types {
                     Discarded(u32, ::ferroscale_runtime_types::AccountId32),
                     #[codec(index = 6u8)]
                     Bailed(u32, ::ferroscale_runtime_types::AccountId32),
+                }
+                impl Event {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Registered { .. } => "Registered",
+                            Self::Stored { .. } => "Stored",
+                            Self::Rewarded { .. } => "Rewarded",
+                            Self::Slashed { .. } => "Slashed",
+                            Self::Ejected { .. } => "Ejected",
+                            Self::Discarded { .. } => "Discarded",
+                            Self::Bailed { .. } => "Bailed",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x3f8f9a3ed4bd9c2b0581fb20cccba485;
@@ -13669,6 +15513,21 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 Emergency,
             }
+            impl Phase {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Off { .. } => "Off",
+                        Self::Signed { .. } => "Signed",
+                        Self::SignedValidation { .. } => "SignedValidation",
+                        Self::Unsigned { .. } => "Unsigned",
+                        Self::Snapshot { .. } => "Snapshot",
+                        Self::Done { .. } => "Done",
+                        Self::Export { .. } => "Export",
+                        Self::Emergency { .. } => "Emergency",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Phase {
                 const TYPE_HASH: u128 = 0x0e90106701c4b3eb33cd523a815bba50;
             }
@@ -13734,6 +15593,14 @@ pub mod runtime_types {
                         paged_solution: super::super::super::super::runtime_types::pallet_election_provider_multi_block::types::PagedRawSolution,
                     },
                 }
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::submit_unsigned { .. } => "submit_unsigned",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0xa231df566e1a304326c5dd6c1a018a4c;
                 }
@@ -13793,6 +15660,24 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 Incomplete,
             }
+            impl FeasibilityError {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::WrongWinnerCount { .. } => "WrongWinnerCount",
+                        Self::SnapshotUnavailable { .. } => "SnapshotUnavailable",
+                        Self::InvalidVote { .. } => "InvalidVote",
+                        Self::InvalidVoter { .. } => "InvalidVoter",
+                        Self::InvalidWinner { .. } => "InvalidWinner",
+                        Self::InvalidScore { .. } => "InvalidScore",
+                        Self::InvalidRound { .. } => "InvalidRound",
+                        Self::ScoreTooLow { .. } => "ScoreTooLow",
+                        Self::FailedToBoundSupport { .. } => "FailedToBoundSupport",
+                        Self::NposElection { .. } => "NposElection",
+                        Self::Incomplete { .. } => "Incomplete",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for FeasibilityError {
                 const TYPE_HASH: u128 = 0x50703457504fa6cee46dc64b17b591e4;
             }
@@ -13842,6 +15727,12 @@ pub mod runtime_types {
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     #[codec(crate = ::parity_scale_codec)]
                     pub enum Call {}
+                    impl Call {
+                        /// The variant's name, as the metadata spells it.
+                        pub fn variant_name(&self) -> &'static str {
+                            match *self {}
+                        }
+                    }
                     impl ::ferroscale_runtime_types::TypeHash for Call {
                         const TYPE_HASH: u128 = 0xa7d47cd84504b935938223a8045784e5;
                     }
@@ -13868,6 +15759,16 @@ pub mod runtime_types {
                                 super::super::super::super::super::runtime_types::sp_npos_elections::ElectionScore,
                             >,
                         ),
+                    }
+                    impl Event {
+                        /// The variant's name, as the metadata spells it.
+                        pub fn variant_name(&self) -> &'static str {
+                            match *self {
+                                Self::VerificationFailed { .. } => "VerificationFailed",
+                                Self::Verified { .. } => "Verified",
+                                Self::Queued { .. } => "Queued",
+                            }
+                        }
                     }
                     impl ::ferroscale_runtime_types::TypeHash for Event {
                         const TYPE_HASH: u128 = 0x7a2e9c76c2b21971a3c0d843405073a1;
@@ -13951,6 +15852,19 @@ pub mod runtime_types {
                 freeze { index: u32 },
                 #[codec(index = 5u8)]
                 poke_deposit { index: u32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::claim { .. } => "claim",
+                        Self::transfer { .. } => "transfer",
+                        Self::free { .. } => "free",
+                        Self::force_transfer { .. } => "force_transfer",
+                        Self::freeze { .. } => "freeze",
+                        Self::poke_deposit { .. } => "poke_deposit",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xe9ccc737b4556acab3b3b90b0414cc2a;
@@ -14045,6 +15959,18 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 Permanent,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotAssigned { .. } => "NotAssigned",
+                        Self::NotOwner { .. } => "NotOwner",
+                        Self::InUse { .. } => "InUse",
+                        Self::NotTransfer { .. } => "NotTransfer",
+                        Self::Permanent { .. } => "Permanent",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x4fc4841e944338f8dbc8c5720fbf2603;
             }
@@ -14090,6 +16016,17 @@ pub mod runtime_types {
                     old_deposit: u128,
                     new_deposit: u128,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::IndexAssigned { .. } => "IndexAssigned",
+                        Self::IndexFreed { .. } => "IndexFreed",
+                        Self::IndexFrozen { .. } => "IndexFrozen",
+                        Self::DepositPoked { .. } => "DepositPoked",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xa82b90b0047dceb2ef8c023b5ed8dfb3;
@@ -14179,6 +16116,15 @@ pub mod runtime_types {
                     weight_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::reap_page { .. } => "reap_page",
+                        Self::execute_overweight { .. } => "execute_overweight",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x95179910451ef22b92980413e5f60c92;
             }
@@ -14252,6 +16198,24 @@ pub mod runtime_types {
                 #[codec(index = 8u8)]
                 RecursiveDisallowed,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotReapable { .. } => "NotReapable",
+                        Self::NoPage { .. } => "NoPage",
+                        Self::NoMessage { .. } => "NoMessage",
+                        Self::AlreadyProcessed { .. } => "AlreadyProcessed",
+                        Self::Queued { .. } => "Queued",
+                        Self::InsufficientWeight { .. } => "InsufficientWeight",
+                        Self::TemporarilyUnprocessable { .. } => {
+                            "TemporarilyUnprocessable"
+                        }
+                        Self::QueuePaused { .. } => "QueuePaused",
+                        Self::RecursiveDisallowed { .. } => "RecursiveDisallowed",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x458c23848141a25ea610995f16dfc8c8;
             }
@@ -14316,6 +16280,17 @@ pub mod runtime_types {
                     origin: super::super::super::runtime_types::cumulus_primitives_core::AggregateMessageOrigin,
                     index: u32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ProcessingFailed { .. } => "ProcessingFailed",
+                        Self::Processed { .. } => "Processed",
+                        Self::OverweightEnqueued { .. } => "OverweightEnqueued",
+                        Self::PageReaped { .. } => "PageReaped",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xdc35cbadf70eb20449cd30a0ce582384;
@@ -14479,6 +16454,18 @@ pub mod runtime_types {
                     call_hash: [u8; 32usize],
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::as_multi_threshold_1 { .. } => "as_multi_threshold_1",
+                        Self::as_multi { .. } => "as_multi",
+                        Self::approve_as_multi { .. } => "approve_as_multi",
+                        Self::cancel_as_multi { .. } => "cancel_as_multi",
+                        Self::poke_deposit { .. } => "poke_deposit",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x770543a5b64e94f468bfd09ba67417ed;
             }
@@ -14617,6 +16604,27 @@ pub mod runtime_types {
                 #[codec(index = 13u8)]
                 AlreadyStored,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::MinimumThreshold { .. } => "MinimumThreshold",
+                        Self::AlreadyApproved { .. } => "AlreadyApproved",
+                        Self::NoApprovalsNeeded { .. } => "NoApprovalsNeeded",
+                        Self::TooFewSignatories { .. } => "TooFewSignatories",
+                        Self::TooManySignatories { .. } => "TooManySignatories",
+                        Self::SignatoriesOutOfOrder { .. } => "SignatoriesOutOfOrder",
+                        Self::SenderInSignatories { .. } => "SenderInSignatories",
+                        Self::NotFound { .. } => "NotFound",
+                        Self::NotOwner { .. } => "NotOwner",
+                        Self::NoTimepoint { .. } => "NoTimepoint",
+                        Self::WrongTimepoint { .. } => "WrongTimepoint",
+                        Self::UnexpectedTimepoint { .. } => "UnexpectedTimepoint",
+                        Self::MaxWeightTooLow { .. } => "MaxWeightTooLow",
+                        Self::AlreadyStored { .. } => "AlreadyStored",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x4dca388c20a2d565410d611a4b90e4b5;
             }
@@ -14708,6 +16716,18 @@ pub mod runtime_types {
                     old_deposit: u128,
                     new_deposit: u128,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NewMultisig { .. } => "NewMultisig",
+                        Self::MultisigApproval { .. } => "MultisigApproval",
+                        Self::MultisigExecuted { .. } => "MultisigExecuted",
+                        Self::MultisigCancelled { .. } => "MultisigCancelled",
+                        Self::DepositPoked { .. } => "DepositPoked",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x50b87e42d21daec467127e7afb9fe4ed;
@@ -15136,6 +17156,62 @@ pub mod runtime_types {
                     signature: super::super::super::runtime_types::sp_runtime::MultiSignature,
                     signer: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::create { .. } => "create",
+                        Self::force_create { .. } => "force_create",
+                        Self::destroy { .. } => "destroy",
+                        Self::mint { .. } => "mint",
+                        Self::force_mint { .. } => "force_mint",
+                        Self::burn { .. } => "burn",
+                        Self::transfer { .. } => "transfer",
+                        Self::redeposit { .. } => "redeposit",
+                        Self::lock_item_transfer { .. } => "lock_item_transfer",
+                        Self::unlock_item_transfer { .. } => "unlock_item_transfer",
+                        Self::lock_collection { .. } => "lock_collection",
+                        Self::transfer_ownership { .. } => "transfer_ownership",
+                        Self::set_team { .. } => "set_team",
+                        Self::force_collection_owner { .. } => "force_collection_owner",
+                        Self::force_collection_config { .. } => "force_collection_config",
+                        Self::approve_transfer { .. } => "approve_transfer",
+                        Self::cancel_approval { .. } => "cancel_approval",
+                        Self::clear_all_transfer_approvals { .. } => {
+                            "clear_all_transfer_approvals"
+                        }
+                        Self::lock_item_properties { .. } => "lock_item_properties",
+                        Self::set_attribute { .. } => "set_attribute",
+                        Self::force_set_attribute { .. } => "force_set_attribute",
+                        Self::clear_attribute { .. } => "clear_attribute",
+                        Self::approve_item_attributes { .. } => "approve_item_attributes",
+                        Self::cancel_item_attributes_approval { .. } => {
+                            "cancel_item_attributes_approval"
+                        }
+                        Self::set_metadata { .. } => "set_metadata",
+                        Self::clear_metadata { .. } => "clear_metadata",
+                        Self::set_collection_metadata { .. } => "set_collection_metadata",
+                        Self::clear_collection_metadata { .. } => {
+                            "clear_collection_metadata"
+                        }
+                        Self::set_accept_ownership { .. } => "set_accept_ownership",
+                        Self::set_collection_max_supply { .. } => {
+                            "set_collection_max_supply"
+                        }
+                        Self::update_mint_settings { .. } => "update_mint_settings",
+                        Self::set_price { .. } => "set_price",
+                        Self::buy_item { .. } => "buy_item",
+                        Self::pay_tips { .. } => "pay_tips",
+                        Self::create_swap { .. } => "create_swap",
+                        Self::cancel_swap { .. } => "cancel_swap",
+                        Self::claim_swap { .. } => "claim_swap",
+                        Self::mint_pre_signed { .. } => "mint_pre_signed",
+                        Self::set_attributes_pre_signed { .. } => {
+                            "set_attributes_pre_signed"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x3fe6c20e79fcc6bd2cf184faf79381ec;
@@ -15841,6 +17917,64 @@ pub mod runtime_types {
                 #[codec(index = 44u8)]
                 WitnessRequired,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::UnknownCollection { .. } => "UnknownCollection",
+                        Self::AlreadyExists { .. } => "AlreadyExists",
+                        Self::ApprovalExpired { .. } => "ApprovalExpired",
+                        Self::WrongOwner { .. } => "WrongOwner",
+                        Self::BadWitness { .. } => "BadWitness",
+                        Self::CollectionIdInUse { .. } => "CollectionIdInUse",
+                        Self::ItemsNonTransferable { .. } => "ItemsNonTransferable",
+                        Self::NotDelegate { .. } => "NotDelegate",
+                        Self::WrongDelegate { .. } => "WrongDelegate",
+                        Self::Unapproved { .. } => "Unapproved",
+                        Self::Unaccepted { .. } => "Unaccepted",
+                        Self::ItemLocked { .. } => "ItemLocked",
+                        Self::LockedItemAttributes { .. } => "LockedItemAttributes",
+                        Self::LockedCollectionAttributes { .. } => {
+                            "LockedCollectionAttributes"
+                        }
+                        Self::LockedItemMetadata { .. } => "LockedItemMetadata",
+                        Self::LockedCollectionMetadata { .. } => {
+                            "LockedCollectionMetadata"
+                        }
+                        Self::MaxSupplyReached { .. } => "MaxSupplyReached",
+                        Self::MaxSupplyLocked { .. } => "MaxSupplyLocked",
+                        Self::MaxSupplyTooSmall { .. } => "MaxSupplyTooSmall",
+                        Self::UnknownItem { .. } => "UnknownItem",
+                        Self::UnknownSwap { .. } => "UnknownSwap",
+                        Self::MetadataNotFound { .. } => "MetadataNotFound",
+                        Self::AttributeNotFound { .. } => "AttributeNotFound",
+                        Self::NotForSale { .. } => "NotForSale",
+                        Self::BidTooLow { .. } => "BidTooLow",
+                        Self::ReachedApprovalLimit { .. } => "ReachedApprovalLimit",
+                        Self::DeadlineExpired { .. } => "DeadlineExpired",
+                        Self::WrongDuration { .. } => "WrongDuration",
+                        Self::MethodDisabled { .. } => "MethodDisabled",
+                        Self::WrongSetting { .. } => "WrongSetting",
+                        Self::InconsistentItemConfig { .. } => "InconsistentItemConfig",
+                        Self::NoConfig { .. } => "NoConfig",
+                        Self::RolesNotCleared { .. } => "RolesNotCleared",
+                        Self::MintNotStarted { .. } => "MintNotStarted",
+                        Self::MintEnded { .. } => "MintEnded",
+                        Self::AlreadyClaimed { .. } => "AlreadyClaimed",
+                        Self::IncorrectData { .. } => "IncorrectData",
+                        Self::WrongOrigin { .. } => "WrongOrigin",
+                        Self::WrongSignature { .. } => "WrongSignature",
+                        Self::IncorrectMetadata { .. } => "IncorrectMetadata",
+                        Self::MaxAttributesLimitReached { .. } => {
+                            "MaxAttributesLimitReached"
+                        }
+                        Self::WrongNamespace { .. } => "WrongNamespace",
+                        Self::CollectionNotEmpty { .. } => "CollectionNotEmpty",
+                        Self::WitnessRequired { .. } => "WitnessRequired",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xfec71f2cbf88d9fb1c116b67bec28fb0;
             }
@@ -16192,6 +18326,63 @@ pub mod runtime_types {
                         u8,
                     >,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Created { .. } => "Created",
+                        Self::ForceCreated { .. } => "ForceCreated",
+                        Self::Destroyed { .. } => "Destroyed",
+                        Self::Issued { .. } => "Issued",
+                        Self::Transferred { .. } => "Transferred",
+                        Self::Burned { .. } => "Burned",
+                        Self::ItemTransferLocked { .. } => "ItemTransferLocked",
+                        Self::ItemTransferUnlocked { .. } => "ItemTransferUnlocked",
+                        Self::ItemPropertiesLocked { .. } => "ItemPropertiesLocked",
+                        Self::CollectionLocked { .. } => "CollectionLocked",
+                        Self::OwnerChanged { .. } => "OwnerChanged",
+                        Self::TeamChanged { .. } => "TeamChanged",
+                        Self::TransferApproved { .. } => "TransferApproved",
+                        Self::ApprovalCancelled { .. } => "ApprovalCancelled",
+                        Self::AllApprovalsCancelled { .. } => "AllApprovalsCancelled",
+                        Self::CollectionConfigChanged { .. } => "CollectionConfigChanged",
+                        Self::CollectionMetadataSet { .. } => "CollectionMetadataSet",
+                        Self::CollectionMetadataCleared { .. } => {
+                            "CollectionMetadataCleared"
+                        }
+                        Self::ItemMetadataSet { .. } => "ItemMetadataSet",
+                        Self::ItemMetadataCleared { .. } => "ItemMetadataCleared",
+                        Self::Redeposited { .. } => "Redeposited",
+                        Self::AttributeSet { .. } => "AttributeSet",
+                        Self::AttributeCleared { .. } => "AttributeCleared",
+                        Self::ItemAttributesApprovalAdded { .. } => {
+                            "ItemAttributesApprovalAdded"
+                        }
+                        Self::ItemAttributesApprovalRemoved { .. } => {
+                            "ItemAttributesApprovalRemoved"
+                        }
+                        Self::OwnershipAcceptanceChanged { .. } => {
+                            "OwnershipAcceptanceChanged"
+                        }
+                        Self::CollectionMaxSupplySet { .. } => "CollectionMaxSupplySet",
+                        Self::CollectionMintSettingsUpdated { .. } => {
+                            "CollectionMintSettingsUpdated"
+                        }
+                        Self::NextCollectionIdIncremented { .. } => {
+                            "NextCollectionIdIncremented"
+                        }
+                        Self::ItemPriceSet { .. } => "ItemPriceSet",
+                        Self::ItemPriceRemoved { .. } => "ItemPriceRemoved",
+                        Self::ItemBought { .. } => "ItemBought",
+                        Self::TipSent { .. } => "TipSent",
+                        Self::SwapCreated { .. } => "SwapCreated",
+                        Self::SwapCancelled { .. } => "SwapCancelled",
+                        Self::SwapClaimed { .. } => "SwapClaimed",
+                        Self::PreSignedAttributesSet { .. } => "PreSignedAttributesSet",
+                        Self::PalletAttributeSet { .. } => "PalletAttributeSet",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x61e45a0329f832189b5225e2df300bfc;
@@ -16821,6 +19012,17 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 Account(AccountId),
             }
+            impl<AccountId> AttributeNamespace<AccountId> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Pallet { .. } => "Pallet",
+                        Self::CollectionOwner { .. } => "CollectionOwner",
+                        Self::ItemOwner { .. } => "ItemOwner",
+                        Self::Account { .. } => "Account",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<AccountId: ToValue> ToValue for AttributeNamespace<AccountId> {
                 fn to_value(&self) -> Value {
@@ -16929,6 +19131,18 @@ pub mod runtime_types {
                 #[codec(index = 16u8)]
                 DepositRequired,
             }
+            impl CollectionSetting {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TransferableItems { .. } => "TransferableItems",
+                        Self::UnlockedMetadata { .. } => "UnlockedMetadata",
+                        Self::UnlockedAttributes { .. } => "UnlockedAttributes",
+                        Self::UnlockedMaxSupply { .. } => "UnlockedMaxSupply",
+                        Self::DepositRequired { .. } => "DepositRequired",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for CollectionSetting {
                 const TYPE_HASH: u128 = 0xf70f3cc68ae5bfd6c90464f537c467a1;
             }
@@ -17019,6 +19233,16 @@ pub mod runtime_types {
                 UnlockedMetadata,
                 #[codec(index = 4u8)]
                 UnlockedAttributes,
+            }
+            impl ItemSetting {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Transferable { .. } => "Transferable",
+                        Self::UnlockedMetadata { .. } => "UnlockedMetadata",
+                        Self::UnlockedAttributes { .. } => "UnlockedAttributes",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for ItemSetting {
                 const TYPE_HASH: u128 = 0xde8cd9b7fb4ee60c6c75072909eaf51d;
@@ -17123,6 +19347,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 HolderOf(CollectionId),
             }
+            impl<CollectionId> MintType<CollectionId> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Issuer { .. } => "Issuer",
+                        Self::Public { .. } => "Public",
+                        Self::HolderOf { .. } => "HolderOf",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<CollectionId: ToValue> ToValue for MintType<CollectionId> {
                 fn to_value(&self) -> Value {
@@ -17177,6 +19411,15 @@ pub mod runtime_types {
                 UsedToClaim(CollectionId),
                 #[codec(index = 1u8)]
                 TransferDisabled,
+            }
+            impl<CollectionId> PalletAttributes<CollectionId> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::UsedToClaim { .. } => "UsedToClaim",
+                        Self::TransferDisabled { .. } => "TransferDisabled",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl<CollectionId: ToValue> ToValue for PalletAttributes<CollectionId> {
@@ -17284,6 +19527,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Receive,
             }
+            impl PriceDirection {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Send { .. } => "Send",
+                        Self::Receive { .. } => "Receive",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for PriceDirection {
                 const TYPE_HASH: u128 = 0x6bfaef0a3c4b996381128219a48f5e82;
             }
@@ -17334,6 +19586,15 @@ pub mod runtime_types {
             FreeBalance(Balance),
             #[codec(index = 1u8)]
             Rewards,
+        }
+        impl<Balance> BondExtra<Balance> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::FreeBalance { .. } => "FreeBalance",
+                    Self::Rewards { .. } => "Rewards",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<Balance: ToValue> ToValue for BondExtra<Balance> {
@@ -17397,6 +19658,17 @@ pub mod runtime_types {
             PermissionlessWithdraw,
             #[codec(index = 3u8)]
             PermissionlessAll,
+        }
+        impl ClaimPermission {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Permissioned { .. } => "Permissioned",
+                    Self::PermissionlessCompound { .. } => "PermissionlessCompound",
+                    Self::PermissionlessWithdraw { .. } => "PermissionlessWithdraw",
+                    Self::PermissionlessAll { .. } => "PermissionlessAll",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for ClaimPermission {
             const TYPE_HASH: u128 = 0x865f44a9c6705ea2cf697fee384001f4;
@@ -17499,6 +19771,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             Account(AccountId),
         }
+        impl<AccountId> CommissionClaimPermission<AccountId> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Permissionless { .. } => "Permissionless",
+                    Self::Account { .. } => "Account",
+                }
+            }
+        }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue> ToValue for CommissionClaimPermission<AccountId> {
             fn to_value(&self) -> Value {
@@ -17522,6 +19803,16 @@ pub mod runtime_types {
             Set(T),
             #[codec(index = 2u8)]
             Remove,
+        }
+        impl<T> ConfigOp<T> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Noop { .. } => "Noop",
+                    Self::Set { .. } => "Set",
+                    Self::Remove { .. } => "Remove",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<T: ToValue> ToValue for ConfigOp<T> {
@@ -17612,6 +19903,16 @@ pub mod runtime_types {
             Blocked,
             #[codec(index = 2u8)]
             Destroying,
+        }
+        impl PoolState {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Open { .. } => "Open",
+                    Self::Blocked { .. } => "Blocked",
+                    Self::Destroying { .. } => "Destroying",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for PoolState {
             const TYPE_HASH: u128 = 0x51242b6ba80c23ae2103518fd37a533c;
@@ -17814,6 +20115,45 @@ pub mod runtime_types {
                 },
                 #[codec(index = 25u8)]
                 migrate_pool_to_delegate_stake { pool_id: u32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::join { .. } => "join",
+                        Self::bond_extra { .. } => "bond_extra",
+                        Self::claim_payout { .. } => "claim_payout",
+                        Self::unbond { .. } => "unbond",
+                        Self::pool_withdraw_unbonded { .. } => "pool_withdraw_unbonded",
+                        Self::withdraw_unbonded { .. } => "withdraw_unbonded",
+                        Self::create { .. } => "create",
+                        Self::create_with_pool_id { .. } => "create_with_pool_id",
+                        Self::nominate { .. } => "nominate",
+                        Self::set_state { .. } => "set_state",
+                        Self::set_metadata { .. } => "set_metadata",
+                        Self::set_configs { .. } => "set_configs",
+                        Self::update_roles { .. } => "update_roles",
+                        Self::chill { .. } => "chill",
+                        Self::bond_extra_other { .. } => "bond_extra_other",
+                        Self::set_claim_permission { .. } => "set_claim_permission",
+                        Self::claim_payout_other { .. } => "claim_payout_other",
+                        Self::set_commission { .. } => "set_commission",
+                        Self::set_commission_max { .. } => "set_commission_max",
+                        Self::set_commission_change_rate { .. } => {
+                            "set_commission_change_rate"
+                        }
+                        Self::claim_commission { .. } => "claim_commission",
+                        Self::adjust_pool_deposit { .. } => "adjust_pool_deposit",
+                        Self::set_commission_claim_permission { .. } => {
+                            "set_commission_claim_permission"
+                        }
+                        Self::apply_slash { .. } => "apply_slash",
+                        Self::migrate_delegation { .. } => "migrate_delegation",
+                        Self::migrate_pool_to_delegate_stake { .. } => {
+                            "migrate_pool_to_delegate_stake"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x9b541e4cdcec92245d404bbfa1f5959c;
@@ -18174,6 +20514,24 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 SlashNotApplied,
             }
+            impl DefensiveError {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotEnoughSpaceInUnbondPool { .. } => {
+                            "NotEnoughSpaceInUnbondPool"
+                        }
+                        Self::PoolNotFound { .. } => "PoolNotFound",
+                        Self::RewardPoolNotFound { .. } => "RewardPoolNotFound",
+                        Self::SubPoolsNotFound { .. } => "SubPoolsNotFound",
+                        Self::BondedStashKilledPrematurely { .. } => {
+                            "BondedStashKilledPrematurely"
+                        }
+                        Self::DelegationUnsupported { .. } => "DelegationUnsupported",
+                        Self::SlashNotApplied { .. } => "SlashNotApplied",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for DefensiveError {
                 const TYPE_HASH: u128 = 0x280249e7aac3eeca3b456a8aee607fcd;
             }
@@ -18289,6 +20647,63 @@ pub mod runtime_types {
                 NotSupported,
                 #[codec(index = 37u8)]
                 Restricted,
+            }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::PoolNotFound { .. } => "PoolNotFound",
+                        Self::PoolMemberNotFound { .. } => "PoolMemberNotFound",
+                        Self::RewardPoolNotFound { .. } => "RewardPoolNotFound",
+                        Self::SubPoolsNotFound { .. } => "SubPoolsNotFound",
+                        Self::AccountBelongsToOtherPool { .. } => {
+                            "AccountBelongsToOtherPool"
+                        }
+                        Self::FullyUnbonding { .. } => "FullyUnbonding",
+                        Self::MaxUnbondingLimit { .. } => "MaxUnbondingLimit",
+                        Self::CannotWithdrawAny { .. } => "CannotWithdrawAny",
+                        Self::MinimumBondNotMet { .. } => "MinimumBondNotMet",
+                        Self::OverflowRisk { .. } => "OverflowRisk",
+                        Self::NotDestroying { .. } => "NotDestroying",
+                        Self::NotNominator { .. } => "NotNominator",
+                        Self::NotKickerOrDestroying { .. } => "NotKickerOrDestroying",
+                        Self::NotOpen { .. } => "NotOpen",
+                        Self::MaxPools { .. } => "MaxPools",
+                        Self::MaxPoolMembers { .. } => "MaxPoolMembers",
+                        Self::CanNotChangeState { .. } => "CanNotChangeState",
+                        Self::DoesNotHavePermission { .. } => "DoesNotHavePermission",
+                        Self::MetadataExceedsMaxLen { .. } => "MetadataExceedsMaxLen",
+                        Self::Defensive { .. } => "Defensive",
+                        Self::PartialUnbondNotAllowedPermissionlessly { .. } => {
+                            "PartialUnbondNotAllowedPermissionlessly"
+                        }
+                        Self::MaxCommissionRestricted { .. } => "MaxCommissionRestricted",
+                        Self::CommissionExceedsMaximum { .. } => {
+                            "CommissionExceedsMaximum"
+                        }
+                        Self::CommissionExceedsGlobalMaximum { .. } => {
+                            "CommissionExceedsGlobalMaximum"
+                        }
+                        Self::CommissionChangeThrottled { .. } => {
+                            "CommissionChangeThrottled"
+                        }
+                        Self::CommissionChangeRateNotAllowed { .. } => {
+                            "CommissionChangeRateNotAllowed"
+                        }
+                        Self::NoPendingCommission { .. } => "NoPendingCommission",
+                        Self::NoCommissionCurrentSet { .. } => "NoCommissionCurrentSet",
+                        Self::PoolIdInUse { .. } => "PoolIdInUse",
+                        Self::InvalidPoolId { .. } => "InvalidPoolId",
+                        Self::BondExtraRestricted { .. } => "BondExtraRestricted",
+                        Self::NothingToAdjust { .. } => "NothingToAdjust",
+                        Self::NothingToSlash { .. } => "NothingToSlash",
+                        Self::SlashTooLow { .. } => "SlashTooLow",
+                        Self::AlreadyMigrated { .. } => "AlreadyMigrated",
+                        Self::NotMigrated { .. } => "NotMigrated",
+                        Self::NotSupported { .. } => "NotSupported",
+                        Self::Restricted { .. } => "Restricted",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xf88f6dab6dc227024ba06797c5af4ed4;
@@ -18529,6 +20944,48 @@ pub mod runtime_types {
                         super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
                     >,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Created { .. } => "Created",
+                        Self::Bonded { .. } => "Bonded",
+                        Self::PaidOut { .. } => "PaidOut",
+                        Self::Unbonded { .. } => "Unbonded",
+                        Self::Withdrawn { .. } => "Withdrawn",
+                        Self::Destroyed { .. } => "Destroyed",
+                        Self::StateChanged { .. } => "StateChanged",
+                        Self::MemberRemoved { .. } => "MemberRemoved",
+                        Self::RolesUpdated { .. } => "RolesUpdated",
+                        Self::PoolSlashed { .. } => "PoolSlashed",
+                        Self::UnbondingPoolSlashed { .. } => "UnbondingPoolSlashed",
+                        Self::PoolCommissionUpdated { .. } => "PoolCommissionUpdated",
+                        Self::PoolMaxCommissionUpdated { .. } => {
+                            "PoolMaxCommissionUpdated"
+                        }
+                        Self::PoolCommissionChangeRateUpdated { .. } => {
+                            "PoolCommissionChangeRateUpdated"
+                        }
+                        Self::PoolCommissionClaimPermissionUpdated { .. } => {
+                            "PoolCommissionClaimPermissionUpdated"
+                        }
+                        Self::PoolCommissionClaimed { .. } => "PoolCommissionClaimed",
+                        Self::MinBalanceDeficitAdjusted { .. } => {
+                            "MinBalanceDeficitAdjusted"
+                        }
+                        Self::MinBalanceExcessAdjusted { .. } => {
+                            "MinBalanceExcessAdjusted"
+                        }
+                        Self::MemberClaimPermissionUpdated { .. } => {
+                            "MemberClaimPermissionUpdated"
+                        }
+                        Self::MetadataUpdated { .. } => "MetadataUpdated",
+                        Self::PoolNominationMade { .. } => "PoolNominationMade",
+                        Self::PoolNominatorChilled { .. } => "PoolNominatorChilled",
+                        Self::GlobalParamsUpdated { .. } => "GlobalParamsUpdated",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x37b564b8d52846f74f40e6b404d812d9;
@@ -18889,6 +21346,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 PoolMinBalance,
             }
+            impl FreezeReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::PoolMinBalance { .. } => "PoolMinBalance",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for FreezeReason {
                 const TYPE_HASH: u128 = 0x3d3a48d56e0994909ee910b1eccd3e17;
             }
@@ -18917,6 +21382,14 @@ pub mod runtime_types {
                 set_parameter {
                     key_value: super::super::super::runtime_types::asset_hub_polkadot_runtime::RuntimeParameters,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::set_parameter { .. } => "set_parameter",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xbb77fc6e348d60c47951d77d67a65417;
@@ -18954,6 +21427,14 @@ pub mod runtime_types {
                         super::super::super::runtime_types::asset_hub_polkadot_runtime::RuntimeParametersValue,
                     >,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Updated { .. } => "Updated",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x011214bdbf61ae274ac52f744569dd6f;
@@ -19008,6 +21489,18 @@ pub mod runtime_types {
                 unrequest_preimage { hash: ::ferroscale_runtime_types::H256 },
                 #[codec(index = 4u8)]
                 ensure_updated { hashes: Vec<::ferroscale_runtime_types::H256> },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::note_preimage { .. } => "note_preimage",
+                        Self::unnote_preimage { .. } => "unnote_preimage",
+                        Self::request_preimage { .. } => "request_preimage",
+                        Self::unrequest_preimage { .. } => "unrequest_preimage",
+                        Self::ensure_updated { .. } => "ensure_updated",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x5ed9036b58b88626c4df0d14e9ff9eca;
@@ -19093,6 +21586,21 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 TooFew,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TooBig { .. } => "TooBig",
+                        Self::AlreadyNoted { .. } => "AlreadyNoted",
+                        Self::NotAuthorized { .. } => "NotAuthorized",
+                        Self::NotNoted { .. } => "NotNoted",
+                        Self::Requested { .. } => "Requested",
+                        Self::NotRequested { .. } => "NotRequested",
+                        Self::TooMany { .. } => "TooMany",
+                        Self::TooFew { .. } => "TooFew",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x59e9435762aceb92d49046357797ef24;
             }
@@ -19134,6 +21642,16 @@ pub mod runtime_types {
                 Requested { hash: ::ferroscale_runtime_types::H256 },
                 #[codec(index = 2u8)]
                 Cleared { hash: ::ferroscale_runtime_types::H256 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Noted { .. } => "Noted",
+                        Self::Requested { .. } => "Requested",
+                        Self::Cleared { .. } => "Cleared",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x7e0df07783ebd43e0f82ea9be42200fd;
@@ -19185,6 +21703,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 Preimage,
             }
+            impl HoldReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Preimage { .. } => "Preimage",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0x6c28307c6cdb8a69663d66698e38c1b3;
             }
@@ -19212,6 +21738,15 @@ pub mod runtime_types {
             Proxies,
             #[codec(index = 1u8)]
             Announcements,
+        }
+        impl DepositKind {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Proxies { .. } => "Proxies",
+                    Self::Announcements { .. } => "Announcements",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for DepositKind {
             const TYPE_HASH: u128 = 0xf18d700fe593d7e5e67ab3c0e8db51f6;
@@ -19356,6 +21891,24 @@ pub mod runtime_types {
                 },
                 #[codec(index = 10u8)]
                 poke_deposit,
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::proxy { .. } => "proxy",
+                        Self::add_proxy { .. } => "add_proxy",
+                        Self::remove_proxy { .. } => "remove_proxy",
+                        Self::remove_proxies { .. } => "remove_proxies",
+                        Self::create_pure { .. } => "create_pure",
+                        Self::kill_pure { .. } => "kill_pure",
+                        Self::announce { .. } => "announce",
+                        Self::remove_announcement { .. } => "remove_announcement",
+                        Self::reject_announcement { .. } => "reject_announcement",
+                        Self::proxy_announced { .. } => "proxy_announced",
+                        Self::poke_deposit { .. } => "poke_deposit",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xfcb96f929abe3753618229620daf6d95;
@@ -19537,6 +22090,21 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 NoSelfProxy,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TooMany { .. } => "TooMany",
+                        Self::NotFound { .. } => "NotFound",
+                        Self::NotProxy { .. } => "NotProxy",
+                        Self::Unproxyable { .. } => "Unproxyable",
+                        Self::Duplicate { .. } => "Duplicate",
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::Unannounced { .. } => "Unannounced",
+                        Self::NoSelfProxy { .. } => "NoSelfProxy",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xfefbd08a632ce64c318b098cb3b252d6;
             }
@@ -19620,6 +22188,20 @@ pub mod runtime_types {
                     old_deposit: u128,
                     new_deposit: u128,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ProxyExecuted { .. } => "ProxyExecuted",
+                        Self::PureCreated { .. } => "PureCreated",
+                        Self::PureKilled { .. } => "PureKilled",
+                        Self::Announced { .. } => "Announced",
+                        Self::ProxyAdded { .. } => "ProxyAdded",
+                        Self::ProxyRemoved { .. } => "ProxyRemoved",
+                        Self::DepositPoked { .. } => "DepositPoked",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x5cc77c2015c13329b722e73f229444b5;
@@ -19861,6 +22443,21 @@ pub mod runtime_types {
                     ),
                 ),
             }
+            impl<
+                AccountId,
+                Balance,
+                BlockNumber,
+            > RcBountiesMessage<AccountId, Balance, BlockNumber> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::BountyCount { .. } => "BountyCount",
+                        Self::BountyApprovals { .. } => "BountyApprovals",
+                        Self::BountyDescriptions { .. } => "BountyDescriptions",
+                        Self::Bounties { .. } => "Bounties",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<AccountId: ToValue, Balance: ToValue, BlockNumber: ToValue> ToValue
             for RcBountiesMessage<AccountId, Balance, BlockNumber> {
@@ -19980,6 +22577,24 @@ pub mod runtime_types {
                 },
                 #[codec(index = 6u8)]
                 ChildrenCuratorFees { child_id: u32, amount: u128 },
+            }
+            impl PortableChildBountiesMessage {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ChildBountyCount { .. } => "ChildBountyCount",
+                        Self::ParentChildBounties { .. } => "ParentChildBounties",
+                        Self::ParentTotalChildBounties { .. } => {
+                            "ParentTotalChildBounties"
+                        }
+                        Self::ChildBounty { .. } => "ChildBounty",
+                        Self::ChildBountyDescriptionsV1 { .. } => {
+                            "ChildBountyDescriptionsV1"
+                        }
+                        Self::V0ToV1ChildBountyIds { .. } => "V0ToV1ChildBountyIds",
+                        Self::ChildrenCuratorFees { .. } => "ChildrenCuratorFees",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for PortableChildBountiesMessage {
                 const TYPE_HASH: u128 = 0xc341a86c21c0acfd7c95520183cf2ff6;
@@ -20142,6 +22757,17 @@ pub mod runtime_types {
                     unlock_at: u32,
                 },
             }
+            impl PortableChildBountyStatus {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Added { .. } => "Added",
+                        Self::CuratorProposed { .. } => "CuratorProposed",
+                        Self::Active { .. } => "Active",
+                        Self::PendingPayout { .. } => "PendingPayout",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for PortableChildBountyStatus {
                 const TYPE_HASH: u128 = 0xb06a82f1e115b217ad590434b2112434;
             }
@@ -20232,6 +22858,22 @@ pub mod runtime_types {
                     ),
                 ),
             }
+            impl<
+                AccountId,
+                Balance,
+                BlockNumber,
+            > RcClaimsMessage<AccountId, Balance, BlockNumber> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::StorageValues { .. } => "StorageValues",
+                        Self::Claims { .. } => "Claims",
+                        Self::Vesting { .. } => "Vesting",
+                        Self::Signing { .. } => "Signing",
+                        Self::Preclaims { .. } => "Preclaims",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<AccountId: ToValue, Balance: ToValue, BlockNumber: ToValue> ToValue
             for RcClaimsMessage<AccountId, Balance, BlockNumber> {
@@ -20298,6 +22940,20 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 ClassLocksFor(AccountId, Vec<(Class, Balance)>),
             }
+            impl<
+                AccountId,
+                Class,
+                Voting,
+                Balance,
+            > RcConvictionVotingMessage<AccountId, Class, Voting, Balance> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::VotingFor { .. } => "VotingFor",
+                        Self::ClassLocksFor { .. } => "ClassLocksFor",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<
                 AccountId: ToValue,
@@ -20362,6 +23018,20 @@ pub mod runtime_types {
                     para_id: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     amount: Balance,
                 },
+            }
+            impl<
+                BlockNumber,
+                AccountId,
+                Balance,
+            > RcCrowdloanMessage<BlockNumber, AccountId, Balance> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::LeaseReserve { .. } => "LeaseReserve",
+                        Self::CrowdloanContribution { .. } => "CrowdloanContribution",
+                        Self::CrowdloanReserve { .. } => "CrowdloanReserve",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl<BlockNumber: ToValue, AccountId: ToValue, Balance: ToValue> ToValue
@@ -20634,6 +23304,15 @@ pub mod runtime_types {
                         maybe_len: Option<u32>,
                     },
                 }
+                impl PortableRequestStatusInner {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Unrequested { .. } => "Unrequested",
+                            Self::Requested { .. } => "Requested",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash
                 for PortableRequestStatusInner {
                     const TYPE_HASH: u128 = 0x84c74d5dbde73a72f37a44e67d9e8ab3;
@@ -20802,6 +23481,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Lookup(([u8; 32usize], (BlockNumber, BlockNumber))),
             }
+            impl<BlockNumber> RcSchedulerMessage<BlockNumber> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::IncompleteSince { .. } => "IncompleteSince",
+                        Self::Retries { .. } => "Retries",
+                        Self::Lookup { .. } => "Lookup",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<BlockNumber: ToValue> ToValue for RcSchedulerMessage<BlockNumber> {
                 fn to_value(&self) -> Value {
@@ -20944,6 +23633,15 @@ pub mod runtime_types {
                         bag: super::super::super::super::runtime_types::pallet_rc_migrator::staking::bags_list::PortableBag,
                     },
                 }
+                impl PortableBagsListMessage {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Node { .. } => "Node",
+                            Self::Bag { .. } => "Bag",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for PortableBagsListMessage {
                     const TYPE_HASH: u128 = 0xd808b18e2793ff09820444e9219517b4;
                 }
@@ -21043,6 +23741,15 @@ pub mod runtime_types {
                         unclaimed_withdrawals: u128,
                         pending_slash: u128,
                     },
+                }
+                impl PortableDelegatedStakingMessage {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Delegators { .. } => "Delegators",
+                            Self::Agents { .. } => "Agents",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash
                 for PortableDelegatedStakingMessage {
@@ -21198,6 +23905,17 @@ pub mod runtime_types {
                     #[codec(index = 3u8)]
                     ForceAlways,
                 }
+                impl PortableForcing {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::NotForcing { .. } => "NotForcing",
+                            Self::ForceNew { .. } => "ForceNew",
+                            Self::ForceNone { .. } => "ForceNone",
+                            Self::ForceAlways { .. } => "ForceAlways",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for PortableForcing {
                     const TYPE_HASH: u128 = 0xb8b1882916e27fddc4f2af44926c8c70;
                 }
@@ -21330,6 +24048,18 @@ pub mod runtime_types {
                     Account(::ferroscale_runtime_types::AccountId32),
                     #[codec(index = 4u8)]
                     None,
+                }
+                impl PortableRewardDestination {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Staked { .. } => "Staked",
+                            Self::Stash { .. } => "Stash",
+                            Self::Controller { .. } => "Controller",
+                            Self::Account { .. } => "Account",
+                            Self::None { .. } => "None",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for PortableRewardDestination {
                     const TYPE_HASH: u128 = 0x87b224c92efe1e7b16d0eeae8eebb302;
@@ -21485,6 +24215,31 @@ pub mod runtime_types {
                             u128,
                         ),
                     },
+                }
+                impl PortableStakingMessage {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Values { .. } => "Values",
+                            Self::Invulnerables { .. } => "Invulnerables",
+                            Self::Bonded { .. } => "Bonded",
+                            Self::Ledger { .. } => "Ledger",
+                            Self::Payee { .. } => "Payee",
+                            Self::Validators { .. } => "Validators",
+                            Self::Nominators { .. } => "Nominators",
+                            Self::VirtualStakers { .. } => "VirtualStakers",
+                            Self::ErasStakersOverview { .. } => "ErasStakersOverview",
+                            Self::ErasStakersPaged { .. } => "ErasStakersPaged",
+                            Self::ClaimedRewards { .. } => "ClaimedRewards",
+                            Self::ErasValidatorPrefs { .. } => "ErasValidatorPrefs",
+                            Self::ErasValidatorReward { .. } => "ErasValidatorReward",
+                            Self::ErasRewardPoints { .. } => "ErasRewardPoints",
+                            Self::ErasTotalStake { .. } => "ErasTotalStake",
+                            Self::UnappliedSlashes { .. } => "UnappliedSlashes",
+                            Self::BondedEras { .. } => "BondedEras",
+                            Self::ValidatorSlashInEra { .. } => "ValidatorSlashInEra",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for PortableStakingMessage {
                     const TYPE_HASH: u128 = 0x6dcd8f8746060e1d667d4d9f03d89d71;
@@ -21997,6 +24752,21 @@ pub mod runtime_types {
                         ),
                     },
                 }
+                impl RcNomPoolsMessage {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::StorageValues { .. } => "StorageValues",
+                            Self::PoolMembers { .. } => "PoolMembers",
+                            Self::BondedPools { .. } => "BondedPools",
+                            Self::RewardPools { .. } => "RewardPools",
+                            Self::SubPoolsStorage { .. } => "SubPoolsStorage",
+                            Self::Metadata { .. } => "Metadata",
+                            Self::ReversePoolIdLookup { .. } => "ReversePoolIdLookup",
+                            Self::ClaimPermissions { .. } => "ClaimPermissions",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for RcNomPoolsMessage {
                     const TYPE_HASH: u128 = 0x9e8dba829a4682fcc11e805dfba4ed82;
                 }
@@ -22205,6 +24975,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Failed,
             }
+            impl PortablePaymentState {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Pending { .. } => "Pending",
+                        Self::Attempted { .. } => "Attempted",
+                        Self::Failed { .. } => "Failed",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for PortablePaymentState {
                 const TYPE_HASH: u128 = 0x4288d8af6234fdd6c6ef0544657d9612;
             }
@@ -22305,6 +25085,20 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 Funds,
             }
+            impl PortableTreasuryMessage {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ProposalCount { .. } => "ProposalCount",
+                        Self::Proposals { .. } => "Proposals",
+                        Self::Approvals { .. } => "Approvals",
+                        Self::SpendCount { .. } => "SpendCount",
+                        Self::Spends { .. } => "Spends",
+                        Self::LastSpendPeriod { .. } => "LastSpendPeriod",
+                        Self::Funds { .. } => "Funds",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for PortableTreasuryMessage {
                 const TYPE_HASH: u128 = 0x7323993d9008fef4328f31bc1fb033c1;
             }
@@ -22397,6 +25191,14 @@ pub mod runtime_types {
                     super::super::super::runtime_types::pallet_nomination_pools::pallet::FreezeReason,
                 ),
             }
+            impl PortableFreezeReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NominationPools { .. } => "NominationPools",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for PortableFreezeReason {
                 const TYPE_HASH: u128 = 0x95a56ae918f3e46dc1b0cde0c5ceda13;
             }
@@ -22443,6 +25245,19 @@ pub mod runtime_types {
                 XcmPallet(
                     super::super::super::runtime_types::pallet_xcm::pallet::HoldReason,
                 ),
+            }
+            impl PortableHoldReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Preimage { .. } => "Preimage",
+                        Self::Staking { .. } => "Staking",
+                        Self::StateTrieMigration { .. } => "StateTrieMigration",
+                        Self::DelegatedStaking { .. } => "DelegatedStaking",
+                        Self::Session { .. } => "Session",
+                        Self::XcmPallet { .. } => "XcmPallet",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for PortableHoldReason {
                 const TYPE_HASH: u128 = 0x4bd37473cf5078ca092de69256f43ebe;
@@ -22505,6 +25320,16 @@ pub mod runtime_types {
                 OverrideConfig(BlockNumber, BlockNumber),
                 #[codec(index = 2u8)]
                 Disabled,
+            }
+            impl<BlockNumber> QueuePriority<BlockNumber> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Config { .. } => "Config",
+                        Self::OverrideConfig { .. } => "OverrideConfig",
+                        Self::Disabled { .. } => "Disabled",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl<BlockNumber: ToValue> ToValue for QueuePriority<BlockNumber> {
@@ -22602,6 +25427,24 @@ pub mod runtime_types {
                     index: u32,
                     maybe_hash: Option<::ferroscale_runtime_types::H256>,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::submit { .. } => "submit",
+                        Self::place_decision_deposit { .. } => "place_decision_deposit",
+                        Self::refund_decision_deposit { .. } => "refund_decision_deposit",
+                        Self::cancel { .. } => "cancel",
+                        Self::kill { .. } => "kill",
+                        Self::nudge_referendum { .. } => "nudge_referendum",
+                        Self::one_fewer_deciding { .. } => "one_fewer_deciding",
+                        Self::refund_submission_deposit { .. } => {
+                            "refund_submission_deposit"
+                        }
+                        Self::set_metadata { .. } => "set_metadata",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x38fa85abf7846ecabf2b6fd2dce79903;
@@ -22745,6 +25588,29 @@ pub mod runtime_types {
                 #[codec(index = 13u8)]
                 PreimageStoredWithDifferentLength,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotOngoing { .. } => "NotOngoing",
+                        Self::HasDeposit { .. } => "HasDeposit",
+                        Self::BadTrack { .. } => "BadTrack",
+                        Self::Full { .. } => "Full",
+                        Self::QueueEmpty { .. } => "QueueEmpty",
+                        Self::BadReferendum { .. } => "BadReferendum",
+                        Self::NothingToDo { .. } => "NothingToDo",
+                        Self::NoTrack { .. } => "NoTrack",
+                        Self::Unfinished { .. } => "Unfinished",
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::NoDeposit { .. } => "NoDeposit",
+                        Self::BadStatus { .. } => "BadStatus",
+                        Self::PreimageNotExist { .. } => "PreimageNotExist",
+                        Self::PreimageStoredWithDifferentLength { .. } => {
+                            "PreimageStoredWithDifferentLength"
+                        }
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xc211be6c4ad568c9262e3fb207215efb;
             }
@@ -22877,6 +25743,31 @@ pub mod runtime_types {
                 MetadataSet { index: u32, hash: ::ferroscale_runtime_types::H256 },
                 #[codec(index = 15u8)]
                 MetadataCleared { index: u32, hash: ::ferroscale_runtime_types::H256 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Submitted { .. } => "Submitted",
+                        Self::DecisionDepositPlaced { .. } => "DecisionDepositPlaced",
+                        Self::DecisionDepositRefunded { .. } => "DecisionDepositRefunded",
+                        Self::DepositSlashed { .. } => "DepositSlashed",
+                        Self::DecisionStarted { .. } => "DecisionStarted",
+                        Self::ConfirmStarted { .. } => "ConfirmStarted",
+                        Self::ConfirmAborted { .. } => "ConfirmAborted",
+                        Self::Confirmed { .. } => "Confirmed",
+                        Self::Approved { .. } => "Approved",
+                        Self::Rejected { .. } => "Rejected",
+                        Self::TimedOut { .. } => "TimedOut",
+                        Self::Cancelled { .. } => "Cancelled",
+                        Self::Killed { .. } => "Killed",
+                        Self::SubmissionDepositRefunded { .. } => {
+                            "SubmissionDepositRefunded"
+                        }
+                        Self::MetadataSet { .. } => "MetadataSet",
+                        Self::MetadataCleared { .. } => "MetadataCleared",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x3913d9a752c36b5d0016369827157a48;
@@ -23225,6 +26116,37 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 Killed(Moment),
             }
+            impl<
+                TrackId,
+                RuntimeOrigin,
+                Moment,
+                Call,
+                Balance,
+                Tally,
+                AccountId,
+                ScheduleAddress,
+            > ReferendumInfo<
+                TrackId,
+                RuntimeOrigin,
+                Moment,
+                Call,
+                Balance,
+                Tally,
+                AccountId,
+                ScheduleAddress,
+            > {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Ongoing { .. } => "Ongoing",
+                        Self::Approved { .. } => "Approved",
+                        Self::Rejected { .. } => "Rejected",
+                        Self::Cancelled { .. } => "Cancelled",
+                        Self::TimedOut { .. } => "TimedOut",
+                        Self::Killed { .. } => "Killed",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<
                 TrackId: ToValue,
@@ -23492,6 +26414,23 @@ pub mod runtime_types {
                 #[codec(index = 9u8)]
                 cancel_retry_named { id: [u8; 32usize] },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::schedule { .. } => "schedule",
+                        Self::cancel { .. } => "cancel",
+                        Self::schedule_named { .. } => "schedule_named",
+                        Self::cancel_named { .. } => "cancel_named",
+                        Self::schedule_after { .. } => "schedule_after",
+                        Self::schedule_named_after { .. } => "schedule_named_after",
+                        Self::set_retry { .. } => "set_retry",
+                        Self::set_retry_named { .. } => "set_retry_named",
+                        Self::cancel_retry { .. } => "cancel_retry",
+                        Self::cancel_retry_named { .. } => "cancel_retry_named",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x3f7a01d202344f5a42711b0eee75b797;
             }
@@ -23671,6 +26610,18 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 Named,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::FailedToSchedule { .. } => "FailedToSchedule",
+                        Self::NotFound { .. } => "NotFound",
+                        Self::TargetBlockNumberInPast { .. } => "TargetBlockNumberInPast",
+                        Self::RescheduleNoChange { .. } => "RescheduleNoChange",
+                        Self::Named { .. } => "Named",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x090c571761e6b377d526d3c1b51a931c;
             }
@@ -23734,6 +26685,23 @@ pub mod runtime_types {
                 PermanentlyOverweight { task: (u32, u32), id: Option<[u8; 32usize]> },
                 #[codec(index = 9u8)]
                 AgendaIncomplete { when: u32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Scheduled { .. } => "Scheduled",
+                        Self::Canceled { .. } => "Canceled",
+                        Self::Dispatched { .. } => "Dispatched",
+                        Self::RetrySet { .. } => "RetrySet",
+                        Self::RetryCancelled { .. } => "RetryCancelled",
+                        Self::CallUnavailable { .. } => "CallUnavailable",
+                        Self::PeriodicFailed { .. } => "PeriodicFailed",
+                        Self::RetryFailed { .. } => "RetryFailed",
+                        Self::PermanentlyOverweight { .. } => "PermanentlyOverweight",
+                        Self::AgendaIncomplete { .. } => "AgendaIncomplete",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x051bfdb9eaf3bb55dbee90e7389d6bd2;
@@ -23882,6 +26850,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 purge_keys,
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::set_keys { .. } => "set_keys",
+                        Self::purge_keys { .. } => "purge_keys",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x3504e5739b107871c561c91b8d626b39;
             }
@@ -23926,6 +26903,18 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 NoAccount,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidProof { .. } => "InvalidProof",
+                        Self::NoAssociatedValidatorId { .. } => "NoAssociatedValidatorId",
+                        Self::DuplicatedKey { .. } => "DuplicatedKey",
+                        Self::NoKeys { .. } => "NoKeys",
+                        Self::NoAccount { .. } => "NoAccount",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x124b1afd8acef1fa747dc307cb16a09f;
             }
@@ -23967,6 +26956,17 @@ pub mod runtime_types {
                 ValidatorReenabled {
                     validator: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NewSession { .. } => "NewSession",
+                        Self::NewQueued { .. } => "NewQueued",
+                        Self::ValidatorDisabled { .. } => "ValidatorDisabled",
+                        Self::ValidatorReenabled { .. } => "ValidatorReenabled",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xde9237e0d1b5413208f9276288eea72a;
@@ -24021,6 +27021,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 Keys,
             }
+            impl HoldReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Keys { .. } => "Keys",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0x065a00e1744889743e0b0a5911c2b51f;
             }
@@ -24048,6 +27056,14 @@ pub mod runtime_types {
                 pub enum HoldReason {
                     #[codec(index = 0u8)]
                     Staking,
+                }
+                impl HoldReason {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Staking { .. } => "Staking",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                     const TYPE_HASH: u128 = 0x13f6ec4f60f1bd843b5c056d95095464;
@@ -24081,6 +27097,17 @@ pub mod runtime_types {
             ForceNone,
             #[codec(index = 3u8)]
             ForceAlways,
+        }
+        impl Forcing {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::NotForcing { .. } => "NotForcing",
+                    Self::ForceNew { .. } => "ForceNew",
+                    Self::ForceNone { .. } => "ForceNone",
+                    Self::ForceAlways { .. } => "ForceAlways",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for Forcing {
             const TYPE_HASH: u128 = 0x4a563212bbb8ffa1fe36ad70d1d0cfce;
@@ -24117,6 +27144,18 @@ pub mod runtime_types {
             Account(AccountId),
             #[codec(index = 4u8)]
             None,
+        }
+        impl<AccountId> RewardDestination<AccountId> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Staked { .. } => "Staked",
+                    Self::Stash { .. } => "Stash",
+                    Self::Controller { .. } => "Controller",
+                    Self::Account { .. } => "Account",
+                    Self::None { .. } => "None",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue> ToValue for RewardDestination<AccountId> {
@@ -24365,6 +27404,54 @@ pub mod runtime_types {
                     },
                     #[codec(index = 32u8)]
                     prune_era_step { era: u32 },
+                }
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::bond { .. } => "bond",
+                            Self::bond_extra { .. } => "bond_extra",
+                            Self::unbond { .. } => "unbond",
+                            Self::withdraw_unbonded { .. } => "withdraw_unbonded",
+                            Self::validate { .. } => "validate",
+                            Self::nominate { .. } => "nominate",
+                            Self::chill { .. } => "chill",
+                            Self::set_payee { .. } => "set_payee",
+                            Self::set_controller { .. } => "set_controller",
+                            Self::set_validator_count { .. } => "set_validator_count",
+                            Self::increase_validator_count { .. } => {
+                                "increase_validator_count"
+                            }
+                            Self::scale_validator_count { .. } => "scale_validator_count",
+                            Self::force_no_eras { .. } => "force_no_eras",
+                            Self::force_new_era { .. } => "force_new_era",
+                            Self::set_invulnerables { .. } => "set_invulnerables",
+                            Self::force_unstake { .. } => "force_unstake",
+                            Self::force_new_era_always { .. } => "force_new_era_always",
+                            Self::cancel_deferred_slash { .. } => "cancel_deferred_slash",
+                            Self::payout_stakers { .. } => "payout_stakers",
+                            Self::rebond { .. } => "rebond",
+                            Self::reap_stash { .. } => "reap_stash",
+                            Self::kick { .. } => "kick",
+                            Self::set_staking_configs { .. } => "set_staking_configs",
+                            Self::chill_other { .. } => "chill_other",
+                            Self::force_apply_min_commission { .. } => {
+                                "force_apply_min_commission"
+                            }
+                            Self::set_min_commission { .. } => "set_min_commission",
+                            Self::payout_stakers_by_page { .. } => {
+                                "payout_stakers_by_page"
+                            }
+                            Self::update_payee { .. } => "update_payee",
+                            Self::deprecate_controller_batch { .. } => {
+                                "deprecate_controller_batch"
+                            }
+                            Self::restore_ledger { .. } => "restore_ledger",
+                            Self::migrate_currency { .. } => "migrate_currency",
+                            Self::apply_slash { .. } => "apply_slash",
+                            Self::prune_era_step { .. } => "prune_era_step",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x1dd39c995cc10da7c636dd20ee4bdae8;
@@ -24737,6 +27824,16 @@ pub mod runtime_types {
                     #[codec(index = 2u8)]
                     Remove,
                 }
+                impl<T> ConfigOp<T> {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Noop { .. } => "Noop",
+                            Self::Set { .. } => "Set",
+                            Self::Remove { .. } => "Remove",
+                        }
+                    }
+                }
                 #[cfg(feature = "values")]
                 impl<T: ToValue> ToValue for ConfigOp<T> {
                     fn to_value(&self) -> Value {
@@ -24831,6 +27928,57 @@ pub mod runtime_types {
                     EraNotPrunable,
                     #[codec(index = 35u8)]
                     CancelledSlash,
+                }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::NotController { .. } => "NotController",
+                            Self::NotStash { .. } => "NotStash",
+                            Self::AlreadyBonded { .. } => "AlreadyBonded",
+                            Self::AlreadyPaired { .. } => "AlreadyPaired",
+                            Self::EmptyTargets { .. } => "EmptyTargets",
+                            Self::DuplicateIndex { .. } => "DuplicateIndex",
+                            Self::InvalidSlashRecord { .. } => "InvalidSlashRecord",
+                            Self::InsufficientBond { .. } => "InsufficientBond",
+                            Self::NoMoreChunks { .. } => "NoMoreChunks",
+                            Self::NoUnlockChunk { .. } => "NoUnlockChunk",
+                            Self::FundedTarget { .. } => "FundedTarget",
+                            Self::InvalidEraToReward { .. } => "InvalidEraToReward",
+                            Self::InvalidNumberOfNominations { .. } => {
+                                "InvalidNumberOfNominations"
+                            }
+                            Self::AlreadyClaimed { .. } => "AlreadyClaimed",
+                            Self::InvalidPage { .. } => "InvalidPage",
+                            Self::IncorrectHistoryDepth { .. } => "IncorrectHistoryDepth",
+                            Self::BadState { .. } => "BadState",
+                            Self::TooManyTargets { .. } => "TooManyTargets",
+                            Self::BadTarget { .. } => "BadTarget",
+                            Self::CannotChillOther { .. } => "CannotChillOther",
+                            Self::TooManyNominators { .. } => "TooManyNominators",
+                            Self::TooManyValidators { .. } => "TooManyValidators",
+                            Self::CommissionTooLow { .. } => "CommissionTooLow",
+                            Self::BoundNotMet { .. } => "BoundNotMet",
+                            Self::ControllerDeprecated { .. } => "ControllerDeprecated",
+                            Self::CannotRestoreLedger { .. } => "CannotRestoreLedger",
+                            Self::RewardDestinationRestricted { .. } => {
+                                "RewardDestinationRestricted"
+                            }
+                            Self::NotEnoughFunds { .. } => "NotEnoughFunds",
+                            Self::VirtualStakerNotAllowed { .. } => {
+                                "VirtualStakerNotAllowed"
+                            }
+                            Self::CannotReapStash { .. } => "CannotReapStash",
+                            Self::AlreadyMigrated { .. } => "AlreadyMigrated",
+                            Self::EraNotStarted { .. } => "EraNotStarted",
+                            Self::Restricted { .. } => "Restricted",
+                            Self::UnappliedSlashesInPreviousEra { .. } => {
+                                "UnappliedSlashesInPreviousEra"
+                            }
+                            Self::EraNotPrunable { .. } => "EraNotPrunable",
+                            Self::CancelledSlash { .. } => "CancelledSlash",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0xc91d10d7a7741582555fa93a9d329392;
@@ -25045,6 +28193,48 @@ pub mod runtime_types {
                     },
                     #[codec(index = 24u8)]
                     EraPruned { index: u32 },
+                }
+                impl Event {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::EraPaid { .. } => "EraPaid",
+                            Self::Rewarded { .. } => "Rewarded",
+                            Self::Slashed { .. } => "Slashed",
+                            Self::OldSlashingReportDiscarded { .. } => {
+                                "OldSlashingReportDiscarded"
+                            }
+                            Self::Bonded { .. } => "Bonded",
+                            Self::Unbonded { .. } => "Unbonded",
+                            Self::Withdrawn { .. } => "Withdrawn",
+                            Self::StakerRemoved { .. } => "StakerRemoved",
+                            Self::Kicked { .. } => "Kicked",
+                            Self::Chilled { .. } => "Chilled",
+                            Self::PayoutStarted { .. } => "PayoutStarted",
+                            Self::ValidatorPrefsSet { .. } => "ValidatorPrefsSet",
+                            Self::SnapshotVotersSizeExceeded { .. } => {
+                                "SnapshotVotersSizeExceeded"
+                            }
+                            Self::SnapshotTargetsSizeExceeded { .. } => {
+                                "SnapshotTargetsSizeExceeded"
+                            }
+                            Self::ForceEra { .. } => "ForceEra",
+                            Self::ControllerBatchDeprecated { .. } => {
+                                "ControllerBatchDeprecated"
+                            }
+                            Self::CurrencyMigrated { .. } => "CurrencyMigrated",
+                            Self::PagedElectionProceeded { .. } => {
+                                "PagedElectionProceeded"
+                            }
+                            Self::OffenceReported { .. } => "OffenceReported",
+                            Self::SlashComputed { .. } => "SlashComputed",
+                            Self::SlashCancelled { .. } => "SlashCancelled",
+                            Self::SessionRotated { .. } => "SessionRotated",
+                            Self::Unexpected { .. } => "Unexpected",
+                            Self::OffenceTooOld { .. } => "OffenceTooOld",
+                            Self::EraPruned { .. } => "EraPruned",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x882ab1aeb650ef14753d4d34b15f420e;
@@ -25385,6 +28575,19 @@ pub mod runtime_types {
                     #[codec(index = 1u8)]
                     UnknownValidatorActivation,
                 }
+                impl UnexpectedKind {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::EraDurationBoundExceeded { .. } => {
+                                "EraDurationBoundExceeded"
+                            }
+                            Self::UnknownValidatorActivation { .. } => {
+                                "UnknownValidatorActivation"
+                            }
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for UnexpectedKind {
                     const TYPE_HASH: u128 = 0x34dbd81949134f3d4da84ee0f68de80d;
                 }
@@ -25495,6 +28698,15 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::relay_session_report { .. } => "relay_session_report",
+                        Self::relay_new_offence_paged { .. } => "relay_new_offence_paged",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x484047837084ed64e2f30325ba482cee;
             }
@@ -25547,6 +28759,16 @@ pub mod runtime_types {
                 Unexpected(
                     super::super::super::runtime_types::pallet_staking_async_rc_client::pallet::UnexpectedKind,
                 ),
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::SessionReportReceived { .. } => "SessionReportReceived",
+                        Self::OffenceReceived { .. } => "OffenceReceived",
+                        Self::Unexpected { .. } => "Unexpected",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xbb17320be4bfd41a9c629664e62d2d5f;
@@ -25622,6 +28844,23 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 ValidatorSetDropped,
             }
+            impl UnexpectedKind {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::SessionReportIntegrityFailed { .. } => {
+                            "SessionReportIntegrityFailed"
+                        }
+                        Self::ValidatorSetIntegrityFailed { .. } => {
+                            "ValidatorSetIntegrityFailed"
+                        }
+                        Self::SessionSkipped { .. } => "SessionSkipped",
+                        Self::SessionAlreadyProcessed { .. } => "SessionAlreadyProcessed",
+                        Self::ValidatorSetSendFailed { .. } => "ValidatorSetSendFailed",
+                        Self::ValidatorSetDropped { .. } => "ValidatorSetDropped",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for UnexpectedKind {
                 const TYPE_HASH: u128 = 0x0ad91d56b8990203c5a6d1f1bb7c6c3d;
             }
@@ -25694,6 +28933,19 @@ pub mod runtime_types {
                     progress_top: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Progress,
                     progress_child: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Progress,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::control_auto_migration { .. } => "control_auto_migration",
+                        Self::continue_migrate { .. } => "continue_migrate",
+                        Self::migrate_custom_top { .. } => "migrate_custom_top",
+                        Self::migrate_custom_child { .. } => "migrate_custom_child",
+                        Self::set_signed_max_limits { .. } => "set_signed_max_limits",
+                        Self::force_set_progress { .. } => "force_set_progress",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x2b124a97b70af6322ac17ce0bb6ab949;
@@ -25812,6 +29064,21 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 BadChildRoot,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::MaxSignedLimits { .. } => "MaxSignedLimits",
+                        Self::KeyTooLong { .. } => "KeyTooLong",
+                        Self::NotEnoughFunds { .. } => "NotEnoughFunds",
+                        Self::BadWitness { .. } => "BadWitness",
+                        Self::SignedMigrationNotAllowed { .. } => {
+                            "SignedMigrationNotAllowed"
+                        }
+                        Self::BadChildRoot { .. } => "BadChildRoot",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xe7ec3ef8ac05fca41ae89f25ccd7bade;
             }
@@ -25859,6 +29126,17 @@ pub mod runtime_types {
                 Halted {
                     error: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Error,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Migrated { .. } => "Migrated",
+                        Self::Slashed { .. } => "Slashed",
+                        Self::AutoMigrationFinished { .. } => "AutoMigrationFinished",
+                        Self::Halted { .. } => "Halted",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xacf359ae68c514f66a0e913bedbaf370;
@@ -25924,6 +29202,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 SlashForMigrate,
             }
+            impl HoldReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::SlashForMigrate { .. } => "SlashForMigrate",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0x0320174cfc2ea2310ac30260d3e51cca;
             }
@@ -25946,6 +29232,15 @@ pub mod runtime_types {
                 Signed,
                 #[codec(index = 1u8)]
                 Auto,
+            }
+            impl MigrationCompute {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Signed { .. } => "Signed",
+                        Self::Auto { .. } => "Auto",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for MigrationCompute {
                 const TYPE_HASH: u128 = 0x6eba3bd703505837136432c117b5607d;
@@ -26039,6 +29334,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Complete,
             }
+            impl Progress {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ToStart { .. } => "ToStart",
+                        Self::LastKey { .. } => "LastKey",
+                        Self::Complete { .. } => "Complete",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Progress {
                 const TYPE_HASH: u128 = 0x743639155a84058d8bbbf51c53474d2f;
             }
@@ -26077,6 +29382,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 set { #[codec(compact)] now: u64 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::set { .. } => "set",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x8d4f537b62408891252c21fdf7888df0;
             }
@@ -26114,6 +29427,14 @@ pub mod runtime_types {
                     actual_fee: u128,
                     tip: u128,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TransactionFeePaid { .. } => "TransactionFeePaid",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x9c7b1ee63aabd647c96f5a8c20cc37d6;
@@ -26215,6 +29536,19 @@ pub mod runtime_types {
                 check_status { index: u32 },
                 #[codec(index = 8u8)]
                 void_spend { index: u32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::spend_local { .. } => "spend_local",
+                        Self::remove_approval { .. } => "remove_approval",
+                        Self::spend { .. } => "spend",
+                        Self::payout { .. } => "payout",
+                        Self::check_status { .. } => "check_status",
+                        Self::void_spend { .. } => "void_spend",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x95e243c786f65b3f39c0887b33f53fcc;
@@ -26327,6 +29661,24 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 Inconclusive,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidIndex { .. } => "InvalidIndex",
+                        Self::TooManyApprovals { .. } => "TooManyApprovals",
+                        Self::InsufficientPermission { .. } => "InsufficientPermission",
+                        Self::ProposalNotApproved { .. } => "ProposalNotApproved",
+                        Self::FailedToConvertBalance { .. } => "FailedToConvertBalance",
+                        Self::SpendExpired { .. } => "SpendExpired",
+                        Self::EarlyPayout { .. } => "EarlyPayout",
+                        Self::AlreadyAttempted { .. } => "AlreadyAttempted",
+                        Self::PayoutError { .. } => "PayoutError",
+                        Self::NotAttempted { .. } => "NotAttempted",
+                        Self::Inconclusive { .. } => "Inconclusive",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x8db40ada7abf06ca7bd35507a0b4b013;
             }
@@ -26407,6 +29759,25 @@ pub mod runtime_types {
                 PaymentFailed { index: u32, payment_id: u64 },
                 #[codec(index = 11u8)]
                 SpendProcessed { index: u32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Spending { .. } => "Spending",
+                        Self::Awarded { .. } => "Awarded",
+                        Self::Burnt { .. } => "Burnt",
+                        Self::Rollover { .. } => "Rollover",
+                        Self::Deposit { .. } => "Deposit",
+                        Self::SpendApproved { .. } => "SpendApproved",
+                        Self::UpdatedInactive { .. } => "UpdatedInactive",
+                        Self::AssetSpendApproved { .. } => "AssetSpendApproved",
+                        Self::AssetSpendVoided { .. } => "AssetSpendVoided",
+                        Self::Paid { .. } => "Paid",
+                        Self::PaymentFailed { .. } => "PaymentFailed",
+                        Self::SpendProcessed { .. } => "SpendProcessed",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x629b00a32c641cc76340f2f6d3c01341;
@@ -26772,6 +30143,43 @@ pub mod runtime_types {
                 },
                 #[codec(index = 25u8)]
                 buy_item { collection: u32, item: u32, bid_price: u128 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::create { .. } => "create",
+                        Self::force_create { .. } => "force_create",
+                        Self::destroy { .. } => "destroy",
+                        Self::mint { .. } => "mint",
+                        Self::burn { .. } => "burn",
+                        Self::transfer { .. } => "transfer",
+                        Self::redeposit { .. } => "redeposit",
+                        Self::freeze { .. } => "freeze",
+                        Self::thaw { .. } => "thaw",
+                        Self::freeze_collection { .. } => "freeze_collection",
+                        Self::thaw_collection { .. } => "thaw_collection",
+                        Self::transfer_ownership { .. } => "transfer_ownership",
+                        Self::set_team { .. } => "set_team",
+                        Self::approve_transfer { .. } => "approve_transfer",
+                        Self::cancel_approval { .. } => "cancel_approval",
+                        Self::force_item_status { .. } => "force_item_status",
+                        Self::set_attribute { .. } => "set_attribute",
+                        Self::clear_attribute { .. } => "clear_attribute",
+                        Self::set_metadata { .. } => "set_metadata",
+                        Self::clear_metadata { .. } => "clear_metadata",
+                        Self::set_collection_metadata { .. } => "set_collection_metadata",
+                        Self::clear_collection_metadata { .. } => {
+                            "clear_collection_metadata"
+                        }
+                        Self::set_accept_ownership { .. } => "set_accept_ownership",
+                        Self::set_collection_max_supply { .. } => {
+                            "set_collection_max_supply"
+                        }
+                        Self::set_price { .. } => "set_price",
+                        Self::buy_item { .. } => "buy_item",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xfba8d72b9ab39c4770412d6548cad986;
@@ -27209,6 +30617,35 @@ pub mod runtime_types {
                 #[codec(index = 21u8)]
                 WrongAttribute,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::UnknownCollection { .. } => "UnknownCollection",
+                        Self::AlreadyExists { .. } => "AlreadyExists",
+                        Self::WrongOwner { .. } => "WrongOwner",
+                        Self::BadWitness { .. } => "BadWitness",
+                        Self::InUse { .. } => "InUse",
+                        Self::Frozen { .. } => "Frozen",
+                        Self::WrongDelegate { .. } => "WrongDelegate",
+                        Self::NoDelegate { .. } => "NoDelegate",
+                        Self::Unapproved { .. } => "Unapproved",
+                        Self::Unaccepted { .. } => "Unaccepted",
+                        Self::Locked { .. } => "Locked",
+                        Self::MaxSupplyReached { .. } => "MaxSupplyReached",
+                        Self::MaxSupplyAlreadySet { .. } => "MaxSupplyAlreadySet",
+                        Self::MaxSupplyTooSmall { .. } => "MaxSupplyTooSmall",
+                        Self::UnknownItem { .. } => "UnknownItem",
+                        Self::NotForSale { .. } => "NotForSale",
+                        Self::BidTooLow { .. } => "BidTooLow",
+                        Self::NoMetadata { .. } => "NoMetadata",
+                        Self::WrongMetadata { .. } => "WrongMetadata",
+                        Self::AttributeNotFound { .. } => "AttributeNotFound",
+                        Self::WrongAttribute { .. } => "WrongAttribute",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x13d47794fa9eb30b9898218674d79fca;
             }
@@ -27406,6 +30843,44 @@ pub mod runtime_types {
                     seller: ::ferroscale_runtime_types::AccountId32,
                     buyer: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Created { .. } => "Created",
+                        Self::ForceCreated { .. } => "ForceCreated",
+                        Self::Destroyed { .. } => "Destroyed",
+                        Self::Issued { .. } => "Issued",
+                        Self::Transferred { .. } => "Transferred",
+                        Self::Burned { .. } => "Burned",
+                        Self::Frozen { .. } => "Frozen",
+                        Self::Thawed { .. } => "Thawed",
+                        Self::CollectionFrozen { .. } => "CollectionFrozen",
+                        Self::CollectionThawed { .. } => "CollectionThawed",
+                        Self::OwnerChanged { .. } => "OwnerChanged",
+                        Self::TeamChanged { .. } => "TeamChanged",
+                        Self::ApprovedTransfer { .. } => "ApprovedTransfer",
+                        Self::ApprovalCancelled { .. } => "ApprovalCancelled",
+                        Self::ItemStatusChanged { .. } => "ItemStatusChanged",
+                        Self::CollectionMetadataSet { .. } => "CollectionMetadataSet",
+                        Self::CollectionMetadataCleared { .. } => {
+                            "CollectionMetadataCleared"
+                        }
+                        Self::MetadataSet { .. } => "MetadataSet",
+                        Self::MetadataCleared { .. } => "MetadataCleared",
+                        Self::Redeposited { .. } => "Redeposited",
+                        Self::AttributeSet { .. } => "AttributeSet",
+                        Self::AttributeCleared { .. } => "AttributeCleared",
+                        Self::OwnershipAcceptanceChanged { .. } => {
+                            "OwnershipAcceptanceChanged"
+                        }
+                        Self::CollectionMaxSupplySet { .. } => "CollectionMaxSupplySet",
+                        Self::ItemPriceSet { .. } => "ItemPriceSet",
+                        Self::ItemPriceRemoved { .. } => "ItemPriceRemoved",
+                        Self::ItemBought { .. } => "ItemBought",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xbbfe98a57eabf52cfc74a89ac4cf20f4;
@@ -27908,6 +31383,21 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::batch { .. } => "batch",
+                        Self::as_derivative { .. } => "as_derivative",
+                        Self::batch_all { .. } => "batch_all",
+                        Self::dispatch_as { .. } => "dispatch_as",
+                        Self::force_batch { .. } => "force_batch",
+                        Self::with_weight { .. } => "with_weight",
+                        Self::if_else { .. } => "if_else",
+                        Self::dispatch_as_fallible { .. } => "dispatch_as_fallible",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xeb94b9655f624401356a0d739084f30f;
             }
@@ -28017,6 +31507,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 TooManyCalls,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TooManyCalls { .. } => "TooManyCalls",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x3f55e5d2938d07af31b632fd06a59e1a;
             }
@@ -28063,6 +31561,23 @@ pub mod runtime_types {
                 IfElseFallbackCalled {
                     main_error: super::super::super::runtime_types::sp_runtime::DispatchError,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::BatchInterrupted { .. } => "BatchInterrupted",
+                        Self::BatchCompleted { .. } => "BatchCompleted",
+                        Self::BatchCompletedWithErrors { .. } => {
+                            "BatchCompletedWithErrors"
+                        }
+                        Self::ItemCompleted { .. } => "ItemCompleted",
+                        Self::ItemFailed { .. } => "ItemFailed",
+                        Self::DispatchedAs { .. } => "DispatchedAs",
+                        Self::IfElseMainSuccess { .. } => "IfElseMainSuccess",
+                        Self::IfElseFallbackCalled { .. } => "IfElseFallbackCalled",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xb88d67c18198332856b0438fcb45a04a;
@@ -28186,6 +31701,21 @@ pub mod runtime_types {
                     schedule_index: u32,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::vest { .. } => "vest",
+                        Self::vest_other { .. } => "vest_other",
+                        Self::vested_transfer { .. } => "vested_transfer",
+                        Self::force_vested_transfer { .. } => "force_vested_transfer",
+                        Self::merge_schedules { .. } => "merge_schedules",
+                        Self::force_remove_vesting_schedule { .. } => {
+                            "force_remove_vesting_schedule"
+                        }
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x9433294a809369993d4bbe4c8e1aa5f8;
             }
@@ -28284,6 +31814,20 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 InvalidScheduleParams,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotVesting { .. } => "NotVesting",
+                        Self::AtMaxVestingSchedules { .. } => "AtMaxVestingSchedules",
+                        Self::AmountLow { .. } => "AmountLow",
+                        Self::ScheduleIndexOutOfBounds { .. } => {
+                            "ScheduleIndexOutOfBounds"
+                        }
+                        Self::InvalidScheduleParams { .. } => "InvalidScheduleParams",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xbce2980bedc56d0197451f0924bcb532;
             }
@@ -28327,6 +31871,16 @@ pub mod runtime_types {
                 },
                 #[codec(index = 2u8)]
                 VestingCompleted { account: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::VestingCreated { .. } => "VestingCreated",
+                        Self::VestingUpdated { .. } => "VestingUpdated",
+                        Self::VestingCompleted { .. } => "VestingCompleted",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x12ac8e0c81d489c896ca1c4c9fc52eca;
@@ -28439,6 +31993,21 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::whitelist_call { .. } => "whitelist_call",
+                        Self::remove_whitelisted_call { .. } => "remove_whitelisted_call",
+                        Self::dispatch_whitelisted_call { .. } => {
+                            "dispatch_whitelisted_call"
+                        }
+                        Self::dispatch_whitelisted_call_with_preimage { .. } => {
+                            "dispatch_whitelisted_call_with_preimage"
+                        }
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xcb90c6fc3bfd97d606dcef1d66866090;
             }
@@ -28517,6 +32086,20 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 CallAlreadyWhitelisted,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::UnavailablePreImage { .. } => "UnavailablePreImage",
+                        Self::UndecodableCall { .. } => "UndecodableCall",
+                        Self::InvalidCallWeightWitness { .. } => {
+                            "InvalidCallWeightWitness"
+                        }
+                        Self::CallIsNotWhitelisted { .. } => "CallIsNotWhitelisted",
+                        Self::CallAlreadyWhitelisted { .. } => "CallAlreadyWhitelisted",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xfe23224845ddf7f2853490af3098cb17;
             }
@@ -28562,6 +32145,18 @@ pub mod runtime_types {
                         >,
                     >,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::CallWhitelisted { .. } => "CallWhitelisted",
+                        Self::WhitelistedCallRemoved { .. } => "WhitelistedCallRemoved",
+                        Self::WhitelistedCallDispatched { .. } => {
+                            "WhitelistedCallDispatched"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x18fee8743167947611fc53987170d912;
@@ -28703,6 +32298,58 @@ pub mod runtime_types {
                 WeightNotComputable,
                 #[codec(index = 40u8)]
                 ExceedsStackLimit,
+            }
+            impl ExecutionError {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Overflow { .. } => "Overflow",
+                        Self::Unimplemented { .. } => "Unimplemented",
+                        Self::UntrustedReserveLocation { .. } => {
+                            "UntrustedReserveLocation"
+                        }
+                        Self::UntrustedTeleportLocation { .. } => {
+                            "UntrustedTeleportLocation"
+                        }
+                        Self::LocationFull { .. } => "LocationFull",
+                        Self::LocationNotInvertible { .. } => "LocationNotInvertible",
+                        Self::BadOrigin { .. } => "BadOrigin",
+                        Self::InvalidLocation { .. } => "InvalidLocation",
+                        Self::AssetNotFound { .. } => "AssetNotFound",
+                        Self::FailedToTransactAsset { .. } => "FailedToTransactAsset",
+                        Self::NotWithdrawable { .. } => "NotWithdrawable",
+                        Self::LocationCannotHold { .. } => "LocationCannotHold",
+                        Self::ExceedsMaxMessageSize { .. } => "ExceedsMaxMessageSize",
+                        Self::DestinationUnsupported { .. } => "DestinationUnsupported",
+                        Self::Transport { .. } => "Transport",
+                        Self::Unroutable { .. } => "Unroutable",
+                        Self::UnknownClaim { .. } => "UnknownClaim",
+                        Self::FailedToDecode { .. } => "FailedToDecode",
+                        Self::MaxWeightInvalid { .. } => "MaxWeightInvalid",
+                        Self::NotHoldingFees { .. } => "NotHoldingFees",
+                        Self::TooExpensive { .. } => "TooExpensive",
+                        Self::Trap { .. } => "Trap",
+                        Self::ExpectationFalse { .. } => "ExpectationFalse",
+                        Self::PalletNotFound { .. } => "PalletNotFound",
+                        Self::NameMismatch { .. } => "NameMismatch",
+                        Self::VersionIncompatible { .. } => "VersionIncompatible",
+                        Self::HoldingWouldOverflow { .. } => "HoldingWouldOverflow",
+                        Self::ExportError { .. } => "ExportError",
+                        Self::ReanchorFailed { .. } => "ReanchorFailed",
+                        Self::NoDeal { .. } => "NoDeal",
+                        Self::FeesNotMet { .. } => "FeesNotMet",
+                        Self::LockError { .. } => "LockError",
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::Unanchored { .. } => "Unanchored",
+                        Self::NotDepositable { .. } => "NotDepositable",
+                        Self::TooManyAssets { .. } => "TooManyAssets",
+                        Self::UnhandledXcmVersion { .. } => "UnhandledXcmVersion",
+                        Self::WeightLimitReached { .. } => "WeightLimitReached",
+                        Self::Barrier { .. } => "Barrier",
+                        Self::WeightNotComputable { .. } => "WeightNotComputable",
+                        Self::ExceedsStackLimit { .. } => "ExceedsStackLimit",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for ExecutionError {
                 const TYPE_HASH: u128 = 0xdf7de5cd7725b0c0e427d3185cda28c5;
@@ -28906,6 +32553,42 @@ pub mod runtime_types {
                 },
                 #[codec(index = 16u8)]
                 remove_all_authorized_aliases,
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::send { .. } => "send",
+                        Self::teleport_assets { .. } => "teleport_assets",
+                        Self::reserve_transfer_assets { .. } => "reserve_transfer_assets",
+                        Self::execute { .. } => "execute",
+                        Self::force_xcm_version { .. } => "force_xcm_version",
+                        Self::force_default_xcm_version { .. } => {
+                            "force_default_xcm_version"
+                        }
+                        Self::force_subscribe_version_notify { .. } => {
+                            "force_subscribe_version_notify"
+                        }
+                        Self::force_unsubscribe_version_notify { .. } => {
+                            "force_unsubscribe_version_notify"
+                        }
+                        Self::limited_reserve_transfer_assets { .. } => {
+                            "limited_reserve_transfer_assets"
+                        }
+                        Self::limited_teleport_assets { .. } => "limited_teleport_assets",
+                        Self::force_suspension { .. } => "force_suspension",
+                        Self::transfer_assets { .. } => "transfer_assets",
+                        Self::claim_assets { .. } => "claim_assets",
+                        Self::transfer_assets_using_type_and_then { .. } => {
+                            "transfer_assets_using_type_and_then"
+                        }
+                        Self::add_authorized_alias { .. } => "add_authorized_alias",
+                        Self::remove_authorized_alias { .. } => "remove_authorized_alias",
+                        Self::remove_all_authorized_aliases { .. } => {
+                            "remove_all_authorized_aliases"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x6935d6f23a9ef18c895a699809f8ba93;
@@ -29219,6 +32902,53 @@ pub mod runtime_types {
                     error: super::super::super::runtime_types::pallet_xcm::errors::ExecutionError,
                 },
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Unreachable { .. } => "Unreachable",
+                        Self::SendFailure { .. } => "SendFailure",
+                        Self::Filtered { .. } => "Filtered",
+                        Self::UnweighableMessage { .. } => "UnweighableMessage",
+                        Self::DestinationNotInvertible { .. } => {
+                            "DestinationNotInvertible"
+                        }
+                        Self::Empty { .. } => "Empty",
+                        Self::CannotReanchor { .. } => "CannotReanchor",
+                        Self::TooManyAssets { .. } => "TooManyAssets",
+                        Self::InvalidOrigin { .. } => "InvalidOrigin",
+                        Self::BadVersion { .. } => "BadVersion",
+                        Self::BadLocation { .. } => "BadLocation",
+                        Self::NoSubscription { .. } => "NoSubscription",
+                        Self::AlreadySubscribed { .. } => "AlreadySubscribed",
+                        Self::CannotCheckOutTeleport { .. } => "CannotCheckOutTeleport",
+                        Self::LowBalance { .. } => "LowBalance",
+                        Self::TooManyLocks { .. } => "TooManyLocks",
+                        Self::AccountNotSovereign { .. } => "AccountNotSovereign",
+                        Self::FeesNotMet { .. } => "FeesNotMet",
+                        Self::LockNotFound { .. } => "LockNotFound",
+                        Self::InUse { .. } => "InUse",
+                        Self::InvalidAssetUnknownReserve { .. } => {
+                            "InvalidAssetUnknownReserve"
+                        }
+                        Self::InvalidAssetUnsupportedReserve { .. } => {
+                            "InvalidAssetUnsupportedReserve"
+                        }
+                        Self::TooManyReserves { .. } => "TooManyReserves",
+                        Self::LocalExecutionIncomplete { .. } => {
+                            "LocalExecutionIncomplete"
+                        }
+                        Self::TooManyAuthorizedAliases { .. } => {
+                            "TooManyAuthorizedAliases"
+                        }
+                        Self::ExpiresInPast { .. } => "ExpiresInPast",
+                        Self::AliasNotFound { .. } => "AliasNotFound",
+                        Self::LocalExecutionIncompleteWithError { .. } => {
+                            "LocalExecutionIncompleteWithError"
+                        }
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x3d2eb4caeeb11e93f895e9c8e43ce1f6;
             }
@@ -29471,6 +33201,52 @@ pub mod runtime_types {
                 AliasesAuthorizationsRemoved {
                     target: super::super::super::runtime_types::staging_xcm::v5::location::Location,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Attempted { .. } => "Attempted",
+                        Self::Sent { .. } => "Sent",
+                        Self::SendFailed { .. } => "SendFailed",
+                        Self::ProcessXcmError { .. } => "ProcessXcmError",
+                        Self::UnexpectedResponse { .. } => "UnexpectedResponse",
+                        Self::ResponseReady { .. } => "ResponseReady",
+                        Self::Notified { .. } => "Notified",
+                        Self::NotifyOverweight { .. } => "NotifyOverweight",
+                        Self::NotifyDispatchError { .. } => "NotifyDispatchError",
+                        Self::NotifyDecodeFailed { .. } => "NotifyDecodeFailed",
+                        Self::InvalidResponder { .. } => "InvalidResponder",
+                        Self::InvalidResponderVersion { .. } => "InvalidResponderVersion",
+                        Self::ResponseTaken { .. } => "ResponseTaken",
+                        Self::AssetsTrapped { .. } => "AssetsTrapped",
+                        Self::VersionChangeNotified { .. } => "VersionChangeNotified",
+                        Self::SupportedVersionChanged { .. } => "SupportedVersionChanged",
+                        Self::NotifyTargetSendFail { .. } => "NotifyTargetSendFail",
+                        Self::NotifyTargetMigrationFail { .. } => {
+                            "NotifyTargetMigrationFail"
+                        }
+                        Self::InvalidQuerierVersion { .. } => "InvalidQuerierVersion",
+                        Self::InvalidQuerier { .. } => "InvalidQuerier",
+                        Self::VersionNotifyStarted { .. } => "VersionNotifyStarted",
+                        Self::VersionNotifyRequested { .. } => "VersionNotifyRequested",
+                        Self::VersionNotifyUnrequested { .. } => {
+                            "VersionNotifyUnrequested"
+                        }
+                        Self::FeesPaid { .. } => "FeesPaid",
+                        Self::AssetsClaimed { .. } => "AssetsClaimed",
+                        Self::VersionMigrationFinished { .. } => {
+                            "VersionMigrationFinished"
+                        }
+                        Self::AliasAuthorized { .. } => "AliasAuthorized",
+                        Self::AliasAuthorizationRemoved { .. } => {
+                            "AliasAuthorizationRemoved"
+                        }
+                        Self::AliasesAuthorizationsRemoved { .. } => {
+                            "AliasesAuthorizationsRemoved"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x6c7cd62be7b271c9ce5a0196bc80eb54;
@@ -29918,6 +33694,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 AuthorizeAlias,
             }
+            impl HoldReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::AuthorizeAlias { .. } => "AuthorizeAlias",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0x6fb0f010be6139cf726e6a861f78229f;
             }
@@ -29944,6 +33728,15 @@ pub mod runtime_types {
                 Response(
                     super::super::super::runtime_types::staging_xcm::v5::location::Location,
                 ),
+            }
+            impl Origin {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Xcm { .. } => "Xcm",
+                        Self::Response { .. } => "Response",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Origin {
                 const TYPE_HASH: u128 = 0xb2a2ad4fd894a5c32fc380b285f79a53;
@@ -29983,6 +33776,14 @@ pub mod runtime_types {
                     bridge_id: ::ferroscale_runtime_types::H256,
                     is_congested: bool,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::report_bridge_status { .. } => "report_bridge_status",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x7eb87d2be14c399d887ef986e97850d4;
@@ -30026,6 +33827,19 @@ pub mod runtime_types {
                 DeliveryFeeFactorIncreased {
                     new_value: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::DeliveryFeeFactorDecreased { .. } => {
+                            "DeliveryFeeFactorDecreased"
+                        }
+                        Self::DeliveryFeeFactorIncreased { .. } => {
+                            "DeliveryFeeFactorIncreased"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x0d3fb97479fd3d2c5b7c77d83bed7e34;
@@ -30081,6 +33895,15 @@ pub mod runtime_types {
                     location: super::super::super::runtime_types::staging_xcm::v5::location::Location,
                     account_id: super::super::super::runtime_types::staging_xcm::v5::location::Location,
                 },
+            }
+            impl VersionedLocatableAccount {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::V4 { .. } => "V4",
+                        Self::V5 { .. } => "V5",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for VersionedLocatableAccount {
                 const TYPE_HASH: u128 = 0x3f8606e1d0fd3a05dc8ce9fcf7b42e98;
@@ -30269,6 +34092,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Saft,
             }
+            impl StatementKind {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Regular { .. } => "Regular",
+                        Self::Saft { .. } => "Saft",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for StatementKind {
                 const TYPE_HASH: u128 = 0x78e2bbab33ccd8217b465c7f55075c60;
             }
@@ -30319,6 +34151,18 @@ pub mod runtime_types {
                         new: super::super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
                         maybe_preclaim: Option<::ferroscale_runtime_types::AccountId32>,
                     },
+                }
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::claim { .. } => "claim",
+                            Self::mint_claim { .. } => "mint_claim",
+                            Self::claim_attest { .. } => "claim_attest",
+                            Self::attest { .. } => "attest",
+                            Self::move_claim { .. } => "move_claim",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x859cae8ac761c400eab16e09dc0ee428;
@@ -30427,6 +34271,21 @@ pub mod runtime_types {
                     #[codec(index = 5u8)]
                     VestedBalanceExists,
                 }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::InvalidEthereumSignature { .. } => {
+                                "InvalidEthereumSignature"
+                            }
+                            Self::SignerHasNoClaim { .. } => "SignerHasNoClaim",
+                            Self::SenderHasNoClaim { .. } => "SenderHasNoClaim",
+                            Self::PotUnderflow { .. } => "PotUnderflow",
+                            Self::InvalidStatement { .. } => "InvalidStatement",
+                            Self::VestedBalanceExists { .. } => "VestedBalanceExists",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x689db770939b38d1d7ca4b5255beff3d;
                 }
@@ -30468,6 +34327,14 @@ pub mod runtime_types {
                         ethereum_address: super::super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
                         amount: u128,
                     },
+                }
+                impl Event {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Claimed { .. } => "Claimed",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0xaf5d0380a28757d427037f28ac79a1e5;
@@ -30526,6 +34393,16 @@ pub mod runtime_types {
                     location: super::super::super::runtime_types::staging_xcm::v5::location::Location,
                     asset_id: super::super::super::runtime_types::staging_xcm::v5::asset::AssetId,
                 },
+            }
+            impl VersionedLocatableAsset {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::V3 { .. } => "V3",
+                        Self::V4 { .. } => "V4",
+                        Self::V5 { .. } => "V5",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for VersionedLocatableAsset {
                 const TYPE_HASH: u128 = 0x1f155bde080eb5c645509432d8d07441;
@@ -30600,6 +34477,21 @@ pub mod runtime_types {
                 NominationPools,
                 #[codec(index = 9u8)]
                 ParaRegistration,
+            }
+            impl ProxyType {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Any { .. } => "Any",
+                        Self::NonTransfer { .. } => "NonTransfer",
+                        Self::Governance { .. } => "Governance",
+                        Self::Staking { .. } => "Staking",
+                        Self::CancelProxy { .. } => "CancelProxy",
+                        Self::Auction { .. } => "Auction",
+                        Self::NominationPools { .. } => "NominationPools",
+                        Self::ParaRegistration { .. } => "ParaRegistration",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for ProxyType {
                 const TYPE_HASH: u128 = 0x16cd97f089421855d1709ed324b8536a;
@@ -30678,6 +34570,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Halted,
             }
+            impl BasicOperatingMode {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Normal { .. } => "Normal",
+                        Self::Halted { .. } => "Halted",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for BasicOperatingMode {
                 const TYPE_HASH: u128 = 0xd3d11e1ab35a1e221fefb99905a520c9;
             }
@@ -30705,6 +34606,15 @@ pub mod runtime_types {
                 Inbound(u64),
                 #[codec(index = 1u8)]
                 Outbound(u64),
+            }
+            impl MessageId {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Inbound { .. } => "Inbound",
+                        Self::Outbound { .. } => "Outbound",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for MessageId {
                 const TYPE_HASH: u128 = 0x1768848e56663ff05a2dbee43471e862;
@@ -30755,6 +34665,16 @@ pub mod runtime_types {
                     message_id: super::super::super::runtime_types::snowbridge_core::reward::MessageId,
                     asset: super::super::super::runtime_types::staging_xcm::v5::asset::Asset,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::set_operating_mode { .. } => "set_operating_mode",
+                        Self::register_token { .. } => "register_token",
+                        Self::add_tip { .. } => "add_tip",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x7146e832b002ecd77cd1a3c9355f0759;
@@ -30842,6 +34762,30 @@ pub mod runtime_types {
                 #[codec(index = 12u8)]
                 TipAmountZero,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::UnsupportedLocationVersion { .. } => {
+                            "UnsupportedLocationVersion"
+                        }
+                        Self::InvalidAssetOwner { .. } => "InvalidAssetOwner",
+                        Self::SendFailure { .. } => "SendFailure",
+                        Self::FeesNotMet { .. } => "FeesNotMet",
+                        Self::LocationConversionFailed { .. } => {
+                            "LocationConversionFailed"
+                        }
+                        Self::Halted { .. } => "Halted",
+                        Self::Unreachable { .. } => "Unreachable",
+                        Self::UnsupportedAsset { .. } => "UnsupportedAsset",
+                        Self::WithdrawError { .. } => "WithdrawError",
+                        Self::InvalidAccount { .. } => "InvalidAccount",
+                        Self::SwapError { .. } => "SwapError",
+                        Self::BurnError { .. } => "BurnError",
+                        Self::TipAmountZero { .. } => "TipAmountZero",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x8fb68be64c8cb2acc8f0fe28118fb7d7;
             }
@@ -30902,6 +34846,17 @@ pub mod runtime_types {
                 ExportOperatingModeChanged {
                     mode: super::super::super::runtime_types::snowbridge_core::operating_mode::BasicOperatingMode,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::MessageSent { .. } => "MessageSent",
+                        Self::ExportOperatingModeChanged { .. } => {
+                            "ExportOperatingModeChanged"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x53a74b70eda28892966e6f6765baa966;
@@ -30964,6 +34919,16 @@ pub mod runtime_types {
             Overflow,
             #[codec(index = 2u8)]
             DivisionByZero,
+        }
+        impl ArithmeticError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Underflow { .. } => "Underflow",
+                    Self::Overflow { .. } => "Overflow",
+                    Self::DivisionByZero { .. } => "DivisionByZero",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for ArithmeticError {
             const TYPE_HASH: u128 = 0x008cb2a3d597c9b92f05b877e085c46c;
@@ -31159,6 +35124,23 @@ pub mod runtime_types {
             #[codec(index = 9u8)]
             DuplicateTarget,
         }
+        impl Error {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::SolutionWeightOverflow { .. } => "SolutionWeightOverflow",
+                    Self::SolutionTargetOverflow { .. } => "SolutionTargetOverflow",
+                    Self::SolutionInvalidIndex { .. } => "SolutionInvalidIndex",
+                    Self::SolutionInvalidPageIndex { .. } => "SolutionInvalidPageIndex",
+                    Self::ArithmeticError { .. } => "ArithmeticError",
+                    Self::InvalidSupportEdge { .. } => "InvalidSupportEdge",
+                    Self::TooManyVoters { .. } => "TooManyVoters",
+                    Self::BoundsExceeded { .. } => "BoundsExceeded",
+                    Self::DuplicateVoter { .. } => "DuplicateVoter",
+                    Self::DuplicateTarget { .. } => "DuplicateTarget",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Error {
             const TYPE_HASH: u128 = 0x4a3f1d1459b366e1984268fae391f1b0;
         }
@@ -31230,6 +35212,28 @@ pub mod runtime_types {
             RootNotAllowed,
             #[codec(index = 14u8)]
             Trie(super::super::runtime_types::sp_runtime::proving_trie::TrieError),
+        }
+        impl DispatchError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Other { .. } => "Other",
+                    Self::CannotLookup { .. } => "CannotLookup",
+                    Self::BadOrigin { .. } => "BadOrigin",
+                    Self::Module { .. } => "Module",
+                    Self::ConsumerRemaining { .. } => "ConsumerRemaining",
+                    Self::NoProviders { .. } => "NoProviders",
+                    Self::TooManyConsumers { .. } => "TooManyConsumers",
+                    Self::Token { .. } => "Token",
+                    Self::Arithmetic { .. } => "Arithmetic",
+                    Self::Transactional { .. } => "Transactional",
+                    Self::Exhausted { .. } => "Exhausted",
+                    Self::Corruption { .. } => "Corruption",
+                    Self::Unavailable { .. } => "Unavailable",
+                    Self::RootNotAllowed { .. } => "RootNotAllowed",
+                    Self::Trie { .. } => "Trie",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for DispatchError {
             const TYPE_HASH: u128 = 0x40a92fa8e71a04525576dfd0f42ade29;
@@ -31338,6 +35342,16 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Ecdsa([u8; 65usize]),
         }
+        impl MultiSignature {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Ed25519 { .. } => "Ed25519",
+                    Self::Sr25519 { .. } => "Sr25519",
+                    Self::Ecdsa { .. } => "Ecdsa",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for MultiSignature {
             const TYPE_HASH: u128 = 0xbc770acc2e7b1730cdc9aea387ba08d0;
         }
@@ -31384,6 +35398,23 @@ pub mod runtime_types {
             #[codec(index = 9u8)]
             Blocked,
         }
+        impl TokenError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::FundsUnavailable { .. } => "FundsUnavailable",
+                    Self::OnlyProvider { .. } => "OnlyProvider",
+                    Self::BelowMinimum { .. } => "BelowMinimum",
+                    Self::CannotCreate { .. } => "CannotCreate",
+                    Self::UnknownAsset { .. } => "UnknownAsset",
+                    Self::Frozen { .. } => "Frozen",
+                    Self::Unsupported { .. } => "Unsupported",
+                    Self::CannotCreateHold { .. } => "CannotCreateHold",
+                    Self::NotExpendable { .. } => "NotExpendable",
+                    Self::Blocked { .. } => "Blocked",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for TokenError {
             const TYPE_HASH: u128 = 0xc3df2109ec2d0df34a3ec75a49978360;
         }
@@ -31425,6 +35456,15 @@ pub mod runtime_types {
             LimitReached,
             #[codec(index = 1u8)]
             NoLayer,
+        }
+        impl TransactionalError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::LimitReached { .. } => "LimitReached",
+                    Self::NoLayer { .. } => "NoLayer",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for TransactionalError {
             const TYPE_HASH: u128 = 0x0cdac8f0e9d03266508beb610aab1748;
@@ -31508,6 +35548,20 @@ pub mod runtime_types {
                     Other(Vec<u8>),
                     #[codec(index = 8u8)]
                     RuntimeEnvironmentUpdated,
+                }
+                impl DigestItem {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::PreRuntime { .. } => "PreRuntime",
+                            Self::Consensus { .. } => "Consensus",
+                            Self::Seal { .. } => "Seal",
+                            Self::Other { .. } => "Other",
+                            Self::RuntimeEnvironmentUpdated { .. } => {
+                                "RuntimeEnvironmentUpdated"
+                            }
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for DigestItem {
                     const TYPE_HASH: u128 = 0xf27901c7e20beb244f1a5c955d775547;
@@ -32084,6 +36138,269 @@ pub mod runtime_types {
                     Mortal254(u8),
                     #[codec(index = 255u8)]
                     Mortal255(u8),
+                }
+                impl Era {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Immortal { .. } => "Immortal",
+                            Self::Mortal1 { .. } => "Mortal1",
+                            Self::Mortal2 { .. } => "Mortal2",
+                            Self::Mortal3 { .. } => "Mortal3",
+                            Self::Mortal4 { .. } => "Mortal4",
+                            Self::Mortal5 { .. } => "Mortal5",
+                            Self::Mortal6 { .. } => "Mortal6",
+                            Self::Mortal7 { .. } => "Mortal7",
+                            Self::Mortal8 { .. } => "Mortal8",
+                            Self::Mortal9 { .. } => "Mortal9",
+                            Self::Mortal10 { .. } => "Mortal10",
+                            Self::Mortal11 { .. } => "Mortal11",
+                            Self::Mortal12 { .. } => "Mortal12",
+                            Self::Mortal13 { .. } => "Mortal13",
+                            Self::Mortal14 { .. } => "Mortal14",
+                            Self::Mortal15 { .. } => "Mortal15",
+                            Self::Mortal16 { .. } => "Mortal16",
+                            Self::Mortal17 { .. } => "Mortal17",
+                            Self::Mortal18 { .. } => "Mortal18",
+                            Self::Mortal19 { .. } => "Mortal19",
+                            Self::Mortal20 { .. } => "Mortal20",
+                            Self::Mortal21 { .. } => "Mortal21",
+                            Self::Mortal22 { .. } => "Mortal22",
+                            Self::Mortal23 { .. } => "Mortal23",
+                            Self::Mortal24 { .. } => "Mortal24",
+                            Self::Mortal25 { .. } => "Mortal25",
+                            Self::Mortal26 { .. } => "Mortal26",
+                            Self::Mortal27 { .. } => "Mortal27",
+                            Self::Mortal28 { .. } => "Mortal28",
+                            Self::Mortal29 { .. } => "Mortal29",
+                            Self::Mortal30 { .. } => "Mortal30",
+                            Self::Mortal31 { .. } => "Mortal31",
+                            Self::Mortal32 { .. } => "Mortal32",
+                            Self::Mortal33 { .. } => "Mortal33",
+                            Self::Mortal34 { .. } => "Mortal34",
+                            Self::Mortal35 { .. } => "Mortal35",
+                            Self::Mortal36 { .. } => "Mortal36",
+                            Self::Mortal37 { .. } => "Mortal37",
+                            Self::Mortal38 { .. } => "Mortal38",
+                            Self::Mortal39 { .. } => "Mortal39",
+                            Self::Mortal40 { .. } => "Mortal40",
+                            Self::Mortal41 { .. } => "Mortal41",
+                            Self::Mortal42 { .. } => "Mortal42",
+                            Self::Mortal43 { .. } => "Mortal43",
+                            Self::Mortal44 { .. } => "Mortal44",
+                            Self::Mortal45 { .. } => "Mortal45",
+                            Self::Mortal46 { .. } => "Mortal46",
+                            Self::Mortal47 { .. } => "Mortal47",
+                            Self::Mortal48 { .. } => "Mortal48",
+                            Self::Mortal49 { .. } => "Mortal49",
+                            Self::Mortal50 { .. } => "Mortal50",
+                            Self::Mortal51 { .. } => "Mortal51",
+                            Self::Mortal52 { .. } => "Mortal52",
+                            Self::Mortal53 { .. } => "Mortal53",
+                            Self::Mortal54 { .. } => "Mortal54",
+                            Self::Mortal55 { .. } => "Mortal55",
+                            Self::Mortal56 { .. } => "Mortal56",
+                            Self::Mortal57 { .. } => "Mortal57",
+                            Self::Mortal58 { .. } => "Mortal58",
+                            Self::Mortal59 { .. } => "Mortal59",
+                            Self::Mortal60 { .. } => "Mortal60",
+                            Self::Mortal61 { .. } => "Mortal61",
+                            Self::Mortal62 { .. } => "Mortal62",
+                            Self::Mortal63 { .. } => "Mortal63",
+                            Self::Mortal64 { .. } => "Mortal64",
+                            Self::Mortal65 { .. } => "Mortal65",
+                            Self::Mortal66 { .. } => "Mortal66",
+                            Self::Mortal67 { .. } => "Mortal67",
+                            Self::Mortal68 { .. } => "Mortal68",
+                            Self::Mortal69 { .. } => "Mortal69",
+                            Self::Mortal70 { .. } => "Mortal70",
+                            Self::Mortal71 { .. } => "Mortal71",
+                            Self::Mortal72 { .. } => "Mortal72",
+                            Self::Mortal73 { .. } => "Mortal73",
+                            Self::Mortal74 { .. } => "Mortal74",
+                            Self::Mortal75 { .. } => "Mortal75",
+                            Self::Mortal76 { .. } => "Mortal76",
+                            Self::Mortal77 { .. } => "Mortal77",
+                            Self::Mortal78 { .. } => "Mortal78",
+                            Self::Mortal79 { .. } => "Mortal79",
+                            Self::Mortal80 { .. } => "Mortal80",
+                            Self::Mortal81 { .. } => "Mortal81",
+                            Self::Mortal82 { .. } => "Mortal82",
+                            Self::Mortal83 { .. } => "Mortal83",
+                            Self::Mortal84 { .. } => "Mortal84",
+                            Self::Mortal85 { .. } => "Mortal85",
+                            Self::Mortal86 { .. } => "Mortal86",
+                            Self::Mortal87 { .. } => "Mortal87",
+                            Self::Mortal88 { .. } => "Mortal88",
+                            Self::Mortal89 { .. } => "Mortal89",
+                            Self::Mortal90 { .. } => "Mortal90",
+                            Self::Mortal91 { .. } => "Mortal91",
+                            Self::Mortal92 { .. } => "Mortal92",
+                            Self::Mortal93 { .. } => "Mortal93",
+                            Self::Mortal94 { .. } => "Mortal94",
+                            Self::Mortal95 { .. } => "Mortal95",
+                            Self::Mortal96 { .. } => "Mortal96",
+                            Self::Mortal97 { .. } => "Mortal97",
+                            Self::Mortal98 { .. } => "Mortal98",
+                            Self::Mortal99 { .. } => "Mortal99",
+                            Self::Mortal100 { .. } => "Mortal100",
+                            Self::Mortal101 { .. } => "Mortal101",
+                            Self::Mortal102 { .. } => "Mortal102",
+                            Self::Mortal103 { .. } => "Mortal103",
+                            Self::Mortal104 { .. } => "Mortal104",
+                            Self::Mortal105 { .. } => "Mortal105",
+                            Self::Mortal106 { .. } => "Mortal106",
+                            Self::Mortal107 { .. } => "Mortal107",
+                            Self::Mortal108 { .. } => "Mortal108",
+                            Self::Mortal109 { .. } => "Mortal109",
+                            Self::Mortal110 { .. } => "Mortal110",
+                            Self::Mortal111 { .. } => "Mortal111",
+                            Self::Mortal112 { .. } => "Mortal112",
+                            Self::Mortal113 { .. } => "Mortal113",
+                            Self::Mortal114 { .. } => "Mortal114",
+                            Self::Mortal115 { .. } => "Mortal115",
+                            Self::Mortal116 { .. } => "Mortal116",
+                            Self::Mortal117 { .. } => "Mortal117",
+                            Self::Mortal118 { .. } => "Mortal118",
+                            Self::Mortal119 { .. } => "Mortal119",
+                            Self::Mortal120 { .. } => "Mortal120",
+                            Self::Mortal121 { .. } => "Mortal121",
+                            Self::Mortal122 { .. } => "Mortal122",
+                            Self::Mortal123 { .. } => "Mortal123",
+                            Self::Mortal124 { .. } => "Mortal124",
+                            Self::Mortal125 { .. } => "Mortal125",
+                            Self::Mortal126 { .. } => "Mortal126",
+                            Self::Mortal127 { .. } => "Mortal127",
+                            Self::Mortal128 { .. } => "Mortal128",
+                            Self::Mortal129 { .. } => "Mortal129",
+                            Self::Mortal130 { .. } => "Mortal130",
+                            Self::Mortal131 { .. } => "Mortal131",
+                            Self::Mortal132 { .. } => "Mortal132",
+                            Self::Mortal133 { .. } => "Mortal133",
+                            Self::Mortal134 { .. } => "Mortal134",
+                            Self::Mortal135 { .. } => "Mortal135",
+                            Self::Mortal136 { .. } => "Mortal136",
+                            Self::Mortal137 { .. } => "Mortal137",
+                            Self::Mortal138 { .. } => "Mortal138",
+                            Self::Mortal139 { .. } => "Mortal139",
+                            Self::Mortal140 { .. } => "Mortal140",
+                            Self::Mortal141 { .. } => "Mortal141",
+                            Self::Mortal142 { .. } => "Mortal142",
+                            Self::Mortal143 { .. } => "Mortal143",
+                            Self::Mortal144 { .. } => "Mortal144",
+                            Self::Mortal145 { .. } => "Mortal145",
+                            Self::Mortal146 { .. } => "Mortal146",
+                            Self::Mortal147 { .. } => "Mortal147",
+                            Self::Mortal148 { .. } => "Mortal148",
+                            Self::Mortal149 { .. } => "Mortal149",
+                            Self::Mortal150 { .. } => "Mortal150",
+                            Self::Mortal151 { .. } => "Mortal151",
+                            Self::Mortal152 { .. } => "Mortal152",
+                            Self::Mortal153 { .. } => "Mortal153",
+                            Self::Mortal154 { .. } => "Mortal154",
+                            Self::Mortal155 { .. } => "Mortal155",
+                            Self::Mortal156 { .. } => "Mortal156",
+                            Self::Mortal157 { .. } => "Mortal157",
+                            Self::Mortal158 { .. } => "Mortal158",
+                            Self::Mortal159 { .. } => "Mortal159",
+                            Self::Mortal160 { .. } => "Mortal160",
+                            Self::Mortal161 { .. } => "Mortal161",
+                            Self::Mortal162 { .. } => "Mortal162",
+                            Self::Mortal163 { .. } => "Mortal163",
+                            Self::Mortal164 { .. } => "Mortal164",
+                            Self::Mortal165 { .. } => "Mortal165",
+                            Self::Mortal166 { .. } => "Mortal166",
+                            Self::Mortal167 { .. } => "Mortal167",
+                            Self::Mortal168 { .. } => "Mortal168",
+                            Self::Mortal169 { .. } => "Mortal169",
+                            Self::Mortal170 { .. } => "Mortal170",
+                            Self::Mortal171 { .. } => "Mortal171",
+                            Self::Mortal172 { .. } => "Mortal172",
+                            Self::Mortal173 { .. } => "Mortal173",
+                            Self::Mortal174 { .. } => "Mortal174",
+                            Self::Mortal175 { .. } => "Mortal175",
+                            Self::Mortal176 { .. } => "Mortal176",
+                            Self::Mortal177 { .. } => "Mortal177",
+                            Self::Mortal178 { .. } => "Mortal178",
+                            Self::Mortal179 { .. } => "Mortal179",
+                            Self::Mortal180 { .. } => "Mortal180",
+                            Self::Mortal181 { .. } => "Mortal181",
+                            Self::Mortal182 { .. } => "Mortal182",
+                            Self::Mortal183 { .. } => "Mortal183",
+                            Self::Mortal184 { .. } => "Mortal184",
+                            Self::Mortal185 { .. } => "Mortal185",
+                            Self::Mortal186 { .. } => "Mortal186",
+                            Self::Mortal187 { .. } => "Mortal187",
+                            Self::Mortal188 { .. } => "Mortal188",
+                            Self::Mortal189 { .. } => "Mortal189",
+                            Self::Mortal190 { .. } => "Mortal190",
+                            Self::Mortal191 { .. } => "Mortal191",
+                            Self::Mortal192 { .. } => "Mortal192",
+                            Self::Mortal193 { .. } => "Mortal193",
+                            Self::Mortal194 { .. } => "Mortal194",
+                            Self::Mortal195 { .. } => "Mortal195",
+                            Self::Mortal196 { .. } => "Mortal196",
+                            Self::Mortal197 { .. } => "Mortal197",
+                            Self::Mortal198 { .. } => "Mortal198",
+                            Self::Mortal199 { .. } => "Mortal199",
+                            Self::Mortal200 { .. } => "Mortal200",
+                            Self::Mortal201 { .. } => "Mortal201",
+                            Self::Mortal202 { .. } => "Mortal202",
+                            Self::Mortal203 { .. } => "Mortal203",
+                            Self::Mortal204 { .. } => "Mortal204",
+                            Self::Mortal205 { .. } => "Mortal205",
+                            Self::Mortal206 { .. } => "Mortal206",
+                            Self::Mortal207 { .. } => "Mortal207",
+                            Self::Mortal208 { .. } => "Mortal208",
+                            Self::Mortal209 { .. } => "Mortal209",
+                            Self::Mortal210 { .. } => "Mortal210",
+                            Self::Mortal211 { .. } => "Mortal211",
+                            Self::Mortal212 { .. } => "Mortal212",
+                            Self::Mortal213 { .. } => "Mortal213",
+                            Self::Mortal214 { .. } => "Mortal214",
+                            Self::Mortal215 { .. } => "Mortal215",
+                            Self::Mortal216 { .. } => "Mortal216",
+                            Self::Mortal217 { .. } => "Mortal217",
+                            Self::Mortal218 { .. } => "Mortal218",
+                            Self::Mortal219 { .. } => "Mortal219",
+                            Self::Mortal220 { .. } => "Mortal220",
+                            Self::Mortal221 { .. } => "Mortal221",
+                            Self::Mortal222 { .. } => "Mortal222",
+                            Self::Mortal223 { .. } => "Mortal223",
+                            Self::Mortal224 { .. } => "Mortal224",
+                            Self::Mortal225 { .. } => "Mortal225",
+                            Self::Mortal226 { .. } => "Mortal226",
+                            Self::Mortal227 { .. } => "Mortal227",
+                            Self::Mortal228 { .. } => "Mortal228",
+                            Self::Mortal229 { .. } => "Mortal229",
+                            Self::Mortal230 { .. } => "Mortal230",
+                            Self::Mortal231 { .. } => "Mortal231",
+                            Self::Mortal232 { .. } => "Mortal232",
+                            Self::Mortal233 { .. } => "Mortal233",
+                            Self::Mortal234 { .. } => "Mortal234",
+                            Self::Mortal235 { .. } => "Mortal235",
+                            Self::Mortal236 { .. } => "Mortal236",
+                            Self::Mortal237 { .. } => "Mortal237",
+                            Self::Mortal238 { .. } => "Mortal238",
+                            Self::Mortal239 { .. } => "Mortal239",
+                            Self::Mortal240 { .. } => "Mortal240",
+                            Self::Mortal241 { .. } => "Mortal241",
+                            Self::Mortal242 { .. } => "Mortal242",
+                            Self::Mortal243 { .. } => "Mortal243",
+                            Self::Mortal244 { .. } => "Mortal244",
+                            Self::Mortal245 { .. } => "Mortal245",
+                            Self::Mortal246 { .. } => "Mortal246",
+                            Self::Mortal247 { .. } => "Mortal247",
+                            Self::Mortal248 { .. } => "Mortal248",
+                            Self::Mortal249 { .. } => "Mortal249",
+                            Self::Mortal250 { .. } => "Mortal250",
+                            Self::Mortal251 { .. } => "Mortal251",
+                            Self::Mortal252 { .. } => "Mortal252",
+                            Self::Mortal253 { .. } => "Mortal253",
+                            Self::Mortal254 { .. } => "Mortal254",
+                            Self::Mortal255 { .. } => "Mortal255",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Era {
                     const TYPE_HASH: u128 = 0x36520d67ec6006fac8f570bb3a3c4812;
@@ -33710,6 +38027,27 @@ pub mod runtime_types {
                 #[codec(index = 13u8)]
                 DecodeError,
             }
+            impl TrieError {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidStateRoot { .. } => "InvalidStateRoot",
+                        Self::IncompleteDatabase { .. } => "IncompleteDatabase",
+                        Self::ValueAtIncompleteKey { .. } => "ValueAtIncompleteKey",
+                        Self::DecoderError { .. } => "DecoderError",
+                        Self::InvalidHash { .. } => "InvalidHash",
+                        Self::DuplicateKey { .. } => "DuplicateKey",
+                        Self::ExtraneousNode { .. } => "ExtraneousNode",
+                        Self::ExtraneousValue { .. } => "ExtraneousValue",
+                        Self::ExtraneousHashReference { .. } => "ExtraneousHashReference",
+                        Self::InvalidChildReference { .. } => "InvalidChildReference",
+                        Self::ValueMismatch { .. } => "ValueMismatch",
+                        Self::IncompleteProof { .. } => "IncompleteProof",
+                        Self::RootMismatch { .. } => "RootMismatch",
+                        Self::DecodeError { .. } => "DecodeError",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for TrieError {
                 const TYPE_HASH: u128 = 0xfda4dc01e2b8c8bf24ab28e509b02020;
             }
@@ -33915,6 +38253,12 @@ pub mod runtime_types {
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             #[codec(crate = ::parity_scale_codec)]
             pub enum Call {}
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {}
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x1f1de421f562cea95bbcd1ac41b39aff;
             }
@@ -34190,6 +38534,63 @@ pub mod runtime_types {
                         super::super::super::runtime_types::staging_xcm::v4::location::Location,
                     >,
                 },
+            }
+            impl Instruction {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::WithdrawAsset { .. } => "WithdrawAsset",
+                        Self::ReserveAssetDeposited { .. } => "ReserveAssetDeposited",
+                        Self::ReceiveTeleportedAsset { .. } => "ReceiveTeleportedAsset",
+                        Self::QueryResponse { .. } => "QueryResponse",
+                        Self::TransferAsset { .. } => "TransferAsset",
+                        Self::TransferReserveAsset { .. } => "TransferReserveAsset",
+                        Self::Transact { .. } => "Transact",
+                        Self::HrmpNewChannelOpenRequest { .. } => {
+                            "HrmpNewChannelOpenRequest"
+                        }
+                        Self::HrmpChannelAccepted { .. } => "HrmpChannelAccepted",
+                        Self::HrmpChannelClosing { .. } => "HrmpChannelClosing",
+                        Self::ClearOrigin { .. } => "ClearOrigin",
+                        Self::DescendOrigin { .. } => "DescendOrigin",
+                        Self::ReportError { .. } => "ReportError",
+                        Self::DepositAsset { .. } => "DepositAsset",
+                        Self::DepositReserveAsset { .. } => "DepositReserveAsset",
+                        Self::ExchangeAsset { .. } => "ExchangeAsset",
+                        Self::InitiateReserveWithdraw { .. } => "InitiateReserveWithdraw",
+                        Self::InitiateTeleport { .. } => "InitiateTeleport",
+                        Self::ReportHolding { .. } => "ReportHolding",
+                        Self::BuyExecution { .. } => "BuyExecution",
+                        Self::RefundSurplus { .. } => "RefundSurplus",
+                        Self::SetErrorHandler { .. } => "SetErrorHandler",
+                        Self::SetAppendix { .. } => "SetAppendix",
+                        Self::ClearError { .. } => "ClearError",
+                        Self::ClaimAsset { .. } => "ClaimAsset",
+                        Self::Trap { .. } => "Trap",
+                        Self::SubscribeVersion { .. } => "SubscribeVersion",
+                        Self::UnsubscribeVersion { .. } => "UnsubscribeVersion",
+                        Self::BurnAsset { .. } => "BurnAsset",
+                        Self::ExpectAsset { .. } => "ExpectAsset",
+                        Self::ExpectOrigin { .. } => "ExpectOrigin",
+                        Self::ExpectError { .. } => "ExpectError",
+                        Self::ExpectTransactStatus { .. } => "ExpectTransactStatus",
+                        Self::QueryPallet { .. } => "QueryPallet",
+                        Self::ExpectPallet { .. } => "ExpectPallet",
+                        Self::ReportTransactStatus { .. } => "ReportTransactStatus",
+                        Self::ClearTransactStatus { .. } => "ClearTransactStatus",
+                        Self::UniversalOrigin { .. } => "UniversalOrigin",
+                        Self::ExportMessage { .. } => "ExportMessage",
+                        Self::LockAsset { .. } => "LockAsset",
+                        Self::UnlockAsset { .. } => "UnlockAsset",
+                        Self::NoteUnlockable { .. } => "NoteUnlockable",
+                        Self::RequestUnlock { .. } => "RequestUnlock",
+                        Self::SetFeesMode { .. } => "SetFeesMode",
+                        Self::SetTopic { .. } => "SetTopic",
+                        Self::ClearTopic { .. } => "ClearTopic",
+                        Self::AliasOrigin { .. } => "AliasOrigin",
+                        Self::UnpaidExecution { .. } => "UnpaidExecution",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl ToValue for Instruction {
@@ -34785,6 +39186,19 @@ pub mod runtime_types {
                     super::super::super::runtime_types::xcm::v3::MaybeErrorCode,
                 ),
             }
+            impl Response {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Null { .. } => "Null",
+                        Self::Assets { .. } => "Assets",
+                        Self::ExecutionResult { .. } => "ExecutionResult",
+                        Self::Version { .. } => "Version",
+                        Self::PalletsInfo { .. } => "PalletsInfo",
+                        Self::DispatchResult { .. } => "DispatchResult",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Response {
                 const TYPE_HASH: u128 = 0x68b8daf2ef0d3dd72e4eb72921241747;
             }
@@ -34883,6 +39297,15 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::staging_xcm::v4::asset::WildAsset,
                     ),
                 }
+                impl AssetFilter {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Definite { .. } => "Definite",
+                            Self::Wild { .. } => "Wild",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for AssetFilter {
                     const TYPE_HASH: u128 = 0x3ee8001e97127206c82c58e1c0ae7b24;
                 }
@@ -34937,6 +39360,19 @@ pub mod runtime_types {
                     Array16([u8; 16usize]),
                     #[codec(index = 5u8)]
                     Array32([u8; 32usize]),
+                }
+                impl AssetInstance {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Undefined { .. } => "Undefined",
+                            Self::Index { .. } => "Index",
+                            Self::Array4 { .. } => "Array4",
+                            Self::Array8 { .. } => "Array8",
+                            Self::Array16 { .. } => "Array16",
+                            Self::Array32 { .. } => "Array32",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for AssetInstance {
                     const TYPE_HASH: u128 = 0xf20ca32985693e5b36367101e91d71d4;
@@ -35012,6 +39448,15 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::staging_xcm::v4::asset::AssetInstance,
                     ),
                 }
+                impl Fungibility {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Fungible { .. } => "Fungible",
+                            Self::NonFungible { .. } => "NonFungible",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Fungibility {
                     const TYPE_HASH: u128 = 0x8f2ad84410cd51ed59a0f9973b19817a;
                 }
@@ -35056,6 +39501,17 @@ pub mod runtime_types {
                         #[codec(compact)]
                         count: u32,
                     },
+                }
+                impl WildAsset {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::All { .. } => "All",
+                            Self::AllOf { .. } => "AllOf",
+                            Self::AllCounted { .. } => "AllCounted",
+                            Self::AllOfCounted { .. } => "AllOfCounted",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for WildAsset {
                     const TYPE_HASH: u128 = 0xa6b58838f06fa0d77ce216328c90ecc9;
@@ -35116,6 +39572,15 @@ pub mod runtime_types {
                     Fungible,
                     #[codec(index = 1u8)]
                     NonFungible,
+                }
+                impl WildFungibility {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Fungible { .. } => "Fungible",
+                            Self::NonFungible { .. } => "NonFungible",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for WildFungibility {
                     const TYPE_HASH: u128 = 0xfc056cec851cca643190936cf330a609;
@@ -35182,6 +39647,23 @@ pub mod runtime_types {
                     GlobalConsensus(
                         super::super::super::super::runtime_types::staging_xcm::v4::junction::NetworkId,
                     ),
+                }
+                impl Junction {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Parachain { .. } => "Parachain",
+                            Self::AccountId32 { .. } => "AccountId32",
+                            Self::AccountIndex64 { .. } => "AccountIndex64",
+                            Self::AccountKey20 { .. } => "AccountKey20",
+                            Self::PalletInstance { .. } => "PalletInstance",
+                            Self::GeneralIndex { .. } => "GeneralIndex",
+                            Self::GeneralKey { .. } => "GeneralKey",
+                            Self::OnlyChild { .. } => "OnlyChild",
+                            Self::Plurality { .. } => "Plurality",
+                            Self::GlobalConsensus { .. } => "GlobalConsensus",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Junction {
                     const TYPE_HASH: u128 = 0xd67f6b843b6f33660521957f7db6a760;
@@ -35308,6 +39790,24 @@ pub mod runtime_types {
                     #[codec(index = 10u8)]
                     PolkadotBulletin,
                 }
+                impl NetworkId {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::ByGenesis { .. } => "ByGenesis",
+                            Self::ByFork { .. } => "ByFork",
+                            Self::Polkadot { .. } => "Polkadot",
+                            Self::Kusama { .. } => "Kusama",
+                            Self::Westend { .. } => "Westend",
+                            Self::Rococo { .. } => "Rococo",
+                            Self::Wococo { .. } => "Wococo",
+                            Self::Ethereum { .. } => "Ethereum",
+                            Self::BitcoinCore { .. } => "BitcoinCore",
+                            Self::BitcoinCash { .. } => "BitcoinCash",
+                            Self::PolkadotBulletin { .. } => "PolkadotBulletin",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for NetworkId {
                     const TYPE_HASH: u128 = 0x449ed45b976b6d672b9a08d4f81ac4d8;
                 }
@@ -35409,6 +39909,22 @@ pub mod runtime_types {
                     X8(
                         [super::super::super::super::runtime_types::staging_xcm::v4::junction::Junction; 8usize],
                     ),
+                }
+                impl Junctions {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Here { .. } => "Here",
+                            Self::X1 { .. } => "X1",
+                            Self::X2 { .. } => "X2",
+                            Self::X3 { .. } => "X3",
+                            Self::X4 { .. } => "X4",
+                            Self::X5 { .. } => "X5",
+                            Self::X6 { .. } => "X6",
+                            Self::X7 { .. } => "X7",
+                            Self::X8 { .. } => "X8",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Junctions {
                     const TYPE_HASH: u128 = 0xf678ebeee729f6c5f9c8305bd6eebac2;
@@ -35517,6 +40033,14 @@ pub mod runtime_types {
                 AssetClaimer {
                     location: super::super::super::runtime_types::staging_xcm::v5::location::Location,
                 },
+            }
+            impl Hint {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::AssetClaimer { .. } => "AssetClaimer",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Hint {
                 const TYPE_HASH: u128 = 0x6e1106bdf7b86c3668979bd4944c531f;
@@ -35801,6 +40325,67 @@ pub mod runtime_types {
                         super::super::super::runtime_types::staging_xcm::v5::Hint,
                     >,
                 },
+            }
+            impl Instruction {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::WithdrawAsset { .. } => "WithdrawAsset",
+                        Self::ReserveAssetDeposited { .. } => "ReserveAssetDeposited",
+                        Self::ReceiveTeleportedAsset { .. } => "ReceiveTeleportedAsset",
+                        Self::QueryResponse { .. } => "QueryResponse",
+                        Self::TransferAsset { .. } => "TransferAsset",
+                        Self::TransferReserveAsset { .. } => "TransferReserveAsset",
+                        Self::Transact { .. } => "Transact",
+                        Self::HrmpNewChannelOpenRequest { .. } => {
+                            "HrmpNewChannelOpenRequest"
+                        }
+                        Self::HrmpChannelAccepted { .. } => "HrmpChannelAccepted",
+                        Self::HrmpChannelClosing { .. } => "HrmpChannelClosing",
+                        Self::ClearOrigin { .. } => "ClearOrigin",
+                        Self::DescendOrigin { .. } => "DescendOrigin",
+                        Self::ReportError { .. } => "ReportError",
+                        Self::DepositAsset { .. } => "DepositAsset",
+                        Self::DepositReserveAsset { .. } => "DepositReserveAsset",
+                        Self::ExchangeAsset { .. } => "ExchangeAsset",
+                        Self::InitiateReserveWithdraw { .. } => "InitiateReserveWithdraw",
+                        Self::InitiateTeleport { .. } => "InitiateTeleport",
+                        Self::ReportHolding { .. } => "ReportHolding",
+                        Self::BuyExecution { .. } => "BuyExecution",
+                        Self::RefundSurplus { .. } => "RefundSurplus",
+                        Self::SetErrorHandler { .. } => "SetErrorHandler",
+                        Self::SetAppendix { .. } => "SetAppendix",
+                        Self::ClearError { .. } => "ClearError",
+                        Self::ClaimAsset { .. } => "ClaimAsset",
+                        Self::Trap { .. } => "Trap",
+                        Self::SubscribeVersion { .. } => "SubscribeVersion",
+                        Self::UnsubscribeVersion { .. } => "UnsubscribeVersion",
+                        Self::BurnAsset { .. } => "BurnAsset",
+                        Self::ExpectAsset { .. } => "ExpectAsset",
+                        Self::ExpectOrigin { .. } => "ExpectOrigin",
+                        Self::ExpectError { .. } => "ExpectError",
+                        Self::ExpectTransactStatus { .. } => "ExpectTransactStatus",
+                        Self::QueryPallet { .. } => "QueryPallet",
+                        Self::ExpectPallet { .. } => "ExpectPallet",
+                        Self::ReportTransactStatus { .. } => "ReportTransactStatus",
+                        Self::ClearTransactStatus { .. } => "ClearTransactStatus",
+                        Self::UniversalOrigin { .. } => "UniversalOrigin",
+                        Self::ExportMessage { .. } => "ExportMessage",
+                        Self::LockAsset { .. } => "LockAsset",
+                        Self::UnlockAsset { .. } => "UnlockAsset",
+                        Self::NoteUnlockable { .. } => "NoteUnlockable",
+                        Self::RequestUnlock { .. } => "RequestUnlock",
+                        Self::SetFeesMode { .. } => "SetFeesMode",
+                        Self::SetTopic { .. } => "SetTopic",
+                        Self::ClearTopic { .. } => "ClearTopic",
+                        Self::AliasOrigin { .. } => "AliasOrigin",
+                        Self::UnpaidExecution { .. } => "UnpaidExecution",
+                        Self::PayFees { .. } => "PayFees",
+                        Self::InitiateTransfer { .. } => "InitiateTransfer",
+                        Self::ExecuteWithOrigin { .. } => "ExecuteWithOrigin",
+                        Self::SetHints { .. } => "SetHints",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl ToValue for Instruction {
@@ -36451,6 +41036,19 @@ pub mod runtime_types {
                     super::super::super::runtime_types::xcm::v3::MaybeErrorCode,
                 ),
             }
+            impl Response {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Null { .. } => "Null",
+                        Self::Assets { .. } => "Assets",
+                        Self::ExecutionResult { .. } => "ExecutionResult",
+                        Self::Version { .. } => "Version",
+                        Self::PalletsInfo { .. } => "PalletsInfo",
+                        Self::DispatchResult { .. } => "DispatchResult",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Response {
                 const TYPE_HASH: u128 = 0x3582634e87ec839fb684d9bad8289f57;
             }
@@ -36549,6 +41147,15 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::staging_xcm::v5::asset::WildAsset,
                     ),
                 }
+                impl AssetFilter {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Definite { .. } => "Definite",
+                            Self::Wild { .. } => "Wild",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for AssetFilter {
                     const TYPE_HASH: u128 = 0x9b762e57be2499538a1c154ee110148a;
                 }
@@ -36603,6 +41210,19 @@ pub mod runtime_types {
                     Array16([u8; 16usize]),
                     #[codec(index = 5u8)]
                     Array32([u8; 32usize]),
+                }
+                impl AssetInstance {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Undefined { .. } => "Undefined",
+                            Self::Index { .. } => "Index",
+                            Self::Array4 { .. } => "Array4",
+                            Self::Array8 { .. } => "Array8",
+                            Self::Array16 { .. } => "Array16",
+                            Self::Array32 { .. } => "Array32",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for AssetInstance {
                     const TYPE_HASH: u128 = 0xf580d708843f021c9d617021f37e5e81;
@@ -36668,6 +41288,16 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::staging_xcm::v5::asset::AssetFilter,
                     ),
                 }
+                impl AssetTransferFilter {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Teleport { .. } => "Teleport",
+                            Self::ReserveDeposit { .. } => "ReserveDeposit",
+                            Self::ReserveWithdraw { .. } => "ReserveWithdraw",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for AssetTransferFilter {
                     const TYPE_HASH: u128 = 0x680eacd341b119b9a7df0140d44b785f;
                 }
@@ -36728,6 +41358,15 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::staging_xcm::v5::asset::AssetInstance,
                     ),
                 }
+                impl Fungibility {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Fungible { .. } => "Fungible",
+                            Self::NonFungible { .. } => "NonFungible",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Fungibility {
                     const TYPE_HASH: u128 = 0xa6726fe74dc19a3f299e45fa531bdc54;
                 }
@@ -36772,6 +41411,17 @@ pub mod runtime_types {
                         #[codec(compact)]
                         count: u32,
                     },
+                }
+                impl WildAsset {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::All { .. } => "All",
+                            Self::AllOf { .. } => "AllOf",
+                            Self::AllCounted { .. } => "AllCounted",
+                            Self::AllOfCounted { .. } => "AllOfCounted",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for WildAsset {
                     const TYPE_HASH: u128 = 0x191bfd393410478c891824d455883778;
@@ -36832,6 +41482,15 @@ pub mod runtime_types {
                     Fungible,
                     #[codec(index = 1u8)]
                     NonFungible,
+                }
+                impl WildFungibility {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Fungible { .. } => "Fungible",
+                            Self::NonFungible { .. } => "NonFungible",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for WildFungibility {
                     const TYPE_HASH: u128 = 0x921b50d5c564d02d70d04bec11c14af2;
@@ -36898,6 +41557,23 @@ pub mod runtime_types {
                     GlobalConsensus(
                         super::super::super::super::runtime_types::staging_xcm::v5::junction::NetworkId,
                     ),
+                }
+                impl Junction {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Parachain { .. } => "Parachain",
+                            Self::AccountId32 { .. } => "AccountId32",
+                            Self::AccountIndex64 { .. } => "AccountIndex64",
+                            Self::AccountKey20 { .. } => "AccountKey20",
+                            Self::PalletInstance { .. } => "PalletInstance",
+                            Self::GeneralIndex { .. } => "GeneralIndex",
+                            Self::GeneralKey { .. } => "GeneralKey",
+                            Self::OnlyChild { .. } => "OnlyChild",
+                            Self::Plurality { .. } => "Plurality",
+                            Self::GlobalConsensus { .. } => "GlobalConsensus",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Junction {
                     const TYPE_HASH: u128 = 0xf0d73ff3ca97bfb9bcd066674e51dbf4;
@@ -37018,6 +41694,21 @@ pub mod runtime_types {
                     #[codec(index = 10u8)]
                     PolkadotBulletin,
                 }
+                impl NetworkId {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::ByGenesis { .. } => "ByGenesis",
+                            Self::ByFork { .. } => "ByFork",
+                            Self::Polkadot { .. } => "Polkadot",
+                            Self::Kusama { .. } => "Kusama",
+                            Self::Ethereum { .. } => "Ethereum",
+                            Self::BitcoinCore { .. } => "BitcoinCore",
+                            Self::BitcoinCash { .. } => "BitcoinCash",
+                            Self::PolkadotBulletin { .. } => "PolkadotBulletin",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for NetworkId {
                     const TYPE_HASH: u128 = 0x6d68c91a797a38cc9a859cf3c7df2687;
                 }
@@ -37113,6 +41804,22 @@ pub mod runtime_types {
                     X8(
                         [super::super::super::super::runtime_types::staging_xcm::v5::junction::Junction; 8usize],
                     ),
+                }
+                impl Junctions {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Here { .. } => "Here",
+                            Self::X1 { .. } => "X1",
+                            Self::X2 { .. } => "X2",
+                            Self::X3 { .. } => "X3",
+                            Self::X4 { .. } => "X4",
+                            Self::X5 { .. } => "X5",
+                            Self::X6 { .. } => "X6",
+                            Self::X7 { .. } => "X7",
+                            Self::X8 { .. } => "X8",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Junctions {
                     const TYPE_HASH: u128 = 0xb3cd428b467c204fe34934b5ffcc49a0;
@@ -37254,6 +41961,16 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::staging_xcm::v5::traits::InstructionError,
                     ),
                 }
+                impl Outcome {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Complete { .. } => "Complete",
+                            Self::Incomplete { .. } => "Incomplete",
+                            Self::Error { .. } => "Error",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Outcome {
                     const TYPE_HASH: u128 = 0x7a614c20ace537bd5a2808986363d01a;
                 }
@@ -37319,6 +42036,17 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::VersionedLocation,
                     ),
                 }
+                impl TransferType {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Teleport { .. } => "Teleport",
+                            Self::LocalReserve { .. } => "LocalReserve",
+                            Self::DestinationReserve { .. } => "DestinationReserve",
+                            Self::RemoteReserve { .. } => "RemoteReserve",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for TransferType {
                     const TYPE_HASH: u128 = 0xac024e4b358985099e8297498f28e2fe;
                 }
@@ -37363,6 +42091,16 @@ pub mod runtime_types {
             #[codec(index = 5u8)]
             V5(super::super::runtime_types::staging_xcm::v5::asset::AssetId),
         }
+        impl VersionedAssetId {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::V3 { .. } => "V3",
+                    Self::V4 { .. } => "V4",
+                    Self::V5 { .. } => "V5",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for VersionedAssetId {
             const TYPE_HASH: u128 = 0x6cae8845afea0c22e808edab150c6d7c;
         }
@@ -37393,6 +42131,16 @@ pub mod runtime_types {
             V4(super::super::runtime_types::staging_xcm::v4::asset::Assets),
             #[codec(index = 5u8)]
             V5(super::super::runtime_types::staging_xcm::v5::asset::Assets),
+        }
+        impl VersionedAssets {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::V3 { .. } => "V3",
+                    Self::V4 { .. } => "V4",
+                    Self::V5 { .. } => "V5",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for VersionedAssets {
             const TYPE_HASH: u128 = 0x66b32956489670c9aedbcdc1f2eb5fe3;
@@ -37427,6 +42175,16 @@ pub mod runtime_types {
             #[codec(index = 5u8)]
             V5(super::super::runtime_types::staging_xcm::v5::location::Location),
         }
+        impl VersionedLocation {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::V3 { .. } => "V3",
+                    Self::V4 { .. } => "V4",
+                    Self::V5 { .. } => "V5",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for VersionedLocation {
             const TYPE_HASH: u128 = 0x73b2803483e628d3a79a49aa8d3c2286;
         }
@@ -37457,6 +42215,16 @@ pub mod runtime_types {
             V4(super::super::runtime_types::staging_xcm::v4::Xcm),
             #[codec(index = 5u8)]
             V5(super::super::runtime_types::staging_xcm::v5::Xcm),
+        }
+        impl VersionedXcm {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::V3 { .. } => "V3",
+                    Self::V4 { .. } => "V4",
+                    Self::V5 { .. } => "V5",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl ToValue for VersionedXcm {
@@ -37730,6 +42498,63 @@ pub mod runtime_types {
                         super::super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
                     >,
                 },
+            }
+            impl Instruction {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::WithdrawAsset { .. } => "WithdrawAsset",
+                        Self::ReserveAssetDeposited { .. } => "ReserveAssetDeposited",
+                        Self::ReceiveTeleportedAsset { .. } => "ReceiveTeleportedAsset",
+                        Self::QueryResponse { .. } => "QueryResponse",
+                        Self::TransferAsset { .. } => "TransferAsset",
+                        Self::TransferReserveAsset { .. } => "TransferReserveAsset",
+                        Self::Transact { .. } => "Transact",
+                        Self::HrmpNewChannelOpenRequest { .. } => {
+                            "HrmpNewChannelOpenRequest"
+                        }
+                        Self::HrmpChannelAccepted { .. } => "HrmpChannelAccepted",
+                        Self::HrmpChannelClosing { .. } => "HrmpChannelClosing",
+                        Self::ClearOrigin { .. } => "ClearOrigin",
+                        Self::DescendOrigin { .. } => "DescendOrigin",
+                        Self::ReportError { .. } => "ReportError",
+                        Self::DepositAsset { .. } => "DepositAsset",
+                        Self::DepositReserveAsset { .. } => "DepositReserveAsset",
+                        Self::ExchangeAsset { .. } => "ExchangeAsset",
+                        Self::InitiateReserveWithdraw { .. } => "InitiateReserveWithdraw",
+                        Self::InitiateTeleport { .. } => "InitiateTeleport",
+                        Self::ReportHolding { .. } => "ReportHolding",
+                        Self::BuyExecution { .. } => "BuyExecution",
+                        Self::RefundSurplus { .. } => "RefundSurplus",
+                        Self::SetErrorHandler { .. } => "SetErrorHandler",
+                        Self::SetAppendix { .. } => "SetAppendix",
+                        Self::ClearError { .. } => "ClearError",
+                        Self::ClaimAsset { .. } => "ClaimAsset",
+                        Self::Trap { .. } => "Trap",
+                        Self::SubscribeVersion { .. } => "SubscribeVersion",
+                        Self::UnsubscribeVersion { .. } => "UnsubscribeVersion",
+                        Self::BurnAsset { .. } => "BurnAsset",
+                        Self::ExpectAsset { .. } => "ExpectAsset",
+                        Self::ExpectOrigin { .. } => "ExpectOrigin",
+                        Self::ExpectError { .. } => "ExpectError",
+                        Self::ExpectTransactStatus { .. } => "ExpectTransactStatus",
+                        Self::QueryPallet { .. } => "QueryPallet",
+                        Self::ExpectPallet { .. } => "ExpectPallet",
+                        Self::ReportTransactStatus { .. } => "ReportTransactStatus",
+                        Self::ClearTransactStatus { .. } => "ClearTransactStatus",
+                        Self::UniversalOrigin { .. } => "UniversalOrigin",
+                        Self::ExportMessage { .. } => "ExportMessage",
+                        Self::LockAsset { .. } => "LockAsset",
+                        Self::UnlockAsset { .. } => "UnlockAsset",
+                        Self::NoteUnlockable { .. } => "NoteUnlockable",
+                        Self::RequestUnlock { .. } => "RequestUnlock",
+                        Self::SetFeesMode { .. } => "SetFeesMode",
+                        Self::SetTopic { .. } => "SetTopic",
+                        Self::ClearTopic { .. } => "ClearTopic",
+                        Self::AliasOrigin { .. } => "AliasOrigin",
+                        Self::UnpaidExecution { .. } => "UnpaidExecution",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl ToValue for Instruction {
@@ -38233,6 +43058,16 @@ pub mod runtime_types {
                     >,
                 ),
             }
+            impl MaybeErrorCode {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Success { .. } => "Success",
+                        Self::Error { .. } => "Error",
+                        Self::TruncatedError { .. } => "TruncatedError",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for MaybeErrorCode {
                 const TYPE_HASH: u128 = 0xd3e40915a30c9b977eec36f8a359691b;
             }
@@ -38274,6 +43109,17 @@ pub mod runtime_types {
                 Superuser,
                 #[codec(index = 3u8)]
                 Xcm,
+            }
+            impl OriginKind {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Native { .. } => "Native",
+                        Self::SovereignAccount { .. } => "SovereignAccount",
+                        Self::Superuser { .. } => "Superuser",
+                        Self::Xcm { .. } => "Xcm",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for OriginKind {
                 const TYPE_HASH: u128 = 0xbc13798331f85880c8a88c562961d0b7;
@@ -38409,6 +43255,19 @@ pub mod runtime_types {
                     super::super::super::runtime_types::xcm::v3::MaybeErrorCode,
                 ),
             }
+            impl Response {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Null { .. } => "Null",
+                        Self::Assets { .. } => "Assets",
+                        Self::ExecutionResult { .. } => "ExecutionResult",
+                        Self::Version { .. } => "Version",
+                        Self::PalletsInfo { .. } => "PalletsInfo",
+                        Self::DispatchResult { .. } => "DispatchResult",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Response {
                 const TYPE_HASH: u128 = 0x5cd239e8b8a7e12a27b4c54c68b55d62;
             }
@@ -38466,6 +43325,15 @@ pub mod runtime_types {
                 Limited(
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 ),
+            }
+            impl WeightLimit {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Unlimited { .. } => "Unlimited",
+                        Self::Limited { .. } => "Limited",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for WeightLimit {
                 const TYPE_HASH: u128 = 0x432e7389cf3915f180edd1b21a2f7726;
@@ -38525,6 +43393,23 @@ pub mod runtime_types {
                     Administration,
                     #[codec(index = 9u8)]
                     Treasury,
+                }
+                impl BodyId {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Unit { .. } => "Unit",
+                            Self::Moniker { .. } => "Moniker",
+                            Self::Index { .. } => "Index",
+                            Self::Executive { .. } => "Executive",
+                            Self::Technical { .. } => "Technical",
+                            Self::Legislative { .. } => "Legislative",
+                            Self::Judicial { .. } => "Judicial",
+                            Self::Defense { .. } => "Defense",
+                            Self::Administration { .. } => "Administration",
+                            Self::Treasury { .. } => "Treasury",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for BodyId {
                     const TYPE_HASH: u128 = 0x8868f6686a85dca0b57af9b04193497c;
@@ -38598,6 +43483,18 @@ pub mod runtime_types {
                         #[codec(compact)]
                         denom: u32,
                     },
+                }
+                impl BodyPart {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Voice { .. } => "Voice",
+                            Self::Members { .. } => "Members",
+                            Self::Fraction { .. } => "Fraction",
+                            Self::AtLeastProportion { .. } => "AtLeastProportion",
+                            Self::MoreThanProportion { .. } => "MoreThanProportion",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for BodyPart {
                     const TYPE_HASH: u128 = 0xcb7cba2aa0265645916abec5a5a67a24;
@@ -38703,6 +43600,23 @@ pub mod runtime_types {
                     GlobalConsensus(
                         super::super::super::super::runtime_types::xcm::v3::junction::NetworkId,
                     ),
+                }
+                impl Junction {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Parachain { .. } => "Parachain",
+                            Self::AccountId32 { .. } => "AccountId32",
+                            Self::AccountIndex64 { .. } => "AccountIndex64",
+                            Self::AccountKey20 { .. } => "AccountKey20",
+                            Self::PalletInstance { .. } => "PalletInstance",
+                            Self::GeneralIndex { .. } => "GeneralIndex",
+                            Self::GeneralKey { .. } => "GeneralKey",
+                            Self::OnlyChild { .. } => "OnlyChild",
+                            Self::Plurality { .. } => "Plurality",
+                            Self::GlobalConsensus { .. } => "GlobalConsensus",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Junction {
                     const TYPE_HASH: u128 = 0x29f90cab0cb8a59311510bae45a8c334;
@@ -38828,6 +43742,24 @@ pub mod runtime_types {
                     BitcoinCash,
                     #[codec(index = 10u8)]
                     PolkadotBulletin,
+                }
+                impl NetworkId {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::ByGenesis { .. } => "ByGenesis",
+                            Self::ByFork { .. } => "ByFork",
+                            Self::Polkadot { .. } => "Polkadot",
+                            Self::Kusama { .. } => "Kusama",
+                            Self::Westend { .. } => "Westend",
+                            Self::Rococo { .. } => "Rococo",
+                            Self::Wococo { .. } => "Wococo",
+                            Self::Ethereum { .. } => "Ethereum",
+                            Self::BitcoinCore { .. } => "BitcoinCore",
+                            Self::BitcoinCash { .. } => "BitcoinCash",
+                            Self::PolkadotBulletin { .. } => "PolkadotBulletin",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for NetworkId {
                     const TYPE_HASH: u128 = 0xdfa1402893485858da7e077ef846f2a8;
@@ -38958,6 +43890,22 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v3::junction::Junction,
                         super::super::super::super::runtime_types::xcm::v3::junction::Junction,
                     ),
+                }
+                impl Junctions {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Here { .. } => "Here",
+                            Self::X1 { .. } => "X1",
+                            Self::X2 { .. } => "X2",
+                            Self::X3 { .. } => "X3",
+                            Self::X4 { .. } => "X4",
+                            Self::X5 { .. } => "X5",
+                            Self::X6 { .. } => "X6",
+                            Self::X7 { .. } => "X7",
+                            Self::X8 { .. } => "X8",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Junctions {
                     const TYPE_HASH: u128 = 0xa40671590d25546b4f6b1c42da947ff4;
@@ -39093,6 +44041,15 @@ pub mod runtime_types {
                     #[codec(index = 1u8)]
                     Abstract([u8; 32usize]),
                 }
+                impl AssetId {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Concrete { .. } => "Concrete",
+                            Self::Abstract { .. } => "Abstract",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for AssetId {
                     const TYPE_HASH: u128 = 0xcbbec66147485ddd656e312a52f861ca;
                 }
@@ -39133,6 +44090,19 @@ pub mod runtime_types {
                     Array16([u8; 16usize]),
                     #[codec(index = 5u8)]
                     Array32([u8; 32usize]),
+                }
+                impl AssetInstance {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Undefined { .. } => "Undefined",
+                            Self::Index { .. } => "Index",
+                            Self::Array4 { .. } => "Array4",
+                            Self::Array8 { .. } => "Array8",
+                            Self::Array16 { .. } => "Array16",
+                            Self::Array32 { .. } => "Array32",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for AssetInstance {
                     const TYPE_HASH: u128 = 0x5d0822568ebcf569642a7a815f247772;
@@ -39191,6 +44161,15 @@ pub mod runtime_types {
                     NonFungible(
                         super::super::super::super::runtime_types::xcm::v3::multiasset::AssetInstance,
                     ),
+                }
+                impl Fungibility {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Fungible { .. } => "Fungible",
+                            Self::NonFungible { .. } => "NonFungible",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Fungibility {
                     const TYPE_HASH: u128 = 0xc6fc30bd7b2f863310a356814431305d;
@@ -39253,6 +44232,15 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v3::multiasset::WildMultiAsset,
                     ),
                 }
+                impl MultiAssetFilter {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Definite { .. } => "Definite",
+                            Self::Wild { .. } => "Wild",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for MultiAssetFilter {
                     const TYPE_HASH: u128 = 0xfb5731a09714627f27ad4f6f933dc31a;
                 }
@@ -39302,6 +44290,15 @@ pub mod runtime_types {
                     #[codec(index = 1u8)]
                     NonFungible,
                 }
+                impl WildFungibility {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Fungible { .. } => "Fungible",
+                            Self::NonFungible { .. } => "NonFungible",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for WildFungibility {
                     const TYPE_HASH: u128 = 0x5d3c2da8479829ee4afc042964508e94;
                 }
@@ -39338,6 +44335,17 @@ pub mod runtime_types {
                         #[codec(compact)]
                         count: u32,
                     },
+                }
+                impl WildMultiAsset {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::All { .. } => "All",
+                            Self::AllOf { .. } => "AllOf",
+                            Self::AllCounted { .. } => "AllCounted",
+                            Self::AllOfCounted { .. } => "AllOfCounted",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for WildMultiAsset {
                     const TYPE_HASH: u128 = 0xa3508bd5835bc3e58c2efb17df388708;
@@ -39480,6 +44488,59 @@ pub mod runtime_types {
                     WeightNotComputable,
                     #[codec(index = 39u8)]
                     ExceedsStackLimit,
+                }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Overflow { .. } => "Overflow",
+                            Self::Unimplemented { .. } => "Unimplemented",
+                            Self::UntrustedReserveLocation { .. } => {
+                                "UntrustedReserveLocation"
+                            }
+                            Self::UntrustedTeleportLocation { .. } => {
+                                "UntrustedTeleportLocation"
+                            }
+                            Self::LocationFull { .. } => "LocationFull",
+                            Self::LocationNotInvertible { .. } => "LocationNotInvertible",
+                            Self::BadOrigin { .. } => "BadOrigin",
+                            Self::InvalidLocation { .. } => "InvalidLocation",
+                            Self::AssetNotFound { .. } => "AssetNotFound",
+                            Self::FailedToTransactAsset { .. } => "FailedToTransactAsset",
+                            Self::NotWithdrawable { .. } => "NotWithdrawable",
+                            Self::LocationCannotHold { .. } => "LocationCannotHold",
+                            Self::ExceedsMaxMessageSize { .. } => "ExceedsMaxMessageSize",
+                            Self::DestinationUnsupported { .. } => {
+                                "DestinationUnsupported"
+                            }
+                            Self::Transport { .. } => "Transport",
+                            Self::Unroutable { .. } => "Unroutable",
+                            Self::UnknownClaim { .. } => "UnknownClaim",
+                            Self::FailedToDecode { .. } => "FailedToDecode",
+                            Self::MaxWeightInvalid { .. } => "MaxWeightInvalid",
+                            Self::NotHoldingFees { .. } => "NotHoldingFees",
+                            Self::TooExpensive { .. } => "TooExpensive",
+                            Self::Trap { .. } => "Trap",
+                            Self::ExpectationFalse { .. } => "ExpectationFalse",
+                            Self::PalletNotFound { .. } => "PalletNotFound",
+                            Self::NameMismatch { .. } => "NameMismatch",
+                            Self::VersionIncompatible { .. } => "VersionIncompatible",
+                            Self::HoldingWouldOverflow { .. } => "HoldingWouldOverflow",
+                            Self::ExportError { .. } => "ExportError",
+                            Self::ReanchorFailed { .. } => "ReanchorFailed",
+                            Self::NoDeal { .. } => "NoDeal",
+                            Self::FeesNotMet { .. } => "FeesNotMet",
+                            Self::LockError { .. } => "LockError",
+                            Self::NoPermission { .. } => "NoPermission",
+                            Self::Unanchored { .. } => "Unanchored",
+                            Self::NotDepositable { .. } => "NotDepositable",
+                            Self::UnhandledXcmVersion { .. } => "UnhandledXcmVersion",
+                            Self::WeightLimitReached { .. } => "WeightLimitReached",
+                            Self::Barrier { .. } => "Barrier",
+                            Self::WeightNotComputable { .. } => "WeightNotComputable",
+                            Self::ExceedsStackLimit { .. } => "ExceedsStackLimit",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x94ae234ba95532de53e329870216af0b;
@@ -39625,6 +44686,22 @@ pub mod runtime_types {
                     #[codec(index = 6u8)]
                     Fees,
                 }
+                impl SendError {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::NotApplicable { .. } => "NotApplicable",
+                            Self::Transport { .. } => "Transport",
+                            Self::Unroutable { .. } => "Unroutable",
+                            Self::DestinationUnsupported { .. } => {
+                                "DestinationUnsupported"
+                            }
+                            Self::ExceedsMaxMessageSize { .. } => "ExceedsMaxMessageSize",
+                            Self::MissingArgument { .. } => "MissingArgument",
+                            Self::Fees { .. } => "Fees",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for SendError {
                     const TYPE_HASH: u128 = 0x008ab329cdd0d4de18e1272f8fc7b870;
                 }
@@ -39752,6 +44829,60 @@ pub mod runtime_types {
                     WeightNotComputable,
                     #[codec(index = 40u8)]
                     ExceedsStackLimit,
+                }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Overflow { .. } => "Overflow",
+                            Self::Unimplemented { .. } => "Unimplemented",
+                            Self::UntrustedReserveLocation { .. } => {
+                                "UntrustedReserveLocation"
+                            }
+                            Self::UntrustedTeleportLocation { .. } => {
+                                "UntrustedTeleportLocation"
+                            }
+                            Self::LocationFull { .. } => "LocationFull",
+                            Self::LocationNotInvertible { .. } => "LocationNotInvertible",
+                            Self::BadOrigin { .. } => "BadOrigin",
+                            Self::InvalidLocation { .. } => "InvalidLocation",
+                            Self::AssetNotFound { .. } => "AssetNotFound",
+                            Self::FailedToTransactAsset { .. } => "FailedToTransactAsset",
+                            Self::NotWithdrawable { .. } => "NotWithdrawable",
+                            Self::LocationCannotHold { .. } => "LocationCannotHold",
+                            Self::ExceedsMaxMessageSize { .. } => "ExceedsMaxMessageSize",
+                            Self::DestinationUnsupported { .. } => {
+                                "DestinationUnsupported"
+                            }
+                            Self::Transport { .. } => "Transport",
+                            Self::Unroutable { .. } => "Unroutable",
+                            Self::UnknownClaim { .. } => "UnknownClaim",
+                            Self::FailedToDecode { .. } => "FailedToDecode",
+                            Self::MaxWeightInvalid { .. } => "MaxWeightInvalid",
+                            Self::NotHoldingFees { .. } => "NotHoldingFees",
+                            Self::TooExpensive { .. } => "TooExpensive",
+                            Self::Trap { .. } => "Trap",
+                            Self::ExpectationFalse { .. } => "ExpectationFalse",
+                            Self::PalletNotFound { .. } => "PalletNotFound",
+                            Self::NameMismatch { .. } => "NameMismatch",
+                            Self::VersionIncompatible { .. } => "VersionIncompatible",
+                            Self::HoldingWouldOverflow { .. } => "HoldingWouldOverflow",
+                            Self::ExportError { .. } => "ExportError",
+                            Self::ReanchorFailed { .. } => "ReanchorFailed",
+                            Self::NoDeal { .. } => "NoDeal",
+                            Self::FeesNotMet { .. } => "FeesNotMet",
+                            Self::LockError { .. } => "LockError",
+                            Self::NoPermission { .. } => "NoPermission",
+                            Self::Unanchored { .. } => "Unanchored",
+                            Self::NotDepositable { .. } => "NotDepositable",
+                            Self::TooManyAssets { .. } => "TooManyAssets",
+                            Self::UnhandledXcmVersion { .. } => "UnhandledXcmVersion",
+                            Self::WeightLimitReached { .. } => "WeightLimitReached",
+                            Self::Barrier { .. } => "Barrier",
+                            Self::WeightNotComputable { .. } => "WeightNotComputable",
+                            Self::ExceedsStackLimit { .. } => "ExceedsStackLimit",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x4498da2f8370d437ae1be89e4cc992d2;

@@ -7,6 +7,39 @@
     unused_imports,
     unexpected_cfgs
 )]
+impl RuntimeCall {
+    /// The pallet's name, as the metadata spells it.
+    pub fn pallet_name(&self) -> &'static str {
+        self.variant_name()
+    }
+    ///The call's name in its pallet, as the metadata spells it.
+    pub fn call_name(&self) -> &'static str {
+        match self {
+            Self::System(inner) => inner.variant_name(),
+            Self::Timestamp(inner) => inner.variant_name(),
+            Self::Grandpa(inner) => inner.variant_name(),
+            Self::Balances(inner) => inner.variant_name(),
+            Self::SubtensorModule(inner) => inner.variant_name(),
+            Self::Utility(inner) => inner.variant_name(),
+            Self::Sudo(inner) => inner.variant_name(),
+            Self::Multisig(inner) => inner.variant_name(),
+            Self::Preimage(inner) => inner.variant_name(),
+            Self::Scheduler(inner) => inner.variant_name(),
+            Self::Proxy(inner) => inner.variant_name(),
+            Self::Registry(inner) => inner.variant_name(),
+            Self::Commitments(inner) => inner.variant_name(),
+            Self::AdminUtils(inner) => inner.variant_name(),
+            Self::SafeMode(inner) => inner.variant_name(),
+            Self::Ethereum(inner) => inner.variant_name(),
+            Self::EVM(inner) => inner.variant_name(),
+            Self::BaseFee(inner) => inner.variant_name(),
+            Self::Drand(inner) => inner.variant_name(),
+            Self::Crowdloan(inner) => inner.variant_name(),
+            Self::Swap(inner) => inner.variant_name(),
+            Self::Contracts(inner) => inner.variant_name(),
+        }
+    }
+}
 /// The runtime's call enum: every pallet's calls.
 pub type RuntimeCall = runtime_types::node_subtensor_runtime::RuntimeCall;
 /// The address type of signed extrinsics.
@@ -37,6 +70,39 @@ pub type UncheckedExtrinsic = ::ferroscale_runtime_types::UncheckedExtrinsic<
     Signature,
     Extra,
 >;
+impl RuntimeEvent {
+    /// The pallet's name, as the metadata spells it.
+    pub fn pallet_name(&self) -> &'static str {
+        self.variant_name()
+    }
+    ///The event's name in its pallet, as the metadata spells it.
+    pub fn event_name(&self) -> &'static str {
+        match self {
+            Self::System(inner) => inner.variant_name(),
+            Self::Grandpa(inner) => inner.variant_name(),
+            Self::Balances(inner) => inner.variant_name(),
+            Self::TransactionPayment(inner) => inner.variant_name(),
+            Self::SubtensorModule(inner) => inner.variant_name(),
+            Self::Utility(inner) => inner.variant_name(),
+            Self::Sudo(inner) => inner.variant_name(),
+            Self::Multisig(inner) => inner.variant_name(),
+            Self::Preimage(inner) => inner.variant_name(),
+            Self::Scheduler(inner) => inner.variant_name(),
+            Self::Proxy(inner) => inner.variant_name(),
+            Self::Registry(inner) => inner.variant_name(),
+            Self::Commitments(inner) => inner.variant_name(),
+            Self::AdminUtils(inner) => inner.variant_name(),
+            Self::SafeMode(inner) => inner.variant_name(),
+            Self::Ethereum(inner) => inner.variant_name(),
+            Self::EVM(inner) => inner.variant_name(),
+            Self::BaseFee(inner) => inner.variant_name(),
+            Self::Drand(inner) => inner.variant_name(),
+            Self::Crowdloan(inner) => inner.variant_name(),
+            Self::Swap(inner) => inner.variant_name(),
+            Self::Contracts(inner) => inner.variant_name(),
+        }
+    }
+}
 /// The runtime's event enum: every pallet's events.
 pub type RuntimeEvent = runtime_types::node_subtensor_runtime::RuntimeEvent;
 /// The runtime's error enum: every pallet's errors.
@@ -2097,6 +2163,17 @@ pub mod runtime_types {
                     super::super::super::runtime_types::ethereum::receipt::EIP658ReceiptData,
                 ),
             }
+            impl ReceiptV4 {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Legacy { .. } => "Legacy",
+                        Self::EIP2930 { .. } => "EIP2930",
+                        Self::EIP1559 { .. } => "EIP1559",
+                        Self::EIP7702 { .. } => "EIP7702",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for ReceiptV4 {
                 const TYPE_HASH: u128 = 0xd4fa58e6a577511a76cd2ebe4cd2c67f;
             }
@@ -2160,6 +2237,17 @@ pub mod runtime_types {
                 EIP7702(
                     super::super::super::runtime_types::ethereum::transaction::eip7702::EIP7702Transaction,
                 ),
+            }
+            impl TransactionV3 {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Legacy { .. } => "Legacy",
+                        Self::EIP2930 { .. } => "EIP2930",
+                        Self::EIP1559 { .. } => "EIP1559",
+                        Self::EIP7702 { .. } => "EIP7702",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for TransactionV3 {
                 const TYPE_HASH: u128 = 0xbbaf013b68219618f0a3c857264bbc85;
@@ -2563,6 +2651,15 @@ pub mod runtime_types {
                     #[codec(index = 1u8)]
                     Create,
                 }
+                impl TransactionAction {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Call { .. } => "Call",
+                            Self::Create { .. } => "Create",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for TransactionAction {
                     const TYPE_HASH: u128 = 0xf1ccbc699082a524a5d2900549254986;
                 }
@@ -2715,6 +2812,29 @@ pub mod runtime_types {
                 #[codec(index = 14u8)]
                 MaxNonce,
             }
+            impl ExitError {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::StackUnderflow { .. } => "StackUnderflow",
+                        Self::StackOverflow { .. } => "StackOverflow",
+                        Self::InvalidJump { .. } => "InvalidJump",
+                        Self::InvalidRange { .. } => "InvalidRange",
+                        Self::DesignatedInvalid { .. } => "DesignatedInvalid",
+                        Self::CallTooDeep { .. } => "CallTooDeep",
+                        Self::CreateCollision { .. } => "CreateCollision",
+                        Self::CreateContractLimit { .. } => "CreateContractLimit",
+                        Self::InvalidCode { .. } => "InvalidCode",
+                        Self::OutOfOffset { .. } => "OutOfOffset",
+                        Self::OutOfGas { .. } => "OutOfGas",
+                        Self::OutOfFund { .. } => "OutOfFund",
+                        Self::PCUnderflow { .. } => "PCUnderflow",
+                        Self::CreateEmpty { .. } => "CreateEmpty",
+                        Self::Other { .. } => "Other",
+                        Self::MaxNonce { .. } => "MaxNonce",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for ExitError {
                 const TYPE_HASH: u128 = 0xa2a5bfc7962f9958d4f7105bc137b023;
             }
@@ -2785,6 +2905,17 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 Other(String),
             }
+            impl ExitFatal {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotSupported { .. } => "NotSupported",
+                        Self::UnhandledInterrupt { .. } => "UnhandledInterrupt",
+                        Self::CallErrorAsFatal { .. } => "CallErrorAsFatal",
+                        Self::Other { .. } => "Other",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for ExitFatal {
                 const TYPE_HASH: u128 = 0xd2532e8ecc08a791874c4746ceac3cfa;
             }
@@ -2830,6 +2961,17 @@ pub mod runtime_types {
                 Revert(super::super::super::runtime_types::evm_core::error::ExitRevert),
                 #[codec(index = 3u8)]
                 Fatal(super::super::super::runtime_types::evm_core::error::ExitFatal),
+            }
+            impl ExitReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Succeed { .. } => "Succeed",
+                        Self::Error { .. } => "Error",
+                        Self::Revert { .. } => "Revert",
+                        Self::Fatal { .. } => "Fatal",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for ExitReason {
                 const TYPE_HASH: u128 = 0xb56d4dd3c62bb39762c90e26162f68f5;
@@ -2877,6 +3019,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 Reverted,
             }
+            impl ExitRevert {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Reverted { .. } => "Reverted",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for ExitRevert {
                 const TYPE_HASH: u128 = 0x6f9cf3620cf3e1ca85bd5d97d148175b;
             }
@@ -2901,6 +3051,16 @@ pub mod runtime_types {
                 Returned,
                 #[codec(index = 2u8)]
                 Suicided,
+            }
+            impl ExitSucceed {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Stopped { .. } => "Stopped",
+                        Self::Returned { .. } => "Returned",
+                        Self::Suicided { .. } => "Suicided",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for ExitSucceed {
                 const TYPE_HASH: u128 = 0x49041c89a6489f7369794e3d094a15b8;
@@ -3208,6 +3368,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             Enabled,
         }
+        impl Mode {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Disabled { .. } => "Disabled",
+                    Self::Enabled { .. } => "Enabled",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Mode {
             const TYPE_HASH: u128 = 0x81ecb8739c969708321b464b7e915cff;
         }
@@ -3251,6 +3420,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Mandatory,
             }
+            impl DispatchClass {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Normal { .. } => "Normal",
+                        Self::Operational { .. } => "Operational",
+                        Self::Mandatory { .. } => "Mandatory",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for DispatchClass {
                 const TYPE_HASH: u128 = 0x86779ec03eee656bf1730f7bd9cebc24;
             }
@@ -3280,6 +3459,15 @@ pub mod runtime_types {
                 Yes,
                 #[codec(index = 1u8)]
                 No,
+            }
+            impl Pays {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Yes { .. } => "Yes",
+                        Self::No { .. } => "No",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Pays {
                 const TYPE_HASH: u128 = 0xe32a899be9fa98a5599dc413276768c6;
@@ -3338,6 +3526,17 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 Authorized,
             }
+            impl<AccountId> RawOrigin<AccountId> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Root { .. } => "Root",
+                        Self::Signed { .. } => "Signed",
+                        Self::None { .. } => "None",
+                        Self::Authorized { .. } => "Authorized",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<AccountId: ToValue> ToValue for RawOrigin<AccountId> {
                 fn to_value(&self) -> Value {
@@ -3381,6 +3580,16 @@ pub mod runtime_types {
                     ),
                     #[codec(index = 2u8)]
                     Lookup { hash: ::ferroscale_runtime_types::H256, len: u32 },
+                }
+                impl Bounded {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Legacy { .. } => "Legacy",
+                            Self::Inline { .. } => "Inline",
+                            Self::Lookup { .. } => "Lookup",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Bounded {
                     const TYPE_HASH: u128 = 0x598959227f3fc1a2e3f1c0ec91905804;
@@ -3453,6 +3662,15 @@ pub mod runtime_types {
                         Free,
                         #[codec(index = 1u8)]
                         Reserved,
+                    }
+                    impl BalanceStatus {
+                        /// The variant's name, as the metadata spells it.
+                        pub fn variant_name(&self) -> &'static str {
+                            match *self {
+                                Self::Free { .. } => "Free",
+                                Self::Reserved { .. } => "Reserved",
+                            }
+                        }
                     }
                     impl ::ferroscale_runtime_types::TypeHash for BalanceStatus {
                         const TYPE_HASH: u128 = 0xd89f45e9f0959fda4c26d9d7f21a7402;
@@ -3637,6 +3855,16 @@ pub mod runtime_types {
             Finalization,
             #[codec(index = 2u8)]
             Initialization,
+        }
+        impl Phase {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::ApplyExtrinsic { .. } => "ApplyExtrinsic",
+                    Self::Finalization { .. } => "Finalization",
+                    Self::Initialization { .. } => "Initialization",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for Phase {
             const TYPE_HASH: u128 = 0x99cbdc724dfa5168c281d150718acffb;
@@ -3892,6 +4120,28 @@ pub mod runtime_types {
                 #[codec(index = 11u8)]
                 apply_authorized_upgrade { code: Vec<u8> },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::remark { .. } => "remark",
+                        Self::set_heap_pages { .. } => "set_heap_pages",
+                        Self::set_code { .. } => "set_code",
+                        Self::set_code_without_checks { .. } => "set_code_without_checks",
+                        Self::set_storage { .. } => "set_storage",
+                        Self::kill_storage { .. } => "kill_storage",
+                        Self::kill_prefix { .. } => "kill_prefix",
+                        Self::remark_with_event { .. } => "remark_with_event",
+                        Self::authorize_upgrade { .. } => "authorize_upgrade",
+                        Self::authorize_upgrade_without_checks { .. } => {
+                            "authorize_upgrade_without_checks"
+                        }
+                        Self::apply_authorized_upgrade { .. } => {
+                            "apply_authorized_upgrade"
+                        }
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x5311c9fc4488bd7bf776e835640c1311;
             }
@@ -4037,6 +4287,28 @@ pub mod runtime_types {
                 #[codec(index = 8u8)]
                 Unauthorized,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidSpecName { .. } => "InvalidSpecName",
+                        Self::SpecVersionNeedsToIncrease { .. } => {
+                            "SpecVersionNeedsToIncrease"
+                        }
+                        Self::FailedToExtractRuntimeVersion { .. } => {
+                            "FailedToExtractRuntimeVersion"
+                        }
+                        Self::NonDefaultComposite { .. } => "NonDefaultComposite",
+                        Self::NonZeroRefCount { .. } => "NonZeroRefCount",
+                        Self::CallFiltered { .. } => "CallFiltered",
+                        Self::MultiBlockMigrationsOngoing { .. } => {
+                            "MultiBlockMigrationsOngoing"
+                        }
+                        Self::NothingAuthorized { .. } => "NothingAuthorized",
+                        Self::Unauthorized { .. } => "Unauthorized",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x143bcc404c2caec04864c821f0311e52;
             }
@@ -4110,6 +4382,23 @@ pub mod runtime_types {
                     code_hash: ::ferroscale_runtime_types::H256,
                     error: super::super::super::runtime_types::sp_runtime::DispatchError,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ExtrinsicSuccess { .. } => "ExtrinsicSuccess",
+                        Self::ExtrinsicFailed { .. } => "ExtrinsicFailed",
+                        Self::CodeUpdated { .. } => "CodeUpdated",
+                        Self::NewAccount { .. } => "NewAccount",
+                        Self::KilledAccount { .. } => "KilledAccount",
+                        Self::Remarked { .. } => "Remarked",
+                        Self::UpgradeAuthorized { .. } => "UpgradeAuthorized",
+                        Self::RejectedInvalidAuthorizedUpgrade { .. } => {
+                            "RejectedInvalidAuthorizedUpgrade"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xe62c9ee22e97b0b075ea0e99f0491e5b;
@@ -4230,6 +4519,15 @@ pub mod runtime_types {
             #[codec(index = 21u8)]
             Ethereum(super::super::runtime_types::pallet_ethereum::RawOrigin),
         }
+        impl OriginCaller {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::system { .. } => "system",
+                    Self::Ethereum { .. } => "Ethereum",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for OriginCaller {
             const TYPE_HASH: u128 = 0xa5651ac616913888f480dd47efda9758;
         }
@@ -4313,6 +4611,35 @@ pub mod runtime_types {
             ),
             #[codec(index = 29u8)]
             Contracts(super::super::runtime_types::pallet_contracts::pallet::Call),
+        }
+        impl RuntimeCall {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::System { .. } => "System",
+                    Self::Timestamp { .. } => "Timestamp",
+                    Self::Grandpa { .. } => "Grandpa",
+                    Self::Balances { .. } => "Balances",
+                    Self::SubtensorModule { .. } => "SubtensorModule",
+                    Self::Utility { .. } => "Utility",
+                    Self::Sudo { .. } => "Sudo",
+                    Self::Multisig { .. } => "Multisig",
+                    Self::Preimage { .. } => "Preimage",
+                    Self::Scheduler { .. } => "Scheduler",
+                    Self::Proxy { .. } => "Proxy",
+                    Self::Registry { .. } => "Registry",
+                    Self::Commitments { .. } => "Commitments",
+                    Self::AdminUtils { .. } => "AdminUtils",
+                    Self::SafeMode { .. } => "SafeMode",
+                    Self::Ethereum { .. } => "Ethereum",
+                    Self::EVM { .. } => "EVM",
+                    Self::BaseFee { .. } => "BaseFee",
+                    Self::Drand { .. } => "Drand",
+                    Self::Crowdloan { .. } => "Crowdloan",
+                    Self::Swap { .. } => "Swap",
+                    Self::Contracts { .. } => "Contracts",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeCall {
             const TYPE_HASH: u128 = 0x5b722c0ccc792f77221f64741cc1d9b5;
@@ -4490,6 +4817,33 @@ pub mod runtime_types {
             #[codec(index = 29u8)]
             Contracts(super::super::runtime_types::pallet_contracts::pallet::Error),
         }
+        impl RuntimeError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::System { .. } => "System",
+                    Self::Grandpa { .. } => "Grandpa",
+                    Self::Balances { .. } => "Balances",
+                    Self::SubtensorModule { .. } => "SubtensorModule",
+                    Self::Utility { .. } => "Utility",
+                    Self::Sudo { .. } => "Sudo",
+                    Self::Multisig { .. } => "Multisig",
+                    Self::Preimage { .. } => "Preimage",
+                    Self::Scheduler { .. } => "Scheduler",
+                    Self::Proxy { .. } => "Proxy",
+                    Self::Registry { .. } => "Registry",
+                    Self::Commitments { .. } => "Commitments",
+                    Self::AdminUtils { .. } => "AdminUtils",
+                    Self::SafeMode { .. } => "SafeMode",
+                    Self::Ethereum { .. } => "Ethereum",
+                    Self::EVM { .. } => "EVM",
+                    Self::Drand { .. } => "Drand",
+                    Self::Crowdloan { .. } => "Crowdloan",
+                    Self::Swap { .. } => "Swap",
+                    Self::Contracts { .. } => "Contracts",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeError {
             const TYPE_HASH: u128 = 0xd9078f814d06bc9bb71253a3f638302c;
         }
@@ -4660,6 +5014,35 @@ pub mod runtime_types {
             #[codec(index = 29u8)]
             Contracts(super::super::runtime_types::pallet_contracts::pallet::Event),
         }
+        impl RuntimeEvent {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::System { .. } => "System",
+                    Self::Grandpa { .. } => "Grandpa",
+                    Self::Balances { .. } => "Balances",
+                    Self::TransactionPayment { .. } => "TransactionPayment",
+                    Self::SubtensorModule { .. } => "SubtensorModule",
+                    Self::Utility { .. } => "Utility",
+                    Self::Sudo { .. } => "Sudo",
+                    Self::Multisig { .. } => "Multisig",
+                    Self::Preimage { .. } => "Preimage",
+                    Self::Scheduler { .. } => "Scheduler",
+                    Self::Proxy { .. } => "Proxy",
+                    Self::Registry { .. } => "Registry",
+                    Self::Commitments { .. } => "Commitments",
+                    Self::AdminUtils { .. } => "AdminUtils",
+                    Self::SafeMode { .. } => "SafeMode",
+                    Self::Ethereum { .. } => "Ethereum",
+                    Self::EVM { .. } => "EVM",
+                    Self::BaseFee { .. } => "BaseFee",
+                    Self::Drand { .. } => "Drand",
+                    Self::Crowdloan { .. } => "Crowdloan",
+                    Self::Swap { .. } => "Swap",
+                    Self::Contracts { .. } => "Contracts",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeEvent {
             const TYPE_HASH: u128 = 0x110bccd9cf4a411468f49a67e33d4e6e;
         }
@@ -4789,6 +5172,12 @@ pub mod runtime_types {
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeFreezeReason {}
+        impl RuntimeFreezeReason {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {}
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeFreezeReason {
             const TYPE_HASH: u128 = 0xb777b89ab5e61ec5f909341425ab19c4;
         }
@@ -4809,6 +5198,17 @@ pub mod runtime_types {
             SafeMode(super::super::runtime_types::pallet_safe_mode::pallet::HoldReason),
             #[codec(index = 29u8)]
             Contracts(super::super::runtime_types::pallet_contracts::pallet::HoldReason),
+        }
+        impl RuntimeHoldReason {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Preimage { .. } => "Preimage",
+                    Self::Registry { .. } => "Registry",
+                    Self::SafeMode { .. } => "SafeMode",
+                    Self::Contracts { .. } => "Contracts",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeHoldReason {
             const TYPE_HASH: u128 = 0x5bff1708f12c93cd389218cd0be074bb;
@@ -5085,6 +5485,183 @@ pub mod runtime_types {
                 },
                 #[codec(index = 83u8)]
                 sudo_set_tao_flow_smoothing_factor { smoothing_factor: u64 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::swap_authorities { .. } => "swap_authorities",
+                        Self::sudo_set_default_take { .. } => "sudo_set_default_take",
+                        Self::sudo_set_tx_rate_limit { .. } => "sudo_set_tx_rate_limit",
+                        Self::sudo_set_serving_rate_limit { .. } => {
+                            "sudo_set_serving_rate_limit"
+                        }
+                        Self::sudo_set_min_difficulty { .. } => "sudo_set_min_difficulty",
+                        Self::sudo_set_max_difficulty { .. } => "sudo_set_max_difficulty",
+                        Self::sudo_set_weights_version_key { .. } => {
+                            "sudo_set_weights_version_key"
+                        }
+                        Self::sudo_set_weights_set_rate_limit { .. } => {
+                            "sudo_set_weights_set_rate_limit"
+                        }
+                        Self::sudo_set_adjustment_interval { .. } => {
+                            "sudo_set_adjustment_interval"
+                        }
+                        Self::sudo_set_adjustment_alpha { .. } => {
+                            "sudo_set_adjustment_alpha"
+                        }
+                        Self::sudo_set_immunity_period { .. } => {
+                            "sudo_set_immunity_period"
+                        }
+                        Self::sudo_set_min_allowed_weights { .. } => {
+                            "sudo_set_min_allowed_weights"
+                        }
+                        Self::sudo_set_max_allowed_uids { .. } => {
+                            "sudo_set_max_allowed_uids"
+                        }
+                        Self::sudo_set_kappa { .. } => "sudo_set_kappa",
+                        Self::sudo_set_rho { .. } => "sudo_set_rho",
+                        Self::sudo_set_activity_cutoff { .. } => {
+                            "sudo_set_activity_cutoff"
+                        }
+                        Self::sudo_set_network_registration_allowed { .. } => {
+                            "sudo_set_network_registration_allowed"
+                        }
+                        Self::sudo_set_network_pow_registration_allowed { .. } => {
+                            "sudo_set_network_pow_registration_allowed"
+                        }
+                        Self::sudo_set_target_registrations_per_interval { .. } => {
+                            "sudo_set_target_registrations_per_interval"
+                        }
+                        Self::sudo_set_min_burn { .. } => "sudo_set_min_burn",
+                        Self::sudo_set_max_burn { .. } => "sudo_set_max_burn",
+                        Self::sudo_set_difficulty { .. } => "sudo_set_difficulty",
+                        Self::sudo_set_max_allowed_validators { .. } => {
+                            "sudo_set_max_allowed_validators"
+                        }
+                        Self::sudo_set_bonds_moving_average { .. } => {
+                            "sudo_set_bonds_moving_average"
+                        }
+                        Self::sudo_set_bonds_penalty { .. } => "sudo_set_bonds_penalty",
+                        Self::sudo_set_max_registrations_per_block { .. } => {
+                            "sudo_set_max_registrations_per_block"
+                        }
+                        Self::sudo_set_subnet_owner_cut { .. } => {
+                            "sudo_set_subnet_owner_cut"
+                        }
+                        Self::sudo_set_network_rate_limit { .. } => {
+                            "sudo_set_network_rate_limit"
+                        }
+                        Self::sudo_set_tempo { .. } => "sudo_set_tempo",
+                        Self::sudo_set_total_issuance { .. } => "sudo_set_total_issuance",
+                        Self::sudo_set_network_immunity_period { .. } => {
+                            "sudo_set_network_immunity_period"
+                        }
+                        Self::sudo_set_network_min_lock_cost { .. } => {
+                            "sudo_set_network_min_lock_cost"
+                        }
+                        Self::sudo_set_subnet_limit { .. } => "sudo_set_subnet_limit",
+                        Self::sudo_set_lock_reduction_interval { .. } => {
+                            "sudo_set_lock_reduction_interval"
+                        }
+                        Self::sudo_set_rao_recycled { .. } => "sudo_set_rao_recycled",
+                        Self::sudo_set_stake_threshold { .. } => {
+                            "sudo_set_stake_threshold"
+                        }
+                        Self::sudo_set_nominator_min_required_stake { .. } => {
+                            "sudo_set_nominator_min_required_stake"
+                        }
+                        Self::sudo_set_tx_delegate_take_rate_limit { .. } => {
+                            "sudo_set_tx_delegate_take_rate_limit"
+                        }
+                        Self::sudo_set_min_delegate_take { .. } => {
+                            "sudo_set_min_delegate_take"
+                        }
+                        Self::sudo_set_commit_reveal_weights_enabled { .. } => {
+                            "sudo_set_commit_reveal_weights_enabled"
+                        }
+                        Self::sudo_set_liquid_alpha_enabled { .. } => {
+                            "sudo_set_liquid_alpha_enabled"
+                        }
+                        Self::sudo_set_alpha_values { .. } => "sudo_set_alpha_values",
+                        Self::sudo_set_coldkey_swap_schedule_duration { .. } => {
+                            "sudo_set_coldkey_swap_schedule_duration"
+                        }
+                        Self::sudo_set_dissolve_network_schedule_duration { .. } => {
+                            "sudo_set_dissolve_network_schedule_duration"
+                        }
+                        Self::sudo_set_commit_reveal_weights_interval { .. } => {
+                            "sudo_set_commit_reveal_weights_interval"
+                        }
+                        Self::sudo_set_evm_chain_id { .. } => "sudo_set_evm_chain_id",
+                        Self::schedule_grandpa_change { .. } => "schedule_grandpa_change",
+                        Self::sudo_set_toggle_transfer { .. } => {
+                            "sudo_set_toggle_transfer"
+                        }
+                        Self::sudo_set_recycle_or_burn { .. } => {
+                            "sudo_set_recycle_or_burn"
+                        }
+                        Self::sudo_toggle_evm_precompile { .. } => {
+                            "sudo_toggle_evm_precompile"
+                        }
+                        Self::sudo_set_subnet_moving_alpha { .. } => {
+                            "sudo_set_subnet_moving_alpha"
+                        }
+                        Self::sudo_set_subnet_owner_hotkey { .. } => {
+                            "sudo_set_subnet_owner_hotkey"
+                        }
+                        Self::sudo_set_ema_price_halving_period { .. } => {
+                            "sudo_set_ema_price_halving_period"
+                        }
+                        Self::sudo_set_alpha_sigmoid_steepness { .. } => {
+                            "sudo_set_alpha_sigmoid_steepness"
+                        }
+                        Self::sudo_set_yuma3_enabled { .. } => "sudo_set_yuma3_enabled",
+                        Self::sudo_set_bonds_reset_enabled { .. } => {
+                            "sudo_set_bonds_reset_enabled"
+                        }
+                        Self::sudo_set_sn_owner_hotkey { .. } => {
+                            "sudo_set_sn_owner_hotkey"
+                        }
+                        Self::sudo_set_subtoken_enabled { .. } => {
+                            "sudo_set_subtoken_enabled"
+                        }
+                        Self::sudo_set_commit_reveal_version { .. } => {
+                            "sudo_set_commit_reveal_version"
+                        }
+                        Self::sudo_set_owner_immune_neuron_limit { .. } => {
+                            "sudo_set_owner_immune_neuron_limit"
+                        }
+                        Self::sudo_set_ck_burn { .. } => "sudo_set_ck_burn",
+                        Self::sudo_set_admin_freeze_window { .. } => {
+                            "sudo_set_admin_freeze_window"
+                        }
+                        Self::sudo_set_owner_hparam_rate_limit { .. } => {
+                            "sudo_set_owner_hparam_rate_limit"
+                        }
+                        Self::sudo_set_mechanism_count { .. } => {
+                            "sudo_set_mechanism_count"
+                        }
+                        Self::sudo_set_mechanism_emission_split { .. } => {
+                            "sudo_set_mechanism_emission_split"
+                        }
+                        Self::sudo_trim_to_max_allowed_uids { .. } => {
+                            "sudo_trim_to_max_allowed_uids"
+                        }
+                        Self::sudo_set_min_allowed_uids { .. } => {
+                            "sudo_set_min_allowed_uids"
+                        }
+                        Self::sudo_set_tao_flow_cutoff { .. } => {
+                            "sudo_set_tao_flow_cutoff"
+                        }
+                        Self::sudo_set_tao_flow_normalization_exponent { .. } => {
+                            "sudo_set_tao_flow_normalization_exponent"
+                        }
+                        Self::sudo_set_tao_flow_smoothing_factor { .. } => {
+                            "sudo_set_tao_flow_smoothing_factor"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x8faf082774b0b94821c07c44224a0ac1;
@@ -6005,6 +6582,40 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 InvalidValue,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::SubnetDoesNotExist { .. } => "SubnetDoesNotExist",
+                        Self::MaxValidatorsLargerThanMaxUIds { .. } => {
+                            "MaxValidatorsLargerThanMaxUIds"
+                        }
+                        Self::MaxAllowedUIdsLessThanCurrentUIds { .. } => {
+                            "MaxAllowedUIdsLessThanCurrentUIds"
+                        }
+                        Self::BondsMovingAverageMaxReached { .. } => {
+                            "BondsMovingAverageMaxReached"
+                        }
+                        Self::NegativeSigmoidSteepness { .. } => {
+                            "NegativeSigmoidSteepness"
+                        }
+                        Self::ValueNotInBounds { .. } => "ValueNotInBounds",
+                        Self::MinAllowedUidsGreaterThanCurrentUids { .. } => {
+                            "MinAllowedUidsGreaterThanCurrentUids"
+                        }
+                        Self::MinAllowedUidsGreaterThanMaxAllowedUids { .. } => {
+                            "MinAllowedUidsGreaterThanMaxAllowedUids"
+                        }
+                        Self::MaxAllowedUidsLessThanMinAllowedUids { .. } => {
+                            "MaxAllowedUidsLessThanMinAllowedUids"
+                        }
+                        Self::MaxAllowedUidsGreaterThanDefaultMaxAllowedUids { .. } => {
+                            "MaxAllowedUidsGreaterThanDefaultMaxAllowedUids"
+                        }
+                        Self::InvalidValue { .. } => "InvalidValue",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xad277562eee1cd30a1411159bd45c2b6;
             }
@@ -6071,6 +6682,16 @@ pub mod runtime_types {
                 Yuma3EnableToggled { netuid: u16, enabled: bool },
                 #[codec(index = 2u8)]
                 BondsResetToggled { netuid: u16, enabled: bool },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::PrecompileUpdated { .. } => "PrecompileUpdated",
+                        Self::Yuma3EnableToggled { .. } => "Yuma3EnableToggled",
+                        Self::BondsResetToggled { .. } => "BondsResetToggled",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x9dedf2403d357d4d55bceaac4f211db1;
@@ -6147,6 +6768,23 @@ pub mod runtime_types {
                 PureProxy,
                 #[codec(index = 9u8)]
                 Leasing,
+            }
+            impl PrecompileEnum {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::BalanceTransfer { .. } => "BalanceTransfer",
+                        Self::Staking { .. } => "Staking",
+                        Self::Subnet { .. } => "Subnet",
+                        Self::Metagraph { .. } => "Metagraph",
+                        Self::Neuron { .. } => "Neuron",
+                        Self::UidLookup { .. } => "UidLookup",
+                        Self::Alpha { .. } => "Alpha",
+                        Self::Crowdloan { .. } => "Crowdloan",
+                        Self::PureProxy { .. } => "PureProxy",
+                        Self::Leasing { .. } => "Leasing",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for PrecompileEnum {
                 const TYPE_HASH: u128 = 0xfe048129510bc1349405d50daa9c9362;
@@ -6259,6 +6897,24 @@ pub mod runtime_types {
                 },
                 #[codec(index = 10u8)]
                 burn { #[codec(compact)] value: u64, keep_alive: bool },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::transfer_allow_death { .. } => "transfer_allow_death",
+                        Self::force_transfer { .. } => "force_transfer",
+                        Self::transfer_keep_alive { .. } => "transfer_keep_alive",
+                        Self::transfer_all { .. } => "transfer_all",
+                        Self::force_unreserve { .. } => "force_unreserve",
+                        Self::upgrade_accounts { .. } => "upgrade_accounts",
+                        Self::force_set_balance { .. } => "force_set_balance",
+                        Self::force_adjust_total_issuance { .. } => {
+                            "force_adjust_total_issuance"
+                        }
+                        Self::burn { .. } => "burn",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xda4191ba2f65946c85ff35f19ae775d3;
@@ -6410,6 +7066,25 @@ pub mod runtime_types {
                 #[codec(index = 11u8)]
                 DeltaZero,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::VestingBalance { .. } => "VestingBalance",
+                        Self::LiquidityRestrictions { .. } => "LiquidityRestrictions",
+                        Self::InsufficientBalance { .. } => "InsufficientBalance",
+                        Self::ExistentialDeposit { .. } => "ExistentialDeposit",
+                        Self::Expendability { .. } => "Expendability",
+                        Self::ExistingVestingSchedule { .. } => "ExistingVestingSchedule",
+                        Self::DeadAccount { .. } => "DeadAccount",
+                        Self::TooManyReserves { .. } => "TooManyReserves",
+                        Self::TooManyHolds { .. } => "TooManyHolds",
+                        Self::TooManyFreezes { .. } => "TooManyFreezes",
+                        Self::IssuanceDeactivated { .. } => "IssuanceDeactivated",
+                        Self::DeltaZero { .. } => "DeltaZero",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x94b16a874b80bc058943099c0bd3412a;
             }
@@ -6514,6 +7189,35 @@ pub mod runtime_types {
                 Thawed { who: ::ferroscale_runtime_types::AccountId32, amount: u64 },
                 #[codec(index = 21u8)]
                 TotalIssuanceForced { old: u64, new: u64 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Endowed { .. } => "Endowed",
+                        Self::DustLost { .. } => "DustLost",
+                        Self::Transfer { .. } => "Transfer",
+                        Self::BalanceSet { .. } => "BalanceSet",
+                        Self::Reserved { .. } => "Reserved",
+                        Self::Unreserved { .. } => "Unreserved",
+                        Self::ReserveRepatriated { .. } => "ReserveRepatriated",
+                        Self::Deposit { .. } => "Deposit",
+                        Self::Withdraw { .. } => "Withdraw",
+                        Self::Slashed { .. } => "Slashed",
+                        Self::Minted { .. } => "Minted",
+                        Self::Burned { .. } => "Burned",
+                        Self::Suspended { .. } => "Suspended",
+                        Self::Restored { .. } => "Restored",
+                        Self::Upgraded { .. } => "Upgraded",
+                        Self::Issued { .. } => "Issued",
+                        Self::Rescinded { .. } => "Rescinded",
+                        Self::Locked { .. } => "Locked",
+                        Self::Unlocked { .. } => "Unlocked",
+                        Self::Frozen { .. } => "Frozen",
+                        Self::Thawed { .. } => "Thawed",
+                        Self::TotalIssuanceForced { .. } => "TotalIssuanceForced",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x72a69ec7137553cd1008713b36814527;
@@ -6809,6 +7513,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Decrease,
             }
+            impl AdjustmentDirection {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Increase { .. } => "Increase",
+                        Self::Decrease { .. } => "Decrease",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for AdjustmentDirection {
                 const TYPE_HASH: u128 = 0x22f1cc370a5bcec699b2ece639b4b324;
             }
@@ -6872,6 +7585,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 All,
             }
+            impl Reasons {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Fee { .. } => "Fee",
+                        Self::Misc { .. } => "Misc",
+                        Self::All { .. } => "All",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Reasons {
                 const TYPE_HASH: u128 = 0x9cb64b10af41be8f25cc0e19af4505c0;
             }
@@ -6930,6 +7653,15 @@ pub mod runtime_types {
                     elasticity: super::super::super::runtime_types::sp_arithmetic::per_things::Permill,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::set_base_fee_per_gas { .. } => "set_base_fee_per_gas",
+                        Self::set_elasticity { .. } => "set_elasticity",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xe332d888005c3c254bea409fade941fd;
             }
@@ -6979,6 +7711,16 @@ pub mod runtime_types {
                 NewElasticity {
                     elasticity: super::super::super::runtime_types::sp_arithmetic::per_things::Permill,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NewBaseFeePerGas { .. } => "NewBaseFeePerGas",
+                        Self::BaseFeeOverflow { .. } => "BaseFeeOverflow",
+                        Self::NewElasticity { .. } => "NewElasticity",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xe316f2c21decb799f0a0609085917659;
@@ -7035,6 +7777,15 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 set_max_space { new_limit: u32 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::set_commitment { .. } => "set_commitment",
+                        Self::set_max_space { .. } => "set_max_space",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x79acda92351a8d66d9bf7f6036f46eb9;
             }
@@ -7085,6 +7836,21 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 UnexpectedUnreserveLeftover,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TooManyFieldsInCommitmentInfo { .. } => {
+                            "TooManyFieldsInCommitmentInfo"
+                        }
+                        Self::AccountNotAllowedCommit { .. } => "AccountNotAllowedCommit",
+                        Self::SpaceLimitExceeded { .. } => "SpaceLimitExceeded",
+                        Self::UnexpectedUnreserveLeftover { .. } => {
+                            "UnexpectedUnreserveLeftover"
+                        }
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x9241aa036d336dceff8e6249ce315dc6;
             }
@@ -7131,6 +7897,16 @@ pub mod runtime_types {
                     netuid: u16,
                     who: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Commitment { .. } => "Commitment",
+                        Self::TimelockCommitment { .. } => "TimelockCommitment",
+                        Self::CommitmentRevealed { .. } => "CommitmentRevealed",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x6952912558ec68f262944a174c1ec5ce;
@@ -7498,6 +8274,150 @@ pub mod runtime_types {
                         u8,
                     >,
                 ),
+            }
+            impl Data {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::None { .. } => "None",
+                        Self::Raw0 { .. } => "Raw0",
+                        Self::Raw1 { .. } => "Raw1",
+                        Self::Raw2 { .. } => "Raw2",
+                        Self::Raw3 { .. } => "Raw3",
+                        Self::Raw4 { .. } => "Raw4",
+                        Self::Raw5 { .. } => "Raw5",
+                        Self::Raw6 { .. } => "Raw6",
+                        Self::Raw7 { .. } => "Raw7",
+                        Self::Raw8 { .. } => "Raw8",
+                        Self::Raw9 { .. } => "Raw9",
+                        Self::Raw10 { .. } => "Raw10",
+                        Self::Raw11 { .. } => "Raw11",
+                        Self::Raw12 { .. } => "Raw12",
+                        Self::Raw13 { .. } => "Raw13",
+                        Self::Raw14 { .. } => "Raw14",
+                        Self::Raw15 { .. } => "Raw15",
+                        Self::Raw16 { .. } => "Raw16",
+                        Self::Raw17 { .. } => "Raw17",
+                        Self::Raw18 { .. } => "Raw18",
+                        Self::Raw19 { .. } => "Raw19",
+                        Self::Raw20 { .. } => "Raw20",
+                        Self::Raw21 { .. } => "Raw21",
+                        Self::Raw22 { .. } => "Raw22",
+                        Self::Raw23 { .. } => "Raw23",
+                        Self::Raw24 { .. } => "Raw24",
+                        Self::Raw25 { .. } => "Raw25",
+                        Self::Raw26 { .. } => "Raw26",
+                        Self::Raw27 { .. } => "Raw27",
+                        Self::Raw28 { .. } => "Raw28",
+                        Self::Raw29 { .. } => "Raw29",
+                        Self::Raw30 { .. } => "Raw30",
+                        Self::Raw31 { .. } => "Raw31",
+                        Self::Raw32 { .. } => "Raw32",
+                        Self::Raw33 { .. } => "Raw33",
+                        Self::Raw34 { .. } => "Raw34",
+                        Self::Raw35 { .. } => "Raw35",
+                        Self::Raw36 { .. } => "Raw36",
+                        Self::Raw37 { .. } => "Raw37",
+                        Self::Raw38 { .. } => "Raw38",
+                        Self::Raw39 { .. } => "Raw39",
+                        Self::Raw40 { .. } => "Raw40",
+                        Self::Raw41 { .. } => "Raw41",
+                        Self::Raw42 { .. } => "Raw42",
+                        Self::Raw43 { .. } => "Raw43",
+                        Self::Raw44 { .. } => "Raw44",
+                        Self::Raw45 { .. } => "Raw45",
+                        Self::Raw46 { .. } => "Raw46",
+                        Self::Raw47 { .. } => "Raw47",
+                        Self::Raw48 { .. } => "Raw48",
+                        Self::Raw49 { .. } => "Raw49",
+                        Self::Raw50 { .. } => "Raw50",
+                        Self::Raw51 { .. } => "Raw51",
+                        Self::Raw52 { .. } => "Raw52",
+                        Self::Raw53 { .. } => "Raw53",
+                        Self::Raw54 { .. } => "Raw54",
+                        Self::Raw55 { .. } => "Raw55",
+                        Self::Raw56 { .. } => "Raw56",
+                        Self::Raw57 { .. } => "Raw57",
+                        Self::Raw58 { .. } => "Raw58",
+                        Self::Raw59 { .. } => "Raw59",
+                        Self::Raw60 { .. } => "Raw60",
+                        Self::Raw61 { .. } => "Raw61",
+                        Self::Raw62 { .. } => "Raw62",
+                        Self::Raw63 { .. } => "Raw63",
+                        Self::Raw64 { .. } => "Raw64",
+                        Self::Raw65 { .. } => "Raw65",
+                        Self::Raw66 { .. } => "Raw66",
+                        Self::Raw67 { .. } => "Raw67",
+                        Self::Raw68 { .. } => "Raw68",
+                        Self::Raw69 { .. } => "Raw69",
+                        Self::Raw70 { .. } => "Raw70",
+                        Self::Raw71 { .. } => "Raw71",
+                        Self::Raw72 { .. } => "Raw72",
+                        Self::Raw73 { .. } => "Raw73",
+                        Self::Raw74 { .. } => "Raw74",
+                        Self::Raw75 { .. } => "Raw75",
+                        Self::Raw76 { .. } => "Raw76",
+                        Self::Raw77 { .. } => "Raw77",
+                        Self::Raw78 { .. } => "Raw78",
+                        Self::Raw79 { .. } => "Raw79",
+                        Self::Raw80 { .. } => "Raw80",
+                        Self::Raw81 { .. } => "Raw81",
+                        Self::Raw82 { .. } => "Raw82",
+                        Self::Raw83 { .. } => "Raw83",
+                        Self::Raw84 { .. } => "Raw84",
+                        Self::Raw85 { .. } => "Raw85",
+                        Self::Raw86 { .. } => "Raw86",
+                        Self::Raw87 { .. } => "Raw87",
+                        Self::Raw88 { .. } => "Raw88",
+                        Self::Raw89 { .. } => "Raw89",
+                        Self::Raw90 { .. } => "Raw90",
+                        Self::Raw91 { .. } => "Raw91",
+                        Self::Raw92 { .. } => "Raw92",
+                        Self::Raw93 { .. } => "Raw93",
+                        Self::Raw94 { .. } => "Raw94",
+                        Self::Raw95 { .. } => "Raw95",
+                        Self::Raw96 { .. } => "Raw96",
+                        Self::Raw97 { .. } => "Raw97",
+                        Self::Raw98 { .. } => "Raw98",
+                        Self::Raw99 { .. } => "Raw99",
+                        Self::Raw100 { .. } => "Raw100",
+                        Self::Raw101 { .. } => "Raw101",
+                        Self::Raw102 { .. } => "Raw102",
+                        Self::Raw103 { .. } => "Raw103",
+                        Self::Raw104 { .. } => "Raw104",
+                        Self::Raw105 { .. } => "Raw105",
+                        Self::Raw106 { .. } => "Raw106",
+                        Self::Raw107 { .. } => "Raw107",
+                        Self::Raw108 { .. } => "Raw108",
+                        Self::Raw109 { .. } => "Raw109",
+                        Self::Raw110 { .. } => "Raw110",
+                        Self::Raw111 { .. } => "Raw111",
+                        Self::Raw112 { .. } => "Raw112",
+                        Self::Raw113 { .. } => "Raw113",
+                        Self::Raw114 { .. } => "Raw114",
+                        Self::Raw115 { .. } => "Raw115",
+                        Self::Raw116 { .. } => "Raw116",
+                        Self::Raw117 { .. } => "Raw117",
+                        Self::Raw118 { .. } => "Raw118",
+                        Self::Raw119 { .. } => "Raw119",
+                        Self::Raw120 { .. } => "Raw120",
+                        Self::Raw121 { .. } => "Raw121",
+                        Self::Raw122 { .. } => "Raw122",
+                        Self::Raw123 { .. } => "Raw123",
+                        Self::Raw124 { .. } => "Raw124",
+                        Self::Raw125 { .. } => "Raw125",
+                        Self::Raw126 { .. } => "Raw126",
+                        Self::Raw127 { .. } => "Raw127",
+                        Self::Raw128 { .. } => "Raw128",
+                        Self::BlakeTwo256 { .. } => "BlakeTwo256",
+                        Self::Sha256 { .. } => "Sha256",
+                        Self::Keccak256 { .. } => "Keccak256",
+                        Self::ShaThree256 { .. } => "ShaThree256",
+                        Self::TimelockEncrypted { .. } => "TimelockEncrypted",
+                        Self::ResetBondsFlag { .. } => "ResetBondsFlag",
+                        Self::BigRaw { .. } => "BigRaw",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Data {
                 const TYPE_HASH: u128 = 0xba9983861c3c8b9d96fc3efd256433f0;
@@ -8464,6 +9384,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             Signed(::ferroscale_runtime_types::AccountId32),
         }
+        impl Origin {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Root { .. } => "Root",
+                    Self::Signed { .. } => "Signed",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Origin {
             const TYPE_HASH: u128 = 0x408ed94be568d0a8658b50bbe47b4963;
         }
@@ -8573,6 +9502,25 @@ pub mod runtime_types {
                 migrate {
                     weight_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::call_old_weight { .. } => "call_old_weight",
+                        Self::instantiate_with_code_old_weight { .. } => {
+                            "instantiate_with_code_old_weight"
+                        }
+                        Self::instantiate_old_weight { .. } => "instantiate_old_weight",
+                        Self::upload_code { .. } => "upload_code",
+                        Self::remove_code { .. } => "remove_code",
+                        Self::set_code { .. } => "set_code",
+                        Self::call { .. } => "call",
+                        Self::instantiate_with_code { .. } => "instantiate_with_code",
+                        Self::instantiate { .. } => "instantiate",
+                        Self::migrate { .. } => "migrate",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x9be405ff5936c8325e05a397257f0118;
@@ -8843,6 +9791,64 @@ pub mod runtime_types {
                 #[codec(index = 36u8)]
                 OutOfTransientStorage,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidSchedule { .. } => "InvalidSchedule",
+                        Self::InvalidCallFlags { .. } => "InvalidCallFlags",
+                        Self::OutOfGas { .. } => "OutOfGas",
+                        Self::OutputBufferTooSmall { .. } => "OutputBufferTooSmall",
+                        Self::TransferFailed { .. } => "TransferFailed",
+                        Self::MaxCallDepthReached { .. } => "MaxCallDepthReached",
+                        Self::ContractNotFound { .. } => "ContractNotFound",
+                        Self::CodeTooLarge { .. } => "CodeTooLarge",
+                        Self::CodeNotFound { .. } => "CodeNotFound",
+                        Self::CodeInfoNotFound { .. } => "CodeInfoNotFound",
+                        Self::OutOfBounds { .. } => "OutOfBounds",
+                        Self::DecodingFailed { .. } => "DecodingFailed",
+                        Self::ContractTrapped { .. } => "ContractTrapped",
+                        Self::ValueTooLarge { .. } => "ValueTooLarge",
+                        Self::TerminatedWhileReentrant { .. } => {
+                            "TerminatedWhileReentrant"
+                        }
+                        Self::InputForwarded { .. } => "InputForwarded",
+                        Self::RandomSubjectTooLong { .. } => "RandomSubjectTooLong",
+                        Self::TooManyTopics { .. } => "TooManyTopics",
+                        Self::NoChainExtension { .. } => "NoChainExtension",
+                        Self::XCMDecodeFailed { .. } => "XCMDecodeFailed",
+                        Self::DuplicateContract { .. } => "DuplicateContract",
+                        Self::TerminatedInConstructor { .. } => "TerminatedInConstructor",
+                        Self::ReentranceDenied { .. } => "ReentranceDenied",
+                        Self::StateChangeDenied { .. } => "StateChangeDenied",
+                        Self::StorageDepositNotEnoughFunds { .. } => {
+                            "StorageDepositNotEnoughFunds"
+                        }
+                        Self::StorageDepositLimitExhausted { .. } => {
+                            "StorageDepositLimitExhausted"
+                        }
+                        Self::CodeInUse { .. } => "CodeInUse",
+                        Self::ContractReverted { .. } => "ContractReverted",
+                        Self::CodeRejected { .. } => "CodeRejected",
+                        Self::Indeterministic { .. } => "Indeterministic",
+                        Self::MigrationInProgress { .. } => "MigrationInProgress",
+                        Self::NoMigrationPerformed { .. } => "NoMigrationPerformed",
+                        Self::MaxDelegateDependenciesReached { .. } => {
+                            "MaxDelegateDependenciesReached"
+                        }
+                        Self::DelegateDependencyNotFound { .. } => {
+                            "DelegateDependencyNotFound"
+                        }
+                        Self::DelegateDependencyAlreadyExists { .. } => {
+                            "DelegateDependencyAlreadyExists"
+                        }
+                        Self::CannotAddSelfAsDelegateDependency { .. } => {
+                            "CannotAddSelfAsDelegateDependency"
+                        }
+                        Self::OutOfTransientStorage { .. } => "OutOfTransientStorage",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x47af6ce4f5f342319ea5ebb5d94a31a7;
             }
@@ -9008,6 +10014,27 @@ pub mod runtime_types {
                     amount: u64,
                 },
             }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Instantiated { .. } => "Instantiated",
+                        Self::Terminated { .. } => "Terminated",
+                        Self::CodeStored { .. } => "CodeStored",
+                        Self::ContractEmitted { .. } => "ContractEmitted",
+                        Self::CodeRemoved { .. } => "CodeRemoved",
+                        Self::ContractCodeUpdated { .. } => "ContractCodeUpdated",
+                        Self::Called { .. } => "Called",
+                        Self::DelegateCalled { .. } => "DelegateCalled",
+                        Self::StorageDepositTransferredAndHeld { .. } => {
+                            "StorageDepositTransferredAndHeld"
+                        }
+                        Self::StorageDepositTransferredAndReleased { .. } => {
+                            "StorageDepositTransferredAndReleased"
+                        }
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xd2ba2086d7013f7ab5978cacfd9ac7ce;
             }
@@ -9172,6 +10199,17 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 StorageDepositReserve,
             }
+            impl HoldReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::CodeUploadDepositReserve { .. } => {
+                            "CodeUploadDepositReserve"
+                        }
+                        Self::StorageDepositReserve { .. } => "StorageDepositReserve",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0xc52b77f15529043159f761ff747447f2;
             }
@@ -9205,6 +10243,15 @@ pub mod runtime_types {
                 Upload(Vec<u8>),
                 #[codec(index = 1u8)]
                 Existing(Hash),
+            }
+            impl<Hash> Code<Hash> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Upload { .. } => "Upload",
+                        Self::Existing { .. } => "Existing",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl<Hash: ToValue> ToValue for Code<Hash> {
@@ -9259,6 +10306,16 @@ pub mod runtime_types {
                 KeyDecodingFailed,
                 #[codec(index = 2u8)]
                 MigrationInProgress,
+            }
+            impl ContractAccessError {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::DoesntExist { .. } => "DoesntExist",
+                        Self::KeyDecodingFailed { .. } => "KeyDecodingFailed",
+                        Self::MigrationInProgress { .. } => "MigrationInProgress",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for ContractAccessError {
                 const TYPE_HASH: u128 = 0x3d0ab58e89b89ab3e51e43dfdc930236;
@@ -9376,6 +10433,15 @@ pub mod runtime_types {
                 Refund(Balance),
                 #[codec(index = 1u8)]
                 Charge(Balance),
+            }
+            impl<Balance> StorageDeposit<Balance> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Refund { .. } => "Refund",
+                        Self::Charge { .. } => "Charge",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl<Balance: ToValue> ToValue for StorageDeposit<Balance> {
@@ -9633,6 +10699,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Relaxed,
             }
+            impl Determinism {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Enforced { .. } => "Enforced",
+                        Self::Relaxed { .. } => "Relaxed",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Determinism {
                 const TYPE_HASH: u128 = 0xfa6bea05826e30686373050e1759f2b2;
             }
@@ -9796,6 +10871,22 @@ pub mod runtime_types {
                     #[codec(compact)]
                     new_cap: u64,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::create { .. } => "create",
+                        Self::contribute { .. } => "contribute",
+                        Self::withdraw { .. } => "withdraw",
+                        Self::finalize { .. } => "finalize",
+                        Self::refund { .. } => "refund",
+                        Self::dissolve { .. } => "dissolve",
+                        Self::update_min_contribution { .. } => "update_min_contribution",
+                        Self::update_end { .. } => "update_end",
+                        Self::update_cap { .. } => "update_cap",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x5b33d48359ab4b438bf5709a27338006;
@@ -9972,6 +11063,41 @@ pub mod runtime_types {
                 #[codec(index = 21u8)]
                 MaxContributorsReached,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::DepositTooLow { .. } => "DepositTooLow",
+                        Self::CapTooLow { .. } => "CapTooLow",
+                        Self::MinimumContributionTooLow { .. } => {
+                            "MinimumContributionTooLow"
+                        }
+                        Self::CannotEndInPast { .. } => "CannotEndInPast",
+                        Self::BlockDurationTooShort { .. } => "BlockDurationTooShort",
+                        Self::BlockDurationTooLong { .. } => "BlockDurationTooLong",
+                        Self::InsufficientBalance { .. } => "InsufficientBalance",
+                        Self::Overflow { .. } => "Overflow",
+                        Self::InvalidCrowdloanId { .. } => "InvalidCrowdloanId",
+                        Self::CapRaised { .. } => "CapRaised",
+                        Self::ContributionPeriodEnded { .. } => "ContributionPeriodEnded",
+                        Self::ContributionTooLow { .. } => "ContributionTooLow",
+                        Self::InvalidOrigin { .. } => "InvalidOrigin",
+                        Self::AlreadyFinalized { .. } => "AlreadyFinalized",
+                        Self::ContributionPeriodNotEnded { .. } => {
+                            "ContributionPeriodNotEnded"
+                        }
+                        Self::NoContribution { .. } => "NoContribution",
+                        Self::CapNotRaised { .. } => "CapNotRaised",
+                        Self::Underflow { .. } => "Underflow",
+                        Self::CallUnavailable { .. } => "CallUnavailable",
+                        Self::NotReadyToDissolve { .. } => "NotReadyToDissolve",
+                        Self::DepositCannotBeWithdrawn { .. } => {
+                            "DepositCannotBeWithdrawn"
+                        }
+                        Self::MaxContributorsReached { .. } => "MaxContributorsReached",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x9929a4fd11c015728cc71f97ffda4074;
             }
@@ -10078,6 +11204,23 @@ pub mod runtime_types {
                 EndUpdated { crowdloan_id: u32, new_end: u32 },
                 #[codec(index = 9u8)]
                 CapUpdated { crowdloan_id: u32, new_cap: u64 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Created { .. } => "Created",
+                        Self::Contributed { .. } => "Contributed",
+                        Self::Withdrew { .. } => "Withdrew",
+                        Self::PartiallyRefunded { .. } => "PartiallyRefunded",
+                        Self::AllRefunded { .. } => "AllRefunded",
+                        Self::Finalized { .. } => "Finalized",
+                        Self::Dissolved { .. } => "Dissolved",
+                        Self::MinContributionUpdated { .. } => "MinContributionUpdated",
+                        Self::EndUpdated { .. } => "EndUpdated",
+                        Self::CapUpdated { .. } => "CapUpdated",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xc3bf11796c86cf18869dcfa07795db24;
@@ -10268,6 +11411,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 set_oldest_stored_round { oldest_round: u64 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::write_pulse { .. } => "write_pulse",
+                        Self::set_beacon_config { .. } => "set_beacon_config",
+                        Self::set_oldest_stored_round { .. } => "set_oldest_stored_round",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x4f4c8eb93368f2591cf6e0c4c24e368c;
             }
@@ -10339,6 +11492,19 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 PulseVerificationError,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NoneValue { .. } => "NoneValue",
+                        Self::StorageOverflow { .. } => "StorageOverflow",
+                        Self::DrandConnectionFailure { .. } => "DrandConnectionFailure",
+                        Self::UnverifiedPulse { .. } => "UnverifiedPulse",
+                        Self::InvalidRoundNumber { .. } => "InvalidRoundNumber",
+                        Self::PulseVerificationError { .. } => "PulseVerificationError",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x733943839b0e024642e3f71a1b75b80f;
             }
@@ -10376,6 +11542,16 @@ pub mod runtime_types {
                 NewPulse { rounds: Vec<u64> },
                 #[codec(index = 2u8)]
                 SetOldestStoredRound(u64),
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::BeaconConfigChanged { .. } => "BeaconConfigChanged",
+                        Self::NewPulse { .. } => "NewPulse",
+                        Self::SetOldestStoredRound { .. } => "SetOldestStoredRound",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xcbe55b7aede76f47a63ddffdafa71fc0;
@@ -10600,6 +11776,14 @@ pub mod runtime_types {
             #[codec(index = 0u8)]
             EthereumTransaction(::ferroscale_runtime_types::H160),
         }
+        impl RawOrigin {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::EthereumTransaction { .. } => "EthereumTransaction",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for RawOrigin {
             const TYPE_HASH: u128 = 0x95df58a2b7d479c38449949d8aa2cd97;
         }
@@ -10625,6 +11809,14 @@ pub mod runtime_types {
                 transact {
                     transaction: super::super::super::runtime_types::ethereum::transaction::TransactionV3,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::transact { .. } => "transact",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x318c67cec1dbf0edb5b9d367d338ad40;
@@ -10657,6 +11849,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 PreLogExists,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidSignature { .. } => "InvalidSignature",
+                        Self::PreLogExists { .. } => "PreLogExists",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xdab26e13a0e34ec0bf71230ac5eff24c;
             }
@@ -10688,6 +11889,14 @@ pub mod runtime_types {
                     exit_reason: super::super::super::runtime_types::evm_core::error::ExitReason,
                     extra_data: Vec<u8>,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Executed { .. } => "Executed",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xe9dd9a961a4aa6527b6ce8437aafa367;
@@ -10839,6 +12048,19 @@ pub mod runtime_types {
                 set_whitelist { new: Vec<::ferroscale_runtime_types::H160> },
                 #[codec(index = 5u8)]
                 disable_whitelist { disabled: bool },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::withdraw { .. } => "withdraw",
+                        Self::call { .. } => "call",
+                        Self::create { .. } => "create",
+                        Self::create2 { .. } => "create2",
+                        Self::set_whitelist { .. } => "set_whitelist",
+                        Self::disable_whitelist { .. } => "disable_whitelist",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x9d788a8831d6e99429ba39f1e9367e14;
@@ -11018,6 +12240,30 @@ pub mod runtime_types {
                 #[codec(index = 14u8)]
                 CreateOriginNotAllowed,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::BalanceLow { .. } => "BalanceLow",
+                        Self::FeeOverflow { .. } => "FeeOverflow",
+                        Self::PaymentOverflow { .. } => "PaymentOverflow",
+                        Self::WithdrawFailed { .. } => "WithdrawFailed",
+                        Self::GasPriceTooLow { .. } => "GasPriceTooLow",
+                        Self::InvalidNonce { .. } => "InvalidNonce",
+                        Self::GasLimitTooLow { .. } => "GasLimitTooLow",
+                        Self::GasLimitTooHigh { .. } => "GasLimitTooHigh",
+                        Self::InvalidChainId { .. } => "InvalidChainId",
+                        Self::InvalidSignature { .. } => "InvalidSignature",
+                        Self::Reentrancy { .. } => "Reentrancy",
+                        Self::TransactionMustComeFromEOA { .. } => {
+                            "TransactionMustComeFromEOA"
+                        }
+                        Self::Undefined { .. } => "Undefined",
+                        Self::NotAllowed { .. } => "NotAllowed",
+                        Self::CreateOriginNotAllowed { .. } => "CreateOriginNotAllowed",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x9cfe98ac862cd5d65bde4d118baaf995;
             }
@@ -11081,6 +12327,18 @@ pub mod runtime_types {
                 Executed { address: ::ferroscale_runtime_types::H160 },
                 #[codec(index = 4u8)]
                 ExecutedFailed { address: ::ferroscale_runtime_types::H160 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Log { .. } => "Log",
+                        Self::Created { .. } => "Created",
+                        Self::CreatedFailed { .. } => "CreatedFailed",
+                        Self::Executed { .. } => "Executed",
+                        Self::ExecutedFailed { .. } => "ExecutedFailed",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xf2d28e62539d70d39d22c7029ced76f2;
@@ -11194,6 +12452,17 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             PendingResume { scheduled_at: N, delay: N },
         }
+        impl<N> StoredState<N> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Live { .. } => "Live",
+                    Self::PendingPause { .. } => "PendingPause",
+                    Self::Paused { .. } => "Paused",
+                    Self::PendingResume { .. } => "PendingResume",
+                }
+            }
+        }
         #[cfg(feature = "values")]
         impl<N: ToValue> ToValue for StoredState<N> {
             fn to_value(&self) -> Value {
@@ -11255,6 +12524,18 @@ pub mod runtime_types {
                 },
                 #[codec(index = 2u8)]
                 note_stalled { delay: u32, best_finalized_block_number: u32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::report_equivocation { .. } => "report_equivocation",
+                        Self::report_equivocation_unsigned { .. } => {
+                            "report_equivocation_unsigned"
+                        }
+                        Self::note_stalled { .. } => "note_stalled",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xa0125768cbd6d17054f4e6f24ae39dca;
@@ -11333,6 +12614,24 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 DuplicateOffenceReport,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::PauseFailed { .. } => "PauseFailed",
+                        Self::ResumeFailed { .. } => "ResumeFailed",
+                        Self::ChangePending { .. } => "ChangePending",
+                        Self::TooSoon { .. } => "TooSoon",
+                        Self::InvalidKeyOwnershipProof { .. } => {
+                            "InvalidKeyOwnershipProof"
+                        }
+                        Self::InvalidEquivocationProof { .. } => {
+                            "InvalidEquivocationProof"
+                        }
+                        Self::DuplicateOffenceReport { .. } => "DuplicateOffenceReport",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xa67867b1783ef2ad576b93a25d11d5df;
             }
@@ -11383,6 +12682,16 @@ pub mod runtime_types {
                 Paused,
                 #[codec(index = 2u8)]
                 Resumed,
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NewAuthorities { .. } => "NewAuthorities",
+                        Self::Paused { .. } => "Paused",
+                        Self::Resumed { .. } => "Resumed",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x84143b5f51330e2377098cf1627aee36;
@@ -11527,6 +12836,18 @@ pub mod runtime_types {
                     call_hash: [u8; 32usize],
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::as_multi_threshold_1 { .. } => "as_multi_threshold_1",
+                        Self::as_multi { .. } => "as_multi",
+                        Self::approve_as_multi { .. } => "approve_as_multi",
+                        Self::cancel_as_multi { .. } => "cancel_as_multi",
+                        Self::poke_deposit { .. } => "poke_deposit",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xfd96a51bf15985329fe1371ef0e77bbc;
             }
@@ -11665,6 +12986,27 @@ pub mod runtime_types {
                 #[codec(index = 13u8)]
                 AlreadyStored,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::MinimumThreshold { .. } => "MinimumThreshold",
+                        Self::AlreadyApproved { .. } => "AlreadyApproved",
+                        Self::NoApprovalsNeeded { .. } => "NoApprovalsNeeded",
+                        Self::TooFewSignatories { .. } => "TooFewSignatories",
+                        Self::TooManySignatories { .. } => "TooManySignatories",
+                        Self::SignatoriesOutOfOrder { .. } => "SignatoriesOutOfOrder",
+                        Self::SenderInSignatories { .. } => "SenderInSignatories",
+                        Self::NotFound { .. } => "NotFound",
+                        Self::NotOwner { .. } => "NotOwner",
+                        Self::NoTimepoint { .. } => "NoTimepoint",
+                        Self::WrongTimepoint { .. } => "WrongTimepoint",
+                        Self::UnexpectedTimepoint { .. } => "UnexpectedTimepoint",
+                        Self::MaxWeightTooLow { .. } => "MaxWeightTooLow",
+                        Self::AlreadyStored { .. } => "AlreadyStored",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x4dca388c20a2d565410d611a4b90e4b5;
             }
@@ -11756,6 +13098,18 @@ pub mod runtime_types {
                     old_deposit: u64,
                     new_deposit: u64,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NewMultisig { .. } => "NewMultisig",
+                        Self::MultisigApproval { .. } => "MultisigApproval",
+                        Self::MultisigExecuted { .. } => "MultisigExecuted",
+                        Self::MultisigCancelled { .. } => "MultisigCancelled",
+                        Self::DepositPoked { .. } => "DepositPoked",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x17d6eeb7be676e47c5eaa37332fb3075;
@@ -11884,6 +13238,15 @@ pub mod runtime_types {
                 len: Option<u32>,
             },
         }
+        impl<AccountId, Balance> OldRequestStatus<AccountId, Balance> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Unrequested { .. } => "Unrequested",
+                    Self::Requested { .. } => "Requested",
+                }
+            }
+        }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue, Balance: ToValue> ToValue
         for OldRequestStatus<AccountId, Balance> {
@@ -11931,6 +13294,15 @@ pub mod runtime_types {
                 count: u32,
                 maybe_len: Option<u32>,
             },
+        }
+        impl<AccountId, Ticket> RequestStatus<AccountId, Ticket> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Unrequested { .. } => "Unrequested",
+                    Self::Requested { .. } => "Requested",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue, Ticket: ToValue> ToValue
@@ -11990,6 +13362,18 @@ pub mod runtime_types {
                 unrequest_preimage { hash: ::ferroscale_runtime_types::H256 },
                 #[codec(index = 4u8)]
                 ensure_updated { hashes: Vec<::ferroscale_runtime_types::H256> },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::note_preimage { .. } => "note_preimage",
+                        Self::unnote_preimage { .. } => "unnote_preimage",
+                        Self::request_preimage { .. } => "request_preimage",
+                        Self::unrequest_preimage { .. } => "unrequest_preimage",
+                        Self::ensure_updated { .. } => "ensure_updated",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x5ed9036b58b88626c4df0d14e9ff9eca;
@@ -12075,6 +13459,21 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 TooFew,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TooBig { .. } => "TooBig",
+                        Self::AlreadyNoted { .. } => "AlreadyNoted",
+                        Self::NotAuthorized { .. } => "NotAuthorized",
+                        Self::NotNoted { .. } => "NotNoted",
+                        Self::Requested { .. } => "Requested",
+                        Self::NotRequested { .. } => "NotRequested",
+                        Self::TooMany { .. } => "TooMany",
+                        Self::TooFew { .. } => "TooFew",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x59e9435762aceb92d49046357797ef24;
             }
@@ -12116,6 +13515,16 @@ pub mod runtime_types {
                 Requested { hash: ::ferroscale_runtime_types::H256 },
                 #[codec(index = 2u8)]
                 Cleared { hash: ::ferroscale_runtime_types::H256 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Noted { .. } => "Noted",
+                        Self::Requested { .. } => "Requested",
+                        Self::Cleared { .. } => "Cleared",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x7e0df07783ebd43e0f82ea9be42200fd;
@@ -12167,6 +13576,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 Preimage,
             }
+            impl HoldReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Preimage { .. } => "Preimage",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0x6c28307c6cdb8a69663d66698e38c1b3;
             }
@@ -12198,6 +13615,15 @@ pub mod runtime_types {
                 },
                 #[codec(index = 1u8)]
                 clear_identity { identified: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::set_identity { .. } => "set_identity",
+                        Self::clear_identity { .. } => "clear_identity",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x96f34583f2a0467f9da9255f1a15b3a4;
@@ -12246,6 +13672,18 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 NotRegistered,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::CannotRegister { .. } => "CannotRegister",
+                        Self::TooManyFieldsInIdentityInfo { .. } => {
+                            "TooManyFieldsInIdentityInfo"
+                        }
+                        Self::NotRegistered { .. } => "NotRegistered",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x6fa6e9f558d28070e5ba0305526e40c6;
             }
@@ -12277,6 +13715,15 @@ pub mod runtime_types {
                 IdentitySet { who: ::ferroscale_runtime_types::AccountId32 },
                 #[codec(index = 1u8)]
                 IdentityDissolved { who: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::IdentitySet { .. } => "IdentitySet",
+                        Self::IdentityDissolved { .. } => "IdentityDissolved",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x591df557587a23ff768c536a3bb3188e;
@@ -12318,6 +13765,14 @@ pub mod runtime_types {
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 RegistryIdentity,
+            }
+            impl HoldReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::RegistryIdentity { .. } => "RegistryIdentity",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0xec75952ddcae6d105436a8a72c3ed631;
@@ -12481,6 +13936,83 @@ pub mod runtime_types {
                 Keccak256([u8; 32usize]),
                 #[codec(index = 69u8)]
                 ShaThree256([u8; 32usize]),
+            }
+            impl Data {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::None { .. } => "None",
+                        Self::Raw0 { .. } => "Raw0",
+                        Self::Raw1 { .. } => "Raw1",
+                        Self::Raw2 { .. } => "Raw2",
+                        Self::Raw3 { .. } => "Raw3",
+                        Self::Raw4 { .. } => "Raw4",
+                        Self::Raw5 { .. } => "Raw5",
+                        Self::Raw6 { .. } => "Raw6",
+                        Self::Raw7 { .. } => "Raw7",
+                        Self::Raw8 { .. } => "Raw8",
+                        Self::Raw9 { .. } => "Raw9",
+                        Self::Raw10 { .. } => "Raw10",
+                        Self::Raw11 { .. } => "Raw11",
+                        Self::Raw12 { .. } => "Raw12",
+                        Self::Raw13 { .. } => "Raw13",
+                        Self::Raw14 { .. } => "Raw14",
+                        Self::Raw15 { .. } => "Raw15",
+                        Self::Raw16 { .. } => "Raw16",
+                        Self::Raw17 { .. } => "Raw17",
+                        Self::Raw18 { .. } => "Raw18",
+                        Self::Raw19 { .. } => "Raw19",
+                        Self::Raw20 { .. } => "Raw20",
+                        Self::Raw21 { .. } => "Raw21",
+                        Self::Raw22 { .. } => "Raw22",
+                        Self::Raw23 { .. } => "Raw23",
+                        Self::Raw24 { .. } => "Raw24",
+                        Self::Raw25 { .. } => "Raw25",
+                        Self::Raw26 { .. } => "Raw26",
+                        Self::Raw27 { .. } => "Raw27",
+                        Self::Raw28 { .. } => "Raw28",
+                        Self::Raw29 { .. } => "Raw29",
+                        Self::Raw30 { .. } => "Raw30",
+                        Self::Raw31 { .. } => "Raw31",
+                        Self::Raw32 { .. } => "Raw32",
+                        Self::Raw33 { .. } => "Raw33",
+                        Self::Raw34 { .. } => "Raw34",
+                        Self::Raw35 { .. } => "Raw35",
+                        Self::Raw36 { .. } => "Raw36",
+                        Self::Raw37 { .. } => "Raw37",
+                        Self::Raw38 { .. } => "Raw38",
+                        Self::Raw39 { .. } => "Raw39",
+                        Self::Raw40 { .. } => "Raw40",
+                        Self::Raw41 { .. } => "Raw41",
+                        Self::Raw42 { .. } => "Raw42",
+                        Self::Raw43 { .. } => "Raw43",
+                        Self::Raw44 { .. } => "Raw44",
+                        Self::Raw45 { .. } => "Raw45",
+                        Self::Raw46 { .. } => "Raw46",
+                        Self::Raw47 { .. } => "Raw47",
+                        Self::Raw48 { .. } => "Raw48",
+                        Self::Raw49 { .. } => "Raw49",
+                        Self::Raw50 { .. } => "Raw50",
+                        Self::Raw51 { .. } => "Raw51",
+                        Self::Raw52 { .. } => "Raw52",
+                        Self::Raw53 { .. } => "Raw53",
+                        Self::Raw54 { .. } => "Raw54",
+                        Self::Raw55 { .. } => "Raw55",
+                        Self::Raw56 { .. } => "Raw56",
+                        Self::Raw57 { .. } => "Raw57",
+                        Self::Raw58 { .. } => "Raw58",
+                        Self::Raw59 { .. } => "Raw59",
+                        Self::Raw60 { .. } => "Raw60",
+                        Self::Raw61 { .. } => "Raw61",
+                        Self::Raw62 { .. } => "Raw62",
+                        Self::Raw63 { .. } => "Raw63",
+                        Self::Raw64 { .. } => "Raw64",
+                        Self::BlakeTwo256 { .. } => "BlakeTwo256",
+                        Self::Sha256 { .. } => "Sha256",
+                        Self::Keccak256 { .. } => "Keccak256",
+                        Self::ShaThree256 { .. } => "ShaThree256",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Data {
                 const TYPE_HASH: u128 = 0x2026054273ae27937e274b088e2a8993;
@@ -13025,6 +14557,21 @@ pub mod runtime_types {
                     block: u32,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::enter { .. } => "enter",
+                        Self::force_enter { .. } => "force_enter",
+                        Self::extend { .. } => "extend",
+                        Self::force_extend { .. } => "force_extend",
+                        Self::force_exit { .. } => "force_exit",
+                        Self::force_slash_deposit { .. } => "force_slash_deposit",
+                        Self::release_deposit { .. } => "release_deposit",
+                        Self::force_release_deposit { .. } => "force_release_deposit",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x9615b6441c70bf7e38dfeec3e8efdfde;
             }
@@ -13104,6 +14651,20 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 CurrencyError,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Entered { .. } => "Entered",
+                        Self::Exited { .. } => "Exited",
+                        Self::NotConfigured { .. } => "NotConfigured",
+                        Self::NoDeposit { .. } => "NoDeposit",
+                        Self::AlreadyDeposited { .. } => "AlreadyDeposited",
+                        Self::CannotReleaseYet { .. } => "CannotReleaseYet",
+                        Self::CurrencyError { .. } => "CurrencyError",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xc0a034bdf663530fbfd0a88919871ba2;
             }
@@ -13164,6 +14725,21 @@ pub mod runtime_types {
                 CannotDeposit,
                 #[codec(index = 7u8)]
                 CannotRelease,
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Entered { .. } => "Entered",
+                        Self::Extended { .. } => "Extended",
+                        Self::Exited { .. } => "Exited",
+                        Self::DepositPlaced { .. } => "DepositPlaced",
+                        Self::DepositReleased { .. } => "DepositReleased",
+                        Self::DepositSlashed { .. } => "DepositSlashed",
+                        Self::CannotDeposit { .. } => "CannotDeposit",
+                        Self::CannotRelease { .. } => "CannotRelease",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xe147c94df45301b576669769fa36ca80;
@@ -13254,6 +14830,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Force,
             }
+            impl ExitReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Timeout { .. } => "Timeout",
+                        Self::Force { .. } => "Force",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for ExitReason {
                 const TYPE_HASH: u128 = 0x5616d01f0ebc88d73f3828fe3a832dea;
             }
@@ -13275,6 +14860,14 @@ pub mod runtime_types {
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 EnterOrExtend,
+            }
+            impl HoldReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::EnterOrExtend { .. } => "EnterOrExtend",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0x002247f6730ac01d62cf40fda8bd400d;
@@ -13416,6 +15009,23 @@ pub mod runtime_types {
                 cancel_retry { task: (u32, u32) },
                 #[codec(index = 9u8)]
                 cancel_retry_named { id: [u8; 32usize] },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::schedule { .. } => "schedule",
+                        Self::cancel { .. } => "cancel",
+                        Self::schedule_named { .. } => "schedule_named",
+                        Self::cancel_named { .. } => "cancel_named",
+                        Self::schedule_after { .. } => "schedule_after",
+                        Self::schedule_named_after { .. } => "schedule_named_after",
+                        Self::set_retry { .. } => "set_retry",
+                        Self::set_retry_named { .. } => "set_retry_named",
+                        Self::cancel_retry { .. } => "cancel_retry",
+                        Self::cancel_retry_named { .. } => "cancel_retry_named",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xfd55773adb6f4cd43b16d210b859f896;
@@ -13596,6 +15206,18 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 Named,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::FailedToSchedule { .. } => "FailedToSchedule",
+                        Self::NotFound { .. } => "NotFound",
+                        Self::TargetBlockNumberInPast { .. } => "TargetBlockNumberInPast",
+                        Self::RescheduleNoChange { .. } => "RescheduleNoChange",
+                        Self::Named { .. } => "Named",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x090c571761e6b377d526d3c1b51a931c;
             }
@@ -13659,6 +15281,23 @@ pub mod runtime_types {
                 PermanentlyOverweight { task: (u32, u32), id: Option<[u8; 32usize]> },
                 #[codec(index = 9u8)]
                 AgendaIncomplete { when: u32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Scheduled { .. } => "Scheduled",
+                        Self::Canceled { .. } => "Canceled",
+                        Self::Dispatched { .. } => "Dispatched",
+                        Self::RetrySet { .. } => "RetrySet",
+                        Self::RetryCancelled { .. } => "RetryCancelled",
+                        Self::CallUnavailable { .. } => "CallUnavailable",
+                        Self::PeriodicFailed { .. } => "PeriodicFailed",
+                        Self::RetryFailed { .. } => "RetryFailed",
+                        Self::PermanentlyOverweight { .. } => "PermanentlyOverweight",
+                        Self::AgendaIncomplete { .. } => "AgendaIncomplete",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x051bfdb9eaf3bb55dbee90e7389d6bd2;
@@ -13813,6 +15452,19 @@ pub mod runtime_types {
             LastTxBlockChildKeyTake(AccountId),
             #[codec(index = 5u8)]
             LastTxBlockDelegateTake(AccountId),
+        }
+        impl<AccountId> RateLimitKey<AccountId> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::SetSNOwnerHotkey { .. } => "SetSNOwnerHotkey",
+                    Self::OwnerHyperparamUpdate { .. } => "OwnerHyperparamUpdate",
+                    Self::NetworkLastRegistered { .. } => "NetworkLastRegistered",
+                    Self::LastTxBlock { .. } => "LastTxBlock",
+                    Self::LastTxBlockChildKeyTake { .. } => "LastTxBlockChildKeyTake",
+                    Self::LastTxBlockDelegateTake { .. } => "LastTxBlockDelegateTake",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue> ToValue for RateLimitKey<AccountId> {
@@ -14256,6 +15908,99 @@ pub mod runtime_types {
                 sudo_set_num_root_claims { new_value: u64 },
                 #[codec(index = 124u8)]
                 sudo_set_root_claim_threshold { netuid: u16, new_value: u64 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::set_weights { .. } => "set_weights",
+                        Self::set_mechanism_weights { .. } => "set_mechanism_weights",
+                        Self::batch_set_weights { .. } => "batch_set_weights",
+                        Self::commit_weights { .. } => "commit_weights",
+                        Self::commit_mechanism_weights { .. } => {
+                            "commit_mechanism_weights"
+                        }
+                        Self::batch_commit_weights { .. } => "batch_commit_weights",
+                        Self::reveal_weights { .. } => "reveal_weights",
+                        Self::reveal_mechanism_weights { .. } => {
+                            "reveal_mechanism_weights"
+                        }
+                        Self::commit_crv3_mechanism_weights { .. } => {
+                            "commit_crv3_mechanism_weights"
+                        }
+                        Self::batch_reveal_weights { .. } => "batch_reveal_weights",
+                        Self::decrease_take { .. } => "decrease_take",
+                        Self::increase_take { .. } => "increase_take",
+                        Self::add_stake { .. } => "add_stake",
+                        Self::remove_stake { .. } => "remove_stake",
+                        Self::serve_axon { .. } => "serve_axon",
+                        Self::serve_axon_tls { .. } => "serve_axon_tls",
+                        Self::serve_prometheus { .. } => "serve_prometheus",
+                        Self::register { .. } => "register",
+                        Self::root_register { .. } => "root_register",
+                        Self::burned_register { .. } => "burned_register",
+                        Self::swap_hotkey { .. } => "swap_hotkey",
+                        Self::swap_coldkey { .. } => "swap_coldkey",
+                        Self::set_childkey_take { .. } => "set_childkey_take",
+                        Self::sudo_set_tx_childkey_take_rate_limit { .. } => {
+                            "sudo_set_tx_childkey_take_rate_limit"
+                        }
+                        Self::sudo_set_min_childkey_take { .. } => {
+                            "sudo_set_min_childkey_take"
+                        }
+                        Self::sudo_set_max_childkey_take { .. } => {
+                            "sudo_set_max_childkey_take"
+                        }
+                        Self::register_network { .. } => "register_network",
+                        Self::faucet { .. } => "faucet",
+                        Self::dissolve_network { .. } => "dissolve_network",
+                        Self::set_children { .. } => "set_children",
+                        Self::schedule_swap_coldkey { .. } => "schedule_swap_coldkey",
+                        Self::set_identity { .. } => "set_identity",
+                        Self::set_subnet_identity { .. } => "set_subnet_identity",
+                        Self::register_network_with_identity { .. } => {
+                            "register_network_with_identity"
+                        }
+                        Self::unstake_all { .. } => "unstake_all",
+                        Self::unstake_all_alpha { .. } => "unstake_all_alpha",
+                        Self::move_stake { .. } => "move_stake",
+                        Self::transfer_stake { .. } => "transfer_stake",
+                        Self::swap_stake { .. } => "swap_stake",
+                        Self::add_stake_limit { .. } => "add_stake_limit",
+                        Self::remove_stake_limit { .. } => "remove_stake_limit",
+                        Self::swap_stake_limit { .. } => "swap_stake_limit",
+                        Self::try_associate_hotkey { .. } => "try_associate_hotkey",
+                        Self::start_call { .. } => "start_call",
+                        Self::associate_evm_key { .. } => "associate_evm_key",
+                        Self::recycle_alpha { .. } => "recycle_alpha",
+                        Self::burn_alpha { .. } => "burn_alpha",
+                        Self::set_pending_childkey_cooldown { .. } => {
+                            "set_pending_childkey_cooldown"
+                        }
+                        Self::remove_stake_full_limit { .. } => "remove_stake_full_limit",
+                        Self::register_leased_network { .. } => "register_leased_network",
+                        Self::terminate_lease { .. } => "terminate_lease",
+                        Self::update_symbol { .. } => "update_symbol",
+                        Self::commit_timelocked_weights { .. } => {
+                            "commit_timelocked_weights"
+                        }
+                        Self::set_coldkey_auto_stake_hotkey { .. } => {
+                            "set_coldkey_auto_stake_hotkey"
+                        }
+                        Self::commit_timelocked_mechanism_weights { .. } => {
+                            "commit_timelocked_mechanism_weights"
+                        }
+                        Self::root_dissolve_network { .. } => "root_dissolve_network",
+                        Self::claim_root { .. } => "claim_root",
+                        Self::set_root_claim_type { .. } => "set_root_claim_type",
+                        Self::sudo_set_num_root_claims { .. } => {
+                            "sudo_set_num_root_claims"
+                        }
+                        Self::sudo_set_root_claim_threshold { .. } => {
+                            "sudo_set_root_claim_threshold"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x79831d81f1a27784b8bd7d13b24bf9e2;
@@ -15552,6 +17297,224 @@ pub mod runtime_types {
                 #[codec(index = 122u8)]
                 InvalidSubnetNumber,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::RootNetworkDoesNotExist { .. } => "RootNetworkDoesNotExist",
+                        Self::InvalidIpType { .. } => "InvalidIpType",
+                        Self::InvalidIpAddress { .. } => "InvalidIpAddress",
+                        Self::InvalidPort { .. } => "InvalidPort",
+                        Self::HotKeyNotRegisteredInSubNet { .. } => {
+                            "HotKeyNotRegisteredInSubNet"
+                        }
+                        Self::HotKeyAccountNotExists { .. } => "HotKeyAccountNotExists",
+                        Self::HotKeyNotRegisteredInNetwork { .. } => {
+                            "HotKeyNotRegisteredInNetwork"
+                        }
+                        Self::NonAssociatedColdKey { .. } => "NonAssociatedColdKey",
+                        Self::NotEnoughStake { .. } => "NotEnoughStake",
+                        Self::NotEnoughStakeToWithdraw { .. } => {
+                            "NotEnoughStakeToWithdraw"
+                        }
+                        Self::NotEnoughStakeToSetWeights { .. } => {
+                            "NotEnoughStakeToSetWeights"
+                        }
+                        Self::NotEnoughStakeToSetChildkeys { .. } => {
+                            "NotEnoughStakeToSetChildkeys"
+                        }
+                        Self::NotEnoughBalanceToStake { .. } => "NotEnoughBalanceToStake",
+                        Self::BalanceWithdrawalError { .. } => "BalanceWithdrawalError",
+                        Self::ZeroBalanceAfterWithdrawn { .. } => {
+                            "ZeroBalanceAfterWithdrawn"
+                        }
+                        Self::NeuronNoValidatorPermit { .. } => "NeuronNoValidatorPermit",
+                        Self::WeightVecNotEqualSize { .. } => "WeightVecNotEqualSize",
+                        Self::DuplicateUids { .. } => "DuplicateUids",
+                        Self::UidVecContainInvalidOne { .. } => "UidVecContainInvalidOne",
+                        Self::WeightVecLengthIsLow { .. } => "WeightVecLengthIsLow",
+                        Self::TooManyRegistrationsThisBlock { .. } => {
+                            "TooManyRegistrationsThisBlock"
+                        }
+                        Self::HotKeyAlreadyRegisteredInSubNet { .. } => {
+                            "HotKeyAlreadyRegisteredInSubNet"
+                        }
+                        Self::NewHotKeyIsSameWithOld { .. } => "NewHotKeyIsSameWithOld",
+                        Self::InvalidWorkBlock { .. } => "InvalidWorkBlock",
+                        Self::InvalidDifficulty { .. } => "InvalidDifficulty",
+                        Self::InvalidSeal { .. } => "InvalidSeal",
+                        Self::MaxWeightExceeded { .. } => "MaxWeightExceeded",
+                        Self::HotKeyAlreadyDelegate { .. } => "HotKeyAlreadyDelegate",
+                        Self::SettingWeightsTooFast { .. } => "SettingWeightsTooFast",
+                        Self::IncorrectWeightVersionKey { .. } => {
+                            "IncorrectWeightVersionKey"
+                        }
+                        Self::ServingRateLimitExceeded { .. } => {
+                            "ServingRateLimitExceeded"
+                        }
+                        Self::UidsLengthExceedUidsInSubNet { .. } => {
+                            "UidsLengthExceedUidsInSubNet"
+                        }
+                        Self::NetworkTxRateLimitExceeded { .. } => {
+                            "NetworkTxRateLimitExceeded"
+                        }
+                        Self::DelegateTxRateLimitExceeded { .. } => {
+                            "DelegateTxRateLimitExceeded"
+                        }
+                        Self::HotKeySetTxRateLimitExceeded { .. } => {
+                            "HotKeySetTxRateLimitExceeded"
+                        }
+                        Self::StakingRateLimitExceeded { .. } => {
+                            "StakingRateLimitExceeded"
+                        }
+                        Self::SubNetRegistrationDisabled { .. } => {
+                            "SubNetRegistrationDisabled"
+                        }
+                        Self::TooManyRegistrationsThisInterval { .. } => {
+                            "TooManyRegistrationsThisInterval"
+                        }
+                        Self::TransactorAccountShouldBeHotKey { .. } => {
+                            "TransactorAccountShouldBeHotKey"
+                        }
+                        Self::FaucetDisabled { .. } => "FaucetDisabled",
+                        Self::NotSubnetOwner { .. } => "NotSubnetOwner",
+                        Self::RegistrationNotPermittedOnRootSubnet { .. } => {
+                            "RegistrationNotPermittedOnRootSubnet"
+                        }
+                        Self::StakeTooLowForRoot { .. } => "StakeTooLowForRoot",
+                        Self::AllNetworksInImmunity { .. } => "AllNetworksInImmunity",
+                        Self::NotEnoughBalanceToPaySwapHotKey { .. } => {
+                            "NotEnoughBalanceToPaySwapHotKey"
+                        }
+                        Self::NotRootSubnet { .. } => "NotRootSubnet",
+                        Self::CanNotSetRootNetworkWeights { .. } => {
+                            "CanNotSetRootNetworkWeights"
+                        }
+                        Self::NoNeuronIdAvailable { .. } => "NoNeuronIdAvailable",
+                        Self::DelegateTakeTooLow { .. } => "DelegateTakeTooLow",
+                        Self::DelegateTakeTooHigh { .. } => "DelegateTakeTooHigh",
+                        Self::NoWeightsCommitFound { .. } => "NoWeightsCommitFound",
+                        Self::InvalidRevealCommitHashNotMatch { .. } => {
+                            "InvalidRevealCommitHashNotMatch"
+                        }
+                        Self::CommitRevealEnabled { .. } => "CommitRevealEnabled",
+                        Self::CommitRevealDisabled { .. } => "CommitRevealDisabled",
+                        Self::LiquidAlphaDisabled { .. } => "LiquidAlphaDisabled",
+                        Self::AlphaHighTooLow { .. } => "AlphaHighTooLow",
+                        Self::AlphaLowOutOfRange { .. } => "AlphaLowOutOfRange",
+                        Self::ColdKeyAlreadyAssociated { .. } => {
+                            "ColdKeyAlreadyAssociated"
+                        }
+                        Self::NotEnoughBalanceToPaySwapColdKey { .. } => {
+                            "NotEnoughBalanceToPaySwapColdKey"
+                        }
+                        Self::ColdkeyIsInArbitration { .. } => "ColdkeyIsInArbitration",
+                        Self::InvalidChild { .. } => "InvalidChild",
+                        Self::DuplicateChild { .. } => "DuplicateChild",
+                        Self::ProportionOverflow { .. } => "ProportionOverflow",
+                        Self::TooManyChildren { .. } => "TooManyChildren",
+                        Self::TxRateLimitExceeded { .. } => "TxRateLimitExceeded",
+                        Self::SwapAlreadyScheduled { .. } => "SwapAlreadyScheduled",
+                        Self::FailedToSchedule { .. } => "FailedToSchedule",
+                        Self::NewColdKeyIsHotkey { .. } => "NewColdKeyIsHotkey",
+                        Self::InvalidChildkeyTake { .. } => "InvalidChildkeyTake",
+                        Self::TxChildkeyTakeRateLimitExceeded { .. } => {
+                            "TxChildkeyTakeRateLimitExceeded"
+                        }
+                        Self::InvalidIdentity { .. } => "InvalidIdentity",
+                        Self::MechanismDoesNotExist { .. } => "MechanismDoesNotExist",
+                        Self::CannotUnstakeLock { .. } => "CannotUnstakeLock",
+                        Self::SubnetNotExists { .. } => "SubnetNotExists",
+                        Self::TooManyUnrevealedCommits { .. } => {
+                            "TooManyUnrevealedCommits"
+                        }
+                        Self::ExpiredWeightCommit { .. } => "ExpiredWeightCommit",
+                        Self::RevealTooEarly { .. } => "RevealTooEarly",
+                        Self::InputLengthsUnequal { .. } => "InputLengthsUnequal",
+                        Self::CommittingWeightsTooFast { .. } => {
+                            "CommittingWeightsTooFast"
+                        }
+                        Self::AmountTooLow { .. } => "AmountTooLow",
+                        Self::InsufficientLiquidity { .. } => "InsufficientLiquidity",
+                        Self::SlippageTooHigh { .. } => "SlippageTooHigh",
+                        Self::TransferDisallowed { .. } => "TransferDisallowed",
+                        Self::ActivityCutoffTooLow { .. } => "ActivityCutoffTooLow",
+                        Self::CallDisabled { .. } => "CallDisabled",
+                        Self::FirstEmissionBlockNumberAlreadySet { .. } => {
+                            "FirstEmissionBlockNumberAlreadySet"
+                        }
+                        Self::NeedWaitingMoreBlocksToStarCall { .. } => {
+                            "NeedWaitingMoreBlocksToStarCall"
+                        }
+                        Self::NotEnoughAlphaOutToRecycle { .. } => {
+                            "NotEnoughAlphaOutToRecycle"
+                        }
+                        Self::CannotBurnOrRecycleOnRootSubnet { .. } => {
+                            "CannotBurnOrRecycleOnRootSubnet"
+                        }
+                        Self::UnableToRecoverPublicKey { .. } => {
+                            "UnableToRecoverPublicKey"
+                        }
+                        Self::InvalidRecoveredPublicKey { .. } => {
+                            "InvalidRecoveredPublicKey"
+                        }
+                        Self::SubtokenDisabled { .. } => "SubtokenDisabled",
+                        Self::HotKeySwapOnSubnetIntervalNotPassed { .. } => {
+                            "HotKeySwapOnSubnetIntervalNotPassed"
+                        }
+                        Self::ZeroMaxStakeAmount { .. } => "ZeroMaxStakeAmount",
+                        Self::SameNetuid { .. } => "SameNetuid",
+                        Self::InsufficientBalance { .. } => "InsufficientBalance",
+                        Self::StakingOperationRateLimitExceeded { .. } => {
+                            "StakingOperationRateLimitExceeded"
+                        }
+                        Self::InvalidLeaseBeneficiary { .. } => "InvalidLeaseBeneficiary",
+                        Self::LeaseCannotEndInThePast { .. } => "LeaseCannotEndInThePast",
+                        Self::LeaseNetuidNotFound { .. } => "LeaseNetuidNotFound",
+                        Self::LeaseDoesNotExist { .. } => "LeaseDoesNotExist",
+                        Self::LeaseHasNoEndBlock { .. } => "LeaseHasNoEndBlock",
+                        Self::LeaseHasNotEnded { .. } => "LeaseHasNotEnded",
+                        Self::Overflow { .. } => "Overflow",
+                        Self::BeneficiaryDoesNotOwnHotkey { .. } => {
+                            "BeneficiaryDoesNotOwnHotkey"
+                        }
+                        Self::ExpectedBeneficiaryOrigin { .. } => {
+                            "ExpectedBeneficiaryOrigin"
+                        }
+                        Self::AdminActionProhibitedDuringWeightsWindow { .. } => {
+                            "AdminActionProhibitedDuringWeightsWindow"
+                        }
+                        Self::SymbolDoesNotExist { .. } => "SymbolDoesNotExist",
+                        Self::SymbolAlreadyInUse { .. } => "SymbolAlreadyInUse",
+                        Self::IncorrectCommitRevealVersion { .. } => {
+                            "IncorrectCommitRevealVersion"
+                        }
+                        Self::RevealPeriodTooLarge { .. } => "RevealPeriodTooLarge",
+                        Self::RevealPeriodTooSmall { .. } => "RevealPeriodTooSmall",
+                        Self::InvalidValue { .. } => "InvalidValue",
+                        Self::SubnetLimitReached { .. } => "SubnetLimitReached",
+                        Self::CannotAffordLockCost { .. } => "CannotAffordLockCost",
+                        Self::EvmKeyAssociateRateLimitExceeded { .. } => {
+                            "EvmKeyAssociateRateLimitExceeded"
+                        }
+                        Self::SameAutoStakeHotkeyAlreadySet { .. } => {
+                            "SameAutoStakeHotkeyAlreadySet"
+                        }
+                        Self::UidMapCouldNotBeCleared { .. } => "UidMapCouldNotBeCleared",
+                        Self::TrimmingWouldExceedMaxImmunePercentage { .. } => {
+                            "TrimmingWouldExceedMaxImmunePercentage"
+                        }
+                        Self::ChildParentInconsistency { .. } => {
+                            "ChildParentInconsistency"
+                        }
+                        Self::InvalidNumRootClaim { .. } => "InvalidNumRootClaim",
+                        Self::InvalidRootClaimThreshold { .. } => {
+                            "InvalidRootClaimThreshold"
+                        }
+                        Self::InvalidSubnetNumber { .. } => "InvalidSubnetNumber",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x36366f7b5c6d338ae22f7d99d731ba53;
             }
@@ -16293,6 +18256,160 @@ pub mod runtime_types {
                     coldkey: ::ferroscale_runtime_types::AccountId32,
                     root_claim_type: super::super::super::runtime_types::pallet_subtensor::pallet::RootClaimTypeEnum,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NetworkAdded { .. } => "NetworkAdded",
+                        Self::NetworkRemoved { .. } => "NetworkRemoved",
+                        Self::StakeAdded { .. } => "StakeAdded",
+                        Self::StakeRemoved { .. } => "StakeRemoved",
+                        Self::StakeMoved { .. } => "StakeMoved",
+                        Self::WeightsSet { .. } => "WeightsSet",
+                        Self::NeuronRegistered { .. } => "NeuronRegistered",
+                        Self::BulkNeuronsRegistered { .. } => "BulkNeuronsRegistered",
+                        Self::BulkBalancesSet { .. } => "BulkBalancesSet",
+                        Self::MaxAllowedUidsSet { .. } => "MaxAllowedUidsSet",
+                        Self::MaxWeightLimitSet { .. } => "MaxWeightLimitSet",
+                        Self::DifficultySet { .. } => "DifficultySet",
+                        Self::AdjustmentIntervalSet { .. } => "AdjustmentIntervalSet",
+                        Self::RegistrationPerIntervalSet { .. } => {
+                            "RegistrationPerIntervalSet"
+                        }
+                        Self::MaxRegistrationsPerBlockSet { .. } => {
+                            "MaxRegistrationsPerBlockSet"
+                        }
+                        Self::ActivityCutoffSet { .. } => "ActivityCutoffSet",
+                        Self::RhoSet { .. } => "RhoSet",
+                        Self::AlphaSigmoidSteepnessSet { .. } => {
+                            "AlphaSigmoidSteepnessSet"
+                        }
+                        Self::KappaSet { .. } => "KappaSet",
+                        Self::MinAllowedWeightSet { .. } => "MinAllowedWeightSet",
+                        Self::ValidatorPruneLenSet { .. } => "ValidatorPruneLenSet",
+                        Self::ScalingLawPowerSet { .. } => "ScalingLawPowerSet",
+                        Self::WeightsSetRateLimitSet { .. } => "WeightsSetRateLimitSet",
+                        Self::ImmunityPeriodSet { .. } => "ImmunityPeriodSet",
+                        Self::BondsMovingAverageSet { .. } => "BondsMovingAverageSet",
+                        Self::BondsPenaltySet { .. } => "BondsPenaltySet",
+                        Self::BondsResetOnSet { .. } => "BondsResetOnSet",
+                        Self::MaxAllowedValidatorsSet { .. } => "MaxAllowedValidatorsSet",
+                        Self::AxonServed { .. } => "AxonServed",
+                        Self::PrometheusServed { .. } => "PrometheusServed",
+                        Self::DelegateAdded { .. } => "DelegateAdded",
+                        Self::DefaultTakeSet { .. } => "DefaultTakeSet",
+                        Self::WeightsVersionKeySet { .. } => "WeightsVersionKeySet",
+                        Self::MinDifficultySet { .. } => "MinDifficultySet",
+                        Self::MaxDifficultySet { .. } => "MaxDifficultySet",
+                        Self::ServingRateLimitSet { .. } => "ServingRateLimitSet",
+                        Self::BurnSet { .. } => "BurnSet",
+                        Self::MaxBurnSet { .. } => "MaxBurnSet",
+                        Self::MinBurnSet { .. } => "MinBurnSet",
+                        Self::TxRateLimitSet { .. } => "TxRateLimitSet",
+                        Self::TxDelegateTakeRateLimitSet { .. } => {
+                            "TxDelegateTakeRateLimitSet"
+                        }
+                        Self::TxChildKeyTakeRateLimitSet { .. } => {
+                            "TxChildKeyTakeRateLimitSet"
+                        }
+                        Self::AdminFreezeWindowSet { .. } => "AdminFreezeWindowSet",
+                        Self::OwnerHyperparamRateLimitSet { .. } => {
+                            "OwnerHyperparamRateLimitSet"
+                        }
+                        Self::MinChildKeyTakeSet { .. } => "MinChildKeyTakeSet",
+                        Self::MaxChildKeyTakeSet { .. } => "MaxChildKeyTakeSet",
+                        Self::ChildKeyTakeSet { .. } => "ChildKeyTakeSet",
+                        Self::Sudid { .. } => "Sudid",
+                        Self::RegistrationAllowed { .. } => "RegistrationAllowed",
+                        Self::PowRegistrationAllowed { .. } => "PowRegistrationAllowed",
+                        Self::TempoSet { .. } => "TempoSet",
+                        Self::RAORecycledForRegistrationSet { .. } => {
+                            "RAORecycledForRegistrationSet"
+                        }
+                        Self::StakeThresholdSet { .. } => "StakeThresholdSet",
+                        Self::AdjustmentAlphaSet { .. } => "AdjustmentAlphaSet",
+                        Self::Faucet { .. } => "Faucet",
+                        Self::SubnetOwnerCutSet { .. } => "SubnetOwnerCutSet",
+                        Self::NetworkRateLimitSet { .. } => "NetworkRateLimitSet",
+                        Self::NetworkImmunityPeriodSet { .. } => {
+                            "NetworkImmunityPeriodSet"
+                        }
+                        Self::NetworkMinLockCostSet { .. } => "NetworkMinLockCostSet",
+                        Self::SubnetLimitSet { .. } => "SubnetLimitSet",
+                        Self::NetworkLockCostReductionIntervalSet { .. } => {
+                            "NetworkLockCostReductionIntervalSet"
+                        }
+                        Self::TakeDecreased { .. } => "TakeDecreased",
+                        Self::TakeIncreased { .. } => "TakeIncreased",
+                        Self::HotkeySwapped { .. } => "HotkeySwapped",
+                        Self::MaxDelegateTakeSet { .. } => "MaxDelegateTakeSet",
+                        Self::MinDelegateTakeSet { .. } => "MinDelegateTakeSet",
+                        Self::ColdkeySwapped { .. } => "ColdkeySwapped",
+                        Self::AllBalanceUnstakedAndTransferredToNewColdkey { .. } => {
+                            "AllBalanceUnstakedAndTransferredToNewColdkey"
+                        }
+                        Self::ColdkeySwapScheduled { .. } => "ColdkeySwapScheduled",
+                        Self::ArbitrationPeriodExtended { .. } => {
+                            "ArbitrationPeriodExtended"
+                        }
+                        Self::SetChildrenScheduled { .. } => "SetChildrenScheduled",
+                        Self::SetChildren { .. } => "SetChildren",
+                        Self::ChainIdentitySet { .. } => "ChainIdentitySet",
+                        Self::SubnetIdentitySet { .. } => "SubnetIdentitySet",
+                        Self::SubnetIdentityRemoved { .. } => "SubnetIdentityRemoved",
+                        Self::DissolveNetworkScheduled { .. } => {
+                            "DissolveNetworkScheduled"
+                        }
+                        Self::ColdkeySwapScheduleDurationSet { .. } => {
+                            "ColdkeySwapScheduleDurationSet"
+                        }
+                        Self::DissolveNetworkScheduleDurationSet { .. } => {
+                            "DissolveNetworkScheduleDurationSet"
+                        }
+                        Self::CRV3WeightsCommitted { .. } => "CRV3WeightsCommitted",
+                        Self::WeightsCommitted { .. } => "WeightsCommitted",
+                        Self::WeightsRevealed { .. } => "WeightsRevealed",
+                        Self::WeightsBatchRevealed { .. } => "WeightsBatchRevealed",
+                        Self::BatchWeightsCompleted { .. } => "BatchWeightsCompleted",
+                        Self::BatchCompletedWithErrors { .. } => {
+                            "BatchCompletedWithErrors"
+                        }
+                        Self::BatchWeightItemFailed { .. } => "BatchWeightItemFailed",
+                        Self::StakeTransferred { .. } => "StakeTransferred",
+                        Self::StakeSwapped { .. } => "StakeSwapped",
+                        Self::TransferToggle { .. } => "TransferToggle",
+                        Self::SubnetOwnerHotkeySet { .. } => "SubnetOwnerHotkeySet",
+                        Self::FirstEmissionBlockNumberSet { .. } => {
+                            "FirstEmissionBlockNumberSet"
+                        }
+                        Self::AlphaRecycled { .. } => "AlphaRecycled",
+                        Self::AlphaBurned { .. } => "AlphaBurned",
+                        Self::EvmKeyAssociated { .. } => "EvmKeyAssociated",
+                        Self::CRV3WeightsRevealed { .. } => "CRV3WeightsRevealed",
+                        Self::CommitRevealPeriodsSet { .. } => "CommitRevealPeriodsSet",
+                        Self::CommitRevealEnabled { .. } => "CommitRevealEnabled",
+                        Self::HotkeySwappedOnSubnet { .. } => "HotkeySwappedOnSubnet",
+                        Self::SubnetLeaseCreated { .. } => "SubnetLeaseCreated",
+                        Self::SubnetLeaseTerminated { .. } => "SubnetLeaseTerminated",
+                        Self::SymbolUpdated { .. } => "SymbolUpdated",
+                        Self::CommitRevealVersionSet { .. } => "CommitRevealVersionSet",
+                        Self::TimelockedWeightsCommitted { .. } => {
+                            "TimelockedWeightsCommitted"
+                        }
+                        Self::TimelockedWeightsRevealed { .. } => {
+                            "TimelockedWeightsRevealed"
+                        }
+                        Self::AutoStakeAdded { .. } => "AutoStakeAdded",
+                        Self::IncentiveAlphaEmittedToMiners { .. } => {
+                            "IncentiveAlphaEmittedToMiners"
+                        }
+                        Self::MinAllowedUidsSet { .. } => "MinAllowedUidsSet",
+                        Self::AutoStakeDestinationSet { .. } => "AutoStakeDestinationSet",
+                        Self::RootClaimed { .. } => "RootClaimed",
+                        Self::RootClaimTypeSet { .. } => "RootClaimTypeSet",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x7c4337c89a495da748e5e975382fb4e8;
@@ -17501,6 +19618,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Recycle,
             }
+            impl RecycleOrBurnEnum {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Burn { .. } => "Burn",
+                        Self::Recycle { .. } => "Recycle",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for RecycleOrBurnEnum {
                 const TYPE_HASH: u128 = 0xcd7d0b0feaba30b7af33f70c11424857;
             }
@@ -17524,6 +19650,15 @@ pub mod runtime_types {
                 Swap,
                 #[codec(index = 1u8)]
                 Keep,
+            }
+            impl RootClaimTypeEnum {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Swap { .. } => "Swap",
+                        Self::Keep { .. } => "Keep",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for RootClaimTypeEnum {
                 const TYPE_HASH: u128 = 0x601ea9c4d7ae47c1b346a337f8edb212;
@@ -19396,6 +21531,41 @@ pub mod runtime_types {
                     #[codec(index = 25u8)]
                     MaxAllowedUids,
                 }
+                impl Hyperparameter {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Unknown { .. } => "Unknown",
+                            Self::ServingRateLimit { .. } => "ServingRateLimit",
+                            Self::MaxDifficulty { .. } => "MaxDifficulty",
+                            Self::AdjustmentAlpha { .. } => "AdjustmentAlpha",
+                            Self::MaxWeightLimit { .. } => "MaxWeightLimit",
+                            Self::ImmunityPeriod { .. } => "ImmunityPeriod",
+                            Self::MinAllowedWeights { .. } => "MinAllowedWeights",
+                            Self::Kappa { .. } => "Kappa",
+                            Self::Rho { .. } => "Rho",
+                            Self::ActivityCutoff { .. } => "ActivityCutoff",
+                            Self::PowRegistrationAllowed { .. } => {
+                                "PowRegistrationAllowed"
+                            }
+                            Self::MinBurn { .. } => "MinBurn",
+                            Self::MaxBurn { .. } => "MaxBurn",
+                            Self::BondsMovingAverage { .. } => "BondsMovingAverage",
+                            Self::BondsPenalty { .. } => "BondsPenalty",
+                            Self::CommitRevealEnabled { .. } => "CommitRevealEnabled",
+                            Self::LiquidAlphaEnabled { .. } => "LiquidAlphaEnabled",
+                            Self::AlphaValues { .. } => "AlphaValues",
+                            Self::WeightCommitInterval { .. } => "WeightCommitInterval",
+                            Self::TransferEnabled { .. } => "TransferEnabled",
+                            Self::AlphaSigmoidSteepness { .. } => "AlphaSigmoidSteepness",
+                            Self::Yuma3Enabled { .. } => "Yuma3Enabled",
+                            Self::BondsResetEnabled { .. } => "BondsResetEnabled",
+                            Self::ImmuneNeuronLimit { .. } => "ImmuneNeuronLimit",
+                            Self::RecycleOrBurn { .. } => "RecycleOrBurn",
+                            Self::MaxAllowedUids { .. } => "MaxAllowedUids",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Hyperparameter {
                     const TYPE_HASH: u128 = 0x88224a672d99f9524872fa3a64c67153;
                 }
@@ -19512,6 +21682,15 @@ pub mod runtime_types {
             Proxies,
             #[codec(index = 1u8)]
             Announcements,
+        }
+        impl DepositKind {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Proxies { .. } => "Proxies",
+                    Self::Announcements { .. } => "Announcements",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for DepositKind {
             const TYPE_HASH: u128 = 0xd07eddc0ee92b84dd47ad27cf12ca62d;
@@ -19656,6 +21835,24 @@ pub mod runtime_types {
                 },
                 #[codec(index = 10u8)]
                 poke_deposit,
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::proxy { .. } => "proxy",
+                        Self::add_proxy { .. } => "add_proxy",
+                        Self::remove_proxy { .. } => "remove_proxy",
+                        Self::remove_proxies { .. } => "remove_proxies",
+                        Self::create_pure { .. } => "create_pure",
+                        Self::kill_pure { .. } => "kill_pure",
+                        Self::announce { .. } => "announce",
+                        Self::remove_announcement { .. } => "remove_announcement",
+                        Self::reject_announcement { .. } => "reject_announcement",
+                        Self::proxy_announced { .. } => "proxy_announced",
+                        Self::poke_deposit { .. } => "poke_deposit",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xde12b3dd8d2aabf15b426f92cb3289c2;
@@ -19841,6 +22038,25 @@ pub mod runtime_types {
                 #[codec(index = 9u8)]
                 InvalidDerivedAccountId,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TooMany { .. } => "TooMany",
+                        Self::NotFound { .. } => "NotFound",
+                        Self::NotProxy { .. } => "NotProxy",
+                        Self::Unproxyable { .. } => "Unproxyable",
+                        Self::Duplicate { .. } => "Duplicate",
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::Unannounced { .. } => "Unannounced",
+                        Self::NoSelfProxy { .. } => "NoSelfProxy",
+                        Self::AnnouncementDepositInvariantViolated { .. } => {
+                            "AnnouncementDepositInvariantViolated"
+                        }
+                        Self::InvalidDerivedAccountId { .. } => "InvalidDerivedAccountId",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xce89867ec6b947c4ec66103a3ee6ccfd;
             }
@@ -19932,6 +22148,20 @@ pub mod runtime_types {
                     old_deposit: u64,
                     new_deposit: u64,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ProxyExecuted { .. } => "ProxyExecuted",
+                        Self::PureCreated { .. } => "PureCreated",
+                        Self::PureKilled { .. } => "PureKilled",
+                        Self::Announced { .. } => "Announced",
+                        Self::ProxyAdded { .. } => "ProxyAdded",
+                        Self::ProxyRemoved { .. } => "ProxyRemoved",
+                        Self::DepositPoked { .. } => "DepositPoked",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x3ac4a0550bb59dbdb29d9314930eed04;
@@ -20109,6 +22339,18 @@ pub mod runtime_types {
                         liquidity_delta: i64,
                     },
                 }
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::set_fee_rate { .. } => "set_fee_rate",
+                            Self::toggle_user_liquidity { .. } => "toggle_user_liquidity",
+                            Self::add_liquidity { .. } => "add_liquidity",
+                            Self::remove_liquidity { .. } => "remove_liquidity",
+                            Self::modify_position { .. } => "modify_position",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0xf12d8d87653a68bdab94d58936e24295;
                 }
@@ -20240,6 +22482,29 @@ pub mod runtime_types {
                     #[codec(index = 13u8)]
                     SubtokenDisabled,
                 }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::FeeRateTooHigh { .. } => "FeeRateTooHigh",
+                            Self::InsufficientInputAmount { .. } => {
+                                "InsufficientInputAmount"
+                            }
+                            Self::InsufficientLiquidity { .. } => "InsufficientLiquidity",
+                            Self::PriceLimitExceeded { .. } => "PriceLimitExceeded",
+                            Self::InsufficientBalance { .. } => "InsufficientBalance",
+                            Self::LiquidityNotFound { .. } => "LiquidityNotFound",
+                            Self::InvalidTickRange { .. } => "InvalidTickRange",
+                            Self::MaxPositionsExceeded { .. } => "MaxPositionsExceeded",
+                            Self::TooManySwapSteps { .. } => "TooManySwapSteps",
+                            Self::InvalidLiquidityValue { .. } => "InvalidLiquidityValue",
+                            Self::ReservesTooLow { .. } => "ReservesTooLow",
+                            Self::MechanismDoesNotExist { .. } => "MechanismDoesNotExist",
+                            Self::UserLiquidityDisabled { .. } => "UserLiquidityDisabled",
+                            Self::SubtokenDisabled { .. } => "SubtokenDisabled",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x9efe8c5795ae660c1520e1b4511b057a;
                 }
@@ -20345,6 +22610,18 @@ pub mod runtime_types {
                         tick_low: super::super::super::super::runtime_types::pallet_subtensor_swap::tick::TickIndex,
                         tick_high: super::super::super::super::runtime_types::pallet_subtensor_swap::tick::TickIndex,
                     },
+                }
+                impl Event {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::FeeRateSet { .. } => "FeeRateSet",
+                            Self::UserLiquidityToggled { .. } => "UserLiquidityToggled",
+                            Self::LiquidityAdded { .. } => "LiquidityAdded",
+                            Self::LiquidityRemoved { .. } => "LiquidityRemoved",
+                            Self::LiquidityModified { .. } => "LiquidityModified",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x4e6bd4876a34fb9223025091ce384aae;
@@ -20561,6 +22838,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Bottom,
             }
+            impl LayerLevel {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Top { .. } => "Top",
+                        Self::Middle { .. } => "Middle",
+                        Self::Bottom { .. } => "Bottom",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for LayerLevel {
                 const TYPE_HASH: u128 = 0x70d82bfe8e0a2961e44a9515896189dc;
             }
@@ -20727,6 +23014,21 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::batch { .. } => "batch",
+                        Self::as_derivative { .. } => "as_derivative",
+                        Self::batch_all { .. } => "batch_all",
+                        Self::dispatch_as { .. } => "dispatch_as",
+                        Self::force_batch { .. } => "force_batch",
+                        Self::with_weight { .. } => "with_weight",
+                        Self::if_else { .. } => "if_else",
+                        Self::dispatch_as_fallible { .. } => "dispatch_as_fallible",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x9d03033ad2b53169a3c64752477e7b85;
             }
@@ -20838,6 +23140,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 InvalidDerivedAccount,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TooManyCalls { .. } => "TooManyCalls",
+                        Self::InvalidDerivedAccount { .. } => "InvalidDerivedAccount",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xce5bcece2a3a6df24f6c372ff0db43b6;
             }
@@ -20889,6 +23200,23 @@ pub mod runtime_types {
                 IfElseFallbackCalled {
                     main_error: super::super::super::runtime_types::sp_runtime::DispatchError,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::BatchInterrupted { .. } => "BatchInterrupted",
+                        Self::BatchCompleted { .. } => "BatchCompleted",
+                        Self::BatchCompletedWithErrors { .. } => {
+                            "BatchCompletedWithErrors"
+                        }
+                        Self::ItemCompleted { .. } => "ItemCompleted",
+                        Self::ItemFailed { .. } => "ItemFailed",
+                        Self::DispatchedAs { .. } => "DispatchedAs",
+                        Self::IfElseMainSuccess { .. } => "IfElseMainSuccess",
+                        Self::IfElseFallbackCalled { .. } => "IfElseFallbackCalled",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x2460cc63345896e51d7727f98220d86b;
@@ -20999,6 +23327,18 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 remove_key,
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::sudo { .. } => "sudo",
+                        Self::sudo_unchecked_weight { .. } => "sudo_unchecked_weight",
+                        Self::set_key { .. } => "set_key",
+                        Self::sudo_as { .. } => "sudo_as",
+                        Self::remove_key { .. } => "remove_key",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x5eccb8bc665f47118dc59697b9840e65;
             }
@@ -21065,6 +23405,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 RequireSudo,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::RequireSudo { .. } => "RequireSudo",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x19526a63eaa0159426710553863fec32;
             }
@@ -21104,6 +23452,17 @@ pub mod runtime_types {
                         super::super::super::runtime_types::sp_runtime::DispatchError,
                     >,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Sudid { .. } => "Sudid",
+                        Self::KeyChanged { .. } => "KeyChanged",
+                        Self::KeyRemoved { .. } => "KeyRemoved",
+                        Self::SudoAsDone { .. } => "SudoAsDone",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xcaa7f69177d422b4649331eea864f31d;
@@ -21166,6 +23525,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 set { #[codec(compact)] now: u64 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::set { .. } => "set",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x8d4f537b62408891252c21fdf7888df0;
             }
@@ -21213,6 +23580,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             V2,
         }
+        impl Releases {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::V1Ancient { .. } => "V1Ancient",
+                    Self::V2 { .. } => "V2",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Releases {
             const TYPE_HASH: u128 = 0x80ffa4fd46a6d0cf960827bfb10bb23f;
         }
@@ -21239,6 +23615,14 @@ pub mod runtime_types {
                     actual_fee: u64,
                     tip: u64,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TransactionFeePaid { .. } => "TransactionFeePaid",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x8bf3a6a0509a073cd1f86618f3a5e881;
@@ -21395,6 +23779,16 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             DivisionByZero,
         }
+        impl ArithmeticError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Underflow { .. } => "Underflow",
+                    Self::Overflow { .. } => "Overflow",
+                    Self::DivisionByZero { .. } => "DivisionByZero",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for ArithmeticError {
             const TYPE_HASH: u128 = 0x008cb2a3d597c9b92f05b877e085c46c;
         }
@@ -21504,6 +23898,20 @@ pub mod runtime_types {
             PrimaryAndSecondaryPlainSlots,
             #[codec(index = 2u8)]
             PrimaryAndSecondaryVRFSlots,
+        }
+        impl AllowedSlots {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::PrimarySlots { .. } => "PrimarySlots",
+                    Self::PrimaryAndSecondaryPlainSlots { .. } => {
+                        "PrimaryAndSecondaryPlainSlots"
+                    }
+                    Self::PrimaryAndSecondaryVRFSlots { .. } => {
+                        "PrimaryAndSecondaryVRFSlots"
+                    }
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for AllowedSlots {
             const TYPE_HASH: u128 = 0xbabcbaea845b74aa0faa3019e95df98c;
@@ -21683,6 +24091,15 @@ pub mod runtime_types {
                 >,
             ),
         }
+        impl<H, N> Equivocation<H, N> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Prevote { .. } => "Prevote",
+                    Self::Precommit { .. } => "Precommit",
+                }
+            }
+        }
         #[cfg(feature = "values")]
         impl<H: ToValue, N: ToValue> ToValue for Equivocation<H, N> {
             fn to_value(&self) -> Value {
@@ -21824,6 +24241,12 @@ pub mod runtime_types {
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         #[codec(crate = ::parity_scale_codec)]
         pub enum Void {}
+        impl Void {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {}
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Void {
             const TYPE_HASH: u128 = 0xe86ad659c4afa394f4d190a1d8b24690;
         }
@@ -21934,6 +24357,28 @@ pub mod runtime_types {
             #[codec(index = 14u8)]
             Trie(super::super::runtime_types::sp_runtime::proving_trie::TrieError),
         }
+        impl DispatchError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Other { .. } => "Other",
+                    Self::CannotLookup { .. } => "CannotLookup",
+                    Self::BadOrigin { .. } => "BadOrigin",
+                    Self::Module { .. } => "Module",
+                    Self::ConsumerRemaining { .. } => "ConsumerRemaining",
+                    Self::NoProviders { .. } => "NoProviders",
+                    Self::TooManyConsumers { .. } => "TooManyConsumers",
+                    Self::Token { .. } => "Token",
+                    Self::Arithmetic { .. } => "Arithmetic",
+                    Self::Transactional { .. } => "Transactional",
+                    Self::Exhausted { .. } => "Exhausted",
+                    Self::Corruption { .. } => "Corruption",
+                    Self::Unavailable { .. } => "Unavailable",
+                    Self::RootNotAllowed { .. } => "RootNotAllowed",
+                    Self::Trie { .. } => "Trie",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for DispatchError {
             const TYPE_HASH: u128 = 0x40a92fa8e71a04525576dfd0f42ade29;
         }
@@ -21998,6 +24443,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             OnlyInherents,
         }
+        impl ExtrinsicInclusionMode {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::AllExtrinsics { .. } => "AllExtrinsics",
+                    Self::OnlyInherents { .. } => "OnlyInherents",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for ExtrinsicInclusionMode {
             const TYPE_HASH: u128 = 0x841edee6111cda119f7f8b32bc646f5d;
         }
@@ -22045,6 +24499,16 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Ecdsa([u8; 65usize]),
         }
+        impl MultiSignature {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Ed25519 { .. } => "Ed25519",
+                    Self::Sr25519 { .. } => "Sr25519",
+                    Self::Ecdsa { .. } => "Ecdsa",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for MultiSignature {
             const TYPE_HASH: u128 = 0xbc770acc2e7b1730cdc9aea387ba08d0;
         }
@@ -22076,6 +24540,16 @@ pub mod runtime_types {
             Sr25519([u8; 32usize]),
             #[codec(index = 2u8)]
             Ecdsa([u8; 33usize]),
+        }
+        impl MultiSigner {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Ed25519 { .. } => "Ed25519",
+                    Self::Sr25519 { .. } => "Sr25519",
+                    Self::Ecdsa { .. } => "Ecdsa",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for MultiSigner {
             const TYPE_HASH: u128 = 0x17dc487e47f0c2fced16f603e500a987;
@@ -22135,6 +24609,23 @@ pub mod runtime_types {
             #[codec(index = 9u8)]
             Blocked,
         }
+        impl TokenError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::FundsUnavailable { .. } => "FundsUnavailable",
+                    Self::OnlyProvider { .. } => "OnlyProvider",
+                    Self::BelowMinimum { .. } => "BelowMinimum",
+                    Self::CannotCreate { .. } => "CannotCreate",
+                    Self::UnknownAsset { .. } => "UnknownAsset",
+                    Self::Frozen { .. } => "Frozen",
+                    Self::Unsupported { .. } => "Unsupported",
+                    Self::CannotCreateHold { .. } => "CannotCreateHold",
+                    Self::NotExpendable { .. } => "NotExpendable",
+                    Self::Blocked { .. } => "Blocked",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for TokenError {
             const TYPE_HASH: u128 = 0xc3df2109ec2d0df34a3ec75a49978360;
         }
@@ -22176,6 +24667,15 @@ pub mod runtime_types {
             LimitReached,
             #[codec(index = 1u8)]
             NoLayer,
+        }
+        impl TransactionalError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::LimitReached { .. } => "LimitReached",
+                    Self::NoLayer { .. } => "NoLayer",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for TransactionalError {
             const TYPE_HASH: u128 = 0x0cdac8f0e9d03266508beb610aab1748;
@@ -22259,6 +24759,20 @@ pub mod runtime_types {
                     Other(Vec<u8>),
                     #[codec(index = 8u8)]
                     RuntimeEnvironmentUpdated,
+                }
+                impl DigestItem {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::PreRuntime { .. } => "PreRuntime",
+                            Self::Consensus { .. } => "Consensus",
+                            Self::Seal { .. } => "Seal",
+                            Self::Other { .. } => "Other",
+                            Self::RuntimeEnvironmentUpdated { .. } => {
+                                "RuntimeEnvironmentUpdated"
+                            }
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for DigestItem {
                     const TYPE_HASH: u128 = 0xf27901c7e20beb244f1a5c955d775547;
@@ -22835,6 +25349,269 @@ pub mod runtime_types {
                     Mortal254(u8),
                     #[codec(index = 255u8)]
                     Mortal255(u8),
+                }
+                impl Era {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Immortal { .. } => "Immortal",
+                            Self::Mortal1 { .. } => "Mortal1",
+                            Self::Mortal2 { .. } => "Mortal2",
+                            Self::Mortal3 { .. } => "Mortal3",
+                            Self::Mortal4 { .. } => "Mortal4",
+                            Self::Mortal5 { .. } => "Mortal5",
+                            Self::Mortal6 { .. } => "Mortal6",
+                            Self::Mortal7 { .. } => "Mortal7",
+                            Self::Mortal8 { .. } => "Mortal8",
+                            Self::Mortal9 { .. } => "Mortal9",
+                            Self::Mortal10 { .. } => "Mortal10",
+                            Self::Mortal11 { .. } => "Mortal11",
+                            Self::Mortal12 { .. } => "Mortal12",
+                            Self::Mortal13 { .. } => "Mortal13",
+                            Self::Mortal14 { .. } => "Mortal14",
+                            Self::Mortal15 { .. } => "Mortal15",
+                            Self::Mortal16 { .. } => "Mortal16",
+                            Self::Mortal17 { .. } => "Mortal17",
+                            Self::Mortal18 { .. } => "Mortal18",
+                            Self::Mortal19 { .. } => "Mortal19",
+                            Self::Mortal20 { .. } => "Mortal20",
+                            Self::Mortal21 { .. } => "Mortal21",
+                            Self::Mortal22 { .. } => "Mortal22",
+                            Self::Mortal23 { .. } => "Mortal23",
+                            Self::Mortal24 { .. } => "Mortal24",
+                            Self::Mortal25 { .. } => "Mortal25",
+                            Self::Mortal26 { .. } => "Mortal26",
+                            Self::Mortal27 { .. } => "Mortal27",
+                            Self::Mortal28 { .. } => "Mortal28",
+                            Self::Mortal29 { .. } => "Mortal29",
+                            Self::Mortal30 { .. } => "Mortal30",
+                            Self::Mortal31 { .. } => "Mortal31",
+                            Self::Mortal32 { .. } => "Mortal32",
+                            Self::Mortal33 { .. } => "Mortal33",
+                            Self::Mortal34 { .. } => "Mortal34",
+                            Self::Mortal35 { .. } => "Mortal35",
+                            Self::Mortal36 { .. } => "Mortal36",
+                            Self::Mortal37 { .. } => "Mortal37",
+                            Self::Mortal38 { .. } => "Mortal38",
+                            Self::Mortal39 { .. } => "Mortal39",
+                            Self::Mortal40 { .. } => "Mortal40",
+                            Self::Mortal41 { .. } => "Mortal41",
+                            Self::Mortal42 { .. } => "Mortal42",
+                            Self::Mortal43 { .. } => "Mortal43",
+                            Self::Mortal44 { .. } => "Mortal44",
+                            Self::Mortal45 { .. } => "Mortal45",
+                            Self::Mortal46 { .. } => "Mortal46",
+                            Self::Mortal47 { .. } => "Mortal47",
+                            Self::Mortal48 { .. } => "Mortal48",
+                            Self::Mortal49 { .. } => "Mortal49",
+                            Self::Mortal50 { .. } => "Mortal50",
+                            Self::Mortal51 { .. } => "Mortal51",
+                            Self::Mortal52 { .. } => "Mortal52",
+                            Self::Mortal53 { .. } => "Mortal53",
+                            Self::Mortal54 { .. } => "Mortal54",
+                            Self::Mortal55 { .. } => "Mortal55",
+                            Self::Mortal56 { .. } => "Mortal56",
+                            Self::Mortal57 { .. } => "Mortal57",
+                            Self::Mortal58 { .. } => "Mortal58",
+                            Self::Mortal59 { .. } => "Mortal59",
+                            Self::Mortal60 { .. } => "Mortal60",
+                            Self::Mortal61 { .. } => "Mortal61",
+                            Self::Mortal62 { .. } => "Mortal62",
+                            Self::Mortal63 { .. } => "Mortal63",
+                            Self::Mortal64 { .. } => "Mortal64",
+                            Self::Mortal65 { .. } => "Mortal65",
+                            Self::Mortal66 { .. } => "Mortal66",
+                            Self::Mortal67 { .. } => "Mortal67",
+                            Self::Mortal68 { .. } => "Mortal68",
+                            Self::Mortal69 { .. } => "Mortal69",
+                            Self::Mortal70 { .. } => "Mortal70",
+                            Self::Mortal71 { .. } => "Mortal71",
+                            Self::Mortal72 { .. } => "Mortal72",
+                            Self::Mortal73 { .. } => "Mortal73",
+                            Self::Mortal74 { .. } => "Mortal74",
+                            Self::Mortal75 { .. } => "Mortal75",
+                            Self::Mortal76 { .. } => "Mortal76",
+                            Self::Mortal77 { .. } => "Mortal77",
+                            Self::Mortal78 { .. } => "Mortal78",
+                            Self::Mortal79 { .. } => "Mortal79",
+                            Self::Mortal80 { .. } => "Mortal80",
+                            Self::Mortal81 { .. } => "Mortal81",
+                            Self::Mortal82 { .. } => "Mortal82",
+                            Self::Mortal83 { .. } => "Mortal83",
+                            Self::Mortal84 { .. } => "Mortal84",
+                            Self::Mortal85 { .. } => "Mortal85",
+                            Self::Mortal86 { .. } => "Mortal86",
+                            Self::Mortal87 { .. } => "Mortal87",
+                            Self::Mortal88 { .. } => "Mortal88",
+                            Self::Mortal89 { .. } => "Mortal89",
+                            Self::Mortal90 { .. } => "Mortal90",
+                            Self::Mortal91 { .. } => "Mortal91",
+                            Self::Mortal92 { .. } => "Mortal92",
+                            Self::Mortal93 { .. } => "Mortal93",
+                            Self::Mortal94 { .. } => "Mortal94",
+                            Self::Mortal95 { .. } => "Mortal95",
+                            Self::Mortal96 { .. } => "Mortal96",
+                            Self::Mortal97 { .. } => "Mortal97",
+                            Self::Mortal98 { .. } => "Mortal98",
+                            Self::Mortal99 { .. } => "Mortal99",
+                            Self::Mortal100 { .. } => "Mortal100",
+                            Self::Mortal101 { .. } => "Mortal101",
+                            Self::Mortal102 { .. } => "Mortal102",
+                            Self::Mortal103 { .. } => "Mortal103",
+                            Self::Mortal104 { .. } => "Mortal104",
+                            Self::Mortal105 { .. } => "Mortal105",
+                            Self::Mortal106 { .. } => "Mortal106",
+                            Self::Mortal107 { .. } => "Mortal107",
+                            Self::Mortal108 { .. } => "Mortal108",
+                            Self::Mortal109 { .. } => "Mortal109",
+                            Self::Mortal110 { .. } => "Mortal110",
+                            Self::Mortal111 { .. } => "Mortal111",
+                            Self::Mortal112 { .. } => "Mortal112",
+                            Self::Mortal113 { .. } => "Mortal113",
+                            Self::Mortal114 { .. } => "Mortal114",
+                            Self::Mortal115 { .. } => "Mortal115",
+                            Self::Mortal116 { .. } => "Mortal116",
+                            Self::Mortal117 { .. } => "Mortal117",
+                            Self::Mortal118 { .. } => "Mortal118",
+                            Self::Mortal119 { .. } => "Mortal119",
+                            Self::Mortal120 { .. } => "Mortal120",
+                            Self::Mortal121 { .. } => "Mortal121",
+                            Self::Mortal122 { .. } => "Mortal122",
+                            Self::Mortal123 { .. } => "Mortal123",
+                            Self::Mortal124 { .. } => "Mortal124",
+                            Self::Mortal125 { .. } => "Mortal125",
+                            Self::Mortal126 { .. } => "Mortal126",
+                            Self::Mortal127 { .. } => "Mortal127",
+                            Self::Mortal128 { .. } => "Mortal128",
+                            Self::Mortal129 { .. } => "Mortal129",
+                            Self::Mortal130 { .. } => "Mortal130",
+                            Self::Mortal131 { .. } => "Mortal131",
+                            Self::Mortal132 { .. } => "Mortal132",
+                            Self::Mortal133 { .. } => "Mortal133",
+                            Self::Mortal134 { .. } => "Mortal134",
+                            Self::Mortal135 { .. } => "Mortal135",
+                            Self::Mortal136 { .. } => "Mortal136",
+                            Self::Mortal137 { .. } => "Mortal137",
+                            Self::Mortal138 { .. } => "Mortal138",
+                            Self::Mortal139 { .. } => "Mortal139",
+                            Self::Mortal140 { .. } => "Mortal140",
+                            Self::Mortal141 { .. } => "Mortal141",
+                            Self::Mortal142 { .. } => "Mortal142",
+                            Self::Mortal143 { .. } => "Mortal143",
+                            Self::Mortal144 { .. } => "Mortal144",
+                            Self::Mortal145 { .. } => "Mortal145",
+                            Self::Mortal146 { .. } => "Mortal146",
+                            Self::Mortal147 { .. } => "Mortal147",
+                            Self::Mortal148 { .. } => "Mortal148",
+                            Self::Mortal149 { .. } => "Mortal149",
+                            Self::Mortal150 { .. } => "Mortal150",
+                            Self::Mortal151 { .. } => "Mortal151",
+                            Self::Mortal152 { .. } => "Mortal152",
+                            Self::Mortal153 { .. } => "Mortal153",
+                            Self::Mortal154 { .. } => "Mortal154",
+                            Self::Mortal155 { .. } => "Mortal155",
+                            Self::Mortal156 { .. } => "Mortal156",
+                            Self::Mortal157 { .. } => "Mortal157",
+                            Self::Mortal158 { .. } => "Mortal158",
+                            Self::Mortal159 { .. } => "Mortal159",
+                            Self::Mortal160 { .. } => "Mortal160",
+                            Self::Mortal161 { .. } => "Mortal161",
+                            Self::Mortal162 { .. } => "Mortal162",
+                            Self::Mortal163 { .. } => "Mortal163",
+                            Self::Mortal164 { .. } => "Mortal164",
+                            Self::Mortal165 { .. } => "Mortal165",
+                            Self::Mortal166 { .. } => "Mortal166",
+                            Self::Mortal167 { .. } => "Mortal167",
+                            Self::Mortal168 { .. } => "Mortal168",
+                            Self::Mortal169 { .. } => "Mortal169",
+                            Self::Mortal170 { .. } => "Mortal170",
+                            Self::Mortal171 { .. } => "Mortal171",
+                            Self::Mortal172 { .. } => "Mortal172",
+                            Self::Mortal173 { .. } => "Mortal173",
+                            Self::Mortal174 { .. } => "Mortal174",
+                            Self::Mortal175 { .. } => "Mortal175",
+                            Self::Mortal176 { .. } => "Mortal176",
+                            Self::Mortal177 { .. } => "Mortal177",
+                            Self::Mortal178 { .. } => "Mortal178",
+                            Self::Mortal179 { .. } => "Mortal179",
+                            Self::Mortal180 { .. } => "Mortal180",
+                            Self::Mortal181 { .. } => "Mortal181",
+                            Self::Mortal182 { .. } => "Mortal182",
+                            Self::Mortal183 { .. } => "Mortal183",
+                            Self::Mortal184 { .. } => "Mortal184",
+                            Self::Mortal185 { .. } => "Mortal185",
+                            Self::Mortal186 { .. } => "Mortal186",
+                            Self::Mortal187 { .. } => "Mortal187",
+                            Self::Mortal188 { .. } => "Mortal188",
+                            Self::Mortal189 { .. } => "Mortal189",
+                            Self::Mortal190 { .. } => "Mortal190",
+                            Self::Mortal191 { .. } => "Mortal191",
+                            Self::Mortal192 { .. } => "Mortal192",
+                            Self::Mortal193 { .. } => "Mortal193",
+                            Self::Mortal194 { .. } => "Mortal194",
+                            Self::Mortal195 { .. } => "Mortal195",
+                            Self::Mortal196 { .. } => "Mortal196",
+                            Self::Mortal197 { .. } => "Mortal197",
+                            Self::Mortal198 { .. } => "Mortal198",
+                            Self::Mortal199 { .. } => "Mortal199",
+                            Self::Mortal200 { .. } => "Mortal200",
+                            Self::Mortal201 { .. } => "Mortal201",
+                            Self::Mortal202 { .. } => "Mortal202",
+                            Self::Mortal203 { .. } => "Mortal203",
+                            Self::Mortal204 { .. } => "Mortal204",
+                            Self::Mortal205 { .. } => "Mortal205",
+                            Self::Mortal206 { .. } => "Mortal206",
+                            Self::Mortal207 { .. } => "Mortal207",
+                            Self::Mortal208 { .. } => "Mortal208",
+                            Self::Mortal209 { .. } => "Mortal209",
+                            Self::Mortal210 { .. } => "Mortal210",
+                            Self::Mortal211 { .. } => "Mortal211",
+                            Self::Mortal212 { .. } => "Mortal212",
+                            Self::Mortal213 { .. } => "Mortal213",
+                            Self::Mortal214 { .. } => "Mortal214",
+                            Self::Mortal215 { .. } => "Mortal215",
+                            Self::Mortal216 { .. } => "Mortal216",
+                            Self::Mortal217 { .. } => "Mortal217",
+                            Self::Mortal218 { .. } => "Mortal218",
+                            Self::Mortal219 { .. } => "Mortal219",
+                            Self::Mortal220 { .. } => "Mortal220",
+                            Self::Mortal221 { .. } => "Mortal221",
+                            Self::Mortal222 { .. } => "Mortal222",
+                            Self::Mortal223 { .. } => "Mortal223",
+                            Self::Mortal224 { .. } => "Mortal224",
+                            Self::Mortal225 { .. } => "Mortal225",
+                            Self::Mortal226 { .. } => "Mortal226",
+                            Self::Mortal227 { .. } => "Mortal227",
+                            Self::Mortal228 { .. } => "Mortal228",
+                            Self::Mortal229 { .. } => "Mortal229",
+                            Self::Mortal230 { .. } => "Mortal230",
+                            Self::Mortal231 { .. } => "Mortal231",
+                            Self::Mortal232 { .. } => "Mortal232",
+                            Self::Mortal233 { .. } => "Mortal233",
+                            Self::Mortal234 { .. } => "Mortal234",
+                            Self::Mortal235 { .. } => "Mortal235",
+                            Self::Mortal236 { .. } => "Mortal236",
+                            Self::Mortal237 { .. } => "Mortal237",
+                            Self::Mortal238 { .. } => "Mortal238",
+                            Self::Mortal239 { .. } => "Mortal239",
+                            Self::Mortal240 { .. } => "Mortal240",
+                            Self::Mortal241 { .. } => "Mortal241",
+                            Self::Mortal242 { .. } => "Mortal242",
+                            Self::Mortal243 { .. } => "Mortal243",
+                            Self::Mortal244 { .. } => "Mortal244",
+                            Self::Mortal245 { .. } => "Mortal245",
+                            Self::Mortal246 { .. } => "Mortal246",
+                            Self::Mortal247 { .. } => "Mortal247",
+                            Self::Mortal248 { .. } => "Mortal248",
+                            Self::Mortal249 { .. } => "Mortal249",
+                            Self::Mortal250 { .. } => "Mortal250",
+                            Self::Mortal251 { .. } => "Mortal251",
+                            Self::Mortal252 { .. } => "Mortal252",
+                            Self::Mortal253 { .. } => "Mortal253",
+                            Self::Mortal254 { .. } => "Mortal254",
+                            Self::Mortal255 { .. } => "Mortal255",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Era {
                     const TYPE_HASH: u128 = 0x36520d67ec6006fac8f570bb3a3c4812;
@@ -24461,6 +27238,27 @@ pub mod runtime_types {
                 #[codec(index = 13u8)]
                 DecodeError,
             }
+            impl TrieError {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidStateRoot { .. } => "InvalidStateRoot",
+                        Self::IncompleteDatabase { .. } => "IncompleteDatabase",
+                        Self::ValueAtIncompleteKey { .. } => "ValueAtIncompleteKey",
+                        Self::DecoderError { .. } => "DecoderError",
+                        Self::InvalidHash { .. } => "InvalidHash",
+                        Self::DuplicateKey { .. } => "DuplicateKey",
+                        Self::ExtraneousNode { .. } => "ExtraneousNode",
+                        Self::ExtraneousValue { .. } => "ExtraneousValue",
+                        Self::ExtraneousHashReference { .. } => "ExtraneousHashReference",
+                        Self::InvalidChildReference { .. } => "InvalidChildReference",
+                        Self::ValueMismatch { .. } => "ValueMismatch",
+                        Self::IncompleteProof { .. } => "IncompleteProof",
+                        Self::RootMismatch { .. } => "RootMismatch",
+                        Self::DecodeError { .. } => "DecodeError",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for TrieError {
                 const TYPE_HASH: u128 = 0xfda4dc01e2b8c8bf24ab28e509b02020;
             }
@@ -24557,6 +27355,26 @@ pub mod runtime_types {
                 #[codec(index = 12u8)]
                 UnknownOrigin,
             }
+            impl InvalidTransaction {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Call { .. } => "Call",
+                        Self::Payment { .. } => "Payment",
+                        Self::Future { .. } => "Future",
+                        Self::Stale { .. } => "Stale",
+                        Self::BadProof { .. } => "BadProof",
+                        Self::AncientBirthBlock { .. } => "AncientBirthBlock",
+                        Self::ExhaustsResources { .. } => "ExhaustsResources",
+                        Self::Custom { .. } => "Custom",
+                        Self::BadMandatory { .. } => "BadMandatory",
+                        Self::MandatoryValidation { .. } => "MandatoryValidation",
+                        Self::BadSigner { .. } => "BadSigner",
+                        Self::IndeterminateImplicit { .. } => "IndeterminateImplicit",
+                        Self::UnknownOrigin { .. } => "UnknownOrigin",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for InvalidTransaction {
                 const TYPE_HASH: u128 = 0x2ca69a0f78c8089bd7ee138bafec1935;
             }
@@ -24613,6 +27431,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 External,
             }
+            impl TransactionSource {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InBlock { .. } => "InBlock",
+                        Self::Local { .. } => "Local",
+                        Self::External { .. } => "External",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for TransactionSource {
                 const TYPE_HASH: u128 = 0x1f94321cc658ac8d50edbc0f2a7b2509;
             }
@@ -24647,6 +27475,15 @@ pub mod runtime_types {
                     super::super::super::runtime_types::sp_runtime::transaction_validity::UnknownTransaction,
                 ),
             }
+            impl TransactionValidityError {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Invalid { .. } => "Invalid",
+                        Self::Unknown { .. } => "Unknown",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for TransactionValidityError {
                 const TYPE_HASH: u128 = 0xf5adbec134b4081142c0e4b70bf9eb94;
             }
@@ -24680,6 +27517,16 @@ pub mod runtime_types {
                 NoUnsignedValidator,
                 #[codec(index = 2u8)]
                 Custom(u8),
+            }
+            impl UnknownTransaction {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::CannotLookup { .. } => "CannotLookup",
+                        Self::NoUnsignedValidator { .. } => "NoUnsignedValidator",
+                        Self::Custom { .. } => "Custom",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for UnknownTransaction {
                 const TYPE_HASH: u128 = 0x8a198e9fdd4c2891ba9fbc97ce9903fc;
@@ -25019,6 +27866,31 @@ pub mod runtime_types {
             SubnetLeaseBeneficiary,
             #[codec(index = 17u8)]
             RootClaim,
+        }
+        impl ProxyType {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Any { .. } => "Any",
+                    Self::Owner { .. } => "Owner",
+                    Self::NonCritical { .. } => "NonCritical",
+                    Self::NonTransfer { .. } => "NonTransfer",
+                    Self::Senate { .. } => "Senate",
+                    Self::NonFungible { .. } => "NonFungible",
+                    Self::Triumvirate { .. } => "Triumvirate",
+                    Self::Governance { .. } => "Governance",
+                    Self::Staking { .. } => "Staking",
+                    Self::Registration { .. } => "Registration",
+                    Self::Transfer { .. } => "Transfer",
+                    Self::SmallTransfer { .. } => "SmallTransfer",
+                    Self::RootWeights { .. } => "RootWeights",
+                    Self::ChildKeys { .. } => "ChildKeys",
+                    Self::SudoUncheckedSetCode { .. } => "SudoUncheckedSetCode",
+                    Self::SwapHotkey { .. } => "SwapHotkey",
+                    Self::SubnetLeaseBeneficiary { .. } => "SubnetLeaseBeneficiary",
+                    Self::RootClaim { .. } => "RootClaim",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for ProxyType {
             const TYPE_HASH: u128 = 0xc946c55672a8932dbb7c86b7188bcc3b;

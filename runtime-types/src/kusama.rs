@@ -7,6 +7,68 @@
     unused_imports,
     unexpected_cfgs
 )]
+impl RuntimeCall {
+    /// The pallet's name, as the metadata spells it.
+    pub fn pallet_name(&self) -> &'static str {
+        self.variant_name()
+    }
+    ///The call's name in its pallet, as the metadata spells it.
+    pub fn call_name(&self) -> &'static str {
+        match self {
+            Self::System(inner) => inner.variant_name(),
+            Self::Babe(inner) => inner.variant_name(),
+            Self::Timestamp(inner) => inner.variant_name(),
+            Self::Indices(inner) => inner.variant_name(),
+            Self::Balances(inner) => inner.variant_name(),
+            Self::Staking(inner) => inner.variant_name(),
+            Self::Session(inner) => inner.variant_name(),
+            Self::Grandpa(inner) => inner.variant_name(),
+            Self::ImOnline(inner) => inner.variant_name(),
+            Self::Treasury(inner) => inner.variant_name(),
+            Self::ConvictionVoting(inner) => inner.variant_name(),
+            Self::Referenda(inner) => inner.variant_name(),
+            Self::FellowshipCollective(inner) => inner.variant_name(),
+            Self::FellowshipReferenda(inner) => inner.variant_name(),
+            Self::Whitelist(inner) => inner.variant_name(),
+            Self::Claims(inner) => inner.variant_name(),
+            Self::Utility(inner) => inner.variant_name(),
+            Self::Identity(inner) => inner.variant_name(),
+            Self::Society(inner) => inner.variant_name(),
+            Self::Recovery(inner) => inner.variant_name(),
+            Self::Vesting(inner) => inner.variant_name(),
+            Self::Scheduler(inner) => inner.variant_name(),
+            Self::Proxy(inner) => inner.variant_name(),
+            Self::Multisig(inner) => inner.variant_name(),
+            Self::Preimage(inner) => inner.variant_name(),
+            Self::Bounties(inner) => inner.variant_name(),
+            Self::ChildBounties(inner) => inner.variant_name(),
+            Self::ElectionProviderMultiPhase(inner) => inner.variant_name(),
+            Self::Nis(inner) => inner.variant_name(),
+            Self::NisCounterpartBalances(inner) => inner.variant_name(),
+            Self::VoterList(inner) => inner.variant_name(),
+            Self::NominationPools(inner) => inner.variant_name(),
+            Self::FastUnstake(inner) => inner.variant_name(),
+            Self::Configuration(inner) => inner.variant_name(),
+            Self::ParasShared(inner) => inner.variant_name(),
+            Self::ParaInclusion(inner) => inner.variant_name(),
+            Self::ParaInherent(inner) => inner.variant_name(),
+            Self::Paras(inner) => inner.variant_name(),
+            Self::Initializer(inner) => inner.variant_name(),
+            Self::Hrmp(inner) => inner.variant_name(),
+            Self::ParasDisputes(inner) => inner.variant_name(),
+            Self::ParasSlashing(inner) => inner.variant_name(),
+            Self::Registrar(inner) => inner.variant_name(),
+            Self::Slots(inner) => inner.variant_name(),
+            Self::Auctions(inner) => inner.variant_name(),
+            Self::Crowdloan(inner) => inner.variant_name(),
+            Self::StateTrieMigration(inner) => inner.variant_name(),
+            Self::XcmPallet(inner) => inner.variant_name(),
+            Self::MessageQueue(inner) => inner.variant_name(),
+            Self::AssetRate(inner) => inner.variant_name(),
+            Self::Beefy(inner) => inner.variant_name(),
+        }
+    }
+}
 /// The runtime's call enum: every pallet's calls.
 pub type RuntimeCall = runtime_types::staging_kusama_runtime::RuntimeCall;
 /// The address type of signed extrinsics.
@@ -34,6 +96,62 @@ pub type UncheckedExtrinsic = ::ferroscale_runtime_types::UncheckedExtrinsic<
     Signature,
     Extra,
 >;
+impl RuntimeEvent {
+    /// The pallet's name, as the metadata spells it.
+    pub fn pallet_name(&self) -> &'static str {
+        self.variant_name()
+    }
+    ///The event's name in its pallet, as the metadata spells it.
+    pub fn event_name(&self) -> &'static str {
+        match self {
+            Self::System(inner) => inner.variant_name(),
+            Self::Indices(inner) => inner.variant_name(),
+            Self::Balances(inner) => inner.variant_name(),
+            Self::TransactionPayment(inner) => inner.variant_name(),
+            Self::Staking(inner) => inner.variant_name(),
+            Self::Offences(inner) => inner.variant_name(),
+            Self::Session(inner) => inner.variant_name(),
+            Self::Grandpa(inner) => inner.variant_name(),
+            Self::ImOnline(inner) => inner.variant_name(),
+            Self::Treasury(inner) => inner.variant_name(),
+            Self::ConvictionVoting(inner) => inner.variant_name(),
+            Self::Referenda(inner) => inner.variant_name(),
+            Self::FellowshipCollective(inner) => inner.variant_name(),
+            Self::FellowshipReferenda(inner) => inner.variant_name(),
+            Self::Whitelist(inner) => inner.variant_name(),
+            Self::Claims(inner) => inner.variant_name(),
+            Self::Utility(inner) => inner.variant_name(),
+            Self::Identity(inner) => inner.variant_name(),
+            Self::Society(inner) => inner.variant_name(),
+            Self::Recovery(inner) => inner.variant_name(),
+            Self::Vesting(inner) => inner.variant_name(),
+            Self::Scheduler(inner) => inner.variant_name(),
+            Self::Proxy(inner) => inner.variant_name(),
+            Self::Multisig(inner) => inner.variant_name(),
+            Self::Preimage(inner) => inner.variant_name(),
+            Self::Bounties(inner) => inner.variant_name(),
+            Self::ChildBounties(inner) => inner.variant_name(),
+            Self::ElectionProviderMultiPhase(inner) => inner.variant_name(),
+            Self::Nis(inner) => inner.variant_name(),
+            Self::NisCounterpartBalances(inner) => inner.variant_name(),
+            Self::VoterList(inner) => inner.variant_name(),
+            Self::NominationPools(inner) => inner.variant_name(),
+            Self::FastUnstake(inner) => inner.variant_name(),
+            Self::ParaInclusion(inner) => inner.variant_name(),
+            Self::Paras(inner) => inner.variant_name(),
+            Self::Hrmp(inner) => inner.variant_name(),
+            Self::ParasDisputes(inner) => inner.variant_name(),
+            Self::Registrar(inner) => inner.variant_name(),
+            Self::Slots(inner) => inner.variant_name(),
+            Self::Auctions(inner) => inner.variant_name(),
+            Self::Crowdloan(inner) => inner.variant_name(),
+            Self::StateTrieMigration(inner) => inner.variant_name(),
+            Self::XcmPallet(inner) => inner.variant_name(),
+            Self::MessageQueue(inner) => inner.variant_name(),
+            Self::AssetRate(inner) => inner.variant_name(),
+        }
+    }
+}
 /// The runtime's event enum: every pallet's events.
 pub type RuntimeEvent = runtime_types::staging_kusama_runtime::RuntimeEvent;
 /// The runtime's error enum: every pallet's errors.
@@ -1937,6 +2055,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Mandatory,
             }
+            impl DispatchClass {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Normal { .. } => "Normal",
+                        Self::Operational { .. } => "Operational",
+                        Self::Mandatory { .. } => "Mandatory",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for DispatchClass {
                 const TYPE_HASH: u128 = 0x86779ec03eee656bf1730f7bd9cebc24;
             }
@@ -1997,6 +2125,15 @@ pub mod runtime_types {
                 Yes,
                 #[codec(index = 1u8)]
                 No,
+            }
+            impl Pays {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Yes { .. } => "Yes",
+                        Self::No { .. } => "No",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Pays {
                 const TYPE_HASH: u128 = 0xe32a899be9fa98a5599dc413276768c6;
@@ -2081,6 +2218,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 None,
             }
+            impl<AccountId> RawOrigin<AccountId> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Root { .. } => "Root",
+                        Self::Signed { .. } => "Signed",
+                        Self::None { .. } => "None",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<AccountId: ToValue> ToValue for RawOrigin<AccountId> {
                 fn to_value(&self) -> Value {
@@ -2120,6 +2267,18 @@ pub mod runtime_types {
                     ),
                     #[codec(index = 4u8)]
                     Yield,
+                }
+                impl ProcessMessageError {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::BadFormat { .. } => "BadFormat",
+                            Self::Corrupt { .. } => "Corrupt",
+                            Self::Unsupported { .. } => "Unsupported",
+                            Self::Overweight { .. } => "Overweight",
+                            Self::Yield { .. } => "Yield",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for ProcessMessageError {
                     const TYPE_HASH: u128 = 0x649b8272274230fdc9f52075982fe340;
@@ -2168,6 +2327,16 @@ pub mod runtime_types {
                     ),
                     #[codec(index = 2u8)]
                     Lookup { hash: ::ferroscale_runtime_types::H256, len: u32 },
+                }
+                impl Bounded {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Legacy { .. } => "Legacy",
+                            Self::Inline { .. } => "Inline",
+                            Self::Lookup { .. } => "Lookup",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Bounded {
                     const TYPE_HASH: u128 = 0x598959227f3fc1a2e3f1c0ec91905804;
@@ -2224,6 +2393,15 @@ pub mod runtime_types {
                     #[codec(index = 1u8)]
                     After(BlockNumber),
                 }
+                impl<BlockNumber> DispatchTime<BlockNumber> {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::At { .. } => "At",
+                            Self::After { .. } => "After",
+                        }
+                    }
+                }
                 #[cfg(feature = "values")]
                 impl<BlockNumber: ToValue> ToValue for DispatchTime<BlockNumber> {
                     fn to_value(&self) -> Value {
@@ -2273,6 +2451,15 @@ pub mod runtime_types {
                         Free,
                         #[codec(index = 1u8)]
                         Reserved,
+                    }
+                    impl BalanceStatus {
+                        /// The variant's name, as the metadata spells it.
+                        pub fn variant_name(&self) -> &'static str {
+                            match *self {
+                                Self::Free { .. } => "Free",
+                                Self::Reserved { .. } => "Reserved",
+                            }
+                        }
                     }
                     impl ::ferroscale_runtime_types::TypeHash for BalanceStatus {
                         const TYPE_HASH: u128 = 0xd89f45e9f0959fda4c26d9d7f21a7402;
@@ -2386,6 +2573,16 @@ pub mod runtime_types {
             Finalization,
             #[codec(index = 2u8)]
             Initialization,
+        }
+        impl Phase {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::ApplyExtrinsic { .. } => "ApplyExtrinsic",
+                    Self::Finalization { .. } => "Finalization",
+                    Self::Initialization { .. } => "Initialization",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for Phase {
             const TYPE_HASH: u128 = 0x99cbdc724dfa5168c281d150718acffb;
@@ -2649,6 +2846,21 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 remark_with_event { remark: Vec<u8> },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::remark { .. } => "remark",
+                        Self::set_heap_pages { .. } => "set_heap_pages",
+                        Self::set_code { .. } => "set_code",
+                        Self::set_code_without_checks { .. } => "set_code_without_checks",
+                        Self::set_storage { .. } => "set_storage",
+                        Self::kill_storage { .. } => "kill_storage",
+                        Self::kill_prefix { .. } => "kill_prefix",
+                        Self::remark_with_event { .. } => "remark_with_event",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x430ee126e790a8677fba4d2113f8aaab;
             }
@@ -2760,6 +2972,23 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 CallFiltered,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidSpecName { .. } => "InvalidSpecName",
+                        Self::SpecVersionNeedsToIncrease { .. } => {
+                            "SpecVersionNeedsToIncrease"
+                        }
+                        Self::FailedToExtractRuntimeVersion { .. } => {
+                            "FailedToExtractRuntimeVersion"
+                        }
+                        Self::NonDefaultComposite { .. } => "NonDefaultComposite",
+                        Self::NonZeroRefCount { .. } => "NonZeroRefCount",
+                        Self::CallFiltered { .. } => "CallFiltered",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xe1c18e9b519a89d94da3e4570eff5c4c;
             }
@@ -2815,6 +3044,19 @@ pub mod runtime_types {
                     sender: ::ferroscale_runtime_types::AccountId32,
                     hash: ::ferroscale_runtime_types::H256,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ExtrinsicSuccess { .. } => "ExtrinsicSuccess",
+                        Self::ExtrinsicFailed { .. } => "ExtrinsicFailed",
+                        Self::CodeUpdated { .. } => "CodeUpdated",
+                        Self::NewAccount { .. } => "NewAccount",
+                        Self::KilledAccount { .. } => "KilledAccount",
+                        Self::Remarked { .. } => "Remarked",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x0e26f9eea6cff3fc5761e57062f15815;
@@ -2913,6 +3155,16 @@ pub mod runtime_types {
                     asset_kind: super::super::super::runtime_types::polkadot_runtime_common::impls::VersionedLocatableAsset,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::create { .. } => "create",
+                        Self::update { .. } => "update",
+                        Self::remove { .. } => "remove",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x1db54a01d9e15ab57d7cc0848ef90ce4;
             }
@@ -2968,6 +3220,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 AlreadyExists,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::UnknownAssetKind { .. } => "UnknownAssetKind",
+                        Self::AlreadyExists { .. } => "AlreadyExists",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x2791f012327503574cd5fc3298ba4bf0;
             }
@@ -3006,6 +3267,16 @@ pub mod runtime_types {
                     old: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
                     new: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::AssetRateCreated { .. } => "AssetRateCreated",
+                        Self::AssetRateRemoved { .. } => "AssetRateRemoved",
+                        Self::AssetRateUpdated { .. } => "AssetRateUpdated",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xf3537427ffc0beab3bf6271ccc768d16;
@@ -3095,6 +3366,18 @@ pub mod runtime_types {
                     config: super::super::super::runtime_types::sp_consensus_babe::digests::NextConfigDescriptor,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::report_equivocation { .. } => "report_equivocation",
+                        Self::report_equivocation_unsigned { .. } => {
+                            "report_equivocation_unsigned"
+                        }
+                        Self::plan_config_change { .. } => "plan_config_change",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x0c7d14c9171b6eb34eebaf74e50097e9;
             }
@@ -3160,6 +3443,21 @@ pub mod runtime_types {
                 DuplicateOffenceReport,
                 #[codec(index = 3u8)]
                 InvalidConfiguration,
+            }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidEquivocationProof { .. } => {
+                            "InvalidEquivocationProof"
+                        }
+                        Self::InvalidKeyOwnershipProof { .. } => {
+                            "InvalidKeyOwnershipProof"
+                        }
+                        Self::DuplicateOffenceReport { .. } => "DuplicateOffenceReport",
+                        Self::InvalidConfiguration { .. } => "InvalidConfiguration",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xdf5edcc5274c264fd0e0c12556717961;
@@ -3230,6 +3528,17 @@ pub mod runtime_types {
                 NotInSameBag,
                 #[codec(index = 3u8)]
                 NodeNotFound,
+            }
+            impl ListError {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Duplicate { .. } => "Duplicate",
+                        Self::NotHeavier { .. } => "NotHeavier",
+                        Self::NotInSameBag { .. } => "NotInSameBag",
+                        Self::NodeNotFound { .. } => "NodeNotFound",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for ListError {
                 const TYPE_HASH: u128 = 0x4e359037451cba021eb837c2247d8f39;
@@ -3325,6 +3634,16 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::rebag { .. } => "rebag",
+                        Self::put_in_front_of { .. } => "put_in_front_of",
+                        Self::put_in_front_of_other { .. } => "put_in_front_of_other",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x64ec75f2402e1b46cb7610d47cbdbd1d;
             }
@@ -3383,6 +3702,14 @@ pub mod runtime_types {
                     super::super::super::runtime_types::pallet_bags_list::list::ListError,
                 ),
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::List { .. } => "List",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x2702de84d9edcfcb0756cf477d35cb24;
             }
@@ -3416,6 +3743,15 @@ pub mod runtime_types {
                     who: ::ferroscale_runtime_types::AccountId32,
                     new_score: u64,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Rebagged { .. } => "Rebagged",
+                        Self::ScoreUpdated { .. } => "ScoreUpdated",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x44d55d1ee039eb9ae76dc90b8cfec81d;
@@ -3525,6 +3861,20 @@ pub mod runtime_types {
                     #[codec(compact)]
                     new_free: u128,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::transfer_allow_death { .. } => "transfer_allow_death",
+                        Self::force_transfer { .. } => "force_transfer",
+                        Self::transfer_keep_alive { .. } => "transfer_keep_alive",
+                        Self::transfer_all { .. } => "transfer_all",
+                        Self::force_unreserve { .. } => "force_unreserve",
+                        Self::upgrade_accounts { .. } => "upgrade_accounts",
+                        Self::force_set_balance { .. } => "force_set_balance",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x332bf49ee2f251e11380a2979f549641;
@@ -3647,6 +3997,23 @@ pub mod runtime_types {
                 #[codec(index = 9u8)]
                 TooManyFreezes,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::VestingBalance { .. } => "VestingBalance",
+                        Self::LiquidityRestrictions { .. } => "LiquidityRestrictions",
+                        Self::InsufficientBalance { .. } => "InsufficientBalance",
+                        Self::ExistentialDeposit { .. } => "ExistentialDeposit",
+                        Self::Expendability { .. } => "Expendability",
+                        Self::ExistingVestingSchedule { .. } => "ExistingVestingSchedule",
+                        Self::DeadAccount { .. } => "DeadAccount",
+                        Self::TooManyReserves { .. } => "TooManyReserves",
+                        Self::TooManyHolds { .. } => "TooManyHolds",
+                        Self::TooManyFreezes { .. } => "TooManyFreezes",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x25db05f890ae9013d9bb2d867ff42af3;
             }
@@ -3748,6 +4115,34 @@ pub mod runtime_types {
                 Frozen { who: ::ferroscale_runtime_types::AccountId32, amount: u128 },
                 #[codec(index = 20u8)]
                 Thawed { who: ::ferroscale_runtime_types::AccountId32, amount: u128 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Endowed { .. } => "Endowed",
+                        Self::DustLost { .. } => "DustLost",
+                        Self::Transfer { .. } => "Transfer",
+                        Self::BalanceSet { .. } => "BalanceSet",
+                        Self::Reserved { .. } => "Reserved",
+                        Self::Unreserved { .. } => "Unreserved",
+                        Self::ReserveRepatriated { .. } => "ReserveRepatriated",
+                        Self::Deposit { .. } => "Deposit",
+                        Self::Withdraw { .. } => "Withdraw",
+                        Self::Slashed { .. } => "Slashed",
+                        Self::Minted { .. } => "Minted",
+                        Self::Burned { .. } => "Burned",
+                        Self::Suspended { .. } => "Suspended",
+                        Self::Restored { .. } => "Restored",
+                        Self::Upgraded { .. } => "Upgraded",
+                        Self::Issued { .. } => "Issued",
+                        Self::Rescinded { .. } => "Rescinded",
+                        Self::Locked { .. } => "Locked",
+                        Self::Unlocked { .. } => "Unlocked",
+                        Self::Frozen { .. } => "Frozen",
+                        Self::Thawed { .. } => "Thawed",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xe8d2b37f44a8fd55d76f48cb3ef9db82;
@@ -4110,6 +4505,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 All,
             }
+            impl Reasons {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Fee { .. } => "Fee",
+                        Self::Misc { .. } => "Misc",
+                        Self::All { .. } => "All",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Reasons {
                 const TYPE_HASH: u128 = 0x9cb64b10af41be8f25cc0e19af4505c0;
             }
@@ -4180,6 +4585,18 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 set_new_genesis { delay_in_blocks: u32 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::report_equivocation { .. } => "report_equivocation",
+                        Self::report_equivocation_unsigned { .. } => {
+                            "report_equivocation_unsigned"
+                        }
+                        Self::set_new_genesis { .. } => "set_new_genesis",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x2e8258a4b572f249829cd75d00eb7b9f;
             }
@@ -4245,6 +4662,21 @@ pub mod runtime_types {
                 DuplicateOffenceReport,
                 #[codec(index = 3u8)]
                 InvalidConfiguration,
+            }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidKeyOwnershipProof { .. } => {
+                            "InvalidKeyOwnershipProof"
+                        }
+                        Self::InvalidEquivocationProof { .. } => {
+                            "InvalidEquivocationProof"
+                        }
+                        Self::DuplicateOffenceReport { .. } => "DuplicateOffenceReport",
+                        Self::InvalidConfiguration { .. } => "InvalidConfiguration",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xa27d9c77c8518f29ef4ef9622971b2d1;
@@ -4338,6 +4770,19 @@ pub mod runtime_types {
                 beneficiary: AccountId,
                 unlock_at: BlockNumber,
             },
+        }
+        impl<AccountId, BlockNumber> BountyStatus<AccountId, BlockNumber> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Proposed { .. } => "Proposed",
+                    Self::Approved { .. } => "Approved",
+                    Self::Funded { .. } => "Funded",
+                    Self::CuratorProposed { .. } => "CuratorProposed",
+                    Self::Active { .. } => "Active",
+                    Self::PendingPayout { .. } => "PendingPayout",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue, BlockNumber: ToValue> ToValue
@@ -4439,6 +4884,22 @@ pub mod runtime_types {
                     bounty_id: u32,
                     remark: Vec<u8>,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::propose_bounty { .. } => "propose_bounty",
+                        Self::approve_bounty { .. } => "approve_bounty",
+                        Self::propose_curator { .. } => "propose_curator",
+                        Self::unassign_curator { .. } => "unassign_curator",
+                        Self::accept_curator { .. } => "accept_curator",
+                        Self::award_bounty { .. } => "award_bounty",
+                        Self::claim_bounty { .. } => "claim_bounty",
+                        Self::close_bounty { .. } => "close_bounty",
+                        Self::extend_bounty_expiry { .. } => "extend_bounty_expiry",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x4c8498f42cdb309235e90368f99691e9;
@@ -4582,6 +5043,26 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 TooManyQueued,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InsufficientProposersBalance { .. } => {
+                            "InsufficientProposersBalance"
+                        }
+                        Self::InvalidIndex { .. } => "InvalidIndex",
+                        Self::ReasonTooBig { .. } => "ReasonTooBig",
+                        Self::UnexpectedStatus { .. } => "UnexpectedStatus",
+                        Self::RequireCurator { .. } => "RequireCurator",
+                        Self::InvalidValue { .. } => "InvalidValue",
+                        Self::InvalidFee { .. } => "InvalidFee",
+                        Self::PendingPayout { .. } => "PendingPayout",
+                        Self::Premature { .. } => "Premature",
+                        Self::HasActiveChildBounty { .. } => "HasActiveChildBounty",
+                        Self::TooManyQueued { .. } => "TooManyQueued",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x908d62b56d51268096d1a6f2475e28e4;
             }
@@ -4660,6 +5141,24 @@ pub mod runtime_types {
                     bounty_id: u32,
                     curator: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::BountyProposed { .. } => "BountyProposed",
+                        Self::BountyRejected { .. } => "BountyRejected",
+                        Self::BountyBecameActive { .. } => "BountyBecameActive",
+                        Self::BountyAwarded { .. } => "BountyAwarded",
+                        Self::BountyClaimed { .. } => "BountyClaimed",
+                        Self::BountyCanceled { .. } => "BountyCanceled",
+                        Self::BountyExtended { .. } => "BountyExtended",
+                        Self::BountyApproved { .. } => "BountyApproved",
+                        Self::CuratorProposed { .. } => "CuratorProposed",
+                        Self::CuratorUnassigned { .. } => "CuratorUnassigned",
+                        Self::CuratorAccepted { .. } => "CuratorAccepted",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xa46e67173522a0f87b0ab1b1c7cf35a2;
@@ -4850,6 +5349,17 @@ pub mod runtime_types {
                 unlock_at: BlockNumber,
             },
         }
+        impl<AccountId, BlockNumber> ChildBountyStatus<AccountId, BlockNumber> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Added { .. } => "Added",
+                    Self::CuratorProposed { .. } => "CuratorProposed",
+                    Self::Active { .. } => "Active",
+                    Self::PendingPayout { .. } => "PendingPayout",
+                }
+            }
+        }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue, BlockNumber: ToValue> ToValue
         for ChildBountyStatus<AccountId, BlockNumber> {
@@ -4966,6 +5476,20 @@ pub mod runtime_types {
                     #[codec(compact)]
                     child_bounty_id: u32,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::add_child_bounty { .. } => "add_child_bounty",
+                        Self::propose_curator { .. } => "propose_curator",
+                        Self::accept_curator { .. } => "accept_curator",
+                        Self::unassign_curator { .. } => "unassign_curator",
+                        Self::award_child_bounty { .. } => "award_child_bounty",
+                        Self::claim_child_bounty { .. } => "claim_child_bounty",
+                        Self::close_child_bounty { .. } => "close_child_bounty",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xe5fd54b368c457e1e6a058d8aec243b5;
@@ -5099,6 +5623,18 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 TooManyChildBounties,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ParentBountyNotActive { .. } => "ParentBountyNotActive",
+                        Self::InsufficientBountyBalance { .. } => {
+                            "InsufficientBountyBalance"
+                        }
+                        Self::TooManyChildBounties { .. } => "TooManyChildBounties",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x3605c2e0ec5a2b951979e23a382441f0;
             }
@@ -5143,6 +5679,17 @@ pub mod runtime_types {
                 },
                 #[codec(index = 3u8)]
                 Canceled { index: u32, child_index: u32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Added { .. } => "Added",
+                        Self::Awarded { .. } => "Awarded",
+                        Self::Claimed { .. } => "Claimed",
+                        Self::Canceled { .. } => "Canceled",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x93592f984c706e2691d2556826a4c861;
@@ -5240,6 +5787,20 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 Locked6x,
             }
+            impl Conviction {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::None { .. } => "None",
+                        Self::Locked1x { .. } => "Locked1x",
+                        Self::Locked2x { .. } => "Locked2x",
+                        Self::Locked3x { .. } => "Locked3x",
+                        Self::Locked4x { .. } => "Locked4x",
+                        Self::Locked5x { .. } => "Locked5x",
+                        Self::Locked6x { .. } => "Locked6x",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Conviction {
                 const TYPE_HASH: u128 = 0x8183a21e0ecd9e55d1206620cf0a4540;
             }
@@ -5316,6 +5877,19 @@ pub mod runtime_types {
                     class: u16,
                     index: u32,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::vote { .. } => "vote",
+                        Self::delegate { .. } => "delegate",
+                        Self::undelegate { .. } => "undelegate",
+                        Self::unlock { .. } => "unlock",
+                        Self::remove_vote { .. } => "remove_vote",
+                        Self::remove_other_vote { .. } => "remove_other_vote",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x819b1e563a42091000465132418a2e9a;
@@ -5439,6 +6013,25 @@ pub mod runtime_types {
                 #[codec(index = 11u8)]
                 BadClass,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotOngoing { .. } => "NotOngoing",
+                        Self::NotVoter { .. } => "NotVoter",
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::NoPermissionYet { .. } => "NoPermissionYet",
+                        Self::AlreadyDelegating { .. } => "AlreadyDelegating",
+                        Self::AlreadyVoting { .. } => "AlreadyVoting",
+                        Self::InsufficientFunds { .. } => "InsufficientFunds",
+                        Self::NotDelegating { .. } => "NotDelegating",
+                        Self::Nonsense { .. } => "Nonsense",
+                        Self::MaxVotesReached { .. } => "MaxVotesReached",
+                        Self::ClassNeeded { .. } => "ClassNeeded",
+                        Self::BadClass { .. } => "BadClass",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xbe2e5c6e308a1e486e607d9e95d734fb;
             }
@@ -5489,6 +6082,15 @@ pub mod runtime_types {
                 ),
                 #[codec(index = 1u8)]
                 Undelegated(::ferroscale_runtime_types::AccountId32),
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Delegated { .. } => "Delegated",
+                        Self::Undelegated { .. } => "Undelegated",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x446fad390bbde425af70e88c2a99616c;
@@ -5584,6 +6186,16 @@ pub mod runtime_types {
                 Split { aye: Balance, nay: Balance },
                 #[codec(index = 2u8)]
                 SplitAbstain { aye: Balance, nay: Balance, abstain: Balance },
+            }
+            impl<Balance> AccountVote<Balance> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Standard { .. } => "Standard",
+                        Self::Split { .. } => "Split",
+                        Self::SplitAbstain { .. } => "SplitAbstain",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl<Balance: ToValue> ToValue for AccountVote<Balance> {
@@ -5764,6 +6376,19 @@ pub mod runtime_types {
                     >,
                 ),
             }
+            impl<
+                Balance,
+                AccountId,
+                BlockNumber,
+            > Voting<Balance, AccountId, BlockNumber> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Casting { .. } => "Casting",
+                        Self::Delegating { .. } => "Delegating",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<Balance: ToValue, AccountId: ToValue, BlockNumber: ToValue> ToValue
             for Voting<Balance, AccountId, BlockNumber> {
@@ -5806,6 +6431,18 @@ pub mod runtime_types {
             #[codec(index = 4u8)]
             Emergency,
         }
+        impl ElectionCompute {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::OnChain { .. } => "OnChain",
+                    Self::Signed { .. } => "Signed",
+                    Self::Unsigned { .. } => "Unsigned",
+                    Self::Fallback { .. } => "Fallback",
+                    Self::Emergency { .. } => "Emergency",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for ElectionCompute {
             const TYPE_HASH: u128 = 0xc66efa49aa0dcd247b5503b81fc401a0;
         }
@@ -5841,6 +6478,17 @@ pub mod runtime_types {
             Unsigned((bool, Bn)),
             #[codec(index = 3u8)]
             Emergency,
+        }
+        impl<Bn> Phase<Bn> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Off { .. } => "Off",
+                    Self::Signed { .. } => "Signed",
+                    Self::Unsigned { .. } => "Unsigned",
+                    Self::Emergency { .. } => "Emergency",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<Bn: ToValue> ToValue for Phase<Bn> {
@@ -6003,6 +6651,22 @@ pub mod runtime_types {
                     maybe_max_targets: Option<u32>,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::submit_unsigned { .. } => "submit_unsigned",
+                        Self::set_minimum_untrusted_score { .. } => {
+                            "set_minimum_untrusted_score"
+                        }
+                        Self::set_emergency_election_result { .. } => {
+                            "set_emergency_election_result"
+                        }
+                        Self::submit { .. } => "submit",
+                        Self::governance_fallback { .. } => "governance_fallback",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xcfbd5c8018534d87e52cb3a9b2c20517;
             }
@@ -6112,6 +6776,33 @@ pub mod runtime_types {
                 #[codec(index = 13u8)]
                 TooManyWinners,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::PreDispatchEarlySubmission { .. } => {
+                            "PreDispatchEarlySubmission"
+                        }
+                        Self::PreDispatchWrongWinnerCount { .. } => {
+                            "PreDispatchWrongWinnerCount"
+                        }
+                        Self::PreDispatchWeakSubmission { .. } => {
+                            "PreDispatchWeakSubmission"
+                        }
+                        Self::SignedQueueFull { .. } => "SignedQueueFull",
+                        Self::SignedCannotPayDeposit { .. } => "SignedCannotPayDeposit",
+                        Self::SignedInvalidWitness { .. } => "SignedInvalidWitness",
+                        Self::SignedTooMuchWeight { .. } => "SignedTooMuchWeight",
+                        Self::OcwCallWrongEra { .. } => "OcwCallWrongEra",
+                        Self::MissingSnapshotMetadata { .. } => "MissingSnapshotMetadata",
+                        Self::InvalidSubmissionIndex { .. } => "InvalidSubmissionIndex",
+                        Self::CallNotAllowed { .. } => "CallNotAllowed",
+                        Self::FallbackFailed { .. } => "FallbackFailed",
+                        Self::BoundNotMet { .. } => "BoundNotMet",
+                        Self::TooManyWinners { .. } => "TooManyWinners",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x4fdd5e7bac5dba2fe1634a76fbea62f4;
             }
@@ -6200,6 +6891,19 @@ pub mod runtime_types {
                     >,
                     round: u32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::SolutionStored { .. } => "SolutionStored",
+                        Self::ElectionFinalized { .. } => "ElectionFinalized",
+                        Self::ElectionFailed { .. } => "ElectionFailed",
+                        Self::Rewarded { .. } => "Rewarded",
+                        Self::Slashed { .. } => "Slashed",
+                        Self::PhaseTransitioned { .. } => "PhaseTransitioned",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xa0201e37dc5e5af2d5635bab38095ea7;
@@ -6343,6 +7047,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 control { eras_to_check: u32 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::register_fast_unstake { .. } => "register_fast_unstake",
+                        Self::deregister { .. } => "deregister",
+                        Self::control { .. } => "control",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x97739ff3ad8d460901855626936b7989;
             }
@@ -6388,6 +7102,19 @@ pub mod runtime_types {
                 AlreadyHead,
                 #[codec(index = 5u8)]
                 CallNotAllowed,
+            }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotController { .. } => "NotController",
+                        Self::AlreadyQueued { .. } => "AlreadyQueued",
+                        Self::NotFullyBonded { .. } => "NotFullyBonded",
+                        Self::NotQueued { .. } => "NotQueued",
+                        Self::AlreadyHead { .. } => "AlreadyHead",
+                        Self::CallNotAllowed { .. } => "CallNotAllowed",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xcb1e13f85d318372c844992e6691becb;
@@ -6436,6 +7163,18 @@ pub mod runtime_types {
                 BatchFinished { size: u32 },
                 #[codec(index = 4u8)]
                 InternalError,
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Unstaked { .. } => "Unstaked",
+                        Self::Slashed { .. } => "Slashed",
+                        Self::BatchChecked { .. } => "BatchChecked",
+                        Self::BatchFinished { .. } => "BatchFinished",
+                        Self::InternalError { .. } => "InternalError",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x3d2d5bce3792c8e210e16f2d43619efe;
@@ -6579,6 +7318,17 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             PendingResume { scheduled_at: N, delay: N },
         }
+        impl<N> StoredState<N> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Live { .. } => "Live",
+                    Self::PendingPause { .. } => "PendingPause",
+                    Self::Paused { .. } => "Paused",
+                    Self::PendingResume { .. } => "PendingResume",
+                }
+            }
+        }
         #[cfg(feature = "values")]
         impl<N: ToValue> ToValue for StoredState<N> {
             fn to_value(&self) -> Value {
@@ -6640,6 +7390,18 @@ pub mod runtime_types {
                 },
                 #[codec(index = 2u8)]
                 note_stalled { delay: u32, best_finalized_block_number: u32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::report_equivocation { .. } => "report_equivocation",
+                        Self::report_equivocation_unsigned { .. } => {
+                            "report_equivocation_unsigned"
+                        }
+                        Self::note_stalled { .. } => "note_stalled",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xb09ed1df620857b4566c744294e08817;
@@ -6718,6 +7480,24 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 DuplicateOffenceReport,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::PauseFailed { .. } => "PauseFailed",
+                        Self::ResumeFailed { .. } => "ResumeFailed",
+                        Self::ChangePending { .. } => "ChangePending",
+                        Self::TooSoon { .. } => "TooSoon",
+                        Self::InvalidKeyOwnershipProof { .. } => {
+                            "InvalidKeyOwnershipProof"
+                        }
+                        Self::InvalidEquivocationProof { .. } => {
+                            "InvalidEquivocationProof"
+                        }
+                        Self::DuplicateOffenceReport { .. } => "DuplicateOffenceReport",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xa67867b1783ef2ad576b93a25d11d5df;
             }
@@ -6768,6 +7548,16 @@ pub mod runtime_types {
                 Paused,
                 #[codec(index = 2u8)]
                 Resumed,
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NewAuthorities { .. } => "NewAuthorities",
+                        Self::Paused { .. } => "Paused",
+                        Self::Resumed { .. } => "Resumed",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x929b230b33f6179872594c07e2fa6673;
@@ -6901,6 +7691,28 @@ pub mod runtime_types {
                 },
                 #[codec(index = 14u8)]
                 quit_sub,
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::add_registrar { .. } => "add_registrar",
+                        Self::set_identity { .. } => "set_identity",
+                        Self::set_subs { .. } => "set_subs",
+                        Self::clear_identity { .. } => "clear_identity",
+                        Self::request_judgement { .. } => "request_judgement",
+                        Self::cancel_request { .. } => "cancel_request",
+                        Self::set_fee { .. } => "set_fee",
+                        Self::set_account_id { .. } => "set_account_id",
+                        Self::set_fields { .. } => "set_fields",
+                        Self::provide_judgement { .. } => "provide_judgement",
+                        Self::kill_identity { .. } => "kill_identity",
+                        Self::add_sub { .. } => "add_sub",
+                        Self::rename_sub { .. } => "rename_sub",
+                        Self::remove_sub { .. } => "remove_sub",
+                        Self::quit_sub { .. } => "quit_sub",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xb6a8b50017df7f9300ad8a68bb63febe;
@@ -7110,6 +7922,33 @@ pub mod runtime_types {
                 #[codec(index = 17u8)]
                 JudgementPaymentFailed,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TooManySubAccounts { .. } => "TooManySubAccounts",
+                        Self::NotFound { .. } => "NotFound",
+                        Self::NotNamed { .. } => "NotNamed",
+                        Self::EmptyIndex { .. } => "EmptyIndex",
+                        Self::FeeChanged { .. } => "FeeChanged",
+                        Self::NoIdentity { .. } => "NoIdentity",
+                        Self::StickyJudgement { .. } => "StickyJudgement",
+                        Self::JudgementGiven { .. } => "JudgementGiven",
+                        Self::InvalidJudgement { .. } => "InvalidJudgement",
+                        Self::InvalidIndex { .. } => "InvalidIndex",
+                        Self::InvalidTarget { .. } => "InvalidTarget",
+                        Self::TooManyFields { .. } => "TooManyFields",
+                        Self::TooManyRegistrars { .. } => "TooManyRegistrars",
+                        Self::AlreadyClaimed { .. } => "AlreadyClaimed",
+                        Self::NotSub { .. } => "NotSub",
+                        Self::NotOwned { .. } => "NotOwned",
+                        Self::JudgementForDifferentIdentity { .. } => {
+                            "JudgementForDifferentIdentity"
+                        }
+                        Self::JudgementPaymentFailed { .. } => "JudgementPaymentFailed",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x03892d3d423d6e630466e2f995a5c6b6;
             }
@@ -7216,6 +8055,23 @@ pub mod runtime_types {
                     main: ::ferroscale_runtime_types::AccountId32,
                     deposit: u128,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::IdentitySet { .. } => "IdentitySet",
+                        Self::IdentityCleared { .. } => "IdentityCleared",
+                        Self::IdentityKilled { .. } => "IdentityKilled",
+                        Self::JudgementRequested { .. } => "JudgementRequested",
+                        Self::JudgementUnrequested { .. } => "JudgementUnrequested",
+                        Self::JudgementGiven { .. } => "JudgementGiven",
+                        Self::RegistrarAdded { .. } => "RegistrarAdded",
+                        Self::SubIdentityAdded { .. } => "SubIdentityAdded",
+                        Self::SubIdentityRemoved { .. } => "SubIdentityRemoved",
+                        Self::SubIdentityRevoked { .. } => "SubIdentityRevoked",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x378e6e1d07c14db31f05964944378e6b;
@@ -7384,6 +8240,21 @@ pub mod runtime_types {
                 Image,
                 #[codec(index = 7u8)]
                 Twitter,
+            }
+            impl IdentityField {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Display { .. } => "Display",
+                        Self::Legal { .. } => "Legal",
+                        Self::Web { .. } => "Web",
+                        Self::Riot { .. } => "Riot",
+                        Self::Email { .. } => "Email",
+                        Self::PgpFingerprint { .. } => "PgpFingerprint",
+                        Self::Image { .. } => "Image",
+                        Self::Twitter { .. } => "Twitter",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for IdentityField {
                 const TYPE_HASH: u128 = 0x8241bd616f7ebee45b98c09a6a3cd874;
@@ -7567,6 +8438,51 @@ pub mod runtime_types {
                 Keccak256([u8; 32usize]),
                 #[codec(index = 37u8)]
                 ShaThree256([u8; 32usize]),
+            }
+            impl Data {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::None { .. } => "None",
+                        Self::Raw0 { .. } => "Raw0",
+                        Self::Raw1 { .. } => "Raw1",
+                        Self::Raw2 { .. } => "Raw2",
+                        Self::Raw3 { .. } => "Raw3",
+                        Self::Raw4 { .. } => "Raw4",
+                        Self::Raw5 { .. } => "Raw5",
+                        Self::Raw6 { .. } => "Raw6",
+                        Self::Raw7 { .. } => "Raw7",
+                        Self::Raw8 { .. } => "Raw8",
+                        Self::Raw9 { .. } => "Raw9",
+                        Self::Raw10 { .. } => "Raw10",
+                        Self::Raw11 { .. } => "Raw11",
+                        Self::Raw12 { .. } => "Raw12",
+                        Self::Raw13 { .. } => "Raw13",
+                        Self::Raw14 { .. } => "Raw14",
+                        Self::Raw15 { .. } => "Raw15",
+                        Self::Raw16 { .. } => "Raw16",
+                        Self::Raw17 { .. } => "Raw17",
+                        Self::Raw18 { .. } => "Raw18",
+                        Self::Raw19 { .. } => "Raw19",
+                        Self::Raw20 { .. } => "Raw20",
+                        Self::Raw21 { .. } => "Raw21",
+                        Self::Raw22 { .. } => "Raw22",
+                        Self::Raw23 { .. } => "Raw23",
+                        Self::Raw24 { .. } => "Raw24",
+                        Self::Raw25 { .. } => "Raw25",
+                        Self::Raw26 { .. } => "Raw26",
+                        Self::Raw27 { .. } => "Raw27",
+                        Self::Raw28 { .. } => "Raw28",
+                        Self::Raw29 { .. } => "Raw29",
+                        Self::Raw30 { .. } => "Raw30",
+                        Self::Raw31 { .. } => "Raw31",
+                        Self::Raw32 { .. } => "Raw32",
+                        Self::BlakeTwo256 { .. } => "BlakeTwo256",
+                        Self::Sha256 { .. } => "Sha256",
+                        Self::Keccak256 { .. } => "Keccak256",
+                        Self::ShaThree256 { .. } => "ShaThree256",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Data {
                 const TYPE_HASH: u128 = 0xb925a474be1a8158f30e5de8d67a3a38;
@@ -7826,6 +8742,20 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 Erroneous,
             }
+            impl<Balance> Judgement<Balance> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Unknown { .. } => "Unknown",
+                        Self::FeePaid { .. } => "FeePaid",
+                        Self::Reasonable { .. } => "Reasonable",
+                        Self::KnownGood { .. } => "KnownGood",
+                        Self::OutOfDate { .. } => "OutOfDate",
+                        Self::LowQuality { .. } => "LowQuality",
+                        Self::Erroneous { .. } => "Erroneous",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<Balance: ToValue> ToValue for Judgement<Balance> {
                 fn to_value(&self) -> Value {
@@ -7968,6 +8898,14 @@ pub mod runtime_types {
                     signature: super::super::super::runtime_types::pallet_im_online::sr25519::app_sr25519::Signature,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::heartbeat { .. } => "heartbeat",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x283e71a7f27e6c219ed994dc002c8aa0;
             }
@@ -7999,6 +8937,15 @@ pub mod runtime_types {
                 InvalidKey,
                 #[codec(index = 1u8)]
                 DuplicatedHeartbeat,
+            }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidKey { .. } => "InvalidKey",
+                        Self::DuplicatedHeartbeat { .. } => "DuplicatedHeartbeat",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xe2a527594f9bbb0fc2e7344b66a51c2e;
@@ -8041,6 +8988,16 @@ pub mod runtime_types {
                         ),
                     >,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::HeartbeatReceived { .. } => "HeartbeatReceived",
+                        Self::AllGood { .. } => "AllGood",
+                        Self::SomeOffline { .. } => "SomeOffline",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x50749b6eb587833c093693a0e23aa623;
@@ -8147,6 +9104,18 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 freeze { index: u32 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::claim { .. } => "claim",
+                        Self::transfer { .. } => "transfer",
+                        Self::free { .. } => "free",
+                        Self::force_transfer { .. } => "force_transfer",
+                        Self::freeze { .. } => "freeze",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x2cb64af82f6bf081e3053bbfe92ea194;
             }
@@ -8231,6 +9200,18 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 Permanent,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotAssigned { .. } => "NotAssigned",
+                        Self::NotOwner { .. } => "NotOwner",
+                        Self::InUse { .. } => "InUse",
+                        Self::NotTransfer { .. } => "NotTransfer",
+                        Self::Permanent { .. } => "Permanent",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x4fc4841e944338f8dbc8c5720fbf2603;
             }
@@ -8269,6 +9250,16 @@ pub mod runtime_types {
                 IndexFreed { index: u32 },
                 #[codec(index = 2u8)]
                 IndexFrozen { index: u32, who: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::IndexAssigned { .. } => "IndexAssigned",
+                        Self::IndexFreed { .. } => "IndexFreed",
+                        Self::IndexFrozen { .. } => "IndexFrozen",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x4097451d3c4058c8c2a21ba72945312d;
@@ -8437,6 +9428,15 @@ pub mod runtime_types {
                     weight_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::reap_page { .. } => "reap_page",
+                        Self::execute_overweight { .. } => "execute_overweight",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x89c939a0d0a4d3edfcf8abbec33d0c00;
             }
@@ -8508,6 +9508,23 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 QueuePaused,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotReapable { .. } => "NotReapable",
+                        Self::NoPage { .. } => "NoPage",
+                        Self::NoMessage { .. } => "NoMessage",
+                        Self::AlreadyProcessed { .. } => "AlreadyProcessed",
+                        Self::Queued { .. } => "Queued",
+                        Self::InsufficientWeight { .. } => "InsufficientWeight",
+                        Self::TemporarilyUnprocessable { .. } => {
+                            "TemporarilyUnprocessable"
+                        }
+                        Self::QueuePaused { .. } => "QueuePaused",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x16ec4da6cc60134cc6bb46c3f755eff3;
             }
@@ -8570,6 +9587,17 @@ pub mod runtime_types {
                     origin: super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::AggregateMessageOrigin,
                     index: u32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ProcessingFailed { .. } => "ProcessingFailed",
+                        Self::Processed { .. } => "Processed",
+                        Self::OverweightEnqueued { .. } => "OverweightEnqueued",
+                        Self::PageReaped { .. } => "PageReaped",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xb50077ff6b824b23c940e80cfb211746;
@@ -8761,6 +9789,17 @@ pub mod runtime_types {
                     call_hash: [u8; 32usize],
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::as_multi_threshold_1 { .. } => "as_multi_threshold_1",
+                        Self::as_multi { .. } => "as_multi",
+                        Self::approve_as_multi { .. } => "approve_as_multi",
+                        Self::cancel_as_multi { .. } => "cancel_as_multi",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x51b3961eaf5b7301db26cd39c142615f;
             }
@@ -8884,6 +9923,27 @@ pub mod runtime_types {
                 #[codec(index = 13u8)]
                 AlreadyStored,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::MinimumThreshold { .. } => "MinimumThreshold",
+                        Self::AlreadyApproved { .. } => "AlreadyApproved",
+                        Self::NoApprovalsNeeded { .. } => "NoApprovalsNeeded",
+                        Self::TooFewSignatories { .. } => "TooFewSignatories",
+                        Self::TooManySignatories { .. } => "TooManySignatories",
+                        Self::SignatoriesOutOfOrder { .. } => "SignatoriesOutOfOrder",
+                        Self::SenderInSignatories { .. } => "SenderInSignatories",
+                        Self::NotFound { .. } => "NotFound",
+                        Self::NotOwner { .. } => "NotOwner",
+                        Self::NoTimepoint { .. } => "NoTimepoint",
+                        Self::WrongTimepoint { .. } => "WrongTimepoint",
+                        Self::UnexpectedTimepoint { .. } => "UnexpectedTimepoint",
+                        Self::MaxWeightTooLow { .. } => "MaxWeightTooLow",
+                        Self::AlreadyStored { .. } => "AlreadyStored",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x4dca388c20a2d565410d611a4b90e4b5;
             }
@@ -8968,6 +10028,17 @@ pub mod runtime_types {
                     multisig: ::ferroscale_runtime_types::AccountId32,
                     call_hash: [u8; 32usize],
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NewMultisig { .. } => "NewMultisig",
+                        Self::MultisigApproval { .. } => "MultisigApproval",
+                        Self::MultisigExecuted { .. } => "MultisigExecuted",
+                        Self::MultisigCancelled { .. } => "MultisigCancelled",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x676df70f7c31947030669af0054f7257;
@@ -9111,6 +10182,20 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 privatize { #[codec(compact)] index: u32 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::place_bid { .. } => "place_bid",
+                        Self::retract_bid { .. } => "retract_bid",
+                        Self::fund_deficit { .. } => "fund_deficit",
+                        Self::thaw_private { .. } => "thaw_private",
+                        Self::thaw_communal { .. } => "thaw_communal",
+                        Self::communify { .. } => "communify",
+                        Self::privatize { .. } => "privatize",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x65add6c78c9deccf991b8ae1026f938e;
             }
@@ -9227,6 +10312,28 @@ pub mod runtime_types {
                 #[codec(index = 14u8)]
                 AlreadyPrivate,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::DurationTooSmall { .. } => "DurationTooSmall",
+                        Self::DurationTooBig { .. } => "DurationTooBig",
+                        Self::AmountTooSmall { .. } => "AmountTooSmall",
+                        Self::BidTooLow { .. } => "BidTooLow",
+                        Self::UnknownReceipt { .. } => "UnknownReceipt",
+                        Self::NotOwner { .. } => "NotOwner",
+                        Self::NotExpired { .. } => "NotExpired",
+                        Self::UnknownBid { .. } => "UnknownBid",
+                        Self::PortionTooBig { .. } => "PortionTooBig",
+                        Self::Unfunded { .. } => "Unfunded",
+                        Self::AlreadyFunded { .. } => "AlreadyFunded",
+                        Self::Throttled { .. } => "Throttled",
+                        Self::MakesDust { .. } => "MakesDust",
+                        Self::AlreadyCommunal { .. } => "AlreadyCommunal",
+                        Self::AlreadyPrivate { .. } => "AlreadyPrivate",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x0017fc2e156c25bd89dce24121cd620d;
             }
@@ -9318,6 +10425,20 @@ pub mod runtime_types {
                     to: ::ferroscale_runtime_types::AccountId32,
                     index: u32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::BidPlaced { .. } => "BidPlaced",
+                        Self::BidRetracted { .. } => "BidRetracted",
+                        Self::BidDropped { .. } => "BidDropped",
+                        Self::Issued { .. } => "Issued",
+                        Self::Thawed { .. } => "Thawed",
+                        Self::Funded { .. } => "Funded",
+                        Self::Transferred { .. } => "Transferred",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x19bd98c29aa9d15f1e3dee21b04d65a9;
@@ -9454,6 +10575,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 NftReceipt,
             }
+            impl HoldReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NftReceipt { .. } => "NftReceipt",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0x029404ca7276df4c68c43cebcfb1d6b3;
             }
@@ -9548,6 +10677,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             Rewards,
         }
+        impl<Balance> BondExtra<Balance> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::FreeBalance { .. } => "FreeBalance",
+                    Self::Rewards { .. } => "Rewards",
+                }
+            }
+        }
         #[cfg(feature = "values")]
         impl<Balance: ToValue> ToValue for BondExtra<Balance> {
             fn to_value(&self) -> Value {
@@ -9610,6 +10748,17 @@ pub mod runtime_types {
             PermissionlessWithdraw,
             #[codec(index = 3u8)]
             PermissionlessAll,
+        }
+        impl ClaimPermission {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Permissioned { .. } => "Permissioned",
+                    Self::PermissionlessCompound { .. } => "PermissionlessCompound",
+                    Self::PermissionlessWithdraw { .. } => "PermissionlessWithdraw",
+                    Self::PermissionlessAll { .. } => "PermissionlessAll",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for ClaimPermission {
             const TYPE_HASH: u128 = 0x865f44a9c6705ea2cf697fee384001f4;
@@ -9706,6 +10855,16 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Remove,
         }
+        impl<T> ConfigOp<T> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Noop { .. } => "Noop",
+                    Self::Set { .. } => "Set",
+                    Self::Remove { .. } => "Remove",
+                }
+            }
+        }
         #[cfg(feature = "values")]
         impl<T: ToValue> ToValue for ConfigOp<T> {
             fn to_value(&self) -> Value {
@@ -9795,6 +10954,16 @@ pub mod runtime_types {
             Blocked,
             #[codec(index = 2u8)]
             Destroying,
+        }
+        impl PoolState {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Open { .. } => "Open",
+                    Self::Blocked { .. } => "Blocked",
+                    Self::Destroying { .. } => "Destroying",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for PoolState {
             const TYPE_HASH: u128 = 0x51242b6ba80c23ae2103518fd37a533c;
@@ -10057,6 +11226,37 @@ pub mod runtime_types {
                 claim_commission { pool_id: u32 },
                 #[codec(index = 21u8)]
                 adjust_pool_deposit { pool_id: u32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::join { .. } => "join",
+                        Self::bond_extra { .. } => "bond_extra",
+                        Self::claim_payout { .. } => "claim_payout",
+                        Self::unbond { .. } => "unbond",
+                        Self::pool_withdraw_unbonded { .. } => "pool_withdraw_unbonded",
+                        Self::withdraw_unbonded { .. } => "withdraw_unbonded",
+                        Self::create { .. } => "create",
+                        Self::create_with_pool_id { .. } => "create_with_pool_id",
+                        Self::nominate { .. } => "nominate",
+                        Self::set_state { .. } => "set_state",
+                        Self::set_metadata { .. } => "set_metadata",
+                        Self::set_configs { .. } => "set_configs",
+                        Self::update_roles { .. } => "update_roles",
+                        Self::chill { .. } => "chill",
+                        Self::bond_extra_other { .. } => "bond_extra_other",
+                        Self::set_claim_permission { .. } => "set_claim_permission",
+                        Self::claim_payout_other { .. } => "claim_payout_other",
+                        Self::set_commission { .. } => "set_commission",
+                        Self::set_commission_max { .. } => "set_commission_max",
+                        Self::set_commission_change_rate { .. } => {
+                            "set_commission_change_rate"
+                        }
+                        Self::claim_commission { .. } => "claim_commission",
+                        Self::adjust_pool_deposit { .. } => "adjust_pool_deposit",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xceb3e436602df3f721726e1fcab122f7;
@@ -10373,6 +11573,22 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 BondedStashKilledPrematurely,
             }
+            impl DefensiveError {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotEnoughSpaceInUnbondPool { .. } => {
+                            "NotEnoughSpaceInUnbondPool"
+                        }
+                        Self::PoolNotFound { .. } => "PoolNotFound",
+                        Self::RewardPoolNotFound { .. } => "RewardPoolNotFound",
+                        Self::SubPoolsNotFound { .. } => "SubPoolsNotFound",
+                        Self::BondedStashKilledPrematurely { .. } => {
+                            "BondedStashKilledPrematurely"
+                        }
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for DefensiveError {
                 const TYPE_HASH: u128 = 0x3ff1d839d060e336c1c1d1ac42a72f04;
             }
@@ -10472,6 +11688,57 @@ pub mod runtime_types {
                 BondExtraRestricted,
                 #[codec(index = 31u8)]
                 NothingToAdjust,
+            }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::PoolNotFound { .. } => "PoolNotFound",
+                        Self::PoolMemberNotFound { .. } => "PoolMemberNotFound",
+                        Self::RewardPoolNotFound { .. } => "RewardPoolNotFound",
+                        Self::SubPoolsNotFound { .. } => "SubPoolsNotFound",
+                        Self::AccountBelongsToOtherPool { .. } => {
+                            "AccountBelongsToOtherPool"
+                        }
+                        Self::FullyUnbonding { .. } => "FullyUnbonding",
+                        Self::MaxUnbondingLimit { .. } => "MaxUnbondingLimit",
+                        Self::CannotWithdrawAny { .. } => "CannotWithdrawAny",
+                        Self::MinimumBondNotMet { .. } => "MinimumBondNotMet",
+                        Self::OverflowRisk { .. } => "OverflowRisk",
+                        Self::NotDestroying { .. } => "NotDestroying",
+                        Self::NotNominator { .. } => "NotNominator",
+                        Self::NotKickerOrDestroying { .. } => "NotKickerOrDestroying",
+                        Self::NotOpen { .. } => "NotOpen",
+                        Self::MaxPools { .. } => "MaxPools",
+                        Self::MaxPoolMembers { .. } => "MaxPoolMembers",
+                        Self::CanNotChangeState { .. } => "CanNotChangeState",
+                        Self::DoesNotHavePermission { .. } => "DoesNotHavePermission",
+                        Self::MetadataExceedsMaxLen { .. } => "MetadataExceedsMaxLen",
+                        Self::Defensive { .. } => "Defensive",
+                        Self::PartialUnbondNotAllowedPermissionlessly { .. } => {
+                            "PartialUnbondNotAllowedPermissionlessly"
+                        }
+                        Self::MaxCommissionRestricted { .. } => "MaxCommissionRestricted",
+                        Self::CommissionExceedsMaximum { .. } => {
+                            "CommissionExceedsMaximum"
+                        }
+                        Self::CommissionExceedsGlobalMaximum { .. } => {
+                            "CommissionExceedsGlobalMaximum"
+                        }
+                        Self::CommissionChangeThrottled { .. } => {
+                            "CommissionChangeThrottled"
+                        }
+                        Self::CommissionChangeRateNotAllowed { .. } => {
+                            "CommissionChangeRateNotAllowed"
+                        }
+                        Self::NoPendingCommission { .. } => "NoPendingCommission",
+                        Self::NoCommissionCurrentSet { .. } => "NoCommissionCurrentSet",
+                        Self::PoolIdInUse { .. } => "PoolIdInUse",
+                        Self::InvalidPoolId { .. } => "InvalidPoolId",
+                        Self::BondExtraRestricted { .. } => "BondExtraRestricted",
+                        Self::NothingToAdjust { .. } => "NothingToAdjust",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x0211474d523c6a557d2234cc3c68ca23;
@@ -10659,6 +11926,38 @@ pub mod runtime_types {
                 MinBalanceDeficitAdjusted { pool_id: u32, amount: u128 },
                 #[codec(index = 16u8)]
                 MinBalanceExcessAdjusted { pool_id: u32, amount: u128 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Created { .. } => "Created",
+                        Self::Bonded { .. } => "Bonded",
+                        Self::PaidOut { .. } => "PaidOut",
+                        Self::Unbonded { .. } => "Unbonded",
+                        Self::Withdrawn { .. } => "Withdrawn",
+                        Self::Destroyed { .. } => "Destroyed",
+                        Self::StateChanged { .. } => "StateChanged",
+                        Self::MemberRemoved { .. } => "MemberRemoved",
+                        Self::RolesUpdated { .. } => "RolesUpdated",
+                        Self::PoolSlashed { .. } => "PoolSlashed",
+                        Self::UnbondingPoolSlashed { .. } => "UnbondingPoolSlashed",
+                        Self::PoolCommissionUpdated { .. } => "PoolCommissionUpdated",
+                        Self::PoolMaxCommissionUpdated { .. } => {
+                            "PoolMaxCommissionUpdated"
+                        }
+                        Self::PoolCommissionChangeRateUpdated { .. } => {
+                            "PoolCommissionChangeRateUpdated"
+                        }
+                        Self::PoolCommissionClaimed { .. } => "PoolCommissionClaimed",
+                        Self::MinBalanceDeficitAdjusted { .. } => {
+                            "MinBalanceDeficitAdjusted"
+                        }
+                        Self::MinBalanceExcessAdjusted { .. } => {
+                            "MinBalanceExcessAdjusted"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x0fde2f9b7e929b49725c4ac43aa7913a;
@@ -10925,6 +12224,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 PoolMinBalance,
             }
+            impl FreezeReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::PoolMinBalance { .. } => "PoolMinBalance",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for FreezeReason {
                 const TYPE_HASH: u128 = 0x3d3a48d56e0994909ee910b1eccd3e17;
             }
@@ -10951,6 +12258,14 @@ pub mod runtime_types {
             pub enum Event {
                 #[codec(index = 0u8)]
                 Offence { kind: [u8; 16usize], timeslot: Vec<u8> },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Offence { .. } => "Offence",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x1eef9b35b82a46f0273635094fb33e47;
@@ -10996,6 +12311,15 @@ pub mod runtime_types {
                 count: u32,
                 len: Option<u32>,
             },
+        }
+        impl<AccountId, Balance> OldRequestStatus<AccountId, Balance> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Unrequested { .. } => "Unrequested",
+                    Self::Requested { .. } => "Requested",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue, Balance: ToValue> ToValue
@@ -11044,6 +12368,15 @@ pub mod runtime_types {
                 count: u32,
                 maybe_len: Option<u32>,
             },
+        }
+        impl<AccountId, Ticket> RequestStatus<AccountId, Ticket> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Unrequested { .. } => "Unrequested",
+                    Self::Requested { .. } => "Requested",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue, Ticket: ToValue> ToValue
@@ -11103,6 +12436,18 @@ pub mod runtime_types {
                 unrequest_preimage { hash: ::ferroscale_runtime_types::H256 },
                 #[codec(index = 4u8)]
                 ensure_updated { hashes: Vec<::ferroscale_runtime_types::H256> },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::note_preimage { .. } => "note_preimage",
+                        Self::unnote_preimage { .. } => "unnote_preimage",
+                        Self::request_preimage { .. } => "request_preimage",
+                        Self::unrequest_preimage { .. } => "unrequest_preimage",
+                        Self::ensure_updated { .. } => "ensure_updated",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x5ed9036b58b88626c4df0d14e9ff9eca;
@@ -11188,6 +12533,21 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 TooFew,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TooBig { .. } => "TooBig",
+                        Self::AlreadyNoted { .. } => "AlreadyNoted",
+                        Self::NotAuthorized { .. } => "NotAuthorized",
+                        Self::NotNoted { .. } => "NotNoted",
+                        Self::Requested { .. } => "Requested",
+                        Self::NotRequested { .. } => "NotRequested",
+                        Self::TooMany { .. } => "TooMany",
+                        Self::TooFew { .. } => "TooFew",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x59e9435762aceb92d49046357797ef24;
             }
@@ -11229,6 +12589,16 @@ pub mod runtime_types {
                 Requested { hash: ::ferroscale_runtime_types::H256 },
                 #[codec(index = 2u8)]
                 Cleared { hash: ::ferroscale_runtime_types::H256 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Noted { .. } => "Noted",
+                        Self::Requested { .. } => "Requested",
+                        Self::Cleared { .. } => "Cleared",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x7e0df07783ebd43e0f82ea9be42200fd;
@@ -11279,6 +12649,14 @@ pub mod runtime_types {
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 Preimage,
+            }
+            impl HoldReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Preimage { .. } => "Preimage",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0x6c28307c6cdb8a69663d66698e38c1b3;
@@ -11449,6 +12827,23 @@ pub mod runtime_types {
                         super::super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
                     >,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::proxy { .. } => "proxy",
+                        Self::add_proxy { .. } => "add_proxy",
+                        Self::remove_proxy { .. } => "remove_proxy",
+                        Self::remove_proxies { .. } => "remove_proxies",
+                        Self::create_pure { .. } => "create_pure",
+                        Self::kill_pure { .. } => "kill_pure",
+                        Self::announce { .. } => "announce",
+                        Self::remove_announcement { .. } => "remove_announcement",
+                        Self::reject_announcement { .. } => "reject_announcement",
+                        Self::proxy_announced { .. } => "proxy_announced",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x9036aaa42cfee3c3d205196d29d2c689;
@@ -11628,6 +13023,21 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 NoSelfProxy,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TooMany { .. } => "TooMany",
+                        Self::NotFound { .. } => "NotFound",
+                        Self::NotProxy { .. } => "NotProxy",
+                        Self::Unproxyable { .. } => "Unproxyable",
+                        Self::Duplicate { .. } => "Duplicate",
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::Unannounced { .. } => "Unannounced",
+                        Self::NoSelfProxy { .. } => "NoSelfProxy",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xfefbd08a632ce64c318b098cb3b252d6;
             }
@@ -11697,6 +13107,18 @@ pub mod runtime_types {
                     proxy_type: super::super::super::runtime_types::staging_kusama_runtime::ProxyType,
                     delay: u32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ProxyExecuted { .. } => "ProxyExecuted",
+                        Self::PureCreated { .. } => "PureCreated",
+                        Self::Announced { .. } => "Announced",
+                        Self::ProxyAdded { .. } => "ProxyAdded",
+                        Self::ProxyRemoved { .. } => "ProxyRemoved",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x71fb36c107345a5de08acde34b573b4e;
@@ -11856,6 +13278,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             Nay(u32),
         }
+        impl VoteRecord {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Aye { .. } => "Aye",
+                    Self::Nay { .. } => "Nay",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for VoteRecord {
             const TYPE_HASH: u128 = 0x8bccdfc51dcb730da2ae1e99f8d7384a;
         }
@@ -11913,6 +13344,19 @@ pub mod runtime_types {
                 vote { poll: u32, aye: bool },
                 #[codec(index = 5u8)]
                 cleanup_poll { poll_index: u32, max: u32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::add_member { .. } => "add_member",
+                        Self::promote_member { .. } => "promote_member",
+                        Self::demote_member { .. } => "demote_member",
+                        Self::remove_member { .. } => "remove_member",
+                        Self::vote { .. } => "vote",
+                        Self::cleanup_poll { .. } => "cleanup_poll",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x67ee24f15a5ab85f348ee71daf11d968;
@@ -12015,6 +13459,22 @@ pub mod runtime_types {
                 #[codec(index = 8u8)]
                 NoPermission,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::AlreadyMember { .. } => "AlreadyMember",
+                        Self::NotMember { .. } => "NotMember",
+                        Self::NotPolling { .. } => "NotPolling",
+                        Self::Ongoing { .. } => "Ongoing",
+                        Self::NoneRemaining { .. } => "NoneRemaining",
+                        Self::Corruption { .. } => "Corruption",
+                        Self::RankTooLow { .. } => "RankTooLow",
+                        Self::InvalidWitness { .. } => "InvalidWitness",
+                        Self::NoPermission { .. } => "NoPermission",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x5f056f8a2df613f47b1025ffca4433f6;
             }
@@ -12068,6 +13528,17 @@ pub mod runtime_types {
                     vote: super::super::super::runtime_types::pallet_ranked_collective::VoteRecord,
                     tally: super::super::super::runtime_types::pallet_ranked_collective::Tally,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::MemberAdded { .. } => "MemberAdded",
+                        Self::RankChanged { .. } => "RankChanged",
+                        Self::MemberRemoved { .. } => "MemberRemoved",
+                        Self::Voted { .. } => "Voted",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xc9ceef264d72e4b0d088716c4ea17cd7;
@@ -12269,6 +13740,22 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::as_recovered { .. } => "as_recovered",
+                        Self::set_recovered { .. } => "set_recovered",
+                        Self::create_recovery { .. } => "create_recovery",
+                        Self::initiate_recovery { .. } => "initiate_recovery",
+                        Self::vouch_recovery { .. } => "vouch_recovery",
+                        Self::claim_recovery { .. } => "claim_recovery",
+                        Self::close_recovery { .. } => "close_recovery",
+                        Self::remove_recovery { .. } => "remove_recovery",
+                        Self::cancel_recovered { .. } => "cancel_recovered",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x1f71265e009d31cb798e0c71578e9091;
             }
@@ -12411,6 +13898,29 @@ pub mod runtime_types {
                 #[codec(index = 15u8)]
                 BadState,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotAllowed { .. } => "NotAllowed",
+                        Self::ZeroThreshold { .. } => "ZeroThreshold",
+                        Self::NotEnoughFriends { .. } => "NotEnoughFriends",
+                        Self::MaxFriends { .. } => "MaxFriends",
+                        Self::NotSorted { .. } => "NotSorted",
+                        Self::NotRecoverable { .. } => "NotRecoverable",
+                        Self::AlreadyRecoverable { .. } => "AlreadyRecoverable",
+                        Self::AlreadyStarted { .. } => "AlreadyStarted",
+                        Self::NotStarted { .. } => "NotStarted",
+                        Self::NotFriend { .. } => "NotFriend",
+                        Self::DelayPeriod { .. } => "DelayPeriod",
+                        Self::AlreadyVouched { .. } => "AlreadyVouched",
+                        Self::Threshold { .. } => "Threshold",
+                        Self::StillActive { .. } => "StillActive",
+                        Self::AlreadyProxy { .. } => "AlreadyProxy",
+                        Self::BadState { .. } => "BadState",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xccacf5ef102dffa60179e94dcf0191d9;
             }
@@ -12489,6 +13999,19 @@ pub mod runtime_types {
                 RecoveryRemoved {
                     lost_account: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::RecoveryCreated { .. } => "RecoveryCreated",
+                        Self::RecoveryInitiated { .. } => "RecoveryInitiated",
+                        Self::RecoveryVouched { .. } => "RecoveryVouched",
+                        Self::RecoveryClosed { .. } => "RecoveryClosed",
+                        Self::AccountRecovered { .. } => "AccountRecovered",
+                        Self::RecoveryRemoved { .. } => "RecoveryRemoved",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xc0bcaa5e41ed129b0f01f0c7c4a50230;
@@ -12618,6 +14141,24 @@ pub mod runtime_types {
                     index: u32,
                     maybe_hash: Option<::ferroscale_runtime_types::H256>,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::submit { .. } => "submit",
+                        Self::place_decision_deposit { .. } => "place_decision_deposit",
+                        Self::refund_decision_deposit { .. } => "refund_decision_deposit",
+                        Self::cancel { .. } => "cancel",
+                        Self::kill { .. } => "kill",
+                        Self::nudge_referendum { .. } => "nudge_referendum",
+                        Self::one_fewer_deciding { .. } => "one_fewer_deciding",
+                        Self::refund_submission_deposit { .. } => {
+                            "refund_submission_deposit"
+                        }
+                        Self::set_metadata { .. } => "set_metadata",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x528e4d6d3189e48d700aaf25bb221698;
@@ -12759,6 +14300,26 @@ pub mod runtime_types {
                 #[codec(index = 12u8)]
                 PreimageNotExist,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotOngoing { .. } => "NotOngoing",
+                        Self::HasDeposit { .. } => "HasDeposit",
+                        Self::BadTrack { .. } => "BadTrack",
+                        Self::Full { .. } => "Full",
+                        Self::QueueEmpty { .. } => "QueueEmpty",
+                        Self::BadReferendum { .. } => "BadReferendum",
+                        Self::NothingToDo { .. } => "NothingToDo",
+                        Self::NoTrack { .. } => "NoTrack",
+                        Self::Unfinished { .. } => "Unfinished",
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::NoDeposit { .. } => "NoDeposit",
+                        Self::BadStatus { .. } => "BadStatus",
+                        Self::PreimageNotExist { .. } => "PreimageNotExist",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x91521910c5d8ef4d831135856511bc85;
             }
@@ -12887,6 +14448,31 @@ pub mod runtime_types {
                 MetadataSet { index: u32, hash: ::ferroscale_runtime_types::H256 },
                 #[codec(index = 15u8)]
                 MetadataCleared { index: u32, hash: ::ferroscale_runtime_types::H256 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Submitted { .. } => "Submitted",
+                        Self::DecisionDepositPlaced { .. } => "DecisionDepositPlaced",
+                        Self::DecisionDepositRefunded { .. } => "DecisionDepositRefunded",
+                        Self::DepositSlashed { .. } => "DepositSlashed",
+                        Self::DecisionStarted { .. } => "DecisionStarted",
+                        Self::ConfirmStarted { .. } => "ConfirmStarted",
+                        Self::ConfirmAborted { .. } => "ConfirmAborted",
+                        Self::Confirmed { .. } => "Confirmed",
+                        Self::Approved { .. } => "Approved",
+                        Self::Rejected { .. } => "Rejected",
+                        Self::TimedOut { .. } => "TimedOut",
+                        Self::Cancelled { .. } => "Cancelled",
+                        Self::Killed { .. } => "Killed",
+                        Self::SubmissionDepositRefunded { .. } => {
+                            "SubmissionDepositRefunded"
+                        }
+                        Self::MetadataSet { .. } => "MetadataSet",
+                        Self::MetadataCleared { .. } => "MetadataCleared",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x3913d9a752c36b5d0016369827157a48;
@@ -13170,6 +14756,31 @@ pub mod runtime_types {
                 #[codec(index = 15u8)]
                 MetadataCleared { index: u32, hash: ::ferroscale_runtime_types::H256 },
             }
+            impl Event2 {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Submitted { .. } => "Submitted",
+                        Self::DecisionDepositPlaced { .. } => "DecisionDepositPlaced",
+                        Self::DecisionDepositRefunded { .. } => "DecisionDepositRefunded",
+                        Self::DepositSlashed { .. } => "DepositSlashed",
+                        Self::DecisionStarted { .. } => "DecisionStarted",
+                        Self::ConfirmStarted { .. } => "ConfirmStarted",
+                        Self::ConfirmAborted { .. } => "ConfirmAborted",
+                        Self::Confirmed { .. } => "Confirmed",
+                        Self::Approved { .. } => "Approved",
+                        Self::Rejected { .. } => "Rejected",
+                        Self::TimedOut { .. } => "TimedOut",
+                        Self::Cancelled { .. } => "Cancelled",
+                        Self::Killed { .. } => "Killed",
+                        Self::SubmissionDepositRefunded { .. } => {
+                            "SubmissionDepositRefunded"
+                        }
+                        Self::MetadataSet { .. } => "MetadataSet",
+                        Self::MetadataCleared { .. } => "MetadataCleared",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Event2 {
                 const TYPE_HASH: u128 = 0x559137df42cb501606164af7f1c95dd3;
             }
@@ -13404,6 +15015,16 @@ pub mod runtime_types {
                     y_offset: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedI64,
                 },
             }
+            impl Curve {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::LinearDecreasing { .. } => "LinearDecreasing",
+                        Self::SteppedDecreasing { .. } => "SteppedDecreasing",
+                        Self::Reciprocal { .. } => "Reciprocal",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Curve {
                 const TYPE_HASH: u128 = 0xbb0b0d7187d4863c9c073333d1abf8a3;
             }
@@ -13612,6 +15233,37 @@ pub mod runtime_types {
                 ),
                 #[codec(index = 5u8)]
                 Killed(Moment),
+            }
+            impl<
+                TrackId,
+                RuntimeOrigin,
+                Moment,
+                Call,
+                Balance,
+                Tally,
+                AccountId,
+                ScheduleAddress,
+            > ReferendumInfo<
+                TrackId,
+                RuntimeOrigin,
+                Moment,
+                Call,
+                Balance,
+                Tally,
+                AccountId,
+                ScheduleAddress,
+            > {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Ongoing { .. } => "Ongoing",
+                        Self::Approved { .. } => "Approved",
+                        Self::Rejected { .. } => "Rejected",
+                        Self::Cancelled { .. } => "Cancelled",
+                        Self::TimedOut { .. } => "TimedOut",
+                        Self::Killed { .. } => "Killed",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl<
@@ -13934,6 +15586,19 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::schedule { .. } => "schedule",
+                        Self::cancel { .. } => "cancel",
+                        Self::schedule_named { .. } => "schedule_named",
+                        Self::cancel_named { .. } => "cancel_named",
+                        Self::schedule_after { .. } => "schedule_after",
+                        Self::schedule_named_after { .. } => "schedule_named_after",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x5da53b534c59eea6de26e9cc1923f35c;
             }
@@ -14062,6 +15727,18 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 Named,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::FailedToSchedule { .. } => "FailedToSchedule",
+                        Self::NotFound { .. } => "NotFound",
+                        Self::TargetBlockNumberInPast { .. } => "TargetBlockNumberInPast",
+                        Self::RescheduleNoChange { .. } => "RescheduleNoChange",
+                        Self::Named { .. } => "Named",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x090c571761e6b377d526d3c1b51a931c;
             }
@@ -14112,6 +15789,19 @@ pub mod runtime_types {
                 PeriodicFailed { task: (u32, u32), id: Option<[u8; 32usize]> },
                 #[codec(index = 5u8)]
                 PermanentlyOverweight { task: (u32, u32), id: Option<[u8; 32usize]> },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Scheduled { .. } => "Scheduled",
+                        Self::Canceled { .. } => "Canceled",
+                        Self::Dispatched { .. } => "Dispatched",
+                        Self::CallUnavailable { .. } => "CallUnavailable",
+                        Self::PeriodicFailed { .. } => "PeriodicFailed",
+                        Self::PermanentlyOverweight { .. } => "PermanentlyOverweight",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x2a654d582970289ebfa20d571e98ec70;
@@ -14212,6 +15902,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 purge_keys,
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::set_keys { .. } => "set_keys",
+                        Self::purge_keys { .. } => "purge_keys",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x7672a0ee01bd50ad8a25412432f0ec6a;
             }
@@ -14256,6 +15955,18 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 NoAccount,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidProof { .. } => "InvalidProof",
+                        Self::NoAssociatedValidatorId { .. } => "NoAssociatedValidatorId",
+                        Self::DuplicatedKey { .. } => "DuplicatedKey",
+                        Self::NoKeys { .. } => "NoKeys",
+                        Self::NoAccount { .. } => "NoAccount",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x124b1afd8acef1fa747dc307cb16a09f;
             }
@@ -14289,6 +16000,14 @@ pub mod runtime_types {
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewSession { session_index: u32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NewSession { .. } => "NewSession",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x6e2f92ca0dadd93acbb970f5566205dc;
@@ -14350,6 +16069,15 @@ pub mod runtime_types {
             Deposit(Balance),
             #[codec(index = 1u8)]
             Vouch(AccountId, Balance),
+        }
+        impl<AccountId, Balance> BidKind<AccountId, Balance> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Deposit { .. } => "Deposit",
+                    Self::Vouch { .. } => "Vouch",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue, Balance: ToValue> ToValue
@@ -14569,6 +16297,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             Banned,
         }
+        impl VouchingStatus {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Vouching { .. } => "Vouching",
+                    Self::Banned { .. } => "Banned",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for VouchingStatus {
             const TYPE_HASH: u128 = 0x2cba0e3ea3c166cd70875c6e627af464;
         }
@@ -14666,6 +16403,33 @@ pub mod runtime_types {
                 },
                 #[codec(index = 19u8)]
                 cleanup_challenge { challenge_round: u32, max: u32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::bid { .. } => "bid",
+                        Self::unbid { .. } => "unbid",
+                        Self::vouch { .. } => "vouch",
+                        Self::unvouch { .. } => "unvouch",
+                        Self::vote { .. } => "vote",
+                        Self::defender_vote { .. } => "defender_vote",
+                        Self::payout { .. } => "payout",
+                        Self::waive_repay { .. } => "waive_repay",
+                        Self::found_society { .. } => "found_society",
+                        Self::dissolve { .. } => "dissolve",
+                        Self::judge_suspended_member { .. } => "judge_suspended_member",
+                        Self::set_parameters { .. } => "set_parameters",
+                        Self::punish_skeptic { .. } => "punish_skeptic",
+                        Self::claim_membership { .. } => "claim_membership",
+                        Self::bestow_membership { .. } => "bestow_membership",
+                        Self::kick_candidate { .. } => "kick_candidate",
+                        Self::resign_candidacy { .. } => "resign_candidacy",
+                        Self::drop_candidate { .. } => "drop_candidate",
+                        Self::cleanup_candidacy { .. } => "cleanup_candidacy",
+                        Self::cleanup_challenge { .. } => "cleanup_challenge",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x383bc7dc4590ba3c16eece87bb08614e;
@@ -14926,6 +16690,45 @@ pub mod runtime_types {
                 #[codec(index = 31u8)]
                 NoVotes,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotMember { .. } => "NotMember",
+                        Self::AlreadyMember { .. } => "AlreadyMember",
+                        Self::Suspended { .. } => "Suspended",
+                        Self::NotSuspended { .. } => "NotSuspended",
+                        Self::NoPayout { .. } => "NoPayout",
+                        Self::AlreadyFounded { .. } => "AlreadyFounded",
+                        Self::InsufficientPot { .. } => "InsufficientPot",
+                        Self::AlreadyVouching { .. } => "AlreadyVouching",
+                        Self::NotVouchingOnBidder { .. } => "NotVouchingOnBidder",
+                        Self::Head { .. } => "Head",
+                        Self::Founder { .. } => "Founder",
+                        Self::AlreadyBid { .. } => "AlreadyBid",
+                        Self::AlreadyCandidate { .. } => "AlreadyCandidate",
+                        Self::NotCandidate { .. } => "NotCandidate",
+                        Self::MaxMembers { .. } => "MaxMembers",
+                        Self::NotFounder { .. } => "NotFounder",
+                        Self::NotHead { .. } => "NotHead",
+                        Self::NotApproved { .. } => "NotApproved",
+                        Self::NotRejected { .. } => "NotRejected",
+                        Self::Approved { .. } => "Approved",
+                        Self::Rejected { .. } => "Rejected",
+                        Self::InProgress { .. } => "InProgress",
+                        Self::TooEarly { .. } => "TooEarly",
+                        Self::Voted { .. } => "Voted",
+                        Self::Expired { .. } => "Expired",
+                        Self::NotBidder { .. } => "NotBidder",
+                        Self::NoDefender { .. } => "NoDefender",
+                        Self::NotGroup { .. } => "NotGroup",
+                        Self::AlreadyElevated { .. } => "AlreadyElevated",
+                        Self::AlreadyPunished { .. } => "AlreadyPunished",
+                        Self::InsufficientFunds { .. } => "InsufficientFunds",
+                        Self::NoVotes { .. } => "NoVotes",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x9e93c7e3a3f9b63fc4ba36db211e6b35;
             }
@@ -15069,6 +16872,32 @@ pub mod runtime_types {
                 Deposit { value: u128 },
                 #[codec(index = 16u8)]
                 Elevated { member: ::ferroscale_runtime_types::AccountId32, rank: u32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Founded { .. } => "Founded",
+                        Self::Bid { .. } => "Bid",
+                        Self::Vouch { .. } => "Vouch",
+                        Self::AutoUnbid { .. } => "AutoUnbid",
+                        Self::Unbid { .. } => "Unbid",
+                        Self::Unvouch { .. } => "Unvouch",
+                        Self::Inducted { .. } => "Inducted",
+                        Self::SuspendedMemberJudgement { .. } => {
+                            "SuspendedMemberJudgement"
+                        }
+                        Self::CandidateSuspended { .. } => "CandidateSuspended",
+                        Self::MemberSuspended { .. } => "MemberSuspended",
+                        Self::Challenged { .. } => "Challenged",
+                        Self::Vote { .. } => "Vote",
+                        Self::DefenderVote { .. } => "DefenderVote",
+                        Self::NewParams { .. } => "NewParams",
+                        Self::Unfounded { .. } => "Unfounded",
+                        Self::Deposit { .. } => "Deposit",
+                        Self::Elevated { .. } => "Elevated",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x6fa9676ae4b2694d3f87fb5340bd62b5;
@@ -15358,6 +17187,17 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             ForceAlways,
         }
+        impl Forcing {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::NotForcing { .. } => "NotForcing",
+                    Self::ForceNew { .. } => "ForceNew",
+                    Self::ForceNone { .. } => "ForceNone",
+                    Self::ForceAlways { .. } => "ForceAlways",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Forcing {
             const TYPE_HASH: u128 = 0xff2cb915a7b5b78978b6c67248318d6f;
         }
@@ -15445,6 +17285,18 @@ pub mod runtime_types {
             Account(AccountId),
             #[codec(index = 4u8)]
             None,
+        }
+        impl<AccountId> RewardDestination<AccountId> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Staked { .. } => "Staked",
+                    Self::Stash { .. } => "Stash",
+                    Self::Controller { .. } => "Controller",
+                    Self::Account { .. } => "Account",
+                    Self::None { .. } => "None",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue> ToValue for RewardDestination<AccountId> {
@@ -15709,6 +17561,43 @@ pub mod runtime_types {
                     set_min_commission {
                         new: super::super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
                     },
+                }
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::bond { .. } => "bond",
+                            Self::bond_extra { .. } => "bond_extra",
+                            Self::unbond { .. } => "unbond",
+                            Self::withdraw_unbonded { .. } => "withdraw_unbonded",
+                            Self::validate { .. } => "validate",
+                            Self::nominate { .. } => "nominate",
+                            Self::chill { .. } => "chill",
+                            Self::set_payee { .. } => "set_payee",
+                            Self::set_controller { .. } => "set_controller",
+                            Self::set_validator_count { .. } => "set_validator_count",
+                            Self::increase_validator_count { .. } => {
+                                "increase_validator_count"
+                            }
+                            Self::scale_validator_count { .. } => "scale_validator_count",
+                            Self::force_no_eras { .. } => "force_no_eras",
+                            Self::force_new_era { .. } => "force_new_era",
+                            Self::set_invulnerables { .. } => "set_invulnerables",
+                            Self::force_unstake { .. } => "force_unstake",
+                            Self::force_new_era_always { .. } => "force_new_era_always",
+                            Self::cancel_deferred_slash { .. } => "cancel_deferred_slash",
+                            Self::payout_stakers { .. } => "payout_stakers",
+                            Self::rebond { .. } => "rebond",
+                            Self::reap_stash { .. } => "reap_stash",
+                            Self::kick { .. } => "kick",
+                            Self::set_staking_configs { .. } => "set_staking_configs",
+                            Self::chill_other { .. } => "chill_other",
+                            Self::force_apply_min_commission { .. } => {
+                                "force_apply_min_commission"
+                            }
+                            Self::set_min_commission { .. } => "set_min_commission",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x4de90a4d971bda7eb0d0801f0d23b1bf;
@@ -15990,6 +17879,16 @@ pub mod runtime_types {
                     #[codec(index = 2u8)]
                     Remove,
                 }
+                impl<T> ConfigOp<T> {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Noop { .. } => "Noop",
+                            Self::Set { .. } => "Set",
+                            Self::Remove { .. } => "Remove",
+                        }
+                    }
+                }
                 #[cfg(feature = "values")]
                 impl<T: ToValue> ToValue for ConfigOp<T> {
                     fn to_value(&self) -> Value {
@@ -16062,6 +17961,42 @@ pub mod runtime_types {
                     CommissionTooLow,
                     #[codec(index = 24u8)]
                     BoundNotMet,
+                }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::NotController { .. } => "NotController",
+                            Self::NotStash { .. } => "NotStash",
+                            Self::AlreadyBonded { .. } => "AlreadyBonded",
+                            Self::AlreadyPaired { .. } => "AlreadyPaired",
+                            Self::EmptyTargets { .. } => "EmptyTargets",
+                            Self::DuplicateIndex { .. } => "DuplicateIndex",
+                            Self::InvalidSlashIndex { .. } => "InvalidSlashIndex",
+                            Self::InsufficientBond { .. } => "InsufficientBond",
+                            Self::NoMoreChunks { .. } => "NoMoreChunks",
+                            Self::NoUnlockChunk { .. } => "NoUnlockChunk",
+                            Self::FundedTarget { .. } => "FundedTarget",
+                            Self::InvalidEraToReward { .. } => "InvalidEraToReward",
+                            Self::InvalidNumberOfNominations { .. } => {
+                                "InvalidNumberOfNominations"
+                            }
+                            Self::NotSortedAndUnique { .. } => "NotSortedAndUnique",
+                            Self::AlreadyClaimed { .. } => "AlreadyClaimed",
+                            Self::IncorrectHistoryDepth { .. } => "IncorrectHistoryDepth",
+                            Self::IncorrectSlashingSpans { .. } => {
+                                "IncorrectSlashingSpans"
+                            }
+                            Self::BadState { .. } => "BadState",
+                            Self::TooManyTargets { .. } => "TooManyTargets",
+                            Self::BadTarget { .. } => "BadTarget",
+                            Self::CannotChillOther { .. } => "CannotChillOther",
+                            Self::TooManyNominators { .. } => "TooManyNominators",
+                            Self::TooManyValidators { .. } => "TooManyValidators",
+                            Self::CommissionTooLow { .. } => "CommissionTooLow",
+                            Self::BoundNotMet { .. } => "BoundNotMet",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x6eebc66ee6b64e0f479d9fe1adc7d198;
@@ -16209,6 +18144,36 @@ pub mod runtime_types {
                     ForceEra {
                         mode: super::super::super::super::runtime_types::pallet_staking::Forcing,
                     },
+                }
+                impl Event {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::EraPaid { .. } => "EraPaid",
+                            Self::Rewarded { .. } => "Rewarded",
+                            Self::Slashed { .. } => "Slashed",
+                            Self::SlashReported { .. } => "SlashReported",
+                            Self::OldSlashingReportDiscarded { .. } => {
+                                "OldSlashingReportDiscarded"
+                            }
+                            Self::StakersElected { .. } => "StakersElected",
+                            Self::Bonded { .. } => "Bonded",
+                            Self::Unbonded { .. } => "Unbonded",
+                            Self::Withdrawn { .. } => "Withdrawn",
+                            Self::Kicked { .. } => "Kicked",
+                            Self::StakingElectionFailed { .. } => "StakingElectionFailed",
+                            Self::Chilled { .. } => "Chilled",
+                            Self::PayoutStarted { .. } => "PayoutStarted",
+                            Self::ValidatorPrefsSet { .. } => "ValidatorPrefsSet",
+                            Self::SnapshotVotersSizeExceeded { .. } => {
+                                "SnapshotVotersSizeExceeded"
+                            }
+                            Self::SnapshotTargetsSizeExceeded { .. } => {
+                                "SnapshotTargetsSizeExceeded"
+                            }
+                            Self::ForceEra { .. } => "ForceEra",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x93e1365992bc88926d1f421ab1fe7f9c;
@@ -16514,6 +18479,19 @@ pub mod runtime_types {
                     progress_child: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Progress,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::control_auto_migration { .. } => "control_auto_migration",
+                        Self::continue_migrate { .. } => "continue_migrate",
+                        Self::migrate_custom_top { .. } => "migrate_custom_top",
+                        Self::migrate_custom_child { .. } => "migrate_custom_child",
+                        Self::set_signed_max_limits { .. } => "set_signed_max_limits",
+                        Self::force_set_progress { .. } => "force_set_progress",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x2b124a97b70af6322ac17ce0bb6ab949;
             }
@@ -16631,6 +18609,21 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 BadChildRoot,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::MaxSignedLimits { .. } => "MaxSignedLimits",
+                        Self::KeyTooLong { .. } => "KeyTooLong",
+                        Self::NotEnoughFunds { .. } => "NotEnoughFunds",
+                        Self::BadWitness { .. } => "BadWitness",
+                        Self::SignedMigrationNotAllowed { .. } => {
+                            "SignedMigrationNotAllowed"
+                        }
+                        Self::BadChildRoot { .. } => "BadChildRoot",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xe7ec3ef8ac05fca41ae89f25ccd7bade;
             }
@@ -16678,6 +18671,17 @@ pub mod runtime_types {
                 Halted {
                     error: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Error,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Migrated { .. } => "Migrated",
+                        Self::Slashed { .. } => "Slashed",
+                        Self::AutoMigrationFinished { .. } => "AutoMigrationFinished",
+                        Self::Halted { .. } => "Halted",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xacf359ae68c514f66a0e913bedbaf370;
@@ -16744,6 +18748,15 @@ pub mod runtime_types {
                 Signed,
                 #[codec(index = 1u8)]
                 Auto,
+            }
+            impl MigrationCompute {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Signed { .. } => "Signed",
+                        Self::Auto { .. } => "Auto",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for MigrationCompute {
                 const TYPE_HASH: u128 = 0x6eba3bd703505837136432c117b5607d;
@@ -16837,6 +18850,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Complete,
             }
+            impl Progress {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ToStart { .. } => "ToStart",
+                        Self::LastKey { .. } => "LastKey",
+                        Self::Complete { .. } => "Complete",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Progress {
                 const TYPE_HASH: u128 = 0x743639155a84058d8bbbf51c53474d2f;
             }
@@ -16874,6 +18897,14 @@ pub mod runtime_types {
             pub enum Call {
                 #[codec(index = 0u8)]
                 set { #[codec(compact)] now: u64 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::set { .. } => "set",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x8d4f537b62408891252c21fdf7888df0;
@@ -16922,6 +18953,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             V2,
         }
+        impl Releases {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::V1Ancient { .. } => "V1Ancient",
+                    Self::V2 { .. } => "V2",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Releases {
             const TYPE_HASH: u128 = 0x80ffa4fd46a6d0cf960827bfb10bb23f;
         }
@@ -16948,6 +18988,14 @@ pub mod runtime_types {
                     actual_fee: u128,
                     tip: u128,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TransactionFeePaid { .. } => "TransactionFeePaid",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x9c7b1ee63aabd647c96f5a8c20cc37d6;
@@ -17087,6 +19135,16 @@ pub mod runtime_types {
             Attempted { id: Id },
             #[codec(index = 2u8)]
             Failed,
+        }
+        impl<Id> PaymentState<Id> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Pending { .. } => "Pending",
+                    Self::Attempted { .. } => "Attempted",
+                    Self::Failed { .. } => "Failed",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<Id: ToValue> ToValue for PaymentState<Id> {
@@ -17238,6 +19296,22 @@ pub mod runtime_types {
                 #[codec(index = 8u8)]
                 void_spend { index: u32 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::propose_spend { .. } => "propose_spend",
+                        Self::reject_proposal { .. } => "reject_proposal",
+                        Self::approve_proposal { .. } => "approve_proposal",
+                        Self::spend_local { .. } => "spend_local",
+                        Self::remove_approval { .. } => "remove_approval",
+                        Self::spend { .. } => "spend",
+                        Self::payout { .. } => "payout",
+                        Self::check_status { .. } => "check_status",
+                        Self::void_spend { .. } => "void_spend",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x553e3608ed56f6f47d8ee6e192e3120f;
             }
@@ -17380,6 +19454,27 @@ pub mod runtime_types {
                 #[codec(index = 11u8)]
                 Inconclusive,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InsufficientProposersBalance { .. } => {
+                            "InsufficientProposersBalance"
+                        }
+                        Self::InvalidIndex { .. } => "InvalidIndex",
+                        Self::TooManyApprovals { .. } => "TooManyApprovals",
+                        Self::InsufficientPermission { .. } => "InsufficientPermission",
+                        Self::ProposalNotApproved { .. } => "ProposalNotApproved",
+                        Self::FailedToConvertBalance { .. } => "FailedToConvertBalance",
+                        Self::SpendExpired { .. } => "SpendExpired",
+                        Self::EarlyPayout { .. } => "EarlyPayout",
+                        Self::AlreadyAttempted { .. } => "AlreadyAttempted",
+                        Self::PayoutError { .. } => "PayoutError",
+                        Self::NotAttempted { .. } => "NotAttempted",
+                        Self::Inconclusive { .. } => "Inconclusive",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x5357101c524c8a5b8c260ff07012ef3e;
             }
@@ -17468,6 +19563,27 @@ pub mod runtime_types {
                 PaymentFailed { index: u32, payment_id: u64 },
                 #[codec(index = 13u8)]
                 SpendProcessed { index: u32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Proposed { .. } => "Proposed",
+                        Self::Spending { .. } => "Spending",
+                        Self::Awarded { .. } => "Awarded",
+                        Self::Rejected { .. } => "Rejected",
+                        Self::Burnt { .. } => "Burnt",
+                        Self::Rollover { .. } => "Rollover",
+                        Self::Deposit { .. } => "Deposit",
+                        Self::SpendApproved { .. } => "SpendApproved",
+                        Self::UpdatedInactive { .. } => "UpdatedInactive",
+                        Self::AssetSpendApproved { .. } => "AssetSpendApproved",
+                        Self::AssetSpendVoided { .. } => "AssetSpendVoided",
+                        Self::Paid { .. } => "Paid",
+                        Self::PaymentFailed { .. } => "PaymentFailed",
+                        Self::SpendProcessed { .. } => "SpendProcessed",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x03b61a76f9ef75e2a542b1b8380a90e0;
@@ -17708,6 +19824,19 @@ pub mod runtime_types {
                     weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::batch { .. } => "batch",
+                        Self::as_derivative { .. } => "as_derivative",
+                        Self::batch_all { .. } => "batch_all",
+                        Self::dispatch_as { .. } => "dispatch_as",
+                        Self::force_batch { .. } => "force_batch",
+                        Self::with_weight { .. } => "with_weight",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xa536cf3645d3a0dba195cb37068faf9a;
             }
@@ -17792,6 +19921,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 TooManyCalls,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TooManyCalls { .. } => "TooManyCalls",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x3f55e5d2938d07af31b632fd06a59e1a;
             }
@@ -17832,6 +19969,21 @@ pub mod runtime_types {
                         super::super::super::runtime_types::sp_runtime::DispatchError,
                     >,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::BatchInterrupted { .. } => "BatchInterrupted",
+                        Self::BatchCompleted { .. } => "BatchCompleted",
+                        Self::BatchCompletedWithErrors { .. } => {
+                            "BatchCompletedWithErrors"
+                        }
+                        Self::ItemCompleted { .. } => "ItemCompleted",
+                        Self::ItemFailed { .. } => "ItemFailed",
+                        Self::DispatchedAs { .. } => "DispatchedAs",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x76d8b4fe538c4d5a3fd3fa5cce23d204;
@@ -17901,6 +20053,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             V1,
         }
+        impl Releases {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::V0 { .. } => "V0",
+                    Self::V1 { .. } => "V1",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Releases {
             const TYPE_HASH: u128 = 0x79863b85bf9a625f41ab1fc9e10dd953;
         }
@@ -17958,6 +20119,18 @@ pub mod runtime_types {
                 },
                 #[codec(index = 4u8)]
                 merge_schedules { schedule1_index: u32, schedule2_index: u32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::vest { .. } => "vest",
+                        Self::vest_other { .. } => "vest_other",
+                        Self::vested_transfer { .. } => "vested_transfer",
+                        Self::force_vested_transfer { .. } => "force_vested_transfer",
+                        Self::merge_schedules { .. } => "merge_schedules",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x679b40672f1c5b30df590e58bbe81791;
@@ -18043,6 +20216,20 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 InvalidScheduleParams,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotVesting { .. } => "NotVesting",
+                        Self::AtMaxVestingSchedules { .. } => "AtMaxVestingSchedules",
+                        Self::AmountLow { .. } => "AmountLow",
+                        Self::ScheduleIndexOutOfBounds { .. } => {
+                            "ScheduleIndexOutOfBounds"
+                        }
+                        Self::InvalidScheduleParams { .. } => "InvalidScheduleParams",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xbce2980bedc56d0197451f0924bcb532;
             }
@@ -18081,6 +20268,15 @@ pub mod runtime_types {
                 },
                 #[codec(index = 1u8)]
                 VestingCompleted { account: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::VestingUpdated { .. } => "VestingUpdated",
+                        Self::VestingCompleted { .. } => "VestingCompleted",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x45aa9c23aec65f0168ae05102bbc60f4;
@@ -18179,6 +20375,21 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::whitelist_call { .. } => "whitelist_call",
+                        Self::remove_whitelisted_call { .. } => "remove_whitelisted_call",
+                        Self::dispatch_whitelisted_call { .. } => {
+                            "dispatch_whitelisted_call"
+                        }
+                        Self::dispatch_whitelisted_call_with_preimage { .. } => {
+                            "dispatch_whitelisted_call_with_preimage"
+                        }
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x933aa85b93b47a940016ee7f97ff3dfe;
             }
@@ -18257,6 +20468,20 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 CallAlreadyWhitelisted,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::UnavailablePreImage { .. } => "UnavailablePreImage",
+                        Self::UndecodableCall { .. } => "UndecodableCall",
+                        Self::InvalidCallWeightWitness { .. } => {
+                            "InvalidCallWeightWitness"
+                        }
+                        Self::CallIsNotWhitelisted { .. } => "CallIsNotWhitelisted",
+                        Self::CallAlreadyWhitelisted { .. } => "CallAlreadyWhitelisted",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xfe23224845ddf7f2853490af3098cb17;
             }
@@ -18302,6 +20527,18 @@ pub mod runtime_types {
                         >,
                     >,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::CallWhitelisted { .. } => "CallWhitelisted",
+                        Self::WhitelistedCallRemoved { .. } => "WhitelistedCallRemoved",
+                        Self::WhitelistedCallDispatched { .. } => {
+                            "WhitelistedCallDispatched"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x0af22e83b0ac20dbd5ff87e54e378659;
@@ -18418,6 +20655,32 @@ pub mod runtime_types {
                 },
                 #[codec(index = 10u8)]
                 force_suspension { suspended: bool },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::send { .. } => "send",
+                        Self::teleport_assets { .. } => "teleport_assets",
+                        Self::reserve_transfer_assets { .. } => "reserve_transfer_assets",
+                        Self::execute { .. } => "execute",
+                        Self::force_xcm_version { .. } => "force_xcm_version",
+                        Self::force_default_xcm_version { .. } => {
+                            "force_default_xcm_version"
+                        }
+                        Self::force_subscribe_version_notify { .. } => {
+                            "force_subscribe_version_notify"
+                        }
+                        Self::force_unsubscribe_version_notify { .. } => {
+                            "force_unsubscribe_version_notify"
+                        }
+                        Self::limited_reserve_transfer_assets { .. } => {
+                            "limited_reserve_transfer_assets"
+                        }
+                        Self::limited_teleport_assets { .. } => "limited_teleport_assets",
+                        Self::force_suspension { .. } => "force_suspension",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xb807bbc9968daf3d63f8629f3ce6a270;
@@ -18628,6 +20891,35 @@ pub mod runtime_types {
                 #[codec(index = 19u8)]
                 InUse,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Unreachable { .. } => "Unreachable",
+                        Self::SendFailure { .. } => "SendFailure",
+                        Self::Filtered { .. } => "Filtered",
+                        Self::UnweighableMessage { .. } => "UnweighableMessage",
+                        Self::DestinationNotInvertible { .. } => {
+                            "DestinationNotInvertible"
+                        }
+                        Self::Empty { .. } => "Empty",
+                        Self::CannotReanchor { .. } => "CannotReanchor",
+                        Self::TooManyAssets { .. } => "TooManyAssets",
+                        Self::InvalidOrigin { .. } => "InvalidOrigin",
+                        Self::BadVersion { .. } => "BadVersion",
+                        Self::BadLocation { .. } => "BadLocation",
+                        Self::NoSubscription { .. } => "NoSubscription",
+                        Self::AlreadySubscribed { .. } => "AlreadySubscribed",
+                        Self::InvalidAsset { .. } => "InvalidAsset",
+                        Self::LowBalance { .. } => "LowBalance",
+                        Self::TooManyLocks { .. } => "TooManyLocks",
+                        Self::AccountNotSovereign { .. } => "AccountNotSovereign",
+                        Self::FeesNotMet { .. } => "FeesNotMet",
+                        Self::LockNotFound { .. } => "LockNotFound",
+                        Self::InUse { .. } => "InUse",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x6fe3c6acdf5fbcf24b847c0fecdb6c58;
             }
@@ -18811,6 +21103,40 @@ pub mod runtime_types {
                     origin: super::super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
                     assets: super::super::super::runtime_types::xcm::VersionedMultiAssets,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Attempted { .. } => "Attempted",
+                        Self::Sent { .. } => "Sent",
+                        Self::UnexpectedResponse { .. } => "UnexpectedResponse",
+                        Self::ResponseReady { .. } => "ResponseReady",
+                        Self::Notified { .. } => "Notified",
+                        Self::NotifyOverweight { .. } => "NotifyOverweight",
+                        Self::NotifyDispatchError { .. } => "NotifyDispatchError",
+                        Self::NotifyDecodeFailed { .. } => "NotifyDecodeFailed",
+                        Self::InvalidResponder { .. } => "InvalidResponder",
+                        Self::InvalidResponderVersion { .. } => "InvalidResponderVersion",
+                        Self::ResponseTaken { .. } => "ResponseTaken",
+                        Self::AssetsTrapped { .. } => "AssetsTrapped",
+                        Self::VersionChangeNotified { .. } => "VersionChangeNotified",
+                        Self::SupportedVersionChanged { .. } => "SupportedVersionChanged",
+                        Self::NotifyTargetSendFail { .. } => "NotifyTargetSendFail",
+                        Self::NotifyTargetMigrationFail { .. } => {
+                            "NotifyTargetMigrationFail"
+                        }
+                        Self::InvalidQuerierVersion { .. } => "InvalidQuerierVersion",
+                        Self::InvalidQuerier { .. } => "InvalidQuerier",
+                        Self::VersionNotifyStarted { .. } => "VersionNotifyStarted",
+                        Self::VersionNotifyRequested { .. } => "VersionNotifyRequested",
+                        Self::VersionNotifyUnrequested { .. } => {
+                            "VersionNotifyUnrequested"
+                        }
+                        Self::FeesPaid { .. } => "FeesPaid",
+                        Self::AssetsClaimed { .. } => "AssetsClaimed",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x941b7a3227f79e9faadc742533898a2c;
@@ -19183,6 +21509,15 @@ pub mod runtime_types {
                     super::super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
                 ),
             }
+            impl Origin {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Xcm { .. } => "Xcm",
+                        Self::Response { .. } => "Response",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Origin {
                 const TYPE_HASH: u128 = 0xf5b6888092b240188807079f23a52592;
             }
@@ -19229,6 +21564,16 @@ pub mod runtime_types {
                     response: super::super::super::runtime_types::xcm::VersionedResponse,
                     at: BlockNumber,
                 },
+            }
+            impl<BlockNumber> QueryStatus<BlockNumber> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Pending { .. } => "Pending",
+                        Self::VersionNotifier { .. } => "VersionNotifier",
+                        Self::Ready { .. } => "Ready",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl<BlockNumber: ToValue> ToValue for QueryStatus<BlockNumber> {
@@ -19333,6 +21678,19 @@ pub mod runtime_types {
                 NotifyCurrentTargets(Option<Vec<u8>>),
                 #[codec(index = 3u8)]
                 MigrateAndNotifyOldTargets,
+            }
+            impl VersionMigrationStage {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::MigrateSupportedVersion { .. } => "MigrateSupportedVersion",
+                        Self::MigrateVersionNotifiers { .. } => "MigrateVersionNotifiers",
+                        Self::NotifyCurrentTargets { .. } => "NotifyCurrentTargets",
+                        Self::MigrateAndNotifyOldTargets { .. } => {
+                            "MigrateAndNotifyOldTargets"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for VersionMigrationStage {
                 const TYPE_HASH: u128 = 0xe1e2b812c5908eb180101e7ba27b6387;
@@ -19719,6 +22077,16 @@ pub mod runtime_types {
                     super::super::super::runtime_types::polkadot_primitives::v6::CoreIndex,
                 ),
             }
+            impl<H> CandidateEvent<H> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::CandidateBacked { .. } => "CandidateBacked",
+                        Self::CandidateIncluded { .. } => "CandidateIncluded",
+                        Self::CandidateTimedOut { .. } => "CandidateTimedOut",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<H: ToValue> ToValue for CandidateEvent<H> {
                 fn to_value(&self) -> Value {
@@ -19845,6 +22213,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Free,
             }
+            impl<H, N> CoreState<H, N> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Occupied { .. } => "Occupied",
+                        Self::Scheduled { .. } => "Scheduled",
+                        Self::Free { .. } => "Free",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<H: ToValue, N: ToValue> ToValue for CoreState<H, N> {
                 fn to_value(&self) -> Value {
@@ -19921,6 +22299,15 @@ pub mod runtime_types {
                 Invalid(
                     super::super::super::runtime_types::polkadot_primitives::v6::InvalidDisputeStatementKind,
                 ),
+            }
+            impl DisputeStatement {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Valid { .. } => "Valid",
+                        Self::Invalid { .. } => "Invalid",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for DisputeStatement {
                 const TYPE_HASH: u128 = 0x57fb5036ece1aa52d383d2a7cf3df936;
@@ -20082,6 +22469,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 Explicit,
             }
+            impl InvalidDisputeStatementKind {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Explicit { .. } => "Explicit",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for InvalidDisputeStatementKind {
                 const TYPE_HASH: u128 = 0x817c320b03631969715624ba4408966c;
             }
@@ -20161,6 +22556,16 @@ pub mod runtime_types {
                 TimedOut,
                 #[codec(index = 2u8)]
                 Free,
+            }
+            impl OccupiedCoreAssumption {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Included { .. } => "Included",
+                        Self::TimedOut { .. } => "TimedOut",
+                        Self::Free { .. } => "Free",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for OccupiedCoreAssumption {
                 const TYPE_HASH: u128 = 0xa245ccc10148c163e932f1602a07041c;
@@ -20260,6 +22665,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Approval,
             }
+            impl PvfExecTimeoutKind {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Backing { .. } => "Backing",
+                        Self::Approval { .. } => "Approval",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for PvfExecTimeoutKind {
                 const TYPE_HASH: u128 = 0x7e3d6de82af917fd8a00cf92d03e5656;
             }
@@ -20284,6 +22698,15 @@ pub mod runtime_types {
                 Precheck,
                 #[codec(index = 1u8)]
                 Lenient,
+            }
+            impl PvfPrepTimeoutKind {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Precheck { .. } => "Precheck",
+                        Self::Lenient { .. } => "Lenient",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for PvfPrepTimeoutKind {
                 const TYPE_HASH: u128 = 0xc0517701838c35a0ec2876f778ef9f16;
@@ -20457,6 +22880,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 GoAhead,
             }
+            impl UpgradeGoAhead {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Abort { .. } => "Abort",
+                        Self::GoAhead { .. } => "GoAhead",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for UpgradeGoAhead {
                 const TYPE_HASH: u128 = 0xd56487215f68c4d4ca2e084bc57652b8;
             }
@@ -20478,6 +22910,14 @@ pub mod runtime_types {
             pub enum UpgradeRestriction {
                 #[codec(index = 0u8)]
                 Present,
+            }
+            impl UpgradeRestriction {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Present { .. } => "Present",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for UpgradeRestriction {
                 const TYPE_HASH: u128 = 0xe6da9a5172beb54c2fd055754d3c2bc3;
@@ -20505,6 +22945,17 @@ pub mod runtime_types {
                 BackingValid(::ferroscale_runtime_types::H256),
                 #[codec(index = 3u8)]
                 ApprovalChecking,
+            }
+            impl ValidDisputeStatementKind {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Explicit { .. } => "Explicit",
+                        Self::BackingSeconded { .. } => "BackingSeconded",
+                        Self::BackingValid { .. } => "BackingValid",
+                        Self::ApprovalChecking { .. } => "ApprovalChecking",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for ValidDisputeStatementKind {
                 const TYPE_HASH: u128 = 0x79c28fe6fef490fb2dc7536e6488fffb;
@@ -20561,6 +23012,15 @@ pub mod runtime_types {
                 Explicit(
                     super::super::super::runtime_types::polkadot_primitives::v6::validator_app::Signature,
                 ),
+            }
+            impl ValidityAttestation {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Implicit { .. } => "Implicit",
+                        Self::Explicit { .. } => "Explicit",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for ValidityAttestation {
                 const TYPE_HASH: u128 = 0x1b16ece11069863fd235b13d3ac84b5b;
@@ -20902,6 +23362,20 @@ pub mod runtime_types {
                     #[codec(index = 7u8)]
                     WasmExtBulkMemory,
                 }
+                impl ExecutorParam {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::MaxMemoryPages { .. } => "MaxMemoryPages",
+                            Self::StackLogicalMax { .. } => "StackLogicalMax",
+                            Self::StackNativeMax { .. } => "StackNativeMax",
+                            Self::PrecheckingMaxMemory { .. } => "PrecheckingMaxMemory",
+                            Self::PvfPrepTimeout { .. } => "PvfPrepTimeout",
+                            Self::PvfExecTimeout { .. } => "PvfExecTimeout",
+                            Self::WasmExtBulkMemory { .. } => "WasmExtBulkMemory",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for ExecutorParam {
                     const TYPE_HASH: u128 = 0x668132dcf38eadfa3780b07fcbf23d26;
                 }
@@ -21128,6 +23602,15 @@ pub mod runtime_types {
                     #[codec(index = 1u8)]
                     AgainstValid,
                 }
+                impl SlashingOffenceKind {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::ForInvalid { .. } => "ForInvalid",
+                            Self::AgainstValid { .. } => "AgainstValid",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for SlashingOffenceKind {
                     const TYPE_HASH: u128 = 0xc36fd9b2b37efddcae82a16528638f6b;
                 }
@@ -21211,6 +23694,16 @@ pub mod runtime_types {
                     #[codec(index = 2u8)]
                     cancel_auction,
                 }
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::new_auction { .. } => "new_auction",
+                            Self::bid { .. } => "bid",
+                            Self::cancel_auction { .. } => "cancel_auction",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x7ded5b86c71551e50129c897561dbc9e;
                 }
@@ -21286,6 +23779,20 @@ pub mod runtime_types {
                     #[codec(index = 6u8)]
                     AlreadyLeasedOut,
                 }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::AuctionInProgress { .. } => "AuctionInProgress",
+                            Self::LeasePeriodInPast { .. } => "LeasePeriodInPast",
+                            Self::ParaNotRegistered { .. } => "ParaNotRegistered",
+                            Self::NotCurrentAuction { .. } => "NotCurrentAuction",
+                            Self::NotAuction { .. } => "NotAuction",
+                            Self::AuctionEnded { .. } => "AuctionEnded",
+                            Self::AlreadyLeasedOut { .. } => "AlreadyLeasedOut",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0xfc4261307e11de6c09cb41dd878d81ae;
                 }
@@ -21354,6 +23861,20 @@ pub mod runtime_types {
                     },
                     #[codec(index = 6u8)]
                     WinningOffset { auction_index: u32, block_number: u32 },
+                }
+                impl Event {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::AuctionStarted { .. } => "AuctionStarted",
+                            Self::AuctionClosed { .. } => "AuctionClosed",
+                            Self::Reserved { .. } => "Reserved",
+                            Self::Unreserved { .. } => "Unreserved",
+                            Self::ReserveConfiscated { .. } => "ReserveConfiscated",
+                            Self::BidAccepted { .. } => "BidAccepted",
+                            Self::WinningOffset { .. } => "WinningOffset",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x51bb5d0a81a9d1426f5a3e0b05dd76dd;
@@ -21516,6 +24037,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Saft,
             }
+            impl StatementKind {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Regular { .. } => "Regular",
+                        Self::Saft { .. } => "Saft",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for StatementKind {
                 const TYPE_HASH: u128 = 0x78e2bbab33ccd8217b465c7f55075c60;
             }
@@ -21566,6 +24096,18 @@ pub mod runtime_types {
                         new: super::super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
                         maybe_preclaim: Option<::ferroscale_runtime_types::AccountId32>,
                     },
+                }
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::claim { .. } => "claim",
+                            Self::mint_claim { .. } => "mint_claim",
+                            Self::claim_attest { .. } => "claim_attest",
+                            Self::attest { .. } => "attest",
+                            Self::move_claim { .. } => "move_claim",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x859cae8ac761c400eab16e09dc0ee428;
@@ -21674,6 +24216,21 @@ pub mod runtime_types {
                     #[codec(index = 5u8)]
                     VestedBalanceExists,
                 }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::InvalidEthereumSignature { .. } => {
+                                "InvalidEthereumSignature"
+                            }
+                            Self::SignerHasNoClaim { .. } => "SignerHasNoClaim",
+                            Self::SenderHasNoClaim { .. } => "SenderHasNoClaim",
+                            Self::PotUnderflow { .. } => "PotUnderflow",
+                            Self::InvalidStatement { .. } => "InvalidStatement",
+                            Self::VestedBalanceExists { .. } => "VestedBalanceExists",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x689db770939b38d1d7ca4b5255beff3d;
                 }
@@ -21715,6 +24272,14 @@ pub mod runtime_types {
                         ethereum_address: super::super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
                         amount: u128,
                     },
+                }
+                impl Event {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Claimed { .. } => "Claimed",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0xaf5d0380a28757d427037f28ac79a1e5;
@@ -21819,6 +24384,16 @@ pub mod runtime_types {
                 PreEnding(BlockNumber),
                 #[codec(index = 2u8)]
                 Ending(BlockNumber),
+            }
+            impl<BlockNumber> LastContribution<BlockNumber> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Never { .. } => "Never",
+                        Self::PreEnding { .. } => "PreEnding",
+                        Self::Ending { .. } => "Ending",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl<BlockNumber: ToValue> ToValue for LastContribution<BlockNumber> {
@@ -21928,6 +24503,22 @@ pub mod runtime_types {
                             super::super::super::super::runtime_types::sp_runtime::MultiSignature,
                         >,
                     },
+                }
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::create { .. } => "create",
+                            Self::contribute { .. } => "contribute",
+                            Self::withdraw { .. } => "withdraw",
+                            Self::refund { .. } => "refund",
+                            Self::dissolve { .. } => "dissolve",
+                            Self::edit { .. } => "edit",
+                            Self::add_memo { .. } => "add_memo",
+                            Self::poke { .. } => "poke",
+                            Self::contribute_all { .. } => "contribute_all",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0xb4462e712aee036c188dd206a8547ee2;
@@ -22119,6 +24710,44 @@ pub mod runtime_types {
                     #[codec(index = 22u8)]
                     NoLeasePeriod,
                 }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::FirstPeriodInPast { .. } => "FirstPeriodInPast",
+                            Self::FirstPeriodTooFarInFuture { .. } => {
+                                "FirstPeriodTooFarInFuture"
+                            }
+                            Self::LastPeriodBeforeFirstPeriod { .. } => {
+                                "LastPeriodBeforeFirstPeriod"
+                            }
+                            Self::LastPeriodTooFarInFuture { .. } => {
+                                "LastPeriodTooFarInFuture"
+                            }
+                            Self::CannotEndInPast { .. } => "CannotEndInPast",
+                            Self::EndTooFarInFuture { .. } => "EndTooFarInFuture",
+                            Self::Overflow { .. } => "Overflow",
+                            Self::ContributionTooSmall { .. } => "ContributionTooSmall",
+                            Self::InvalidParaId { .. } => "InvalidParaId",
+                            Self::CapExceeded { .. } => "CapExceeded",
+                            Self::ContributionPeriodOver { .. } => {
+                                "ContributionPeriodOver"
+                            }
+                            Self::InvalidOrigin { .. } => "InvalidOrigin",
+                            Self::NotParachain { .. } => "NotParachain",
+                            Self::LeaseActive { .. } => "LeaseActive",
+                            Self::BidOrLeaseActive { .. } => "BidOrLeaseActive",
+                            Self::FundNotEnded { .. } => "FundNotEnded",
+                            Self::NoContributions { .. } => "NoContributions",
+                            Self::NotReadyToDissolve { .. } => "NotReadyToDissolve",
+                            Self::InvalidSignature { .. } => "InvalidSignature",
+                            Self::MemoTooLarge { .. } => "MemoTooLarge",
+                            Self::AlreadyInNewRaise { .. } => "AlreadyInNewRaise",
+                            Self::VrfDelayInProgress { .. } => "VrfDelayInProgress",
+                            Self::NoLeasePeriod { .. } => "NoLeasePeriod",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x4542262abf531b128c12bb4dbf9b18a5;
                 }
@@ -22248,6 +24877,23 @@ pub mod runtime_types {
                     AddedToNewRaise {
                         para_id: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     },
+                }
+                impl Event {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Created { .. } => "Created",
+                            Self::Contributed { .. } => "Contributed",
+                            Self::Withdrew { .. } => "Withdrew",
+                            Self::PartiallyRefunded { .. } => "PartiallyRefunded",
+                            Self::AllRefunded { .. } => "AllRefunded",
+                            Self::Dissolved { .. } => "Dissolved",
+                            Self::HandleBidResult { .. } => "HandleBidResult",
+                            Self::Edited { .. } => "Edited",
+                            Self::MemoUpdated { .. } => "MemoUpdated",
+                            Self::AddedToNewRaise { .. } => "AddedToNewRaise",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x30255b538f2dfc532745a1e0a5ca8b92;
@@ -22394,6 +25040,14 @@ pub mod runtime_types {
                     asset_id: super::super::super::runtime_types::xcm::v3::multiasset::AssetId,
                 },
             }
+            impl VersionedLocatableAsset {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::V3 { .. } => "V3",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for VersionedLocatableAsset {
                 const TYPE_HASH: u128 = 0xad1bb67061cf58856bf5969fbe05418d;
             }
@@ -22504,6 +25158,22 @@ pub mod runtime_types {
                         para: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                         new_head: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
                     },
+                }
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::register { .. } => "register",
+                            Self::force_register { .. } => "force_register",
+                            Self::deregister { .. } => "deregister",
+                            Self::swap { .. } => "swap",
+                            Self::remove_lock { .. } => "remove_lock",
+                            Self::reserve { .. } => "reserve",
+                            Self::add_lock { .. } => "add_lock",
+                            Self::schedule_code_upgrade { .. } => "schedule_code_upgrade",
+                            Self::set_current_head { .. } => "set_current_head",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x5f022513cb8ad9fc2a6dd028ab4ac527;
@@ -22658,6 +25328,27 @@ pub mod runtime_types {
                     #[codec(index = 13u8)]
                     CannotSwap,
                 }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::NotRegistered { .. } => "NotRegistered",
+                            Self::AlreadyRegistered { .. } => "AlreadyRegistered",
+                            Self::NotOwner { .. } => "NotOwner",
+                            Self::CodeTooLarge { .. } => "CodeTooLarge",
+                            Self::HeadDataTooLarge { .. } => "HeadDataTooLarge",
+                            Self::NotParachain { .. } => "NotParachain",
+                            Self::NotParathread { .. } => "NotParathread",
+                            Self::CannotDeregister { .. } => "CannotDeregister",
+                            Self::CannotDowngrade { .. } => "CannotDowngrade",
+                            Self::CannotUpgrade { .. } => "CannotUpgrade",
+                            Self::ParaLocked { .. } => "ParaLocked",
+                            Self::NotReserved { .. } => "NotReserved",
+                            Self::EmptyCode { .. } => "EmptyCode",
+                            Self::CannotSwap { .. } => "CannotSwap",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x72b6e384acfe54709908df8b348b23bd;
                 }
@@ -22724,6 +25415,17 @@ pub mod runtime_types {
                         para_id: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                         other_id: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     },
+                }
+                impl Event {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Registered { .. } => "Registered",
+                            Self::Deregistered { .. } => "Deregistered",
+                            Self::Reserved { .. } => "Reserved",
+                            Self::Swapped { .. } => "Swapped",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0xa6edfdf031afb921faeaae9765689cfc;
@@ -22810,6 +25512,16 @@ pub mod runtime_types {
                         para: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     },
                 }
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::force_lease { .. } => "force_lease",
+                            Self::clear_all_leases { .. } => "clear_all_leases",
+                            Self::trigger_onboard { .. } => "trigger_onboard",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0xdea2689e26f7186f2d87baa01f54f8ae;
                 }
@@ -22876,6 +25588,15 @@ pub mod runtime_types {
                     #[codec(index = 1u8)]
                     LeaseError,
                 }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::ParaNotOnboarding { .. } => "ParaNotOnboarding",
+                            Self::LeaseError { .. } => "LeaseError",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x330a1b9fe229483794f5e8599d6c3c54;
                 }
@@ -22910,6 +25631,15 @@ pub mod runtime_types {
                         extra_reserved: u128,
                         total_amount: u128,
                     },
+                }
+                impl Event {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::NewLeasePeriod { .. } => "NewLeasePeriod",
+                            Self::Leased { .. } => "Leased",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x3c7df92449d305a21d0d57f986fb4a7b;
@@ -23247,6 +25977,124 @@ pub mod runtime_types {
                     set_on_demand_ttl { new: u32 },
                     #[codec(index = 52u8)]
                     set_minimum_backing_votes { new: u32 },
+                }
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::set_validation_upgrade_cooldown { .. } => {
+                                "set_validation_upgrade_cooldown"
+                            }
+                            Self::set_validation_upgrade_delay { .. } => {
+                                "set_validation_upgrade_delay"
+                            }
+                            Self::set_code_retention_period { .. } => {
+                                "set_code_retention_period"
+                            }
+                            Self::set_max_code_size { .. } => "set_max_code_size",
+                            Self::set_max_pov_size { .. } => "set_max_pov_size",
+                            Self::set_max_head_data_size { .. } => {
+                                "set_max_head_data_size"
+                            }
+                            Self::set_on_demand_cores { .. } => "set_on_demand_cores",
+                            Self::set_on_demand_retries { .. } => "set_on_demand_retries",
+                            Self::set_group_rotation_frequency { .. } => {
+                                "set_group_rotation_frequency"
+                            }
+                            Self::set_paras_availability_period { .. } => {
+                                "set_paras_availability_period"
+                            }
+                            Self::set_scheduling_lookahead { .. } => {
+                                "set_scheduling_lookahead"
+                            }
+                            Self::set_max_validators_per_core { .. } => {
+                                "set_max_validators_per_core"
+                            }
+                            Self::set_max_validators { .. } => "set_max_validators",
+                            Self::set_dispute_period { .. } => "set_dispute_period",
+                            Self::set_dispute_post_conclusion_acceptance_period {
+                                ..
+                            } => "set_dispute_post_conclusion_acceptance_period",
+                            Self::set_no_show_slots { .. } => "set_no_show_slots",
+                            Self::set_n_delay_tranches { .. } => "set_n_delay_tranches",
+                            Self::set_zeroth_delay_tranche_width { .. } => {
+                                "set_zeroth_delay_tranche_width"
+                            }
+                            Self::set_needed_approvals { .. } => "set_needed_approvals",
+                            Self::set_relay_vrf_modulo_samples { .. } => {
+                                "set_relay_vrf_modulo_samples"
+                            }
+                            Self::set_max_upward_queue_count { .. } => {
+                                "set_max_upward_queue_count"
+                            }
+                            Self::set_max_upward_queue_size { .. } => {
+                                "set_max_upward_queue_size"
+                            }
+                            Self::set_max_downward_message_size { .. } => {
+                                "set_max_downward_message_size"
+                            }
+                            Self::set_max_upward_message_size { .. } => {
+                                "set_max_upward_message_size"
+                            }
+                            Self::set_max_upward_message_num_per_candidate { .. } => {
+                                "set_max_upward_message_num_per_candidate"
+                            }
+                            Self::set_hrmp_open_request_ttl { .. } => {
+                                "set_hrmp_open_request_ttl"
+                            }
+                            Self::set_hrmp_sender_deposit { .. } => {
+                                "set_hrmp_sender_deposit"
+                            }
+                            Self::set_hrmp_recipient_deposit { .. } => {
+                                "set_hrmp_recipient_deposit"
+                            }
+                            Self::set_hrmp_channel_max_capacity { .. } => {
+                                "set_hrmp_channel_max_capacity"
+                            }
+                            Self::set_hrmp_channel_max_total_size { .. } => {
+                                "set_hrmp_channel_max_total_size"
+                            }
+                            Self::set_hrmp_max_parachain_inbound_channels { .. } => {
+                                "set_hrmp_max_parachain_inbound_channels"
+                            }
+                            Self::set_hrmp_channel_max_message_size { .. } => {
+                                "set_hrmp_channel_max_message_size"
+                            }
+                            Self::set_hrmp_max_parachain_outbound_channels { .. } => {
+                                "set_hrmp_max_parachain_outbound_channels"
+                            }
+                            Self::set_hrmp_max_message_num_per_candidate { .. } => {
+                                "set_hrmp_max_message_num_per_candidate"
+                            }
+                            Self::set_pvf_voting_ttl { .. } => "set_pvf_voting_ttl",
+                            Self::set_minimum_validation_upgrade_delay { .. } => {
+                                "set_minimum_validation_upgrade_delay"
+                            }
+                            Self::set_bypass_consistency_check { .. } => {
+                                "set_bypass_consistency_check"
+                            }
+                            Self::set_async_backing_params { .. } => {
+                                "set_async_backing_params"
+                            }
+                            Self::set_executor_params { .. } => "set_executor_params",
+                            Self::set_on_demand_base_fee { .. } => {
+                                "set_on_demand_base_fee"
+                            }
+                            Self::set_on_demand_fee_variability { .. } => {
+                                "set_on_demand_fee_variability"
+                            }
+                            Self::set_on_demand_queue_max_size { .. } => {
+                                "set_on_demand_queue_max_size"
+                            }
+                            Self::set_on_demand_target_queue_utilization { .. } => {
+                                "set_on_demand_target_queue_utilization"
+                            }
+                            Self::set_on_demand_ttl { .. } => "set_on_demand_ttl",
+                            Self::set_minimum_backing_votes { .. } => {
+                                "set_minimum_backing_votes"
+                            }
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0xb1de593c7ddfa1aee5aec47f398f93c7;
@@ -23690,6 +26538,14 @@ pub mod runtime_types {
                     #[codec(index = 0u8)]
                     InvalidNewValue,
                 }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::InvalidNewValue { .. } => "InvalidNewValue",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x60613384af9fa334f28344d610741105;
                 }
@@ -23718,6 +26574,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Remote,
             }
+            impl DisputeLocation {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Local { .. } => "Local",
+                        Self::Remote { .. } => "Remote",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for DisputeLocation {
                 const TYPE_HASH: u128 = 0xb35ae22024a39e8cbc79d0ec6083aa6e;
             }
@@ -23741,6 +26606,15 @@ pub mod runtime_types {
                 Valid,
                 #[codec(index = 1u8)]
                 Invalid,
+            }
+            impl DisputeResult {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Valid { .. } => "Valid",
+                        Self::Invalid { .. } => "Invalid",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for DisputeResult {
                 const TYPE_HASH: u128 = 0x0e4f039887e5678f159f08014d567f99;
@@ -23766,6 +26640,14 @@ pub mod runtime_types {
                 pub enum Call {
                     #[codec(index = 0u8)]
                     force_unfreeze,
+                }
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::force_unfreeze { .. } => "force_unfreeze",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x7aa22035e74c03258ae337e50ad2723b;
@@ -23803,6 +26685,28 @@ pub mod runtime_types {
                     MissingBackingVotes,
                     #[codec(index = 8u8)]
                     UnconfirmedDispute,
+                }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::DuplicateDisputeStatementSets { .. } => {
+                                "DuplicateDisputeStatementSets"
+                            }
+                            Self::AncientDisputeStatement { .. } => {
+                                "AncientDisputeStatement"
+                            }
+                            Self::ValidatorIndexOutOfBounds { .. } => {
+                                "ValidatorIndexOutOfBounds"
+                            }
+                            Self::InvalidSignature { .. } => "InvalidSignature",
+                            Self::DuplicateStatement { .. } => "DuplicateStatement",
+                            Self::SingleSidedDispute { .. } => "SingleSidedDispute",
+                            Self::MaliciousBacker { .. } => "MaliciousBacker",
+                            Self::MissingBackingVotes { .. } => "MissingBackingVotes",
+                            Self::UnconfirmedDispute { .. } => "UnconfirmedDispute",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x0295554c23555f7bf339446c8c3411e5;
@@ -23862,6 +26766,16 @@ pub mod runtime_types {
                     #[codec(index = 2u8)]
                     Revert(u32),
                 }
+                impl Event {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::DisputeInitiated { .. } => "DisputeInitiated",
+                            Self::DisputeConcluded { .. } => "DisputeConcluded",
+                            Self::Revert { .. } => "Revert",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x85afed7f766f08719439be02406f1088;
                 }
@@ -23918,6 +26832,16 @@ pub mod runtime_types {
                             key_owner_proof: super::super::super::super::super::runtime_types::sp_session::MembershipProof,
                         },
                     }
+                    impl Call {
+                        /// The variant's name, as the metadata spells it.
+                        pub fn variant_name(&self) -> &'static str {
+                            match *self {
+                                Self::report_dispute_lost_unsigned { .. } => {
+                                    "report_dispute_lost_unsigned"
+                                }
+                            }
+                        }
+                    }
                     impl ::ferroscale_runtime_types::TypeHash for Call {
                         const TYPE_HASH: u128 = 0xf63281c1048c6010624eedad1d48af09;
                     }
@@ -23964,6 +26888,27 @@ pub mod runtime_types {
                         ValidatorIndexIdMismatch,
                         #[codec(index = 5u8)]
                         DuplicateSlashingReport,
+                    }
+                    impl Error {
+                        /// The variant's name, as the metadata spells it.
+                        pub fn variant_name(&self) -> &'static str {
+                            match *self {
+                                Self::InvalidKeyOwnershipProof { .. } => {
+                                    "InvalidKeyOwnershipProof"
+                                }
+                                Self::InvalidSessionIndex { .. } => "InvalidSessionIndex",
+                                Self::InvalidCandidateHash { .. } => "InvalidCandidateHash",
+                                Self::InvalidValidatorIndex { .. } => {
+                                    "InvalidValidatorIndex"
+                                }
+                                Self::ValidatorIndexIdMismatch { .. } => {
+                                    "ValidatorIndexIdMismatch"
+                                }
+                                Self::DuplicateSlashingReport { .. } => {
+                                    "DuplicateSlashingReport"
+                                }
+                            }
+                        }
                     }
                     impl ::ferroscale_runtime_types::TypeHash for Error {
                         const TYPE_HASH: u128 = 0x9a6931b73ab29708d95e8aac0a0a0794;
@@ -24153,6 +27098,37 @@ pub mod runtime_types {
                         sender: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                         recipient: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     },
+                }
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::hrmp_init_open_channel { .. } => {
+                                "hrmp_init_open_channel"
+                            }
+                            Self::hrmp_accept_open_channel { .. } => {
+                                "hrmp_accept_open_channel"
+                            }
+                            Self::hrmp_close_channel { .. } => "hrmp_close_channel",
+                            Self::force_clean_hrmp { .. } => "force_clean_hrmp",
+                            Self::force_process_hrmp_open { .. } => {
+                                "force_process_hrmp_open"
+                            }
+                            Self::force_process_hrmp_close { .. } => {
+                                "force_process_hrmp_close"
+                            }
+                            Self::hrmp_cancel_open_request { .. } => {
+                                "hrmp_cancel_open_request"
+                            }
+                            Self::force_open_hrmp_channel { .. } => {
+                                "force_open_hrmp_channel"
+                            }
+                            Self::establish_system_channel { .. } => {
+                                "establish_system_channel"
+                            }
+                            Self::poke_channel_deposits { .. } => "poke_channel_deposits",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x944a4ace7bde389ec50de4e655829296;
@@ -24348,6 +27324,69 @@ pub mod runtime_types {
                     #[codec(index = 19u8)]
                     ChannelCreationNotAuthorized,
                 }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::OpenHrmpChannelToSelf { .. } => "OpenHrmpChannelToSelf",
+                            Self::OpenHrmpChannelInvalidRecipient { .. } => {
+                                "OpenHrmpChannelInvalidRecipient"
+                            }
+                            Self::OpenHrmpChannelZeroCapacity { .. } => {
+                                "OpenHrmpChannelZeroCapacity"
+                            }
+                            Self::OpenHrmpChannelCapacityExceedsLimit { .. } => {
+                                "OpenHrmpChannelCapacityExceedsLimit"
+                            }
+                            Self::OpenHrmpChannelZeroMessageSize { .. } => {
+                                "OpenHrmpChannelZeroMessageSize"
+                            }
+                            Self::OpenHrmpChannelMessageSizeExceedsLimit { .. } => {
+                                "OpenHrmpChannelMessageSizeExceedsLimit"
+                            }
+                            Self::OpenHrmpChannelAlreadyExists { .. } => {
+                                "OpenHrmpChannelAlreadyExists"
+                            }
+                            Self::OpenHrmpChannelAlreadyRequested { .. } => {
+                                "OpenHrmpChannelAlreadyRequested"
+                            }
+                            Self::OpenHrmpChannelLimitExceeded { .. } => {
+                                "OpenHrmpChannelLimitExceeded"
+                            }
+                            Self::AcceptHrmpChannelDoesntExist { .. } => {
+                                "AcceptHrmpChannelDoesntExist"
+                            }
+                            Self::AcceptHrmpChannelAlreadyConfirmed { .. } => {
+                                "AcceptHrmpChannelAlreadyConfirmed"
+                            }
+                            Self::AcceptHrmpChannelLimitExceeded { .. } => {
+                                "AcceptHrmpChannelLimitExceeded"
+                            }
+                            Self::CloseHrmpChannelUnauthorized { .. } => {
+                                "CloseHrmpChannelUnauthorized"
+                            }
+                            Self::CloseHrmpChannelDoesntExist { .. } => {
+                                "CloseHrmpChannelDoesntExist"
+                            }
+                            Self::CloseHrmpChannelAlreadyUnderway { .. } => {
+                                "CloseHrmpChannelAlreadyUnderway"
+                            }
+                            Self::CancelHrmpOpenChannelUnauthorized { .. } => {
+                                "CancelHrmpOpenChannelUnauthorized"
+                            }
+                            Self::OpenHrmpChannelDoesntExist { .. } => {
+                                "OpenHrmpChannelDoesntExist"
+                            }
+                            Self::OpenHrmpChannelAlreadyConfirmed { .. } => {
+                                "OpenHrmpChannelAlreadyConfirmed"
+                            }
+                            Self::WrongWitness { .. } => "WrongWitness",
+                            Self::ChannelCreationNotAuthorized { .. } => {
+                                "ChannelCreationNotAuthorized"
+                            }
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x3453f725f76f9c0475ad6fafc424d27b;
                 }
@@ -24487,6 +27526,26 @@ pub mod runtime_types {
                         recipient: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     },
                 }
+                impl Event {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::OpenChannelRequested { .. } => "OpenChannelRequested",
+                            Self::OpenChannelCanceled { .. } => "OpenChannelCanceled",
+                            Self::OpenChannelAccepted { .. } => "OpenChannelAccepted",
+                            Self::ChannelClosed { .. } => "ChannelClosed",
+                            Self::HrmpChannelForceOpened { .. } => {
+                                "HrmpChannelForceOpened"
+                            }
+                            Self::HrmpSystemChannelOpened { .. } => {
+                                "HrmpSystemChannelOpened"
+                            }
+                            Self::OpenChannelDepositsUpdated { .. } => {
+                                "OpenChannelDepositsUpdated"
+                            }
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x5ab683208c27b46b9bdfa48a262fee4a;
                 }
@@ -24625,6 +27684,14 @@ pub mod runtime_types {
                     super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::UmpQueueId,
                 ),
             }
+            impl AggregateMessageOrigin {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Ump { .. } => "Ump",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for AggregateMessageOrigin {
                 const TYPE_HASH: u128 = 0x9a1db8fb7f9c37112ee9f3c5b0e08c21;
             }
@@ -24728,6 +27795,14 @@ pub mod runtime_types {
                     super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                 ),
             }
+            impl UmpQueueId {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Para { .. } => "Para",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for UmpQueueId {
                 const TYPE_HASH: u128 = 0x610cb56028f98ba94e17c528190312f7;
             }
@@ -24753,6 +27828,12 @@ pub mod runtime_types {
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {}
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {}
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x6a7f099fd4d368e9645e314224f6095b;
                 }
@@ -24823,6 +27904,66 @@ pub mod runtime_types {
                     ParaHeadMismatch,
                     #[codec(index = 28u8)]
                     BitfieldReferencesFreedCore,
+                }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::UnsortedOrDuplicateValidatorIndices { .. } => {
+                                "UnsortedOrDuplicateValidatorIndices"
+                            }
+                            Self::UnsortedOrDuplicateDisputeStatementSet { .. } => {
+                                "UnsortedOrDuplicateDisputeStatementSet"
+                            }
+                            Self::UnsortedOrDuplicateBackedCandidates { .. } => {
+                                "UnsortedOrDuplicateBackedCandidates"
+                            }
+                            Self::UnexpectedRelayParent { .. } => "UnexpectedRelayParent",
+                            Self::WrongBitfieldSize { .. } => "WrongBitfieldSize",
+                            Self::BitfieldAllZeros { .. } => "BitfieldAllZeros",
+                            Self::BitfieldDuplicateOrUnordered { .. } => {
+                                "BitfieldDuplicateOrUnordered"
+                            }
+                            Self::ValidatorIndexOutOfBounds { .. } => {
+                                "ValidatorIndexOutOfBounds"
+                            }
+                            Self::InvalidBitfieldSignature { .. } => {
+                                "InvalidBitfieldSignature"
+                            }
+                            Self::UnscheduledCandidate { .. } => "UnscheduledCandidate",
+                            Self::CandidateScheduledBeforeParaFree { .. } => {
+                                "CandidateScheduledBeforeParaFree"
+                            }
+                            Self::ScheduledOutOfOrder { .. } => "ScheduledOutOfOrder",
+                            Self::HeadDataTooLarge { .. } => "HeadDataTooLarge",
+                            Self::PrematureCodeUpgrade { .. } => "PrematureCodeUpgrade",
+                            Self::NewCodeTooLarge { .. } => "NewCodeTooLarge",
+                            Self::DisallowedRelayParent { .. } => "DisallowedRelayParent",
+                            Self::InvalidAssignment { .. } => "InvalidAssignment",
+                            Self::InvalidGroupIndex { .. } => "InvalidGroupIndex",
+                            Self::InsufficientBacking { .. } => "InsufficientBacking",
+                            Self::InvalidBacking { .. } => "InvalidBacking",
+                            Self::NotCollatorSigned { .. } => "NotCollatorSigned",
+                            Self::ValidationDataHashMismatch { .. } => {
+                                "ValidationDataHashMismatch"
+                            }
+                            Self::IncorrectDownwardMessageHandling { .. } => {
+                                "IncorrectDownwardMessageHandling"
+                            }
+                            Self::InvalidUpwardMessages { .. } => "InvalidUpwardMessages",
+                            Self::HrmpWatermarkMishandling { .. } => {
+                                "HrmpWatermarkMishandling"
+                            }
+                            Self::InvalidOutboundHrmp { .. } => "InvalidOutboundHrmp",
+                            Self::InvalidValidationCodeHash { .. } => {
+                                "InvalidValidationCodeHash"
+                            }
+                            Self::ParaHeadMismatch { .. } => "ParaHeadMismatch",
+                            Self::BitfieldReferencesFreedCore { .. } => {
+                                "BitfieldReferencesFreedCore"
+                            }
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x25d404f9606ec4dc806805d4cb9e1b84;
@@ -24973,6 +28114,19 @@ pub mod runtime_types {
                         count: u32,
                     },
                 }
+                impl Event {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::CandidateBacked { .. } => "CandidateBacked",
+                            Self::CandidateIncluded { .. } => "CandidateIncluded",
+                            Self::CandidateTimedOut { .. } => "CandidateTimedOut",
+                            Self::UpwardMessagesReceived { .. } => {
+                                "UpwardMessagesReceived"
+                            }
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x8ca02d8e0941343bfed53a9e63362f33;
                 }
@@ -25086,6 +28240,14 @@ pub mod runtime_types {
                     #[codec(index = 0u8)]
                     force_approve { up_to: u32 },
                 }
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::force_approve { .. } => "force_approve",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0xf627bd90fed087a1d46082e0ed182ed9;
                 }
@@ -25122,6 +28284,14 @@ pub mod runtime_types {
                     Parachain(
                         super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     ),
+                }
+                impl Origin {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Parachain { .. } => "Parachain",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Origin {
                     const TYPE_HASH: u128 = 0xf687a33320c0f10958ccd510950b7ae1;
@@ -25196,6 +28366,20 @@ pub mod runtime_types {
                 OffboardingParathread,
                 #[codec(index = 6u8)]
                 OffboardingParachain,
+            }
+            impl ParaLifecycle {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Onboarding { .. } => "Onboarding",
+                        Self::Parathread { .. } => "Parathread",
+                        Self::Parachain { .. } => "Parachain",
+                        Self::UpgradingParathread { .. } => "UpgradingParathread",
+                        Self::DowngradingParachain { .. } => "DowngradingParachain",
+                        Self::OffboardingParathread { .. } => "OffboardingParathread",
+                        Self::OffboardingParachain { .. } => "OffboardingParachain",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for ParaLifecycle {
                 const TYPE_HASH: u128 = 0x3aef6432b0e1ee00907c9d29d7a1401b;
@@ -25313,6 +28497,15 @@ pub mod runtime_types {
                     set_go_ahead: super::super::super::runtime_types::polkadot_runtime_parachains::paras::SetGoAhead,
                 },
             }
+            impl<BlockNumber> PvfCheckCause<BlockNumber> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Onboarding { .. } => "Onboarding",
+                        Self::Upgrade { .. } => "Upgrade",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<BlockNumber: ToValue> ToValue for PvfCheckCause<BlockNumber> {
                 fn to_value(&self) -> Value {
@@ -25381,6 +28574,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 No,
             }
+            impl SetGoAhead {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Yes { .. } => "Yes",
+                        Self::No { .. } => "No",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for SetGoAhead {
                 const TYPE_HASH: u128 = 0x9fcc6a02808b2da68e3578296a24df08;
             }
@@ -25446,6 +28648,36 @@ pub mod runtime_types {
                         para: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                         context: u32,
                     },
+                }
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::force_set_current_code { .. } => {
+                                "force_set_current_code"
+                            }
+                            Self::force_set_current_head { .. } => {
+                                "force_set_current_head"
+                            }
+                            Self::force_schedule_code_upgrade { .. } => {
+                                "force_schedule_code_upgrade"
+                            }
+                            Self::force_note_new_head { .. } => "force_note_new_head",
+                            Self::force_queue_action { .. } => "force_queue_action",
+                            Self::add_trusted_validation_code { .. } => {
+                                "add_trusted_validation_code"
+                            }
+                            Self::poke_unused_validation_code { .. } => {
+                                "poke_unused_validation_code"
+                            }
+                            Self::include_pvf_check_statement { .. } => {
+                                "include_pvf_check_statement"
+                            }
+                            Self::force_set_most_recent_context { .. } => {
+                                "force_set_most_recent_context"
+                            }
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x9bf5763ccf68052029535b4fe29f9292;
@@ -25611,6 +28843,35 @@ pub mod runtime_types {
                     #[codec(index = 11u8)]
                     CannotUpgradeCode,
                 }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::NotRegistered { .. } => "NotRegistered",
+                            Self::CannotOnboard { .. } => "CannotOnboard",
+                            Self::CannotOffboard { .. } => "CannotOffboard",
+                            Self::CannotUpgrade { .. } => "CannotUpgrade",
+                            Self::CannotDowngrade { .. } => "CannotDowngrade",
+                            Self::PvfCheckStatementStale { .. } => {
+                                "PvfCheckStatementStale"
+                            }
+                            Self::PvfCheckStatementFuture { .. } => {
+                                "PvfCheckStatementFuture"
+                            }
+                            Self::PvfCheckValidatorIndexOutOfBounds { .. } => {
+                                "PvfCheckValidatorIndexOutOfBounds"
+                            }
+                            Self::PvfCheckInvalidSignature { .. } => {
+                                "PvfCheckInvalidSignature"
+                            }
+                            Self::PvfCheckDoubleVote { .. } => "PvfCheckDoubleVote",
+                            Self::PvfCheckSubjectInvalid { .. } => {
+                                "PvfCheckSubjectInvalid"
+                            }
+                            Self::CannotUpgradeCode { .. } => "CannotUpgradeCode",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x9ae276415f8281e50f7d639930545d53;
                 }
@@ -25700,6 +28961,21 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash,
                         super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     ),
+                }
+                impl Event {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::CurrentCodeUpdated { .. } => "CurrentCodeUpdated",
+                            Self::CurrentHeadUpdated { .. } => "CurrentHeadUpdated",
+                            Self::CodeUpgradeScheduled { .. } => "CodeUpgradeScheduled",
+                            Self::NewHeadNoted { .. } => "NewHeadNoted",
+                            Self::ActionQueued { .. } => "ActionQueued",
+                            Self::PvfCheckStarted { .. } => "PvfCheckStarted",
+                            Self::PvfCheckAccepted { .. } => "PvfCheckAccepted",
+                            Self::PvfCheckRejected { .. } => "PvfCheckRejected",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0xfa0e0ab61376a2668274d029e886e189;
@@ -25799,6 +29075,14 @@ pub mod runtime_types {
                         >,
                     },
                 }
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::enter { .. } => "enter",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x7a4d887c81e0f47e74e3c92f4f4da897;
                 }
@@ -25836,6 +29120,25 @@ pub mod runtime_types {
                     DisputeStatementsUnsortedOrDuplicates,
                     #[codec(index = 5u8)]
                     DisputeInvalid,
+                }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::TooManyInclusionInherents { .. } => {
+                                "TooManyInclusionInherents"
+                            }
+                            Self::InvalidParentHeader { .. } => "InvalidParentHeader",
+                            Self::CandidateConcludedInvalid { .. } => {
+                                "CandidateConcludedInvalid"
+                            }
+                            Self::InherentOverweight { .. } => "InherentOverweight",
+                            Self::DisputeStatementsUnsortedOrDuplicates { .. } => {
+                                "DisputeStatementsUnsortedOrDuplicates"
+                            }
+                            Self::DisputeInvalid { .. } => "DisputeInvalid",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0xe97bc911edb7abddaca92f0debea3cac;
@@ -25916,6 +29219,15 @@ pub mod runtime_types {
                             N,
                         >,
                     ),
+                }
+                impl<N> CoreOccupied<N> {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Free { .. } => "Free",
+                            Self::Paras { .. } => "Paras",
+                        }
+                    }
                 }
                 #[cfg(feature = "values")]
                 impl<N: ToValue> ToValue for CoreOccupied<N> {
@@ -25998,6 +29310,12 @@ pub mod runtime_types {
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {}
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {}
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x973efbcd301b1653012514b0dba20443;
                 }
@@ -26022,6 +29340,16 @@ pub mod runtime_types {
             Overflow,
             #[codec(index = 2u8)]
             DivisionByZero,
+        }
+        impl ArithmeticError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Underflow { .. } => "Underflow",
+                    Self::Overflow { .. } => "Overflow",
+                    Self::DivisionByZero { .. } => "DivisionByZero",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for ArithmeticError {
             const TYPE_HASH: u128 = 0x008cb2a3d597c9b92f05b877e085c46c;
@@ -26211,6 +29539,20 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             PrimaryAndSecondaryVRFSlots,
         }
+        impl AllowedSlots {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::PrimarySlots { .. } => "PrimarySlots",
+                    Self::PrimaryAndSecondaryPlainSlots { .. } => {
+                        "PrimaryAndSecondaryPlainSlots"
+                    }
+                    Self::PrimaryAndSecondaryVRFSlots { .. } => {
+                        "PrimaryAndSecondaryVRFSlots"
+                    }
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for AllowedSlots {
             const TYPE_HASH: u128 = 0xbabcbaea845b74aa0faa3019e95df98c;
         }
@@ -26379,6 +29721,14 @@ pub mod runtime_types {
                     allowed_slots: super::super::super::runtime_types::sp_consensus_babe::AllowedSlots,
                 },
             }
+            impl NextConfigDescriptor {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::V1 { .. } => "V1",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for NextConfigDescriptor {
                 const TYPE_HASH: u128 = 0xdac1ed507321360973b3e8cb3163dc7f;
             }
@@ -26418,6 +29768,16 @@ pub mod runtime_types {
                 SecondaryVRF(
                     super::super::super::runtime_types::sp_consensus_babe::digests::SecondaryVRFPreDigest,
                 ),
+            }
+            impl PreDigest {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Primary { .. } => "Primary",
+                        Self::SecondaryPlain { .. } => "SecondaryPlain",
+                        Self::SecondaryVRF { .. } => "SecondaryVRF",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for PreDigest {
                 const TYPE_HASH: u128 = 0x0069025a7111931e0e616c79e7a86a90;
@@ -26771,6 +30131,15 @@ pub mod runtime_types {
                 >,
             ),
         }
+        impl<H, N> Equivocation<H, N> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Prevote { .. } => "Prevote",
+                    Self::Precommit { .. } => "Precommit",
+                }
+            }
+        }
         #[cfg(feature = "values")]
         impl<H: ToValue, N: ToValue> ToValue for Equivocation<H, N> {
             fn to_value(&self) -> Value {
@@ -26916,6 +30285,12 @@ pub mod runtime_types {
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         #[codec(crate = ::parity_scale_codec)]
         pub enum Void {}
+        impl Void {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {}
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Void {
             const TYPE_HASH: u128 = 0xe86ad659c4afa394f4d190a1d8b24690;
         }
@@ -27141,6 +30516,23 @@ pub mod runtime_types {
             #[codec(index = 9u8)]
             InvalidBestKnownBlock,
         }
+        impl Error {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::InvalidNumericOp { .. } => "InvalidNumericOp",
+                    Self::Push { .. } => "Push",
+                    Self::GetRoot { .. } => "GetRoot",
+                    Self::Commit { .. } => "Commit",
+                    Self::GenerateProof { .. } => "GenerateProof",
+                    Self::Verify { .. } => "Verify",
+                    Self::LeafNotFound { .. } => "LeafNotFound",
+                    Self::PalletNotIncluded { .. } => "PalletNotIncluded",
+                    Self::InvalidLeafIndex { .. } => "InvalidLeafIndex",
+                    Self::InvalidBestKnownBlock { .. } => "InvalidBestKnownBlock",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Error {
             const TYPE_HASH: u128 = 0x378f44dd1b5946ad1cfa5b91cc1e6067;
         }
@@ -27290,6 +30682,27 @@ pub mod runtime_types {
             #[codec(index = 13u8)]
             RootNotAllowed,
         }
+        impl DispatchError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Other { .. } => "Other",
+                    Self::CannotLookup { .. } => "CannotLookup",
+                    Self::BadOrigin { .. } => "BadOrigin",
+                    Self::Module { .. } => "Module",
+                    Self::ConsumerRemaining { .. } => "ConsumerRemaining",
+                    Self::NoProviders { .. } => "NoProviders",
+                    Self::TooManyConsumers { .. } => "TooManyConsumers",
+                    Self::Token { .. } => "Token",
+                    Self::Arithmetic { .. } => "Arithmetic",
+                    Self::Transactional { .. } => "Transactional",
+                    Self::Exhausted { .. } => "Exhausted",
+                    Self::Corruption { .. } => "Corruption",
+                    Self::Unavailable { .. } => "Unavailable",
+                    Self::RootNotAllowed { .. } => "RootNotAllowed",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for DispatchError {
             const TYPE_HASH: u128 = 0x136527a878ecd35d8f860e1ab89b90bc;
         }
@@ -27391,6 +30804,16 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Ecdsa(super::super::runtime_types::sp_core::ecdsa::Signature),
         }
+        impl MultiSignature {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Ed25519 { .. } => "Ed25519",
+                    Self::Sr25519 { .. } => "Sr25519",
+                    Self::Ecdsa { .. } => "Ecdsa",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for MultiSignature {
             const TYPE_HASH: u128 = 0x4b741ea82cea99bbacea6339ab8f8396;
         }
@@ -27422,6 +30845,16 @@ pub mod runtime_types {
             Sr25519(super::super::runtime_types::sp_core::sr25519::Public),
             #[codec(index = 2u8)]
             Ecdsa(super::super::runtime_types::sp_core::ecdsa::Public),
+        }
+        impl MultiSigner {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Ed25519 { .. } => "Ed25519",
+                    Self::Sr25519 { .. } => "Sr25519",
+                    Self::Ecdsa { .. } => "Ecdsa",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for MultiSigner {
             const TYPE_HASH: u128 = 0x904024c42cadb61bbd1e2a1c7255d9c8;
@@ -27469,6 +30902,23 @@ pub mod runtime_types {
             #[codec(index = 9u8)]
             Blocked,
         }
+        impl TokenError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::FundsUnavailable { .. } => "FundsUnavailable",
+                    Self::OnlyProvider { .. } => "OnlyProvider",
+                    Self::BelowMinimum { .. } => "BelowMinimum",
+                    Self::CannotCreate { .. } => "CannotCreate",
+                    Self::UnknownAsset { .. } => "UnknownAsset",
+                    Self::Frozen { .. } => "Frozen",
+                    Self::Unsupported { .. } => "Unsupported",
+                    Self::CannotCreateHold { .. } => "CannotCreateHold",
+                    Self::NotExpendable { .. } => "NotExpendable",
+                    Self::Blocked { .. } => "Blocked",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for TokenError {
             const TYPE_HASH: u128 = 0xc3df2109ec2d0df34a3ec75a49978360;
         }
@@ -27510,6 +30960,15 @@ pub mod runtime_types {
             LimitReached,
             #[codec(index = 1u8)]
             NoLayer,
+        }
+        impl TransactionalError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::LimitReached { .. } => "LimitReached",
+                    Self::NoLayer { .. } => "NoLayer",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for TransactionalError {
             const TYPE_HASH: u128 = 0x0cdac8f0e9d03266508beb610aab1748;
@@ -27593,6 +31052,20 @@ pub mod runtime_types {
                     Other(Vec<u8>),
                     #[codec(index = 8u8)]
                     RuntimeEnvironmentUpdated,
+                }
+                impl DigestItem {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::PreRuntime { .. } => "PreRuntime",
+                            Self::Consensus { .. } => "Consensus",
+                            Self::Seal { .. } => "Seal",
+                            Self::Other { .. } => "Other",
+                            Self::RuntimeEnvironmentUpdated { .. } => {
+                                "RuntimeEnvironmentUpdated"
+                            }
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for DigestItem {
                     const TYPE_HASH: u128 = 0xf27901c7e20beb244f1a5c955d775547;
@@ -28169,6 +31642,269 @@ pub mod runtime_types {
                     Mortal254(u8),
                     #[codec(index = 255u8)]
                     Mortal255(u8),
+                }
+                impl Era {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Immortal { .. } => "Immortal",
+                            Self::Mortal1 { .. } => "Mortal1",
+                            Self::Mortal2 { .. } => "Mortal2",
+                            Self::Mortal3 { .. } => "Mortal3",
+                            Self::Mortal4 { .. } => "Mortal4",
+                            Self::Mortal5 { .. } => "Mortal5",
+                            Self::Mortal6 { .. } => "Mortal6",
+                            Self::Mortal7 { .. } => "Mortal7",
+                            Self::Mortal8 { .. } => "Mortal8",
+                            Self::Mortal9 { .. } => "Mortal9",
+                            Self::Mortal10 { .. } => "Mortal10",
+                            Self::Mortal11 { .. } => "Mortal11",
+                            Self::Mortal12 { .. } => "Mortal12",
+                            Self::Mortal13 { .. } => "Mortal13",
+                            Self::Mortal14 { .. } => "Mortal14",
+                            Self::Mortal15 { .. } => "Mortal15",
+                            Self::Mortal16 { .. } => "Mortal16",
+                            Self::Mortal17 { .. } => "Mortal17",
+                            Self::Mortal18 { .. } => "Mortal18",
+                            Self::Mortal19 { .. } => "Mortal19",
+                            Self::Mortal20 { .. } => "Mortal20",
+                            Self::Mortal21 { .. } => "Mortal21",
+                            Self::Mortal22 { .. } => "Mortal22",
+                            Self::Mortal23 { .. } => "Mortal23",
+                            Self::Mortal24 { .. } => "Mortal24",
+                            Self::Mortal25 { .. } => "Mortal25",
+                            Self::Mortal26 { .. } => "Mortal26",
+                            Self::Mortal27 { .. } => "Mortal27",
+                            Self::Mortal28 { .. } => "Mortal28",
+                            Self::Mortal29 { .. } => "Mortal29",
+                            Self::Mortal30 { .. } => "Mortal30",
+                            Self::Mortal31 { .. } => "Mortal31",
+                            Self::Mortal32 { .. } => "Mortal32",
+                            Self::Mortal33 { .. } => "Mortal33",
+                            Self::Mortal34 { .. } => "Mortal34",
+                            Self::Mortal35 { .. } => "Mortal35",
+                            Self::Mortal36 { .. } => "Mortal36",
+                            Self::Mortal37 { .. } => "Mortal37",
+                            Self::Mortal38 { .. } => "Mortal38",
+                            Self::Mortal39 { .. } => "Mortal39",
+                            Self::Mortal40 { .. } => "Mortal40",
+                            Self::Mortal41 { .. } => "Mortal41",
+                            Self::Mortal42 { .. } => "Mortal42",
+                            Self::Mortal43 { .. } => "Mortal43",
+                            Self::Mortal44 { .. } => "Mortal44",
+                            Self::Mortal45 { .. } => "Mortal45",
+                            Self::Mortal46 { .. } => "Mortal46",
+                            Self::Mortal47 { .. } => "Mortal47",
+                            Self::Mortal48 { .. } => "Mortal48",
+                            Self::Mortal49 { .. } => "Mortal49",
+                            Self::Mortal50 { .. } => "Mortal50",
+                            Self::Mortal51 { .. } => "Mortal51",
+                            Self::Mortal52 { .. } => "Mortal52",
+                            Self::Mortal53 { .. } => "Mortal53",
+                            Self::Mortal54 { .. } => "Mortal54",
+                            Self::Mortal55 { .. } => "Mortal55",
+                            Self::Mortal56 { .. } => "Mortal56",
+                            Self::Mortal57 { .. } => "Mortal57",
+                            Self::Mortal58 { .. } => "Mortal58",
+                            Self::Mortal59 { .. } => "Mortal59",
+                            Self::Mortal60 { .. } => "Mortal60",
+                            Self::Mortal61 { .. } => "Mortal61",
+                            Self::Mortal62 { .. } => "Mortal62",
+                            Self::Mortal63 { .. } => "Mortal63",
+                            Self::Mortal64 { .. } => "Mortal64",
+                            Self::Mortal65 { .. } => "Mortal65",
+                            Self::Mortal66 { .. } => "Mortal66",
+                            Self::Mortal67 { .. } => "Mortal67",
+                            Self::Mortal68 { .. } => "Mortal68",
+                            Self::Mortal69 { .. } => "Mortal69",
+                            Self::Mortal70 { .. } => "Mortal70",
+                            Self::Mortal71 { .. } => "Mortal71",
+                            Self::Mortal72 { .. } => "Mortal72",
+                            Self::Mortal73 { .. } => "Mortal73",
+                            Self::Mortal74 { .. } => "Mortal74",
+                            Self::Mortal75 { .. } => "Mortal75",
+                            Self::Mortal76 { .. } => "Mortal76",
+                            Self::Mortal77 { .. } => "Mortal77",
+                            Self::Mortal78 { .. } => "Mortal78",
+                            Self::Mortal79 { .. } => "Mortal79",
+                            Self::Mortal80 { .. } => "Mortal80",
+                            Self::Mortal81 { .. } => "Mortal81",
+                            Self::Mortal82 { .. } => "Mortal82",
+                            Self::Mortal83 { .. } => "Mortal83",
+                            Self::Mortal84 { .. } => "Mortal84",
+                            Self::Mortal85 { .. } => "Mortal85",
+                            Self::Mortal86 { .. } => "Mortal86",
+                            Self::Mortal87 { .. } => "Mortal87",
+                            Self::Mortal88 { .. } => "Mortal88",
+                            Self::Mortal89 { .. } => "Mortal89",
+                            Self::Mortal90 { .. } => "Mortal90",
+                            Self::Mortal91 { .. } => "Mortal91",
+                            Self::Mortal92 { .. } => "Mortal92",
+                            Self::Mortal93 { .. } => "Mortal93",
+                            Self::Mortal94 { .. } => "Mortal94",
+                            Self::Mortal95 { .. } => "Mortal95",
+                            Self::Mortal96 { .. } => "Mortal96",
+                            Self::Mortal97 { .. } => "Mortal97",
+                            Self::Mortal98 { .. } => "Mortal98",
+                            Self::Mortal99 { .. } => "Mortal99",
+                            Self::Mortal100 { .. } => "Mortal100",
+                            Self::Mortal101 { .. } => "Mortal101",
+                            Self::Mortal102 { .. } => "Mortal102",
+                            Self::Mortal103 { .. } => "Mortal103",
+                            Self::Mortal104 { .. } => "Mortal104",
+                            Self::Mortal105 { .. } => "Mortal105",
+                            Self::Mortal106 { .. } => "Mortal106",
+                            Self::Mortal107 { .. } => "Mortal107",
+                            Self::Mortal108 { .. } => "Mortal108",
+                            Self::Mortal109 { .. } => "Mortal109",
+                            Self::Mortal110 { .. } => "Mortal110",
+                            Self::Mortal111 { .. } => "Mortal111",
+                            Self::Mortal112 { .. } => "Mortal112",
+                            Self::Mortal113 { .. } => "Mortal113",
+                            Self::Mortal114 { .. } => "Mortal114",
+                            Self::Mortal115 { .. } => "Mortal115",
+                            Self::Mortal116 { .. } => "Mortal116",
+                            Self::Mortal117 { .. } => "Mortal117",
+                            Self::Mortal118 { .. } => "Mortal118",
+                            Self::Mortal119 { .. } => "Mortal119",
+                            Self::Mortal120 { .. } => "Mortal120",
+                            Self::Mortal121 { .. } => "Mortal121",
+                            Self::Mortal122 { .. } => "Mortal122",
+                            Self::Mortal123 { .. } => "Mortal123",
+                            Self::Mortal124 { .. } => "Mortal124",
+                            Self::Mortal125 { .. } => "Mortal125",
+                            Self::Mortal126 { .. } => "Mortal126",
+                            Self::Mortal127 { .. } => "Mortal127",
+                            Self::Mortal128 { .. } => "Mortal128",
+                            Self::Mortal129 { .. } => "Mortal129",
+                            Self::Mortal130 { .. } => "Mortal130",
+                            Self::Mortal131 { .. } => "Mortal131",
+                            Self::Mortal132 { .. } => "Mortal132",
+                            Self::Mortal133 { .. } => "Mortal133",
+                            Self::Mortal134 { .. } => "Mortal134",
+                            Self::Mortal135 { .. } => "Mortal135",
+                            Self::Mortal136 { .. } => "Mortal136",
+                            Self::Mortal137 { .. } => "Mortal137",
+                            Self::Mortal138 { .. } => "Mortal138",
+                            Self::Mortal139 { .. } => "Mortal139",
+                            Self::Mortal140 { .. } => "Mortal140",
+                            Self::Mortal141 { .. } => "Mortal141",
+                            Self::Mortal142 { .. } => "Mortal142",
+                            Self::Mortal143 { .. } => "Mortal143",
+                            Self::Mortal144 { .. } => "Mortal144",
+                            Self::Mortal145 { .. } => "Mortal145",
+                            Self::Mortal146 { .. } => "Mortal146",
+                            Self::Mortal147 { .. } => "Mortal147",
+                            Self::Mortal148 { .. } => "Mortal148",
+                            Self::Mortal149 { .. } => "Mortal149",
+                            Self::Mortal150 { .. } => "Mortal150",
+                            Self::Mortal151 { .. } => "Mortal151",
+                            Self::Mortal152 { .. } => "Mortal152",
+                            Self::Mortal153 { .. } => "Mortal153",
+                            Self::Mortal154 { .. } => "Mortal154",
+                            Self::Mortal155 { .. } => "Mortal155",
+                            Self::Mortal156 { .. } => "Mortal156",
+                            Self::Mortal157 { .. } => "Mortal157",
+                            Self::Mortal158 { .. } => "Mortal158",
+                            Self::Mortal159 { .. } => "Mortal159",
+                            Self::Mortal160 { .. } => "Mortal160",
+                            Self::Mortal161 { .. } => "Mortal161",
+                            Self::Mortal162 { .. } => "Mortal162",
+                            Self::Mortal163 { .. } => "Mortal163",
+                            Self::Mortal164 { .. } => "Mortal164",
+                            Self::Mortal165 { .. } => "Mortal165",
+                            Self::Mortal166 { .. } => "Mortal166",
+                            Self::Mortal167 { .. } => "Mortal167",
+                            Self::Mortal168 { .. } => "Mortal168",
+                            Self::Mortal169 { .. } => "Mortal169",
+                            Self::Mortal170 { .. } => "Mortal170",
+                            Self::Mortal171 { .. } => "Mortal171",
+                            Self::Mortal172 { .. } => "Mortal172",
+                            Self::Mortal173 { .. } => "Mortal173",
+                            Self::Mortal174 { .. } => "Mortal174",
+                            Self::Mortal175 { .. } => "Mortal175",
+                            Self::Mortal176 { .. } => "Mortal176",
+                            Self::Mortal177 { .. } => "Mortal177",
+                            Self::Mortal178 { .. } => "Mortal178",
+                            Self::Mortal179 { .. } => "Mortal179",
+                            Self::Mortal180 { .. } => "Mortal180",
+                            Self::Mortal181 { .. } => "Mortal181",
+                            Self::Mortal182 { .. } => "Mortal182",
+                            Self::Mortal183 { .. } => "Mortal183",
+                            Self::Mortal184 { .. } => "Mortal184",
+                            Self::Mortal185 { .. } => "Mortal185",
+                            Self::Mortal186 { .. } => "Mortal186",
+                            Self::Mortal187 { .. } => "Mortal187",
+                            Self::Mortal188 { .. } => "Mortal188",
+                            Self::Mortal189 { .. } => "Mortal189",
+                            Self::Mortal190 { .. } => "Mortal190",
+                            Self::Mortal191 { .. } => "Mortal191",
+                            Self::Mortal192 { .. } => "Mortal192",
+                            Self::Mortal193 { .. } => "Mortal193",
+                            Self::Mortal194 { .. } => "Mortal194",
+                            Self::Mortal195 { .. } => "Mortal195",
+                            Self::Mortal196 { .. } => "Mortal196",
+                            Self::Mortal197 { .. } => "Mortal197",
+                            Self::Mortal198 { .. } => "Mortal198",
+                            Self::Mortal199 { .. } => "Mortal199",
+                            Self::Mortal200 { .. } => "Mortal200",
+                            Self::Mortal201 { .. } => "Mortal201",
+                            Self::Mortal202 { .. } => "Mortal202",
+                            Self::Mortal203 { .. } => "Mortal203",
+                            Self::Mortal204 { .. } => "Mortal204",
+                            Self::Mortal205 { .. } => "Mortal205",
+                            Self::Mortal206 { .. } => "Mortal206",
+                            Self::Mortal207 { .. } => "Mortal207",
+                            Self::Mortal208 { .. } => "Mortal208",
+                            Self::Mortal209 { .. } => "Mortal209",
+                            Self::Mortal210 { .. } => "Mortal210",
+                            Self::Mortal211 { .. } => "Mortal211",
+                            Self::Mortal212 { .. } => "Mortal212",
+                            Self::Mortal213 { .. } => "Mortal213",
+                            Self::Mortal214 { .. } => "Mortal214",
+                            Self::Mortal215 { .. } => "Mortal215",
+                            Self::Mortal216 { .. } => "Mortal216",
+                            Self::Mortal217 { .. } => "Mortal217",
+                            Self::Mortal218 { .. } => "Mortal218",
+                            Self::Mortal219 { .. } => "Mortal219",
+                            Self::Mortal220 { .. } => "Mortal220",
+                            Self::Mortal221 { .. } => "Mortal221",
+                            Self::Mortal222 { .. } => "Mortal222",
+                            Self::Mortal223 { .. } => "Mortal223",
+                            Self::Mortal224 { .. } => "Mortal224",
+                            Self::Mortal225 { .. } => "Mortal225",
+                            Self::Mortal226 { .. } => "Mortal226",
+                            Self::Mortal227 { .. } => "Mortal227",
+                            Self::Mortal228 { .. } => "Mortal228",
+                            Self::Mortal229 { .. } => "Mortal229",
+                            Self::Mortal230 { .. } => "Mortal230",
+                            Self::Mortal231 { .. } => "Mortal231",
+                            Self::Mortal232 { .. } => "Mortal232",
+                            Self::Mortal233 { .. } => "Mortal233",
+                            Self::Mortal234 { .. } => "Mortal234",
+                            Self::Mortal235 { .. } => "Mortal235",
+                            Self::Mortal236 { .. } => "Mortal236",
+                            Self::Mortal237 { .. } => "Mortal237",
+                            Self::Mortal238 { .. } => "Mortal238",
+                            Self::Mortal239 { .. } => "Mortal239",
+                            Self::Mortal240 { .. } => "Mortal240",
+                            Self::Mortal241 { .. } => "Mortal241",
+                            Self::Mortal242 { .. } => "Mortal242",
+                            Self::Mortal243 { .. } => "Mortal243",
+                            Self::Mortal244 { .. } => "Mortal244",
+                            Self::Mortal245 { .. } => "Mortal245",
+                            Self::Mortal246 { .. } => "Mortal246",
+                            Self::Mortal247 { .. } => "Mortal247",
+                            Self::Mortal248 { .. } => "Mortal248",
+                            Self::Mortal249 { .. } => "Mortal249",
+                            Self::Mortal250 { .. } => "Mortal250",
+                            Self::Mortal251 { .. } => "Mortal251",
+                            Self::Mortal252 { .. } => "Mortal252",
+                            Self::Mortal253 { .. } => "Mortal253",
+                            Self::Mortal254 { .. } => "Mortal254",
+                            Self::Mortal255 { .. } => "Mortal255",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Era {
                     const TYPE_HASH: u128 = 0x36520d67ec6006fac8f570bb3a3c4812;
@@ -29805,6 +33541,24 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 BadSigner,
             }
+            impl InvalidTransaction {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Call { .. } => "Call",
+                        Self::Payment { .. } => "Payment",
+                        Self::Future { .. } => "Future",
+                        Self::Stale { .. } => "Stale",
+                        Self::BadProof { .. } => "BadProof",
+                        Self::AncientBirthBlock { .. } => "AncientBirthBlock",
+                        Self::ExhaustsResources { .. } => "ExhaustsResources",
+                        Self::Custom { .. } => "Custom",
+                        Self::BadMandatory { .. } => "BadMandatory",
+                        Self::MandatoryValidation { .. } => "MandatoryValidation",
+                        Self::BadSigner { .. } => "BadSigner",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for InvalidTransaction {
                 const TYPE_HASH: u128 = 0x48c00b512077e620f55258aa60c9ad43;
             }
@@ -29857,6 +33611,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 External,
             }
+            impl TransactionSource {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InBlock { .. } => "InBlock",
+                        Self::Local { .. } => "Local",
+                        Self::External { .. } => "External",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for TransactionSource {
                 const TYPE_HASH: u128 = 0x1f94321cc658ac8d50edbc0f2a7b2509;
             }
@@ -29891,6 +33655,15 @@ pub mod runtime_types {
                     super::super::super::runtime_types::sp_runtime::transaction_validity::UnknownTransaction,
                 ),
             }
+            impl TransactionValidityError {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Invalid { .. } => "Invalid",
+                        Self::Unknown { .. } => "Unknown",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for TransactionValidityError {
                 const TYPE_HASH: u128 = 0x267f052fe0c1dea769e83a169c203acb;
             }
@@ -29924,6 +33697,16 @@ pub mod runtime_types {
                 NoUnsignedValidator,
                 #[codec(index = 2u8)]
                 Custom(u8),
+            }
+            impl UnknownTransaction {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::CannotLookup { .. } => "CannotLookup",
+                        Self::NoUnsignedValidator { .. } => "NoUnsignedValidator",
+                        Self::Custom { .. } => "Custom",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for UnknownTransaction {
                 const TYPE_HASH: u128 = 0x8a198e9fdd4c2891ba9fbc97ce9903fc;
@@ -30531,6 +34314,18 @@ pub mod runtime_types {
             #[codec(index = 4u8)]
             Void(super::super::runtime_types::sp_core::Void),
         }
+        impl OriginCaller {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::system { .. } => "system",
+                    Self::Origins { .. } => "Origins",
+                    Self::ParachainsOrigin { .. } => "ParachainsOrigin",
+                    Self::XcmPallet { .. } => "XcmPallet",
+                    Self::Void { .. } => "Void",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for OriginCaller {
             const TYPE_HASH: u128 = 0x5a888046b72b8d58791b08f2ee37f471;
         }
@@ -30586,6 +34381,22 @@ pub mod runtime_types {
             Society,
             #[codec(index = 8u8)]
             NominationPools,
+        }
+        impl ProxyType {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Any { .. } => "Any",
+                    Self::NonTransfer { .. } => "NonTransfer",
+                    Self::Governance { .. } => "Governance",
+                    Self::Staking { .. } => "Staking",
+                    Self::IdentityJudgement { .. } => "IdentityJudgement",
+                    Self::CancelProxy { .. } => "CancelProxy",
+                    Self::Auction { .. } => "Auction",
+                    Self::Society { .. } => "Society",
+                    Self::NominationPools { .. } => "NominationPools",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for ProxyType {
             const TYPE_HASH: u128 = 0x026e7bca6b550eb4a3c8b9af1e0da7c6;
@@ -30782,6 +34593,66 @@ pub mod runtime_types {
             AssetRate(super::super::runtime_types::pallet_asset_rate::pallet::Call),
             #[codec(index = 200u8)]
             Beefy(super::super::runtime_types::pallet_beefy::pallet::Call),
+        }
+        impl RuntimeCall {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::System { .. } => "System",
+                    Self::Babe { .. } => "Babe",
+                    Self::Timestamp { .. } => "Timestamp",
+                    Self::Indices { .. } => "Indices",
+                    Self::Balances { .. } => "Balances",
+                    Self::Staking { .. } => "Staking",
+                    Self::Session { .. } => "Session",
+                    Self::Grandpa { .. } => "Grandpa",
+                    Self::ImOnline { .. } => "ImOnline",
+                    Self::Treasury { .. } => "Treasury",
+                    Self::ConvictionVoting { .. } => "ConvictionVoting",
+                    Self::Referenda { .. } => "Referenda",
+                    Self::FellowshipCollective { .. } => "FellowshipCollective",
+                    Self::FellowshipReferenda { .. } => "FellowshipReferenda",
+                    Self::Whitelist { .. } => "Whitelist",
+                    Self::Claims { .. } => "Claims",
+                    Self::Utility { .. } => "Utility",
+                    Self::Identity { .. } => "Identity",
+                    Self::Society { .. } => "Society",
+                    Self::Recovery { .. } => "Recovery",
+                    Self::Vesting { .. } => "Vesting",
+                    Self::Scheduler { .. } => "Scheduler",
+                    Self::Proxy { .. } => "Proxy",
+                    Self::Multisig { .. } => "Multisig",
+                    Self::Preimage { .. } => "Preimage",
+                    Self::Bounties { .. } => "Bounties",
+                    Self::ChildBounties { .. } => "ChildBounties",
+                    Self::ElectionProviderMultiPhase { .. } => {
+                        "ElectionProviderMultiPhase"
+                    }
+                    Self::Nis { .. } => "Nis",
+                    Self::NisCounterpartBalances { .. } => "NisCounterpartBalances",
+                    Self::VoterList { .. } => "VoterList",
+                    Self::NominationPools { .. } => "NominationPools",
+                    Self::FastUnstake { .. } => "FastUnstake",
+                    Self::Configuration { .. } => "Configuration",
+                    Self::ParasShared { .. } => "ParasShared",
+                    Self::ParaInclusion { .. } => "ParaInclusion",
+                    Self::ParaInherent { .. } => "ParaInherent",
+                    Self::Paras { .. } => "Paras",
+                    Self::Initializer { .. } => "Initializer",
+                    Self::Hrmp { .. } => "Hrmp",
+                    Self::ParasDisputes { .. } => "ParasDisputes",
+                    Self::ParasSlashing { .. } => "ParasSlashing",
+                    Self::Registrar { .. } => "Registrar",
+                    Self::Slots { .. } => "Slots",
+                    Self::Auctions { .. } => "Auctions",
+                    Self::Crowdloan { .. } => "Crowdloan",
+                    Self::StateTrieMigration { .. } => "StateTrieMigration",
+                    Self::XcmPallet { .. } => "XcmPallet",
+                    Self::MessageQueue { .. } => "MessageQueue",
+                    Self::AssetRate { .. } => "AssetRate",
+                    Self::Beefy { .. } => "Beefy",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeCall {
             const TYPE_HASH: u128 = 0xbc8f4a7e6a9eb409db2e0e6963af86ea;
@@ -31225,6 +35096,63 @@ pub mod runtime_types {
             #[codec(index = 200u8)]
             Beefy(super::super::runtime_types::pallet_beefy::pallet::Error),
         }
+        impl RuntimeError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::System { .. } => "System",
+                    Self::Babe { .. } => "Babe",
+                    Self::Indices { .. } => "Indices",
+                    Self::Balances { .. } => "Balances",
+                    Self::Staking { .. } => "Staking",
+                    Self::Session { .. } => "Session",
+                    Self::Grandpa { .. } => "Grandpa",
+                    Self::ImOnline { .. } => "ImOnline",
+                    Self::Treasury { .. } => "Treasury",
+                    Self::ConvictionVoting { .. } => "ConvictionVoting",
+                    Self::Referenda { .. } => "Referenda",
+                    Self::FellowshipCollective { .. } => "FellowshipCollective",
+                    Self::FellowshipReferenda { .. } => "FellowshipReferenda",
+                    Self::Whitelist { .. } => "Whitelist",
+                    Self::Claims { .. } => "Claims",
+                    Self::Utility { .. } => "Utility",
+                    Self::Identity { .. } => "Identity",
+                    Self::Society { .. } => "Society",
+                    Self::Recovery { .. } => "Recovery",
+                    Self::Vesting { .. } => "Vesting",
+                    Self::Scheduler { .. } => "Scheduler",
+                    Self::Proxy { .. } => "Proxy",
+                    Self::Multisig { .. } => "Multisig",
+                    Self::Preimage { .. } => "Preimage",
+                    Self::Bounties { .. } => "Bounties",
+                    Self::ChildBounties { .. } => "ChildBounties",
+                    Self::ElectionProviderMultiPhase { .. } => {
+                        "ElectionProviderMultiPhase"
+                    }
+                    Self::Nis { .. } => "Nis",
+                    Self::NisCounterpartBalances { .. } => "NisCounterpartBalances",
+                    Self::VoterList { .. } => "VoterList",
+                    Self::NominationPools { .. } => "NominationPools",
+                    Self::FastUnstake { .. } => "FastUnstake",
+                    Self::Configuration { .. } => "Configuration",
+                    Self::ParaInclusion { .. } => "ParaInclusion",
+                    Self::ParaInherent { .. } => "ParaInherent",
+                    Self::Paras { .. } => "Paras",
+                    Self::Hrmp { .. } => "Hrmp",
+                    Self::ParasDisputes { .. } => "ParasDisputes",
+                    Self::ParasSlashing { .. } => "ParasSlashing",
+                    Self::Registrar { .. } => "Registrar",
+                    Self::Slots { .. } => "Slots",
+                    Self::Auctions { .. } => "Auctions",
+                    Self::Crowdloan { .. } => "Crowdloan",
+                    Self::StateTrieMigration { .. } => "StateTrieMigration",
+                    Self::XcmPallet { .. } => "XcmPallet",
+                    Self::MessageQueue { .. } => "MessageQueue",
+                    Self::AssetRate { .. } => "AssetRate",
+                    Self::Beefy { .. } => "Beefy",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeError {
             const TYPE_HASH: u128 = 0x1a6a45bb1e048a3271767ab511d99f46;
         }
@@ -31639,6 +35567,60 @@ pub mod runtime_types {
             #[codec(index = 101u8)]
             AssetRate(super::super::runtime_types::pallet_asset_rate::pallet::Event),
         }
+        impl RuntimeEvent {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::System { .. } => "System",
+                    Self::Indices { .. } => "Indices",
+                    Self::Balances { .. } => "Balances",
+                    Self::TransactionPayment { .. } => "TransactionPayment",
+                    Self::Staking { .. } => "Staking",
+                    Self::Offences { .. } => "Offences",
+                    Self::Session { .. } => "Session",
+                    Self::Grandpa { .. } => "Grandpa",
+                    Self::ImOnline { .. } => "ImOnline",
+                    Self::Treasury { .. } => "Treasury",
+                    Self::ConvictionVoting { .. } => "ConvictionVoting",
+                    Self::Referenda { .. } => "Referenda",
+                    Self::FellowshipCollective { .. } => "FellowshipCollective",
+                    Self::FellowshipReferenda { .. } => "FellowshipReferenda",
+                    Self::Whitelist { .. } => "Whitelist",
+                    Self::Claims { .. } => "Claims",
+                    Self::Utility { .. } => "Utility",
+                    Self::Identity { .. } => "Identity",
+                    Self::Society { .. } => "Society",
+                    Self::Recovery { .. } => "Recovery",
+                    Self::Vesting { .. } => "Vesting",
+                    Self::Scheduler { .. } => "Scheduler",
+                    Self::Proxy { .. } => "Proxy",
+                    Self::Multisig { .. } => "Multisig",
+                    Self::Preimage { .. } => "Preimage",
+                    Self::Bounties { .. } => "Bounties",
+                    Self::ChildBounties { .. } => "ChildBounties",
+                    Self::ElectionProviderMultiPhase { .. } => {
+                        "ElectionProviderMultiPhase"
+                    }
+                    Self::Nis { .. } => "Nis",
+                    Self::NisCounterpartBalances { .. } => "NisCounterpartBalances",
+                    Self::VoterList { .. } => "VoterList",
+                    Self::NominationPools { .. } => "NominationPools",
+                    Self::FastUnstake { .. } => "FastUnstake",
+                    Self::ParaInclusion { .. } => "ParaInclusion",
+                    Self::Paras { .. } => "Paras",
+                    Self::Hrmp { .. } => "Hrmp",
+                    Self::ParasDisputes { .. } => "ParasDisputes",
+                    Self::Registrar { .. } => "Registrar",
+                    Self::Slots { .. } => "Slots",
+                    Self::Auctions { .. } => "Auctions",
+                    Self::Crowdloan { .. } => "Crowdloan",
+                    Self::StateTrieMigration { .. } => "StateTrieMigration",
+                    Self::XcmPallet { .. } => "XcmPallet",
+                    Self::MessageQueue { .. } => "MessageQueue",
+                    Self::AssetRate { .. } => "AssetRate",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeEvent {
             const TYPE_HASH: u128 = 0x8979b87bfcaa3c3309e2e92cf1ac7975;
         }
@@ -31911,6 +35893,14 @@ pub mod runtime_types {
                 super::super::runtime_types::pallet_nomination_pools::pallet::FreezeReason,
             ),
         }
+        impl RuntimeFreezeReason {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::NominationPools { .. } => "NominationPools",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeFreezeReason {
             const TYPE_HASH: u128 = 0xbc2a87fa0a50d9b816bdd6628b6f8f25;
         }
@@ -31933,6 +35923,15 @@ pub mod runtime_types {
             Preimage(super::super::runtime_types::pallet_preimage::pallet::HoldReason),
             #[codec(index = 38u8)]
             Nis(super::super::runtime_types::pallet_nis::pallet::HoldReason),
+        }
+        impl RuntimeHoldReason {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Preimage { .. } => "Preimage",
+                    Self::Nis { .. } => "Nis",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeHoldReason {
             const TYPE_HASH: u128 = 0x7667d4c9b78ecfe69a7fce72215aa498;
@@ -32056,6 +36055,40 @@ pub mod runtime_types {
                         Fellowship8Dan,
                         #[codec(index = 26u8)]
                         Fellowship9Dan,
+                    }
+                    impl Origin {
+                        /// The variant's name, as the metadata spells it.
+                        pub fn variant_name(&self) -> &'static str {
+                            match *self {
+                                Self::StakingAdmin { .. } => "StakingAdmin",
+                                Self::Treasurer { .. } => "Treasurer",
+                                Self::FellowshipAdmin { .. } => "FellowshipAdmin",
+                                Self::GeneralAdmin { .. } => "GeneralAdmin",
+                                Self::AuctionAdmin { .. } => "AuctionAdmin",
+                                Self::LeaseAdmin { .. } => "LeaseAdmin",
+                                Self::ReferendumCanceller { .. } => "ReferendumCanceller",
+                                Self::ReferendumKiller { .. } => "ReferendumKiller",
+                                Self::SmallTipper { .. } => "SmallTipper",
+                                Self::BigTipper { .. } => "BigTipper",
+                                Self::SmallSpender { .. } => "SmallSpender",
+                                Self::MediumSpender { .. } => "MediumSpender",
+                                Self::BigSpender { .. } => "BigSpender",
+                                Self::WhitelistedCaller { .. } => "WhitelistedCaller",
+                                Self::FellowshipInitiates { .. } => "FellowshipInitiates",
+                                Self::Fellows { .. } => "Fellows",
+                                Self::FellowshipExperts { .. } => "FellowshipExperts",
+                                Self::FellowshipMasters { .. } => "FellowshipMasters",
+                                Self::Fellowship1Dan { .. } => "Fellowship1Dan",
+                                Self::Fellowship2Dan { .. } => "Fellowship2Dan",
+                                Self::Fellowship3Dan { .. } => "Fellowship3Dan",
+                                Self::Fellowship4Dan { .. } => "Fellowship4Dan",
+                                Self::Fellowship5Dan { .. } => "Fellowship5Dan",
+                                Self::Fellowship6Dan { .. } => "Fellowship6Dan",
+                                Self::Fellowship7Dan { .. } => "Fellowship7Dan",
+                                Self::Fellowship8Dan { .. } => "Fellowship8Dan",
+                                Self::Fellowship9Dan { .. } => "Fellowship9Dan",
+                            }
+                        }
                     }
                     impl ::ferroscale_runtime_types::TypeHash for Origin {
                         const TYPE_HASH: u128 = 0x22fde3a1ef860a483da67ab48dcca38b;
@@ -32183,6 +36216,14 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             V3(super::super::runtime_types::xcm::v3::multiasset::AssetId),
         }
+        impl VersionedAssetId {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::V3 { .. } => "V3",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for VersionedAssetId {
             const TYPE_HASH: u128 = 0xfb187d0e43feb0ee17259c1e9c2a0c7d;
         }
@@ -32205,6 +36246,15 @@ pub mod runtime_types {
             V2(super::super::runtime_types::xcm::v2::multiasset::MultiAssets),
             #[codec(index = 3u8)]
             V3(super::super::runtime_types::xcm::v3::multiasset::MultiAssets),
+        }
+        impl VersionedMultiAssets {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::V2 { .. } => "V2",
+                    Self::V3 { .. } => "V3",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for VersionedMultiAssets {
             const TYPE_HASH: u128 = 0x9bde9ab8e97dde1ff28f6c360e807c45;
@@ -32234,6 +36284,15 @@ pub mod runtime_types {
                 super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
             ),
         }
+        impl VersionedMultiLocation {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::V2 { .. } => "V2",
+                    Self::V3 { .. } => "V3",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for VersionedMultiLocation {
             const TYPE_HASH: u128 = 0xaf08035ca9417d142bacaec2a9019d62;
         }
@@ -32260,6 +36319,15 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             V3(super::super::runtime_types::xcm::v3::Response),
         }
+        impl VersionedResponse {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::V2 { .. } => "V2",
+                    Self::V3 { .. } => "V3",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for VersionedResponse {
             const TYPE_HASH: u128 = 0xbd163f3500bfc7a9385cb1d26d6a1988;
         }
@@ -32285,6 +36353,15 @@ pub mod runtime_types {
             V2(super::super::runtime_types::xcm::v2::Xcm),
             #[codec(index = 3u8)]
             V3(super::super::runtime_types::xcm::v3::Xcm),
+        }
+        impl VersionedXcm {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::V2 { .. } => "V2",
+                    Self::V3 { .. } => "V3",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl ToValue for VersionedXcm {
@@ -32356,6 +36433,23 @@ pub mod runtime_types {
                 #[codec(index = 9u8)]
                 Treasury,
             }
+            impl BodyId {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Unit { .. } => "Unit",
+                        Self::Named { .. } => "Named",
+                        Self::Index { .. } => "Index",
+                        Self::Executive { .. } => "Executive",
+                        Self::Technical { .. } => "Technical",
+                        Self::Legislative { .. } => "Legislative",
+                        Self::Judicial { .. } => "Judicial",
+                        Self::Defense { .. } => "Defense",
+                        Self::Administration { .. } => "Administration",
+                        Self::Treasury { .. } => "Treasury",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for BodyId {
                 const TYPE_HASH: u128 = 0x797b4eee6d0c6d9ee6c862dad8624bc4;
             }
@@ -32423,6 +36517,18 @@ pub mod runtime_types {
                     #[codec(compact)]
                     denom: u32,
                 },
+            }
+            impl BodyPart {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Voice { .. } => "Voice",
+                        Self::Members { .. } => "Members",
+                        Self::Fraction { .. } => "Fraction",
+                        Self::AtLeastProportion { .. } => "AtLeastProportion",
+                        Self::MoreThanProportion { .. } => "MoreThanProportion",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for BodyPart {
                 const TYPE_HASH: u128 = 0x218c90137e05f097154c42afd3c9b0d5;
@@ -32629,6 +36735,43 @@ pub mod runtime_types {
                 },
                 #[codec(index = 27u8)]
                 UnsubscribeVersion,
+            }
+            impl Instruction {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::WithdrawAsset { .. } => "WithdrawAsset",
+                        Self::ReserveAssetDeposited { .. } => "ReserveAssetDeposited",
+                        Self::ReceiveTeleportedAsset { .. } => "ReceiveTeleportedAsset",
+                        Self::QueryResponse { .. } => "QueryResponse",
+                        Self::TransferAsset { .. } => "TransferAsset",
+                        Self::TransferReserveAsset { .. } => "TransferReserveAsset",
+                        Self::Transact { .. } => "Transact",
+                        Self::HrmpNewChannelOpenRequest { .. } => {
+                            "HrmpNewChannelOpenRequest"
+                        }
+                        Self::HrmpChannelAccepted { .. } => "HrmpChannelAccepted",
+                        Self::HrmpChannelClosing { .. } => "HrmpChannelClosing",
+                        Self::ClearOrigin { .. } => "ClearOrigin",
+                        Self::DescendOrigin { .. } => "DescendOrigin",
+                        Self::ReportError { .. } => "ReportError",
+                        Self::DepositAsset { .. } => "DepositAsset",
+                        Self::DepositReserveAsset { .. } => "DepositReserveAsset",
+                        Self::ExchangeAsset { .. } => "ExchangeAsset",
+                        Self::InitiateReserveWithdraw { .. } => "InitiateReserveWithdraw",
+                        Self::InitiateTeleport { .. } => "InitiateTeleport",
+                        Self::QueryHolding { .. } => "QueryHolding",
+                        Self::BuyExecution { .. } => "BuyExecution",
+                        Self::RefundSurplus { .. } => "RefundSurplus",
+                        Self::SetErrorHandler { .. } => "SetErrorHandler",
+                        Self::SetAppendix { .. } => "SetAppendix",
+                        Self::ClearError { .. } => "ClearError",
+                        Self::ClaimAsset { .. } => "ClaimAsset",
+                        Self::Trap { .. } => "Trap",
+                        Self::SubscribeVersion { .. } => "SubscribeVersion",
+                        Self::UnsubscribeVersion { .. } => "UnsubscribeVersion",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl ToValue for Instruction {
@@ -32963,6 +37106,17 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 Kusama,
             }
+            impl NetworkId {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Any { .. } => "Any",
+                        Self::Named { .. } => "Named",
+                        Self::Polkadot { .. } => "Polkadot",
+                        Self::Kusama { .. } => "Kusama",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for NetworkId {
                 const TYPE_HASH: u128 = 0xaada86a2e93a439acb6cd73530ab9bbf;
             }
@@ -33002,6 +37156,17 @@ pub mod runtime_types {
                 Superuser,
                 #[codec(index = 3u8)]
                 Xcm,
+            }
+            impl OriginKind {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Native { .. } => "Native",
+                        Self::SovereignAccount { .. } => "SovereignAccount",
+                        Self::Superuser { .. } => "Superuser",
+                        Self::Xcm { .. } => "Xcm",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for OriginKind {
                 const TYPE_HASH: u128 = 0x1c0b484b41b9ef76bbcb7b544e28612f;
@@ -33044,6 +37209,17 @@ pub mod runtime_types {
                 ),
                 #[codec(index = 3u8)]
                 Version(u32),
+            }
+            impl Response {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Null { .. } => "Null",
+                        Self::Assets { .. } => "Assets",
+                        Self::ExecutionResult { .. } => "ExecutionResult",
+                        Self::Version { .. } => "Version",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Response {
                 const TYPE_HASH: u128 = 0x5c2fcdb426680ebb8ff26f8959a6a279;
@@ -33088,6 +37264,15 @@ pub mod runtime_types {
                 Unlimited,
                 #[codec(index = 1u8)]
                 Limited(#[codec(compact)] u64),
+            }
+            impl WeightLimit {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Unlimited { .. } => "Unlimited",
+                        Self::Limited { .. } => "Limited",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for WeightLimit {
                 const TYPE_HASH: u128 = 0xcbdb07b893c9d8267bfe635f7c4eaa05;
@@ -33162,6 +37347,22 @@ pub mod runtime_types {
                         id: super::super::super::super::runtime_types::xcm::v2::BodyId,
                         part: super::super::super::super::runtime_types::xcm::v2::BodyPart,
                     },
+                }
+                impl Junction {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Parachain { .. } => "Parachain",
+                            Self::AccountId32 { .. } => "AccountId32",
+                            Self::AccountIndex64 { .. } => "AccountIndex64",
+                            Self::AccountKey20 { .. } => "AccountKey20",
+                            Self::PalletInstance { .. } => "PalletInstance",
+                            Self::GeneralIndex { .. } => "GeneralIndex",
+                            Self::GeneralKey { .. } => "GeneralKey",
+                            Self::OnlyChild { .. } => "OnlyChild",
+                            Self::Plurality { .. } => "Plurality",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Junction {
                     const TYPE_HASH: u128 = 0x9790efba23a1f5a8dc232396afff23e6;
@@ -33264,6 +37465,15 @@ pub mod runtime_types {
                     #[codec(index = 1u8)]
                     Abstract(Vec<u8>),
                 }
+                impl AssetId {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Concrete { .. } => "Concrete",
+                            Self::Abstract { .. } => "Abstract",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for AssetId {
                     const TYPE_HASH: u128 = 0x32338d5248733473f0086cbb6188ed01;
                 }
@@ -33306,6 +37516,20 @@ pub mod runtime_types {
                     Array32([u8; 32usize]),
                     #[codec(index = 6u8)]
                     Blob(Vec<u8>),
+                }
+                impl AssetInstance {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Undefined { .. } => "Undefined",
+                            Self::Index { .. } => "Index",
+                            Self::Array4 { .. } => "Array4",
+                            Self::Array8 { .. } => "Array8",
+                            Self::Array16 { .. } => "Array16",
+                            Self::Array32 { .. } => "Array32",
+                            Self::Blob { .. } => "Blob",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for AssetInstance {
                     const TYPE_HASH: u128 = 0x9fea39b1c8fa0388d8bc82b5c2f30d64;
@@ -33371,6 +37595,15 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v2::multiasset::AssetInstance,
                     ),
                 }
+                impl Fungibility {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Fungible { .. } => "Fungible",
+                            Self::NonFungible { .. } => "NonFungible",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Fungibility {
                     const TYPE_HASH: u128 = 0x5278b61bc76111b1d150dadbf53decee;
                 }
@@ -33432,6 +37665,15 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v2::multiasset::WildMultiAsset,
                     ),
                 }
+                impl MultiAssetFilter {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Definite { .. } => "Definite",
+                            Self::Wild { .. } => "Wild",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for MultiAssetFilter {
                     const TYPE_HASH: u128 = 0xa812a1b31746be77728e9d8cb9edab05;
                 }
@@ -33481,6 +37723,15 @@ pub mod runtime_types {
                     #[codec(index = 1u8)]
                     NonFungible,
                 }
+                impl WildFungibility {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Fungible { .. } => "Fungible",
+                            Self::NonFungible { .. } => "NonFungible",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for WildFungibility {
                     const TYPE_HASH: u128 = 0x450d9508c7ba2581895bd11c1be9f028;
                 }
@@ -33508,6 +37759,15 @@ pub mod runtime_types {
                         id: super::super::super::super::runtime_types::xcm::v2::multiasset::AssetId,
                         fun: super::super::super::super::runtime_types::xcm::v2::multiasset::WildFungibility,
                     },
+                }
+                impl WildMultiAsset {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::All { .. } => "All",
+                            Self::AllOf { .. } => "AllOf",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for WildMultiAsset {
                     const TYPE_HASH: u128 = 0xadc0269779364f191a80c5d362036a5d;
@@ -33608,6 +37868,22 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v2::junction::Junction,
                         super::super::super::super::runtime_types::xcm::v2::junction::Junction,
                     ),
+                }
+                impl Junctions {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Here { .. } => "Here",
+                            Self::X1 { .. } => "X1",
+                            Self::X2 { .. } => "X2",
+                            Self::X3 { .. } => "X3",
+                            Self::X4 { .. } => "X4",
+                            Self::X5 { .. } => "X5",
+                            Self::X6 { .. } => "X6",
+                            Self::X7 { .. } => "X7",
+                            Self::X8 { .. } => "X8",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Junctions {
                     const TYPE_HASH: u128 = 0xa950fd7bb99f39b9672dce260ff45378;
@@ -33813,6 +38089,47 @@ pub mod runtime_types {
                     Barrier,
                     #[codec(index = 25u8)]
                     WeightNotComputable,
+                }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Overflow { .. } => "Overflow",
+                            Self::Unimplemented { .. } => "Unimplemented",
+                            Self::UntrustedReserveLocation { .. } => {
+                                "UntrustedReserveLocation"
+                            }
+                            Self::UntrustedTeleportLocation { .. } => {
+                                "UntrustedTeleportLocation"
+                            }
+                            Self::MultiLocationFull { .. } => "MultiLocationFull",
+                            Self::MultiLocationNotInvertible { .. } => {
+                                "MultiLocationNotInvertible"
+                            }
+                            Self::BadOrigin { .. } => "BadOrigin",
+                            Self::InvalidLocation { .. } => "InvalidLocation",
+                            Self::AssetNotFound { .. } => "AssetNotFound",
+                            Self::FailedToTransactAsset { .. } => "FailedToTransactAsset",
+                            Self::NotWithdrawable { .. } => "NotWithdrawable",
+                            Self::LocationCannotHold { .. } => "LocationCannotHold",
+                            Self::ExceedsMaxMessageSize { .. } => "ExceedsMaxMessageSize",
+                            Self::DestinationUnsupported { .. } => {
+                                "DestinationUnsupported"
+                            }
+                            Self::Transport { .. } => "Transport",
+                            Self::Unroutable { .. } => "Unroutable",
+                            Self::UnknownClaim { .. } => "UnknownClaim",
+                            Self::FailedToDecode { .. } => "FailedToDecode",
+                            Self::MaxWeightInvalid { .. } => "MaxWeightInvalid",
+                            Self::NotHoldingFees { .. } => "NotHoldingFees",
+                            Self::TooExpensive { .. } => "TooExpensive",
+                            Self::Trap { .. } => "Trap",
+                            Self::UnhandledXcmVersion { .. } => "UnhandledXcmVersion",
+                            Self::WeightLimitReached { .. } => "WeightLimitReached",
+                            Self::Barrier { .. } => "Barrier",
+                            Self::WeightNotComputable { .. } => "WeightNotComputable",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0xca1a80c6220316c0b766df4c754dc09b;
@@ -34140,6 +38457,63 @@ pub mod runtime_types {
                         super::super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
                     >,
                 },
+            }
+            impl Instruction {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::WithdrawAsset { .. } => "WithdrawAsset",
+                        Self::ReserveAssetDeposited { .. } => "ReserveAssetDeposited",
+                        Self::ReceiveTeleportedAsset { .. } => "ReceiveTeleportedAsset",
+                        Self::QueryResponse { .. } => "QueryResponse",
+                        Self::TransferAsset { .. } => "TransferAsset",
+                        Self::TransferReserveAsset { .. } => "TransferReserveAsset",
+                        Self::Transact { .. } => "Transact",
+                        Self::HrmpNewChannelOpenRequest { .. } => {
+                            "HrmpNewChannelOpenRequest"
+                        }
+                        Self::HrmpChannelAccepted { .. } => "HrmpChannelAccepted",
+                        Self::HrmpChannelClosing { .. } => "HrmpChannelClosing",
+                        Self::ClearOrigin { .. } => "ClearOrigin",
+                        Self::DescendOrigin { .. } => "DescendOrigin",
+                        Self::ReportError { .. } => "ReportError",
+                        Self::DepositAsset { .. } => "DepositAsset",
+                        Self::DepositReserveAsset { .. } => "DepositReserveAsset",
+                        Self::ExchangeAsset { .. } => "ExchangeAsset",
+                        Self::InitiateReserveWithdraw { .. } => "InitiateReserveWithdraw",
+                        Self::InitiateTeleport { .. } => "InitiateTeleport",
+                        Self::ReportHolding { .. } => "ReportHolding",
+                        Self::BuyExecution { .. } => "BuyExecution",
+                        Self::RefundSurplus { .. } => "RefundSurplus",
+                        Self::SetErrorHandler { .. } => "SetErrorHandler",
+                        Self::SetAppendix { .. } => "SetAppendix",
+                        Self::ClearError { .. } => "ClearError",
+                        Self::ClaimAsset { .. } => "ClaimAsset",
+                        Self::Trap { .. } => "Trap",
+                        Self::SubscribeVersion { .. } => "SubscribeVersion",
+                        Self::UnsubscribeVersion { .. } => "UnsubscribeVersion",
+                        Self::BurnAsset { .. } => "BurnAsset",
+                        Self::ExpectAsset { .. } => "ExpectAsset",
+                        Self::ExpectOrigin { .. } => "ExpectOrigin",
+                        Self::ExpectError { .. } => "ExpectError",
+                        Self::ExpectTransactStatus { .. } => "ExpectTransactStatus",
+                        Self::QueryPallet { .. } => "QueryPallet",
+                        Self::ExpectPallet { .. } => "ExpectPallet",
+                        Self::ReportTransactStatus { .. } => "ReportTransactStatus",
+                        Self::ClearTransactStatus { .. } => "ClearTransactStatus",
+                        Self::UniversalOrigin { .. } => "UniversalOrigin",
+                        Self::ExportMessage { .. } => "ExportMessage",
+                        Self::LockAsset { .. } => "LockAsset",
+                        Self::UnlockAsset { .. } => "UnlockAsset",
+                        Self::NoteUnlockable { .. } => "NoteUnlockable",
+                        Self::RequestUnlock { .. } => "RequestUnlock",
+                        Self::SetFeesMode { .. } => "SetFeesMode",
+                        Self::SetTopic { .. } => "SetTopic",
+                        Self::ClearTopic { .. } => "ClearTopic",
+                        Self::AliasOrigin { .. } => "AliasOrigin",
+                        Self::UnpaidExecution { .. } => "UnpaidExecution",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl ToValue for Instruction {
@@ -34643,6 +39017,16 @@ pub mod runtime_types {
                     >,
                 ),
             }
+            impl MaybeErrorCode {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Success { .. } => "Success",
+                        Self::Error { .. } => "Error",
+                        Self::TruncatedError { .. } => "TruncatedError",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for MaybeErrorCode {
                 const TYPE_HASH: u128 = 0xd3e40915a30c9b977eec36f8a359691b;
             }
@@ -34783,6 +39167,19 @@ pub mod runtime_types {
                     super::super::super::runtime_types::xcm::v3::MaybeErrorCode,
                 ),
             }
+            impl Response {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Null { .. } => "Null",
+                        Self::Assets { .. } => "Assets",
+                        Self::ExecutionResult { .. } => "ExecutionResult",
+                        Self::Version { .. } => "Version",
+                        Self::PalletsInfo { .. } => "PalletsInfo",
+                        Self::DispatchResult { .. } => "DispatchResult",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Response {
                 const TYPE_HASH: u128 = 0x92bf8a23a3b39c3f096349cc8d71362c;
             }
@@ -34840,6 +39237,15 @@ pub mod runtime_types {
                 Limited(
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 ),
+            }
+            impl WeightLimit {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Unlimited { .. } => "Unlimited",
+                        Self::Limited { .. } => "Limited",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for WeightLimit {
                 const TYPE_HASH: u128 = 0x432e7389cf3915f180edd1b21a2f7726;
@@ -34899,6 +39305,23 @@ pub mod runtime_types {
                     Administration,
                     #[codec(index = 9u8)]
                     Treasury,
+                }
+                impl BodyId {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Unit { .. } => "Unit",
+                            Self::Moniker { .. } => "Moniker",
+                            Self::Index { .. } => "Index",
+                            Self::Executive { .. } => "Executive",
+                            Self::Technical { .. } => "Technical",
+                            Self::Legislative { .. } => "Legislative",
+                            Self::Judicial { .. } => "Judicial",
+                            Self::Defense { .. } => "Defense",
+                            Self::Administration { .. } => "Administration",
+                            Self::Treasury { .. } => "Treasury",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for BodyId {
                     const TYPE_HASH: u128 = 0x8868f6686a85dca0b57af9b04193497c;
@@ -34972,6 +39395,18 @@ pub mod runtime_types {
                         #[codec(compact)]
                         denom: u32,
                     },
+                }
+                impl BodyPart {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Voice { .. } => "Voice",
+                            Self::Members { .. } => "Members",
+                            Self::Fraction { .. } => "Fraction",
+                            Self::AtLeastProportion { .. } => "AtLeastProportion",
+                            Self::MoreThanProportion { .. } => "MoreThanProportion",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for BodyPart {
                     const TYPE_HASH: u128 = 0xcb7cba2aa0265645916abec5a5a67a24;
@@ -35077,6 +39512,23 @@ pub mod runtime_types {
                     GlobalConsensus(
                         super::super::super::super::runtime_types::xcm::v3::junction::NetworkId,
                     ),
+                }
+                impl Junction {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Parachain { .. } => "Parachain",
+                            Self::AccountId32 { .. } => "AccountId32",
+                            Self::AccountIndex64 { .. } => "AccountIndex64",
+                            Self::AccountKey20 { .. } => "AccountKey20",
+                            Self::PalletInstance { .. } => "PalletInstance",
+                            Self::GeneralIndex { .. } => "GeneralIndex",
+                            Self::GeneralKey { .. } => "GeneralKey",
+                            Self::OnlyChild { .. } => "OnlyChild",
+                            Self::Plurality { .. } => "Plurality",
+                            Self::GlobalConsensus { .. } => "GlobalConsensus",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Junction {
                     const TYPE_HASH: u128 = 0xa4f3575f5c8e0a594fb853c59725be73;
@@ -35200,6 +39652,23 @@ pub mod runtime_types {
                     BitcoinCore,
                     #[codec(index = 9u8)]
                     BitcoinCash,
+                }
+                impl NetworkId {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::ByGenesis { .. } => "ByGenesis",
+                            Self::ByFork { .. } => "ByFork",
+                            Self::Polkadot { .. } => "Polkadot",
+                            Self::Kusama { .. } => "Kusama",
+                            Self::Westend { .. } => "Westend",
+                            Self::Rococo { .. } => "Rococo",
+                            Self::Wococo { .. } => "Wococo",
+                            Self::Ethereum { .. } => "Ethereum",
+                            Self::BitcoinCore { .. } => "BitcoinCore",
+                            Self::BitcoinCash { .. } => "BitcoinCash",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for NetworkId {
                     const TYPE_HASH: u128 = 0x1ef2c7665e9e50f03668693cc2150726;
@@ -35328,6 +39797,22 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v3::junction::Junction,
                         super::super::super::super::runtime_types::xcm::v3::junction::Junction,
                     ),
+                }
+                impl Junctions {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Here { .. } => "Here",
+                            Self::X1 { .. } => "X1",
+                            Self::X2 { .. } => "X2",
+                            Self::X3 { .. } => "X3",
+                            Self::X4 { .. } => "X4",
+                            Self::X5 { .. } => "X5",
+                            Self::X6 { .. } => "X6",
+                            Self::X7 { .. } => "X7",
+                            Self::X8 { .. } => "X8",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Junctions {
                     const TYPE_HASH: u128 = 0x260aba4e45e9daed3a760e7b17194fa2;
@@ -35463,6 +39948,15 @@ pub mod runtime_types {
                     #[codec(index = 1u8)]
                     Abstract([u8; 32usize]),
                 }
+                impl AssetId {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Concrete { .. } => "Concrete",
+                            Self::Abstract { .. } => "Abstract",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for AssetId {
                     const TYPE_HASH: u128 = 0xc9b1c4a535ab9e84aa5017cf7dde263e;
                 }
@@ -35503,6 +39997,19 @@ pub mod runtime_types {
                     Array16([u8; 16usize]),
                     #[codec(index = 5u8)]
                     Array32([u8; 32usize]),
+                }
+                impl AssetInstance {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Undefined { .. } => "Undefined",
+                            Self::Index { .. } => "Index",
+                            Self::Array4 { .. } => "Array4",
+                            Self::Array8 { .. } => "Array8",
+                            Self::Array16 { .. } => "Array16",
+                            Self::Array32 { .. } => "Array32",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for AssetInstance {
                     const TYPE_HASH: u128 = 0x5d0822568ebcf569642a7a815f247772;
@@ -35561,6 +40068,15 @@ pub mod runtime_types {
                     NonFungible(
                         super::super::super::super::runtime_types::xcm::v3::multiasset::AssetInstance,
                     ),
+                }
+                impl Fungibility {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Fungible { .. } => "Fungible",
+                            Self::NonFungible { .. } => "NonFungible",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Fungibility {
                     const TYPE_HASH: u128 = 0xc6fc30bd7b2f863310a356814431305d;
@@ -35623,6 +40139,15 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v3::multiasset::WildMultiAsset,
                     ),
                 }
+                impl MultiAssetFilter {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Definite { .. } => "Definite",
+                            Self::Wild { .. } => "Wild",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for MultiAssetFilter {
                     const TYPE_HASH: u128 = 0x2948a6edf57131a4462bae46c0970939;
                 }
@@ -35672,6 +40197,15 @@ pub mod runtime_types {
                     #[codec(index = 1u8)]
                     NonFungible,
                 }
+                impl WildFungibility {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Fungible { .. } => "Fungible",
+                            Self::NonFungible { .. } => "NonFungible",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for WildFungibility {
                     const TYPE_HASH: u128 = 0x5d3c2da8479829ee4afc042964508e94;
                 }
@@ -35708,6 +40242,17 @@ pub mod runtime_types {
                         #[codec(compact)]
                         count: u32,
                     },
+                }
+                impl WildMultiAsset {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::All { .. } => "All",
+                            Self::AllOf { .. } => "AllOf",
+                            Self::AllCounted { .. } => "AllCounted",
+                            Self::AllOfCounted { .. } => "AllOfCounted",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for WildMultiAsset {
                     const TYPE_HASH: u128 = 0xd6b25d22a26f8db393291b1cf134625e;
@@ -35851,6 +40396,59 @@ pub mod runtime_types {
                     #[codec(index = 39u8)]
                     ExceedsStackLimit,
                 }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Overflow { .. } => "Overflow",
+                            Self::Unimplemented { .. } => "Unimplemented",
+                            Self::UntrustedReserveLocation { .. } => {
+                                "UntrustedReserveLocation"
+                            }
+                            Self::UntrustedTeleportLocation { .. } => {
+                                "UntrustedTeleportLocation"
+                            }
+                            Self::LocationFull { .. } => "LocationFull",
+                            Self::LocationNotInvertible { .. } => "LocationNotInvertible",
+                            Self::BadOrigin { .. } => "BadOrigin",
+                            Self::InvalidLocation { .. } => "InvalidLocation",
+                            Self::AssetNotFound { .. } => "AssetNotFound",
+                            Self::FailedToTransactAsset { .. } => "FailedToTransactAsset",
+                            Self::NotWithdrawable { .. } => "NotWithdrawable",
+                            Self::LocationCannotHold { .. } => "LocationCannotHold",
+                            Self::ExceedsMaxMessageSize { .. } => "ExceedsMaxMessageSize",
+                            Self::DestinationUnsupported { .. } => {
+                                "DestinationUnsupported"
+                            }
+                            Self::Transport { .. } => "Transport",
+                            Self::Unroutable { .. } => "Unroutable",
+                            Self::UnknownClaim { .. } => "UnknownClaim",
+                            Self::FailedToDecode { .. } => "FailedToDecode",
+                            Self::MaxWeightInvalid { .. } => "MaxWeightInvalid",
+                            Self::NotHoldingFees { .. } => "NotHoldingFees",
+                            Self::TooExpensive { .. } => "TooExpensive",
+                            Self::Trap { .. } => "Trap",
+                            Self::ExpectationFalse { .. } => "ExpectationFalse",
+                            Self::PalletNotFound { .. } => "PalletNotFound",
+                            Self::NameMismatch { .. } => "NameMismatch",
+                            Self::VersionIncompatible { .. } => "VersionIncompatible",
+                            Self::HoldingWouldOverflow { .. } => "HoldingWouldOverflow",
+                            Self::ExportError { .. } => "ExportError",
+                            Self::ReanchorFailed { .. } => "ReanchorFailed",
+                            Self::NoDeal { .. } => "NoDeal",
+                            Self::FeesNotMet { .. } => "FeesNotMet",
+                            Self::LockError { .. } => "LockError",
+                            Self::NoPermission { .. } => "NoPermission",
+                            Self::Unanchored { .. } => "Unanchored",
+                            Self::NotDepositable { .. } => "NotDepositable",
+                            Self::UnhandledXcmVersion { .. } => "UnhandledXcmVersion",
+                            Self::WeightLimitReached { .. } => "WeightLimitReached",
+                            Self::Barrier { .. } => "Barrier",
+                            Self::WeightNotComputable { .. } => "WeightNotComputable",
+                            Self::ExceedsStackLimit { .. } => "ExceedsStackLimit",
+                        }
+                    }
+                }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x94ae234ba95532de53e329870216af0b;
                 }
@@ -35993,6 +40591,16 @@ pub mod runtime_types {
                     Error(
                         super::super::super::super::runtime_types::xcm::v3::traits::Error,
                     ),
+                }
+                impl Outcome {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Complete { .. } => "Complete",
+                            Self::Incomplete { .. } => "Incomplete",
+                            Self::Error { .. } => "Error",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Outcome {
                     const TYPE_HASH: u128 = 0x18674c6662dbc8c50cf8180ac9ed4419;

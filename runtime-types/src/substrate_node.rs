@@ -7,6 +7,78 @@
     unused_imports,
     unexpected_cfgs
 )]
+impl RuntimeCall {
+    /// The pallet's name, as the metadata spells it.
+    pub fn pallet_name(&self) -> &'static str {
+        self.variant_name()
+    }
+    ///The call's name in its pallet, as the metadata spells it.
+    pub fn call_name(&self) -> &'static str {
+        match self {
+            Self::System(inner) => inner.variant_name(),
+            Self::Utility(inner) => inner.variant_name(),
+            Self::Babe(inner) => inner.variant_name(),
+            Self::Timestamp(inner) => inner.variant_name(),
+            Self::Indices(inner) => inner.variant_name(),
+            Self::Balances(inner) => inner.variant_name(),
+            Self::ElectionProviderMultiPhase(inner) => inner.variant_name(),
+            Self::Staking(inner) => inner.variant_name(),
+            Self::Session(inner) => inner.variant_name(),
+            Self::Democracy(inner) => inner.variant_name(),
+            Self::Council(inner) => inner.variant_name(),
+            Self::TechnicalCommittee(inner) => inner.variant_name(),
+            Self::Elections(inner) => inner.variant_name(),
+            Self::TechnicalMembership(inner) => inner.variant_name(),
+            Self::Grandpa(inner) => inner.variant_name(),
+            Self::Treasury(inner) => inner.variant_name(),
+            Self::AssetRate(inner) => inner.variant_name(),
+            Self::Contracts(inner) => inner.variant_name(),
+            Self::Sudo(inner) => inner.variant_name(),
+            Self::ImOnline(inner) => inner.variant_name(),
+            Self::Identity(inner) => inner.variant_name(),
+            Self::Society(inner) => inner.variant_name(),
+            Self::Recovery(inner) => inner.variant_name(),
+            Self::Vesting(inner) => inner.variant_name(),
+            Self::Scheduler(inner) => inner.variant_name(),
+            Self::Glutton(inner) => inner.variant_name(),
+            Self::Preimage(inner) => inner.variant_name(),
+            Self::Proxy(inner) => inner.variant_name(),
+            Self::Multisig(inner) => inner.variant_name(),
+            Self::Bounties(inner) => inner.variant_name(),
+            Self::Tips(inner) => inner.variant_name(),
+            Self::Assets(inner) => inner.variant_name(),
+            Self::PoolAssets(inner) => inner.variant_name(),
+            Self::Lottery(inner) => inner.variant_name(),
+            Self::Nis(inner) => inner.variant_name(),
+            Self::Uniques(inner) => inner.variant_name(),
+            Self::Nfts(inner) => inner.variant_name(),
+            Self::NftFractionalization(inner) => inner.variant_name(),
+            Self::Salary(inner) => inner.variant_name(),
+            Self::CoreFellowship(inner) => inner.variant_name(),
+            Self::TransactionStorage(inner) => inner.variant_name(),
+            Self::VoterList(inner) => inner.variant_name(),
+            Self::StateTrieMigration(inner) => inner.variant_name(),
+            Self::ChildBounties(inner) => inner.variant_name(),
+            Self::Referenda(inner) => inner.variant_name(),
+            Self::Remark(inner) => inner.variant_name(),
+            Self::RootTesting(inner) => inner.variant_name(),
+            Self::ConvictionVoting(inner) => inner.variant_name(),
+            Self::Whitelist(inner) => inner.variant_name(),
+            Self::AllianceMotion(inner) => inner.variant_name(),
+            Self::Alliance(inner) => inner.variant_name(),
+            Self::NominationPools(inner) => inner.variant_name(),
+            Self::RankedPolls(inner) => inner.variant_name(),
+            Self::RankedCollective(inner) => inner.variant_name(),
+            Self::AssetConversion(inner) => inner.variant_name(),
+            Self::FastUnstake(inner) => inner.variant_name(),
+            Self::MessageQueue(inner) => inner.variant_name(),
+            Self::Pov(inner) => inner.variant_name(),
+            Self::TxPause(inner) => inner.variant_name(),
+            Self::SafeMode(inner) => inner.variant_name(),
+            Self::Broker(inner) => inner.variant_name(),
+        }
+    }
+}
 /// The runtime's call enum: every pallet's calls.
 pub type RuntimeCall = runtime_types::kitchensink_runtime::RuntimeCall;
 /// The address type of signed extrinsics.
@@ -34,6 +106,80 @@ pub type UncheckedExtrinsic = ::ferroscale_runtime_types::UncheckedExtrinsic<
     Signature,
     Extra,
 >;
+impl RuntimeEvent {
+    /// The pallet's name, as the metadata spells it.
+    pub fn pallet_name(&self) -> &'static str {
+        self.variant_name()
+    }
+    ///The event's name in its pallet, as the metadata spells it.
+    pub fn event_name(&self) -> &'static str {
+        match self {
+            Self::System(inner) => inner.variant_name(),
+            Self::Utility(inner) => inner.variant_name(),
+            Self::Indices(inner) => inner.variant_name(),
+            Self::Balances(inner) => inner.variant_name(),
+            Self::TransactionPayment(inner) => inner.variant_name(),
+            Self::AssetTxPayment(inner) => inner.variant_name(),
+            Self::AssetConversionTxPayment(inner) => inner.variant_name(),
+            Self::ElectionProviderMultiPhase(inner) => inner.variant_name(),
+            Self::Staking(inner) => inner.variant_name(),
+            Self::Session(inner) => inner.variant_name(),
+            Self::Democracy(inner) => inner.variant_name(),
+            Self::Council(inner) => inner.variant_name(),
+            Self::TechnicalCommittee(inner) => inner.variant_name(),
+            Self::Elections(inner) => inner.variant_name(),
+            Self::TechnicalMembership(inner) => inner.variant_name(),
+            Self::Grandpa(inner) => inner.variant_name(),
+            Self::Treasury(inner) => inner.variant_name(),
+            Self::AssetRate(inner) => inner.variant_name(),
+            Self::Contracts(inner) => inner.variant_name(),
+            Self::Sudo(inner) => inner.variant_name(),
+            Self::ImOnline(inner) => inner.variant_name(),
+            Self::Offences(inner) => inner.variant_name(),
+            Self::Identity(inner) => inner.variant_name(),
+            Self::Society(inner) => inner.variant_name(),
+            Self::Recovery(inner) => inner.variant_name(),
+            Self::Vesting(inner) => inner.variant_name(),
+            Self::Scheduler(inner) => inner.variant_name(),
+            Self::Glutton(inner) => inner.variant_name(),
+            Self::Preimage(inner) => inner.variant_name(),
+            Self::Proxy(inner) => inner.variant_name(),
+            Self::Multisig(inner) => inner.variant_name(),
+            Self::Bounties(inner) => inner.variant_name(),
+            Self::Tips(inner) => inner.variant_name(),
+            Self::Assets(inner) => inner.variant_name(),
+            Self::PoolAssets(inner) => inner.variant_name(),
+            Self::Lottery(inner) => inner.variant_name(),
+            Self::Nis(inner) => inner.variant_name(),
+            Self::Uniques(inner) => inner.variant_name(),
+            Self::Nfts(inner) => inner.variant_name(),
+            Self::NftFractionalization(inner) => inner.variant_name(),
+            Self::Salary(inner) => inner.variant_name(),
+            Self::CoreFellowship(inner) => inner.variant_name(),
+            Self::TransactionStorage(inner) => inner.variant_name(),
+            Self::VoterList(inner) => inner.variant_name(),
+            Self::StateTrieMigration(inner) => inner.variant_name(),
+            Self::ChildBounties(inner) => inner.variant_name(),
+            Self::Referenda(inner) => inner.variant_name(),
+            Self::Remark(inner) => inner.variant_name(),
+            Self::ConvictionVoting(inner) => inner.variant_name(),
+            Self::Whitelist(inner) => inner.variant_name(),
+            Self::AllianceMotion(inner) => inner.variant_name(),
+            Self::Alliance(inner) => inner.variant_name(),
+            Self::NominationPools(inner) => inner.variant_name(),
+            Self::RankedPolls(inner) => inner.variant_name(),
+            Self::RankedCollective(inner) => inner.variant_name(),
+            Self::AssetConversion(inner) => inner.variant_name(),
+            Self::FastUnstake(inner) => inner.variant_name(),
+            Self::MessageQueue(inner) => inner.variant_name(),
+            Self::Pov(inner) => inner.variant_name(),
+            Self::TxPause(inner) => inner.variant_name(),
+            Self::SafeMode(inner) => inner.variant_name(),
+            Self::Statement(inner) => inner.variant_name(),
+            Self::Broker(inner) => inner.variant_name(),
+        }
+    }
+}
 /// The runtime's event enum: every pallet's events.
 pub type RuntimeEvent = runtime_types::kitchensink_runtime::RuntimeEvent;
 /// The runtime's error enum: every pallet's errors.
@@ -2197,6 +2343,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 noop,
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::emit_event { .. } => "emit_event",
+                        Self::noop { .. } => "noop",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x12c411f8ca8b24cb2bd471bc9a84f94d;
             }
@@ -2218,6 +2373,14 @@ pub mod runtime_types {
             pub enum Event {
                 #[codec(index = 0u8)]
                 TestEvent,
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TestEvent { .. } => "TestEvent",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x8a76b30bf3999f51e65b932f4ae6dc47;
@@ -2263,6 +2426,16 @@ pub mod runtime_types {
                 Operational,
                 #[codec(index = 2u8)]
                 Mandatory,
+            }
+            impl DispatchClass {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Normal { .. } => "Normal",
+                        Self::Operational { .. } => "Operational",
+                        Self::Mandatory { .. } => "Mandatory",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for DispatchClass {
                 const TYPE_HASH: u128 = 0x86779ec03eee656bf1730f7bd9cebc24;
@@ -2324,6 +2497,15 @@ pub mod runtime_types {
                 Yes,
                 #[codec(index = 1u8)]
                 No,
+            }
+            impl Pays {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Yes { .. } => "Yes",
+                        Self::No { .. } => "No",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Pays {
                 const TYPE_HASH: u128 = 0xe32a899be9fa98a5599dc413276768c6;
@@ -2408,6 +2590,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 None,
             }
+            impl<AccountId> RawOrigin<AccountId> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Root { .. } => "Root",
+                        Self::Signed { .. } => "Signed",
+                        Self::None { .. } => "None",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<AccountId: ToValue> ToValue for RawOrigin<AccountId> {
                 fn to_value(&self) -> Value {
@@ -2447,6 +2639,18 @@ pub mod runtime_types {
                     ),
                     #[codec(index = 4u8)]
                     Yield,
+                }
+                impl ProcessMessageError {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::BadFormat { .. } => "BadFormat",
+                            Self::Corrupt { .. } => "Corrupt",
+                            Self::Unsupported { .. } => "Unsupported",
+                            Self::Overweight { .. } => "Overweight",
+                            Self::Yield { .. } => "Yield",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for ProcessMessageError {
                     const TYPE_HASH: u128 = 0x649b8272274230fdc9f52075982fe340;
@@ -2495,6 +2699,16 @@ pub mod runtime_types {
                     ),
                     #[codec(index = 2u8)]
                     Lookup { hash: ::ferroscale_runtime_types::H256, len: u32 },
+                }
+                impl Bounded {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Legacy { .. } => "Legacy",
+                            Self::Inline { .. } => "Inline",
+                            Self::Lookup { .. } => "Lookup",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Bounded {
                     const TYPE_HASH: u128 = 0x598959227f3fc1a2e3f1c0ec91905804;
@@ -2551,6 +2765,15 @@ pub mod runtime_types {
                     #[codec(index = 1u8)]
                     After(BlockNumber),
                 }
+                impl<BlockNumber> DispatchTime<BlockNumber> {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::At { .. } => "At",
+                            Self::After { .. } => "After",
+                        }
+                    }
+                }
                 #[cfg(feature = "values")]
                 impl<BlockNumber: ToValue> ToValue for DispatchTime<BlockNumber> {
                     fn to_value(&self) -> Value {
@@ -2584,6 +2807,15 @@ pub mod runtime_types {
                         Free,
                         #[codec(index = 1u8)]
                         Reserved,
+                    }
+                    impl BalanceStatus {
+                        /// The variant's name, as the metadata spells it.
+                        pub fn variant_name(&self) -> &'static str {
+                            match *self {
+                                Self::Free { .. } => "Free",
+                                Self::Reserved { .. } => "Reserved",
+                            }
+                        }
                     }
                     impl ::ferroscale_runtime_types::TypeHash for BalanceStatus {
                         const TYPE_HASH: u128 = 0xd89f45e9f0959fda4c26d9d7f21a7402;
@@ -2697,6 +2929,16 @@ pub mod runtime_types {
             Finalization,
             #[codec(index = 2u8)]
             Initialization,
+        }
+        impl Phase {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::ApplyExtrinsic { .. } => "ApplyExtrinsic",
+                    Self::Finalization { .. } => "Finalization",
+                    Self::Initialization { .. } => "Initialization",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for Phase {
             const TYPE_HASH: u128 = 0x99cbdc724dfa5168c281d150718acffb;
@@ -2960,6 +3202,21 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 remark_with_event { remark: Vec<u8> },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::remark { .. } => "remark",
+                        Self::set_heap_pages { .. } => "set_heap_pages",
+                        Self::set_code { .. } => "set_code",
+                        Self::set_code_without_checks { .. } => "set_code_without_checks",
+                        Self::set_storage { .. } => "set_storage",
+                        Self::kill_storage { .. } => "kill_storage",
+                        Self::kill_prefix { .. } => "kill_prefix",
+                        Self::remark_with_event { .. } => "remark_with_event",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x430ee126e790a8677fba4d2113f8aaab;
             }
@@ -3071,6 +3328,23 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 CallFiltered,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidSpecName { .. } => "InvalidSpecName",
+                        Self::SpecVersionNeedsToIncrease { .. } => {
+                            "SpecVersionNeedsToIncrease"
+                        }
+                        Self::FailedToExtractRuntimeVersion { .. } => {
+                            "FailedToExtractRuntimeVersion"
+                        }
+                        Self::NonDefaultComposite { .. } => "NonDefaultComposite",
+                        Self::NonZeroRefCount { .. } => "NonZeroRefCount",
+                        Self::CallFiltered { .. } => "CallFiltered",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xe1c18e9b519a89d94da3e4570eff5c4c;
             }
@@ -3126,6 +3400,19 @@ pub mod runtime_types {
                     sender: ::ferroscale_runtime_types::AccountId32,
                     hash: ::ferroscale_runtime_types::H256,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ExtrinsicSuccess { .. } => "ExtrinsicSuccess",
+                        Self::ExtrinsicFailed { .. } => "ExtrinsicFailed",
+                        Self::CodeUpdated { .. } => "CodeUpdated",
+                        Self::NewAccount { .. } => "NewAccount",
+                        Self::KilledAccount { .. } => "KilledAccount",
+                        Self::Remarked { .. } => "Remarked",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x0e26f9eea6cff3fc5761e57062f15815;
@@ -3470,6 +3757,18 @@ pub mod runtime_types {
             #[codec(index = 4u8)]
             Void(super::super::runtime_types::sp_core::Void),
         }
+        impl OriginCaller {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::system { .. } => "system",
+                    Self::Council { .. } => "Council",
+                    Self::TechnicalCommittee { .. } => "TechnicalCommittee",
+                    Self::AllianceMotion { .. } => "AllianceMotion",
+                    Self::Void { .. } => "Void",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for OriginCaller {
             const TYPE_HASH: u128 = 0xdc9f2cc7f5e7b21c16dc5dd4440991a7;
         }
@@ -3515,6 +3814,17 @@ pub mod runtime_types {
             Governance,
             #[codec(index = 3u8)]
             Staking,
+        }
+        impl ProxyType {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Any { .. } => "Any",
+                    Self::NonTransfer { .. } => "NonTransfer",
+                    Self::Governance { .. } => "Governance",
+                    Self::Staking { .. } => "Staking",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for ProxyType {
             const TYPE_HASH: u128 = 0x5227f11523f73805f507d077919ce661;
@@ -3707,6 +4017,76 @@ pub mod runtime_types {
             SafeMode(super::super::runtime_types::pallet_safe_mode::pallet::Call),
             #[codec(index = 70u8)]
             Broker(super::super::runtime_types::pallet_broker::pallet::Call),
+        }
+        impl RuntimeCall {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::System { .. } => "System",
+                    Self::Utility { .. } => "Utility",
+                    Self::Babe { .. } => "Babe",
+                    Self::Timestamp { .. } => "Timestamp",
+                    Self::Indices { .. } => "Indices",
+                    Self::Balances { .. } => "Balances",
+                    Self::ElectionProviderMultiPhase { .. } => {
+                        "ElectionProviderMultiPhase"
+                    }
+                    Self::Staking { .. } => "Staking",
+                    Self::Session { .. } => "Session",
+                    Self::Democracy { .. } => "Democracy",
+                    Self::Council { .. } => "Council",
+                    Self::TechnicalCommittee { .. } => "TechnicalCommittee",
+                    Self::Elections { .. } => "Elections",
+                    Self::TechnicalMembership { .. } => "TechnicalMembership",
+                    Self::Grandpa { .. } => "Grandpa",
+                    Self::Treasury { .. } => "Treasury",
+                    Self::AssetRate { .. } => "AssetRate",
+                    Self::Contracts { .. } => "Contracts",
+                    Self::Sudo { .. } => "Sudo",
+                    Self::ImOnline { .. } => "ImOnline",
+                    Self::Identity { .. } => "Identity",
+                    Self::Society { .. } => "Society",
+                    Self::Recovery { .. } => "Recovery",
+                    Self::Vesting { .. } => "Vesting",
+                    Self::Scheduler { .. } => "Scheduler",
+                    Self::Glutton { .. } => "Glutton",
+                    Self::Preimage { .. } => "Preimage",
+                    Self::Proxy { .. } => "Proxy",
+                    Self::Multisig { .. } => "Multisig",
+                    Self::Bounties { .. } => "Bounties",
+                    Self::Tips { .. } => "Tips",
+                    Self::Assets { .. } => "Assets",
+                    Self::PoolAssets { .. } => "PoolAssets",
+                    Self::Lottery { .. } => "Lottery",
+                    Self::Nis { .. } => "Nis",
+                    Self::Uniques { .. } => "Uniques",
+                    Self::Nfts { .. } => "Nfts",
+                    Self::NftFractionalization { .. } => "NftFractionalization",
+                    Self::Salary { .. } => "Salary",
+                    Self::CoreFellowship { .. } => "CoreFellowship",
+                    Self::TransactionStorage { .. } => "TransactionStorage",
+                    Self::VoterList { .. } => "VoterList",
+                    Self::StateTrieMigration { .. } => "StateTrieMigration",
+                    Self::ChildBounties { .. } => "ChildBounties",
+                    Self::Referenda { .. } => "Referenda",
+                    Self::Remark { .. } => "Remark",
+                    Self::RootTesting { .. } => "RootTesting",
+                    Self::ConvictionVoting { .. } => "ConvictionVoting",
+                    Self::Whitelist { .. } => "Whitelist",
+                    Self::AllianceMotion { .. } => "AllianceMotion",
+                    Self::Alliance { .. } => "Alliance",
+                    Self::NominationPools { .. } => "NominationPools",
+                    Self::RankedPolls { .. } => "RankedPolls",
+                    Self::RankedCollective { .. } => "RankedCollective",
+                    Self::AssetConversion { .. } => "AssetConversion",
+                    Self::FastUnstake { .. } => "FastUnstake",
+                    Self::MessageQueue { .. } => "MessageQueue",
+                    Self::Pov { .. } => "Pov",
+                    Self::TxPause { .. } => "TxPause",
+                    Self::SafeMode { .. } => "SafeMode",
+                    Self::Broker { .. } => "Broker",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeCall {
             const TYPE_HASH: u128 = 0xb2004e7b9461e83231ea8b2bb48c7ac9;
@@ -4218,6 +4598,73 @@ pub mod runtime_types {
             #[codec(index = 70u8)]
             Broker(super::super::runtime_types::pallet_broker::pallet::Error),
         }
+        impl RuntimeError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::System { .. } => "System",
+                    Self::Utility { .. } => "Utility",
+                    Self::Babe { .. } => "Babe",
+                    Self::Indices { .. } => "Indices",
+                    Self::Balances { .. } => "Balances",
+                    Self::ElectionProviderMultiPhase { .. } => {
+                        "ElectionProviderMultiPhase"
+                    }
+                    Self::Staking { .. } => "Staking",
+                    Self::Session { .. } => "Session",
+                    Self::Democracy { .. } => "Democracy",
+                    Self::Council { .. } => "Council",
+                    Self::TechnicalCommittee { .. } => "TechnicalCommittee",
+                    Self::Elections { .. } => "Elections",
+                    Self::TechnicalMembership { .. } => "TechnicalMembership",
+                    Self::Grandpa { .. } => "Grandpa",
+                    Self::Treasury { .. } => "Treasury",
+                    Self::AssetRate { .. } => "AssetRate",
+                    Self::Contracts { .. } => "Contracts",
+                    Self::Sudo { .. } => "Sudo",
+                    Self::ImOnline { .. } => "ImOnline",
+                    Self::Identity { .. } => "Identity",
+                    Self::Society { .. } => "Society",
+                    Self::Recovery { .. } => "Recovery",
+                    Self::Vesting { .. } => "Vesting",
+                    Self::Scheduler { .. } => "Scheduler",
+                    Self::Glutton { .. } => "Glutton",
+                    Self::Preimage { .. } => "Preimage",
+                    Self::Proxy { .. } => "Proxy",
+                    Self::Multisig { .. } => "Multisig",
+                    Self::Bounties { .. } => "Bounties",
+                    Self::Tips { .. } => "Tips",
+                    Self::Assets { .. } => "Assets",
+                    Self::PoolAssets { .. } => "PoolAssets",
+                    Self::Lottery { .. } => "Lottery",
+                    Self::Nis { .. } => "Nis",
+                    Self::Uniques { .. } => "Uniques",
+                    Self::Nfts { .. } => "Nfts",
+                    Self::NftFractionalization { .. } => "NftFractionalization",
+                    Self::Salary { .. } => "Salary",
+                    Self::CoreFellowship { .. } => "CoreFellowship",
+                    Self::TransactionStorage { .. } => "TransactionStorage",
+                    Self::VoterList { .. } => "VoterList",
+                    Self::StateTrieMigration { .. } => "StateTrieMigration",
+                    Self::ChildBounties { .. } => "ChildBounties",
+                    Self::Referenda { .. } => "Referenda",
+                    Self::Remark { .. } => "Remark",
+                    Self::ConvictionVoting { .. } => "ConvictionVoting",
+                    Self::Whitelist { .. } => "Whitelist",
+                    Self::AllianceMotion { .. } => "AllianceMotion",
+                    Self::Alliance { .. } => "Alliance",
+                    Self::NominationPools { .. } => "NominationPools",
+                    Self::RankedPolls { .. } => "RankedPolls",
+                    Self::RankedCollective { .. } => "RankedCollective",
+                    Self::AssetConversion { .. } => "AssetConversion",
+                    Self::FastUnstake { .. } => "FastUnstake",
+                    Self::MessageQueue { .. } => "MessageQueue",
+                    Self::TxPause { .. } => "TxPause",
+                    Self::SafeMode { .. } => "SafeMode",
+                    Self::Broker { .. } => "Broker",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeError {
             const TYPE_HASH: u128 = 0xef5683b36cc570f0e5b1dc7bf97e0af0;
         }
@@ -4728,6 +5175,78 @@ pub mod runtime_types {
             #[codec(index = 70u8)]
             Broker(super::super::runtime_types::pallet_broker::pallet::Event),
         }
+        impl RuntimeEvent {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::System { .. } => "System",
+                    Self::Utility { .. } => "Utility",
+                    Self::Indices { .. } => "Indices",
+                    Self::Balances { .. } => "Balances",
+                    Self::TransactionPayment { .. } => "TransactionPayment",
+                    Self::AssetTxPayment { .. } => "AssetTxPayment",
+                    Self::AssetConversionTxPayment { .. } => "AssetConversionTxPayment",
+                    Self::ElectionProviderMultiPhase { .. } => {
+                        "ElectionProviderMultiPhase"
+                    }
+                    Self::Staking { .. } => "Staking",
+                    Self::Session { .. } => "Session",
+                    Self::Democracy { .. } => "Democracy",
+                    Self::Council { .. } => "Council",
+                    Self::TechnicalCommittee { .. } => "TechnicalCommittee",
+                    Self::Elections { .. } => "Elections",
+                    Self::TechnicalMembership { .. } => "TechnicalMembership",
+                    Self::Grandpa { .. } => "Grandpa",
+                    Self::Treasury { .. } => "Treasury",
+                    Self::AssetRate { .. } => "AssetRate",
+                    Self::Contracts { .. } => "Contracts",
+                    Self::Sudo { .. } => "Sudo",
+                    Self::ImOnline { .. } => "ImOnline",
+                    Self::Offences { .. } => "Offences",
+                    Self::Identity { .. } => "Identity",
+                    Self::Society { .. } => "Society",
+                    Self::Recovery { .. } => "Recovery",
+                    Self::Vesting { .. } => "Vesting",
+                    Self::Scheduler { .. } => "Scheduler",
+                    Self::Glutton { .. } => "Glutton",
+                    Self::Preimage { .. } => "Preimage",
+                    Self::Proxy { .. } => "Proxy",
+                    Self::Multisig { .. } => "Multisig",
+                    Self::Bounties { .. } => "Bounties",
+                    Self::Tips { .. } => "Tips",
+                    Self::Assets { .. } => "Assets",
+                    Self::PoolAssets { .. } => "PoolAssets",
+                    Self::Lottery { .. } => "Lottery",
+                    Self::Nis { .. } => "Nis",
+                    Self::Uniques { .. } => "Uniques",
+                    Self::Nfts { .. } => "Nfts",
+                    Self::NftFractionalization { .. } => "NftFractionalization",
+                    Self::Salary { .. } => "Salary",
+                    Self::CoreFellowship { .. } => "CoreFellowship",
+                    Self::TransactionStorage { .. } => "TransactionStorage",
+                    Self::VoterList { .. } => "VoterList",
+                    Self::StateTrieMigration { .. } => "StateTrieMigration",
+                    Self::ChildBounties { .. } => "ChildBounties",
+                    Self::Referenda { .. } => "Referenda",
+                    Self::Remark { .. } => "Remark",
+                    Self::ConvictionVoting { .. } => "ConvictionVoting",
+                    Self::Whitelist { .. } => "Whitelist",
+                    Self::AllianceMotion { .. } => "AllianceMotion",
+                    Self::Alliance { .. } => "Alliance",
+                    Self::NominationPools { .. } => "NominationPools",
+                    Self::RankedPolls { .. } => "RankedPolls",
+                    Self::RankedCollective { .. } => "RankedCollective",
+                    Self::AssetConversion { .. } => "AssetConversion",
+                    Self::FastUnstake { .. } => "FastUnstake",
+                    Self::MessageQueue { .. } => "MessageQueue",
+                    Self::Pov { .. } => "Pov",
+                    Self::TxPause { .. } => "TxPause",
+                    Self::SafeMode { .. } => "SafeMode",
+                    Self::Statement { .. } => "Statement",
+                    Self::Broker { .. } => "Broker",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeEvent {
             const TYPE_HASH: u128 = 0x7fb0d56d70e3e41b2f8935c9e43aff90;
         }
@@ -5114,6 +5633,17 @@ pub mod runtime_types {
             #[codec(index = 68u8)]
             SafeMode(super::super::runtime_types::pallet_safe_mode::pallet::HoldReason),
         }
+        impl RuntimeHoldReason {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Contracts { .. } => "Contracts",
+                    Self::Nis { .. } => "Nis",
+                    Self::NftFractionalization { .. } => "NftFractionalization",
+                    Self::SafeMode { .. } => "SafeMode",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeHoldReason {
             const TYPE_HASH: u128 = 0xd901bc2ab77063b89855404b7a78d97a;
         }
@@ -5191,6 +5721,16 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Retiring,
         }
+        impl MemberRole {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Fellow { .. } => "Fellow",
+                    Self::Ally { .. } => "Ally",
+                    Self::Retiring { .. } => "Retiring",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for MemberRole {
             const TYPE_HASH: u128 = 0x8fca79c1b480883bef3efd6caa9538f6;
         }
@@ -5214,6 +5754,15 @@ pub mod runtime_types {
             AccountId(AccountId),
             #[codec(index = 1u8)]
             Website(Url),
+        }
+        impl<AccountId, Url> UnscrupulousItem<AccountId, Url> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::AccountId { .. } => "AccountId",
+                    Self::Website { .. } => "Website",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue, Url: ToValue> ToValue
@@ -5335,6 +5884,32 @@ pub mod runtime_types {
                 },
                 #[codec(index = 17u8)]
                 abdicate_fellow_status,
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::propose { .. } => "propose",
+                        Self::vote { .. } => "vote",
+                        Self::init_members { .. } => "init_members",
+                        Self::disband { .. } => "disband",
+                        Self::set_rule { .. } => "set_rule",
+                        Self::announce { .. } => "announce",
+                        Self::remove_announcement { .. } => "remove_announcement",
+                        Self::join_alliance { .. } => "join_alliance",
+                        Self::nominate_ally { .. } => "nominate_ally",
+                        Self::elevate_ally { .. } => "elevate_ally",
+                        Self::give_retirement_notice { .. } => "give_retirement_notice",
+                        Self::retire { .. } => "retire",
+                        Self::kick_member { .. } => "kick_member",
+                        Self::add_unscrupulous_items { .. } => "add_unscrupulous_items",
+                        Self::remove_unscrupulous_items { .. } => {
+                            "remove_unscrupulous_items"
+                        }
+                        Self::close { .. } => "close",
+                        Self::abdicate_fellow_status { .. } => "abdicate_fellow_status",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x99eaa7851bf82ff5459d14ffc26f645f;
@@ -5569,6 +6144,51 @@ pub mod runtime_types {
                 #[codec(index = 23u8)]
                 FellowsMissing,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::AllianceNotYetInitialized { .. } => {
+                            "AllianceNotYetInitialized"
+                        }
+                        Self::AllianceAlreadyInitialized { .. } => {
+                            "AllianceAlreadyInitialized"
+                        }
+                        Self::AlreadyMember { .. } => "AlreadyMember",
+                        Self::NotMember { .. } => "NotMember",
+                        Self::NotAlly { .. } => "NotAlly",
+                        Self::NoVotingRights { .. } => "NoVotingRights",
+                        Self::AlreadyElevated { .. } => "AlreadyElevated",
+                        Self::AlreadyUnscrupulous { .. } => "AlreadyUnscrupulous",
+                        Self::AccountNonGrata { .. } => "AccountNonGrata",
+                        Self::NotListedAsUnscrupulous { .. } => "NotListedAsUnscrupulous",
+                        Self::TooManyUnscrupulousItems { .. } => {
+                            "TooManyUnscrupulousItems"
+                        }
+                        Self::TooLongWebsiteUrl { .. } => "TooLongWebsiteUrl",
+                        Self::InsufficientFunds { .. } => "InsufficientFunds",
+                        Self::WithoutIdentityDisplayAndWebsite { .. } => {
+                            "WithoutIdentityDisplayAndWebsite"
+                        }
+                        Self::WithoutGoodIdentityJudgement { .. } => {
+                            "WithoutGoodIdentityJudgement"
+                        }
+                        Self::MissingProposalHash { .. } => "MissingProposalHash",
+                        Self::MissingAnnouncement { .. } => "MissingAnnouncement",
+                        Self::TooManyMembers { .. } => "TooManyMembers",
+                        Self::TooManyAnnouncements { .. } => "TooManyAnnouncements",
+                        Self::BadWitness { .. } => "BadWitness",
+                        Self::AlreadyRetiring { .. } => "AlreadyRetiring",
+                        Self::RetirementNoticeNotGiven { .. } => {
+                            "RetirementNoticeNotGiven"
+                        }
+                        Self::RetirementPeriodNotPassed { .. } => {
+                            "RetirementPeriodNotPassed"
+                        }
+                        Self::FellowsMissing { .. } => "FellowsMissing",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x50d41bc2e21dba73b7462fe91b126217;
             }
@@ -5721,6 +6341,28 @@ pub mod runtime_types {
                 },
                 #[codec(index = 12u8)]
                 FellowAbdicated { fellow: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NewRuleSet { .. } => "NewRuleSet",
+                        Self::Announced { .. } => "Announced",
+                        Self::AnnouncementRemoved { .. } => "AnnouncementRemoved",
+                        Self::MembersInitialized { .. } => "MembersInitialized",
+                        Self::NewAllyJoined { .. } => "NewAllyJoined",
+                        Self::AllyElevated { .. } => "AllyElevated",
+                        Self::MemberRetirementPeriodStarted { .. } => {
+                            "MemberRetirementPeriodStarted"
+                        }
+                        Self::MemberRetired { .. } => "MemberRetired",
+                        Self::MemberKicked { .. } => "MemberKicked",
+                        Self::UnscrupulousItemAdded { .. } => "UnscrupulousItemAdded",
+                        Self::UnscrupulousItemRemoved { .. } => "UnscrupulousItemRemoved",
+                        Self::AllianceDisbanded { .. } => "AllianceDisbanded",
+                        Self::FellowAbdicated { .. } => "FellowAbdicated",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xf3ec32e3059844a499193230d50a726e;
@@ -5977,6 +6619,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 V1,
             }
+            impl Version {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::V0 { .. } => "V0",
+                        Self::V1 { .. } => "V1",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Version {
                 const TYPE_HASH: u128 = 0x10e5d1ea21775c8352a37368de54243b;
             }
@@ -6062,6 +6713,22 @@ pub mod runtime_types {
                     send_to: ::ferroscale_runtime_types::AccountId32,
                     keep_alive: bool,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::create_pool { .. } => "create_pool",
+                        Self::add_liquidity { .. } => "add_liquidity",
+                        Self::remove_liquidity { .. } => "remove_liquidity",
+                        Self::swap_exact_tokens_for_tokens { .. } => {
+                            "swap_exact_tokens_for_tokens"
+                        }
+                        Self::swap_tokens_for_exact_tokens { .. } => {
+                            "swap_tokens_for_exact_tokens"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x2162775f38c615f6f4586aa2a6acc783;
@@ -6247,6 +6914,64 @@ pub mod runtime_types {
                 #[codec(index = 26u8)]
                 CorrespondenceError,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::EqualAssets { .. } => "EqualAssets",
+                        Self::UnsupportedAsset { .. } => "UnsupportedAsset",
+                        Self::PoolExists { .. } => "PoolExists",
+                        Self::WrongDesiredAmount { .. } => "WrongDesiredAmount",
+                        Self::AmountOneLessThanMinimal { .. } => {
+                            "AmountOneLessThanMinimal"
+                        }
+                        Self::AmountTwoLessThanMinimal { .. } => {
+                            "AmountTwoLessThanMinimal"
+                        }
+                        Self::ReserveLeftLessThanMinimal { .. } => {
+                            "ReserveLeftLessThanMinimal"
+                        }
+                        Self::AmountOutTooHigh { .. } => "AmountOutTooHigh",
+                        Self::PoolNotFound { .. } => "PoolNotFound",
+                        Self::Overflow { .. } => "Overflow",
+                        Self::AssetOneDepositDidNotMeetMinimum { .. } => {
+                            "AssetOneDepositDidNotMeetMinimum"
+                        }
+                        Self::AssetTwoDepositDidNotMeetMinimum { .. } => {
+                            "AssetTwoDepositDidNotMeetMinimum"
+                        }
+                        Self::AssetOneWithdrawalDidNotMeetMinimum { .. } => {
+                            "AssetOneWithdrawalDidNotMeetMinimum"
+                        }
+                        Self::AssetTwoWithdrawalDidNotMeetMinimum { .. } => {
+                            "AssetTwoWithdrawalDidNotMeetMinimum"
+                        }
+                        Self::OptimalAmountLessThanDesired { .. } => {
+                            "OptimalAmountLessThanDesired"
+                        }
+                        Self::InsufficientLiquidityMinted { .. } => {
+                            "InsufficientLiquidityMinted"
+                        }
+                        Self::ZeroLiquidity { .. } => "ZeroLiquidity",
+                        Self::ZeroAmount { .. } => "ZeroAmount",
+                        Self::InsufficientLiquidity { .. } => "InsufficientLiquidity",
+                        Self::ProvidedMinimumNotSufficientForSwap { .. } => {
+                            "ProvidedMinimumNotSufficientForSwap"
+                        }
+                        Self::ProvidedMaximumNotSufficientForSwap { .. } => {
+                            "ProvidedMaximumNotSufficientForSwap"
+                        }
+                        Self::PoolMustContainNativeCurrency { .. } => {
+                            "PoolMustContainNativeCurrency"
+                        }
+                        Self::InvalidPath { .. } => "InvalidPath",
+                        Self::PathError { .. } => "PathError",
+                        Self::NonUniquePath { .. } => "NonUniquePath",
+                        Self::IncorrectPoolAssetId { .. } => "IncorrectPoolAssetId",
+                        Self::CorrespondenceError { .. } => "CorrespondenceError",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xf94c20a125303fb8a4d862d21b4581cc;
             }
@@ -6415,6 +7140,18 @@ pub mod runtime_types {
                     amount: u128,
                 },
             }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::PoolCreated { .. } => "PoolCreated",
+                        Self::LiquidityAdded { .. } => "LiquidityAdded",
+                        Self::LiquidityRemoved { .. } => "LiquidityRemoved",
+                        Self::SwapExecuted { .. } => "SwapExecuted",
+                        Self::Transfer { .. } => "Transfer",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x6890127bfd915f003b0f04975ecda375;
             }
@@ -6566,6 +7303,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Asset(AssetId),
             }
+            impl<AssetId> NativeOrAssetId<AssetId> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Native { .. } => "Native",
+                        Self::Asset { .. } => "Asset",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<AssetId: ToValue> ToValue for NativeOrAssetId<AssetId> {
                 fn to_value(&self) -> Value {
@@ -6644,6 +7390,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 AssetRefundFailed { native_amount_kept: u128 },
             }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::AssetTxFeePaid { .. } => "AssetTxFeePaid",
+                        Self::AssetRefundFailed { .. } => "AssetRefundFailed",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x2ac5c97e0afdb8b9424f0cf6e1e07659;
             }
@@ -6713,6 +7468,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 remove { asset_kind: u32 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::create { .. } => "create",
+                        Self::update { .. } => "update",
+                        Self::remove { .. } => "remove",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x509b0d8c177e231486fd293ae9cccb3b;
             }
@@ -6768,6 +7533,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 AlreadyExists,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::UnknownAssetKind { .. } => "UnknownAssetKind",
+                        Self::AlreadyExists { .. } => "AlreadyExists",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x2791f012327503574cd5fc3298ba4bf0;
             }
@@ -6804,6 +7578,16 @@ pub mod runtime_types {
                     old: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
                     new: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::AssetRateCreated { .. } => "AssetRateCreated",
+                        Self::AssetRateRemoved { .. } => "AssetRateRemoved",
+                        Self::AssetRateUpdated { .. } => "AssetRateUpdated",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x8d6decce336b682d53719c403d193496;
@@ -6875,6 +7659,14 @@ pub mod runtime_types {
                     tip: u128,
                     asset_id: Option<u32>,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::AssetTxFeePaid { .. } => "AssetTxFeePaid",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x5e7276e66df9eda53bcc49cbba4ee178;
@@ -7186,6 +7978,45 @@ pub mod runtime_types {
                         u32,
                     >,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::create { .. } => "create",
+                        Self::force_create { .. } => "force_create",
+                        Self::start_destroy { .. } => "start_destroy",
+                        Self::destroy_accounts { .. } => "destroy_accounts",
+                        Self::destroy_approvals { .. } => "destroy_approvals",
+                        Self::finish_destroy { .. } => "finish_destroy",
+                        Self::mint { .. } => "mint",
+                        Self::burn { .. } => "burn",
+                        Self::transfer { .. } => "transfer",
+                        Self::transfer_keep_alive { .. } => "transfer_keep_alive",
+                        Self::force_transfer { .. } => "force_transfer",
+                        Self::freeze { .. } => "freeze",
+                        Self::thaw { .. } => "thaw",
+                        Self::freeze_asset { .. } => "freeze_asset",
+                        Self::thaw_asset { .. } => "thaw_asset",
+                        Self::transfer_ownership { .. } => "transfer_ownership",
+                        Self::set_team { .. } => "set_team",
+                        Self::set_metadata { .. } => "set_metadata",
+                        Self::clear_metadata { .. } => "clear_metadata",
+                        Self::force_set_metadata { .. } => "force_set_metadata",
+                        Self::force_clear_metadata { .. } => "force_clear_metadata",
+                        Self::force_asset_status { .. } => "force_asset_status",
+                        Self::approve_transfer { .. } => "approve_transfer",
+                        Self::cancel_approval { .. } => "cancel_approval",
+                        Self::force_cancel_approval { .. } => "force_cancel_approval",
+                        Self::transfer_approved { .. } => "transfer_approved",
+                        Self::touch { .. } => "touch",
+                        Self::refund { .. } => "refund",
+                        Self::set_min_balance { .. } => "set_min_balance",
+                        Self::touch_other { .. } => "touch_other",
+                        Self::refund_other { .. } => "refund_other",
+                        Self::block { .. } => "block",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x88e3ffdb58fa022173babccc5cfc8b41;
@@ -7664,6 +8495,33 @@ pub mod runtime_types {
                 #[codec(index = 19u8)]
                 CallbackFailed,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::BalanceLow { .. } => "BalanceLow",
+                        Self::NoAccount { .. } => "NoAccount",
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::Unknown { .. } => "Unknown",
+                        Self::Frozen { .. } => "Frozen",
+                        Self::InUse { .. } => "InUse",
+                        Self::BadWitness { .. } => "BadWitness",
+                        Self::MinBalanceZero { .. } => "MinBalanceZero",
+                        Self::UnavailableConsumer { .. } => "UnavailableConsumer",
+                        Self::BadMetadata { .. } => "BadMetadata",
+                        Self::Unapproved { .. } => "Unapproved",
+                        Self::WouldDie { .. } => "WouldDie",
+                        Self::AlreadyExists { .. } => "AlreadyExists",
+                        Self::NoDeposit { .. } => "NoDeposit",
+                        Self::WouldBurn { .. } => "WouldBurn",
+                        Self::LiveAsset { .. } => "LiveAsset",
+                        Self::AssetNotLive { .. } => "AssetNotLive",
+                        Self::IncorrectStatus { .. } => "IncorrectStatus",
+                        Self::NotFrozen { .. } => "NotFrozen",
+                        Self::CallbackFailed { .. } => "CallbackFailed",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x07cc2435872044caebb4e3275751804d;
             }
@@ -7832,6 +8690,37 @@ pub mod runtime_types {
                 },
                 #[codec(index = 23u8)]
                 Blocked { asset_id: u32, who: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Created { .. } => "Created",
+                        Self::Issued { .. } => "Issued",
+                        Self::Transferred { .. } => "Transferred",
+                        Self::Burned { .. } => "Burned",
+                        Self::TeamChanged { .. } => "TeamChanged",
+                        Self::OwnerChanged { .. } => "OwnerChanged",
+                        Self::Frozen { .. } => "Frozen",
+                        Self::Thawed { .. } => "Thawed",
+                        Self::AssetFrozen { .. } => "AssetFrozen",
+                        Self::AssetThawed { .. } => "AssetThawed",
+                        Self::AccountsDestroyed { .. } => "AccountsDestroyed",
+                        Self::ApprovalsDestroyed { .. } => "ApprovalsDestroyed",
+                        Self::DestructionStarted { .. } => "DestructionStarted",
+                        Self::Destroyed { .. } => "Destroyed",
+                        Self::ForceCreated { .. } => "ForceCreated",
+                        Self::MetadataSet { .. } => "MetadataSet",
+                        Self::MetadataCleared { .. } => "MetadataCleared",
+                        Self::ApprovedTransfer { .. } => "ApprovedTransfer",
+                        Self::ApprovalCancelled { .. } => "ApprovalCancelled",
+                        Self::TransferredApproved { .. } => "TransferredApproved",
+                        Self::AssetStatusChanged { .. } => "AssetStatusChanged",
+                        Self::AssetMinBalanceChanged { .. } => "AssetMinBalanceChanged",
+                        Self::Touched { .. } => "Touched",
+                        Self::Blocked { .. } => "Blocked",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x6292d4222590c27d239248413df3c0cf;
@@ -8198,6 +9087,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Blocked,
             }
+            impl AccountStatus {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Liquid { .. } => "Liquid",
+                        Self::Frozen { .. } => "Frozen",
+                        Self::Blocked { .. } => "Blocked",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for AccountStatus {
                 const TYPE_HASH: u128 = 0x2c379de5d6cae5af7108b0638b159d9a;
             }
@@ -8377,6 +9276,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Destroying,
             }
+            impl AssetStatus {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Live { .. } => "Live",
+                        Self::Frozen { .. } => "Frozen",
+                        Self::Destroying { .. } => "Destroying",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for AssetStatus {
                 const TYPE_HASH: u128 = 0xf1e7a2da37c1377b76276289ea841f8d;
             }
@@ -8412,6 +9321,18 @@ pub mod runtime_types {
                 DepositRefunded,
                 #[codec(index = 4u8)]
                 DepositFrom(AccountId, Balance),
+            }
+            impl<Balance, AccountId> ExistenceReason<Balance, AccountId> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Consumer { .. } => "Consumer",
+                        Self::Sufficient { .. } => "Sufficient",
+                        Self::DepositHeld { .. } => "DepositHeld",
+                        Self::DepositRefunded { .. } => "DepositRefunded",
+                        Self::DepositFrom { .. } => "DepositFrom",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl<Balance: ToValue, AccountId: ToValue> ToValue
@@ -8483,6 +9404,18 @@ pub mod runtime_types {
                     config: super::super::super::runtime_types::sp_consensus_babe::digests::NextConfigDescriptor,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::report_equivocation { .. } => "report_equivocation",
+                        Self::report_equivocation_unsigned { .. } => {
+                            "report_equivocation_unsigned"
+                        }
+                        Self::plan_config_change { .. } => "plan_config_change",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x0c7d14c9171b6eb34eebaf74e50097e9;
             }
@@ -8548,6 +9481,21 @@ pub mod runtime_types {
                 DuplicateOffenceReport,
                 #[codec(index = 3u8)]
                 InvalidConfiguration,
+            }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidEquivocationProof { .. } => {
+                            "InvalidEquivocationProof"
+                        }
+                        Self::InvalidKeyOwnershipProof { .. } => {
+                            "InvalidKeyOwnershipProof"
+                        }
+                        Self::DuplicateOffenceReport { .. } => "DuplicateOffenceReport",
+                        Self::InvalidConfiguration { .. } => "InvalidConfiguration",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xdf5edcc5274c264fd0e0c12556717961;
@@ -8618,6 +9566,17 @@ pub mod runtime_types {
                 NotInSameBag,
                 #[codec(index = 3u8)]
                 NodeNotFound,
+            }
+            impl ListError {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Duplicate { .. } => "Duplicate",
+                        Self::NotHeavier { .. } => "NotHeavier",
+                        Self::NotInSameBag { .. } => "NotInSameBag",
+                        Self::NodeNotFound { .. } => "NodeNotFound",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for ListError {
                 const TYPE_HASH: u128 = 0x4e359037451cba021eb837c2247d8f39;
@@ -8713,6 +9672,16 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::rebag { .. } => "rebag",
+                        Self::put_in_front_of { .. } => "put_in_front_of",
+                        Self::put_in_front_of_other { .. } => "put_in_front_of_other",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x28c9d83317ab927c7d77fa2696cff5e7;
             }
@@ -8771,6 +9740,14 @@ pub mod runtime_types {
                     super::super::super::runtime_types::pallet_bags_list::list::ListError,
                 ),
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::List { .. } => "List",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x2702de84d9edcfcb0756cf477d35cb24;
             }
@@ -8804,6 +9781,15 @@ pub mod runtime_types {
                     who: ::ferroscale_runtime_types::AccountId32,
                     new_score: u64,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Rebagged { .. } => "Rebagged",
+                        Self::ScoreUpdated { .. } => "ScoreUpdated",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x44d55d1ee039eb9ae76dc90b8cfec81d;
@@ -8933,6 +9919,22 @@ pub mod runtime_types {
                     #[codec(compact)]
                     new_free: u128,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::transfer_allow_death { .. } => "transfer_allow_death",
+                        Self::set_balance_deprecated { .. } => "set_balance_deprecated",
+                        Self::force_transfer { .. } => "force_transfer",
+                        Self::transfer_keep_alive { .. } => "transfer_keep_alive",
+                        Self::transfer_all { .. } => "transfer_all",
+                        Self::force_unreserve { .. } => "force_unreserve",
+                        Self::upgrade_accounts { .. } => "upgrade_accounts",
+                        Self::transfer { .. } => "transfer",
+                        Self::force_set_balance { .. } => "force_set_balance",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xc05404d30d26dbe974da740451e08c47;
@@ -9081,6 +10083,23 @@ pub mod runtime_types {
                 #[codec(index = 9u8)]
                 TooManyFreezes,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::VestingBalance { .. } => "VestingBalance",
+                        Self::LiquidityRestrictions { .. } => "LiquidityRestrictions",
+                        Self::InsufficientBalance { .. } => "InsufficientBalance",
+                        Self::ExistentialDeposit { .. } => "ExistentialDeposit",
+                        Self::Expendability { .. } => "Expendability",
+                        Self::ExistingVestingSchedule { .. } => "ExistingVestingSchedule",
+                        Self::DeadAccount { .. } => "DeadAccount",
+                        Self::TooManyReserves { .. } => "TooManyReserves",
+                        Self::TooManyHolds { .. } => "TooManyHolds",
+                        Self::TooManyFreezes { .. } => "TooManyFreezes",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x25db05f890ae9013d9bb2d867ff42af3;
             }
@@ -9182,6 +10201,34 @@ pub mod runtime_types {
                 Frozen { who: ::ferroscale_runtime_types::AccountId32, amount: u128 },
                 #[codec(index = 20u8)]
                 Thawed { who: ::ferroscale_runtime_types::AccountId32, amount: u128 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Endowed { .. } => "Endowed",
+                        Self::DustLost { .. } => "DustLost",
+                        Self::Transfer { .. } => "Transfer",
+                        Self::BalanceSet { .. } => "BalanceSet",
+                        Self::Reserved { .. } => "Reserved",
+                        Self::Unreserved { .. } => "Unreserved",
+                        Self::ReserveRepatriated { .. } => "ReserveRepatriated",
+                        Self::Deposit { .. } => "Deposit",
+                        Self::Withdraw { .. } => "Withdraw",
+                        Self::Slashed { .. } => "Slashed",
+                        Self::Minted { .. } => "Minted",
+                        Self::Burned { .. } => "Burned",
+                        Self::Suspended { .. } => "Suspended",
+                        Self::Restored { .. } => "Restored",
+                        Self::Upgraded { .. } => "Upgraded",
+                        Self::Issued { .. } => "Issued",
+                        Self::Rescinded { .. } => "Rescinded",
+                        Self::Locked { .. } => "Locked",
+                        Self::Unlocked { .. } => "Unlocked",
+                        Self::Frozen { .. } => "Frozen",
+                        Self::Thawed { .. } => "Thawed",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xe8d2b37f44a8fd55d76f48cb3ef9db82;
@@ -9544,6 +10591,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 All,
             }
+            impl Reasons {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Fee { .. } => "Fee",
+                        Self::Misc { .. } => "Misc",
+                        Self::All { .. } => "All",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Reasons {
                 const TYPE_HASH: u128 = 0x9cb64b10af41be8f25cc0e19af4505c0;
             }
@@ -9649,6 +10706,19 @@ pub mod runtime_types {
                 unlock_at: BlockNumber,
             },
         }
+        impl<AccountId, BlockNumber> BountyStatus<AccountId, BlockNumber> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Proposed { .. } => "Proposed",
+                    Self::Approved { .. } => "Approved",
+                    Self::Funded { .. } => "Funded",
+                    Self::CuratorProposed { .. } => "CuratorProposed",
+                    Self::Active { .. } => "Active",
+                    Self::PendingPayout { .. } => "PendingPayout",
+                }
+            }
+        }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue, BlockNumber: ToValue> ToValue
         for BountyStatus<AccountId, BlockNumber> {
@@ -9749,6 +10819,22 @@ pub mod runtime_types {
                     bounty_id: u32,
                     remark: Vec<u8>,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::propose_bounty { .. } => "propose_bounty",
+                        Self::approve_bounty { .. } => "approve_bounty",
+                        Self::propose_curator { .. } => "propose_curator",
+                        Self::unassign_curator { .. } => "unassign_curator",
+                        Self::accept_curator { .. } => "accept_curator",
+                        Self::award_bounty { .. } => "award_bounty",
+                        Self::claim_bounty { .. } => "claim_bounty",
+                        Self::close_bounty { .. } => "close_bounty",
+                        Self::extend_bounty_expiry { .. } => "extend_bounty_expiry",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x4287e3e9c486bb2bd379068a980e4c22;
@@ -9892,6 +10978,26 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 TooManyQueued,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InsufficientProposersBalance { .. } => {
+                            "InsufficientProposersBalance"
+                        }
+                        Self::InvalidIndex { .. } => "InvalidIndex",
+                        Self::ReasonTooBig { .. } => "ReasonTooBig",
+                        Self::UnexpectedStatus { .. } => "UnexpectedStatus",
+                        Self::RequireCurator { .. } => "RequireCurator",
+                        Self::InvalidValue { .. } => "InvalidValue",
+                        Self::InvalidFee { .. } => "InvalidFee",
+                        Self::PendingPayout { .. } => "PendingPayout",
+                        Self::Premature { .. } => "Premature",
+                        Self::HasActiveChildBounty { .. } => "HasActiveChildBounty",
+                        Self::TooManyQueued { .. } => "TooManyQueued",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x908d62b56d51268096d1a6f2475e28e4;
             }
@@ -9956,6 +11062,20 @@ pub mod runtime_types {
                 BountyCanceled { index: u32 },
                 #[codec(index = 6u8)]
                 BountyExtended { index: u32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::BountyProposed { .. } => "BountyProposed",
+                        Self::BountyRejected { .. } => "BountyRejected",
+                        Self::BountyBecameActive { .. } => "BountyBecameActive",
+                        Self::BountyAwarded { .. } => "BountyAwarded",
+                        Self::BountyClaimed { .. } => "BountyClaimed",
+                        Self::BountyCanceled { .. } => "BountyCanceled",
+                        Self::BountyExtended { .. } => "BountyExtended",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xba15fd1a01304764afe6179458070c5f;
@@ -10080,6 +11200,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Task(u32),
             }
+            impl CoreAssignment {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Idle { .. } => "Idle",
+                        Self::Pool { .. } => "Pool",
+                        Self::Task { .. } => "Task",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for CoreAssignment {
                 const TYPE_HASH: u128 = 0xd4695833aaec34f2ddf8b09eccb5ef0c;
             }
@@ -10182,6 +11312,32 @@ pub mod runtime_types {
                 drop_renewal { core: u16, when: u32 },
                 #[codec(index = 18u8)]
                 request_core_count { core_count: u16 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::configure { .. } => "configure",
+                        Self::reserve { .. } => "reserve",
+                        Self::unreserve { .. } => "unreserve",
+                        Self::set_lease { .. } => "set_lease",
+                        Self::start_sales { .. } => "start_sales",
+                        Self::purchase { .. } => "purchase",
+                        Self::renew { .. } => "renew",
+                        Self::transfer { .. } => "transfer",
+                        Self::partition { .. } => "partition",
+                        Self::interlace { .. } => "interlace",
+                        Self::assign { .. } => "assign",
+                        Self::pool { .. } => "pool",
+                        Self::claim_revenue { .. } => "claim_revenue",
+                        Self::purchase_credit { .. } => "purchase_credit",
+                        Self::drop_region { .. } => "drop_region",
+                        Self::drop_contribution { .. } => "drop_contribution",
+                        Self::drop_history { .. } => "drop_history",
+                        Self::drop_renewal { .. } => "drop_renewal",
+                        Self::request_core_count { .. } => "request_core_count",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xf80c8b593ff2db70d780e51a07161998;
@@ -10474,6 +11630,41 @@ pub mod runtime_types {
                 #[codec(index = 27u8)]
                 InvalidConfig,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::UnknownRegion { .. } => "UnknownRegion",
+                        Self::NotOwner { .. } => "NotOwner",
+                        Self::PivotTooLate { .. } => "PivotTooLate",
+                        Self::PivotTooEarly { .. } => "PivotTooEarly",
+                        Self::ExteriorPivot { .. } => "ExteriorPivot",
+                        Self::VoidPivot { .. } => "VoidPivot",
+                        Self::CompletePivot { .. } => "CompletePivot",
+                        Self::CorruptWorkplan { .. } => "CorruptWorkplan",
+                        Self::NoSales { .. } => "NoSales",
+                        Self::Overpriced { .. } => "Overpriced",
+                        Self::Unavailable { .. } => "Unavailable",
+                        Self::SoldOut { .. } => "SoldOut",
+                        Self::WrongTime { .. } => "WrongTime",
+                        Self::NotAllowed { .. } => "NotAllowed",
+                        Self::Uninitialized { .. } => "Uninitialized",
+                        Self::TooEarly { .. } => "TooEarly",
+                        Self::NothingToDo { .. } => "NothingToDo",
+                        Self::TooManyReservations { .. } => "TooManyReservations",
+                        Self::TooManyLeases { .. } => "TooManyLeases",
+                        Self::UnknownRevenue { .. } => "UnknownRevenue",
+                        Self::UnknownContribution { .. } => "UnknownContribution",
+                        Self::IncompleteAssignment { .. } => "IncompleteAssignment",
+                        Self::StillValid { .. } => "StillValid",
+                        Self::NoHistory { .. } => "NoHistory",
+                        Self::UnknownReservation { .. } => "UnknownReservation",
+                        Self::UnknownRenewal { .. } => "UnknownRenewal",
+                        Self::AlreadyExpired { .. } => "AlreadyExpired",
+                        Self::InvalidConfig { .. } => "InvalidConfig",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x97ec28d4bcc3cdba4ff1b415c3f7e288;
             }
@@ -10701,6 +11892,41 @@ pub mod runtime_types {
                 },
                 #[codec(index = 27u8)]
                 AllowedRenewalDropped { when: u32, core: u16 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Purchased { .. } => "Purchased",
+                        Self::Renewable { .. } => "Renewable",
+                        Self::Renewed { .. } => "Renewed",
+                        Self::Transferred { .. } => "Transferred",
+                        Self::Partitioned { .. } => "Partitioned",
+                        Self::Interlaced { .. } => "Interlaced",
+                        Self::Assigned { .. } => "Assigned",
+                        Self::Pooled { .. } => "Pooled",
+                        Self::CoreCountRequested { .. } => "CoreCountRequested",
+                        Self::CoreCountChanged { .. } => "CoreCountChanged",
+                        Self::ReservationMade { .. } => "ReservationMade",
+                        Self::ReservationCancelled { .. } => "ReservationCancelled",
+                        Self::SaleInitialized { .. } => "SaleInitialized",
+                        Self::Leased { .. } => "Leased",
+                        Self::LeaseEnding { .. } => "LeaseEnding",
+                        Self::SalesStarted { .. } => "SalesStarted",
+                        Self::RevenueClaimBegun { .. } => "RevenueClaimBegun",
+                        Self::RevenueClaimItem { .. } => "RevenueClaimItem",
+                        Self::RevenueClaimPaid { .. } => "RevenueClaimPaid",
+                        Self::CreditPurchased { .. } => "CreditPurchased",
+                        Self::RegionDropped { .. } => "RegionDropped",
+                        Self::ContributionDropped { .. } => "ContributionDropped",
+                        Self::HistoryInitialized { .. } => "HistoryInitialized",
+                        Self::HistoryDropped { .. } => "HistoryDropped",
+                        Self::HistoryIgnored { .. } => "HistoryIgnored",
+                        Self::ClaimsReady { .. } => "ClaimsReady",
+                        Self::CoreAssigned { .. } => "CoreAssigned",
+                        Self::AllowedRenewalDropped { .. } => "AllowedRenewalDropped",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x14ae0716ccdb69034b59a854cdb8d412;
@@ -11186,6 +12412,15 @@ pub mod runtime_types {
                     >,
                 ),
             }
+            impl CompletionStatus {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Partial { .. } => "Partial",
+                        Self::Complete { .. } => "Complete",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for CompletionStatus {
                 const TYPE_HASH: u128 = 0xab27bbade3674929dbbf3463dfd2bce0;
             }
@@ -11285,6 +12520,15 @@ pub mod runtime_types {
                 Provisional,
                 #[codec(index = 1u8)]
                 Final,
+            }
+            impl Finality {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Provisional { .. } => "Provisional",
+                        Self::Final { .. } => "Final",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Finality {
                 const TYPE_HASH: u128 = 0xf926d5e6d044fd3dabc9596e0b1ce2b1;
@@ -11607,6 +12851,17 @@ pub mod runtime_types {
                 unlock_at: BlockNumber,
             },
         }
+        impl<AccountId, BlockNumber> ChildBountyStatus<AccountId, BlockNumber> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Added { .. } => "Added",
+                    Self::CuratorProposed { .. } => "CuratorProposed",
+                    Self::Active { .. } => "Active",
+                    Self::PendingPayout { .. } => "PendingPayout",
+                }
+            }
+        }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue, BlockNumber: ToValue> ToValue
         for ChildBountyStatus<AccountId, BlockNumber> {
@@ -11723,6 +12978,20 @@ pub mod runtime_types {
                     #[codec(compact)]
                     child_bounty_id: u32,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::add_child_bounty { .. } => "add_child_bounty",
+                        Self::propose_curator { .. } => "propose_curator",
+                        Self::accept_curator { .. } => "accept_curator",
+                        Self::unassign_curator { .. } => "unassign_curator",
+                        Self::award_child_bounty { .. } => "award_child_bounty",
+                        Self::claim_child_bounty { .. } => "claim_child_bounty",
+                        Self::close_child_bounty { .. } => "close_child_bounty",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x3de37e09824be7d47731ded00bed95cb;
@@ -11856,6 +13125,18 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 TooManyChildBounties,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ParentBountyNotActive { .. } => "ParentBountyNotActive",
+                        Self::InsufficientBountyBalance { .. } => {
+                            "InsufficientBountyBalance"
+                        }
+                        Self::TooManyChildBounties { .. } => "TooManyChildBounties",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x3605c2e0ec5a2b951979e23a382441f0;
             }
@@ -11900,6 +13181,17 @@ pub mod runtime_types {
                 },
                 #[codec(index = 3u8)]
                 Canceled { index: u32, child_index: u32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Added { .. } => "Added",
+                        Self::Awarded { .. } => "Awarded",
+                        Self::Claimed { .. } => "Claimed",
+                        Self::Canceled { .. } => "Canceled",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x93592f984c706e2691d2556826a4c861;
@@ -11987,6 +13279,16 @@ pub mod runtime_types {
             Member(AccountId),
             #[codec(index = 2u8)]
             _Phantom,
+        }
+        impl<AccountId> RawOrigin<AccountId> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Members { .. } => "Members",
+                    Self::Member { .. } => "Member",
+                    Self::_Phantom { .. } => "_Phantom",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue> ToValue for RawOrigin<AccountId> {
@@ -12092,6 +13394,19 @@ pub mod runtime_types {
                     #[codec(compact)]
                     length_bound: u32,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::set_members { .. } => "set_members",
+                        Self::execute { .. } => "execute",
+                        Self::propose { .. } => "propose",
+                        Self::vote { .. } => "vote",
+                        Self::disapprove_proposal { .. } => "disapprove_proposal",
+                        Self::close { .. } => "close",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl ToValue for Call {
@@ -12223,6 +13538,24 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 PrimeAccountNotMember,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotMember { .. } => "NotMember",
+                        Self::DuplicateProposal { .. } => "DuplicateProposal",
+                        Self::ProposalMissing { .. } => "ProposalMissing",
+                        Self::WrongIndex { .. } => "WrongIndex",
+                        Self::DuplicateVote { .. } => "DuplicateVote",
+                        Self::AlreadyInitialized { .. } => "AlreadyInitialized",
+                        Self::TooEarly { .. } => "TooEarly",
+                        Self::TooManyProposals { .. } => "TooManyProposals",
+                        Self::WrongProposalWeight { .. } => "WrongProposalWeight",
+                        Self::WrongProposalLength { .. } => "WrongProposalLength",
+                        Self::PrimeAccountNotMember { .. } => "PrimeAccountNotMember",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xa6b4df02cca40513b9c78a97177785f0;
             }
@@ -12305,6 +13638,20 @@ pub mod runtime_types {
                     yes: u32,
                     no: u32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Proposed { .. } => "Proposed",
+                        Self::Voted { .. } => "Voted",
+                        Self::Approved { .. } => "Approved",
+                        Self::Disapproved { .. } => "Disapproved",
+                        Self::Executed { .. } => "Executed",
+                        Self::MemberExecuted { .. } => "MemberExecuted",
+                        Self::Closed { .. } => "Closed",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x7d7e9cb3fce03e764776fb6f3f8d2839;
@@ -12485,6 +13832,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             Signed(::ferroscale_runtime_types::AccountId32),
         }
+        impl Origin {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Root { .. } => "Root",
+                    Self::Signed { .. } => "Signed",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Origin {
             const TYPE_HASH: u128 = 0x408ed94be568d0a8658b50bbe47b4963;
         }
@@ -12594,6 +13950,25 @@ pub mod runtime_types {
                 migrate {
                     weight_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::call_old_weight { .. } => "call_old_weight",
+                        Self::instantiate_with_code_old_weight { .. } => {
+                            "instantiate_with_code_old_weight"
+                        }
+                        Self::instantiate_old_weight { .. } => "instantiate_old_weight",
+                        Self::upload_code { .. } => "upload_code",
+                        Self::remove_code { .. } => "remove_code",
+                        Self::set_code { .. } => "set_code",
+                        Self::call { .. } => "call",
+                        Self::instantiate_with_code { .. } => "instantiate_with_code",
+                        Self::instantiate { .. } => "instantiate",
+                        Self::migrate { .. } => "migrate",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x037052ef469832520d3cdde482ebad9f;
@@ -12858,6 +14233,61 @@ pub mod runtime_types {
                 #[codec(index = 33u8)]
                 CannotAddSelfAsDelegateDependency,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidSchedule { .. } => "InvalidSchedule",
+                        Self::InvalidCallFlags { .. } => "InvalidCallFlags",
+                        Self::OutOfGas { .. } => "OutOfGas",
+                        Self::OutputBufferTooSmall { .. } => "OutputBufferTooSmall",
+                        Self::TransferFailed { .. } => "TransferFailed",
+                        Self::MaxCallDepthReached { .. } => "MaxCallDepthReached",
+                        Self::ContractNotFound { .. } => "ContractNotFound",
+                        Self::CodeTooLarge { .. } => "CodeTooLarge",
+                        Self::CodeNotFound { .. } => "CodeNotFound",
+                        Self::CodeInfoNotFound { .. } => "CodeInfoNotFound",
+                        Self::OutOfBounds { .. } => "OutOfBounds",
+                        Self::DecodingFailed { .. } => "DecodingFailed",
+                        Self::ContractTrapped { .. } => "ContractTrapped",
+                        Self::ValueTooLarge { .. } => "ValueTooLarge",
+                        Self::TerminatedWhileReentrant { .. } => {
+                            "TerminatedWhileReentrant"
+                        }
+                        Self::InputForwarded { .. } => "InputForwarded",
+                        Self::RandomSubjectTooLong { .. } => "RandomSubjectTooLong",
+                        Self::TooManyTopics { .. } => "TooManyTopics",
+                        Self::NoChainExtension { .. } => "NoChainExtension",
+                        Self::DuplicateContract { .. } => "DuplicateContract",
+                        Self::TerminatedInConstructor { .. } => "TerminatedInConstructor",
+                        Self::ReentranceDenied { .. } => "ReentranceDenied",
+                        Self::StorageDepositNotEnoughFunds { .. } => {
+                            "StorageDepositNotEnoughFunds"
+                        }
+                        Self::StorageDepositLimitExhausted { .. } => {
+                            "StorageDepositLimitExhausted"
+                        }
+                        Self::CodeInUse { .. } => "CodeInUse",
+                        Self::ContractReverted { .. } => "ContractReverted",
+                        Self::CodeRejected { .. } => "CodeRejected",
+                        Self::Indeterministic { .. } => "Indeterministic",
+                        Self::MigrationInProgress { .. } => "MigrationInProgress",
+                        Self::NoMigrationPerformed { .. } => "NoMigrationPerformed",
+                        Self::MaxDelegateDependenciesReached { .. } => {
+                            "MaxDelegateDependenciesReached"
+                        }
+                        Self::DelegateDependencyNotFound { .. } => {
+                            "DelegateDependencyNotFound"
+                        }
+                        Self::DelegateDependencyAlreadyExists { .. } => {
+                            "DelegateDependencyAlreadyExists"
+                        }
+                        Self::CannotAddSelfAsDelegateDependency { .. } => {
+                            "CannotAddSelfAsDelegateDependency"
+                        }
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xda130d9085a8f4af118a05d9d4b10603;
             }
@@ -13016,6 +14446,27 @@ pub mod runtime_types {
                     to: ::ferroscale_runtime_types::AccountId32,
                     amount: u128,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Instantiated { .. } => "Instantiated",
+                        Self::Terminated { .. } => "Terminated",
+                        Self::CodeStored { .. } => "CodeStored",
+                        Self::ContractEmitted { .. } => "ContractEmitted",
+                        Self::CodeRemoved { .. } => "CodeRemoved",
+                        Self::ContractCodeUpdated { .. } => "ContractCodeUpdated",
+                        Self::Called { .. } => "Called",
+                        Self::DelegateCalled { .. } => "DelegateCalled",
+                        Self::StorageDepositTransferredAndHeld { .. } => {
+                            "StorageDepositTransferredAndHeld"
+                        }
+                        Self::StorageDepositTransferredAndReleased { .. } => {
+                            "StorageDepositTransferredAndReleased"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xc05131e1685e975c29f95aba44183b80;
@@ -13180,6 +14631,17 @@ pub mod runtime_types {
                 CodeUploadDepositReserve,
                 #[codec(index = 1u8)]
                 StorageDepositReserve,
+            }
+            impl HoldReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::CodeUploadDepositReserve { .. } => {
+                            "CodeUploadDepositReserve"
+                        }
+                        Self::StorageDepositReserve { .. } => "StorageDepositReserve",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0xc52b77f15529043159f761ff747447f2;
@@ -13685,6 +15147,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Relaxed,
             }
+            impl Determinism {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Enforced { .. } => "Enforced",
+                        Self::Relaxed { .. } => "Relaxed",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Determinism {
                 const TYPE_HASH: u128 = 0xfa6bea05826e30686373050e1759f2b2;
             }
@@ -13714,6 +15185,15 @@ pub mod runtime_types {
             Upload(Vec<u8>),
             #[codec(index = 1u8)]
             Existing(Hash),
+        }
+        impl<Hash> Code<Hash> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Upload { .. } => "Upload",
+                    Self::Existing { .. } => "Existing",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<Hash: ToValue> ToValue for Code<Hash> {
@@ -13759,6 +15239,16 @@ pub mod runtime_types {
             KeyDecodingFailed,
             #[codec(index = 2u8)]
             MigrationInProgress,
+        }
+        impl ContractAccessError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::DoesntExist { .. } => "DoesntExist",
+                    Self::KeyDecodingFailed { .. } => "KeyDecodingFailed",
+                    Self::MigrationInProgress { .. } => "MigrationInProgress",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for ContractAccessError {
             const TYPE_HASH: u128 = 0x5e73fb5056bad3b79d29b43a63b59459;
@@ -13886,6 +15376,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             Charge(Balance),
         }
+        impl<Balance> StorageDeposit<Balance> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Refund { .. } => "Refund",
+                    Self::Charge { .. } => "Charge",
+                }
+            }
+        }
         #[cfg(feature = "values")]
         impl<Balance: ToValue> ToValue for StorageDeposit<Balance> {
             fn to_value(&self) -> Value {
@@ -13923,6 +15422,20 @@ pub mod runtime_types {
                 Locked5x,
                 #[codec(index = 6u8)]
                 Locked6x,
+            }
+            impl Conviction {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::None { .. } => "None",
+                        Self::Locked1x { .. } => "Locked1x",
+                        Self::Locked2x { .. } => "Locked2x",
+                        Self::Locked3x { .. } => "Locked3x",
+                        Self::Locked4x { .. } => "Locked4x",
+                        Self::Locked5x { .. } => "Locked5x",
+                        Self::Locked6x { .. } => "Locked6x",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Conviction {
                 const TYPE_HASH: u128 = 0x8183a21e0ecd9e55d1206620cf0a4540;
@@ -14000,6 +15513,19 @@ pub mod runtime_types {
                     class: u16,
                     index: u32,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::vote { .. } => "vote",
+                        Self::delegate { .. } => "delegate",
+                        Self::undelegate { .. } => "undelegate",
+                        Self::unlock { .. } => "unlock",
+                        Self::remove_vote { .. } => "remove_vote",
+                        Self::remove_other_vote { .. } => "remove_other_vote",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x031d25fce8c7d5c18d78091143a96d24;
@@ -14123,6 +15649,25 @@ pub mod runtime_types {
                 #[codec(index = 11u8)]
                 BadClass,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotOngoing { .. } => "NotOngoing",
+                        Self::NotVoter { .. } => "NotVoter",
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::NoPermissionYet { .. } => "NoPermissionYet",
+                        Self::AlreadyDelegating { .. } => "AlreadyDelegating",
+                        Self::AlreadyVoting { .. } => "AlreadyVoting",
+                        Self::InsufficientFunds { .. } => "InsufficientFunds",
+                        Self::NotDelegating { .. } => "NotDelegating",
+                        Self::Nonsense { .. } => "Nonsense",
+                        Self::MaxVotesReached { .. } => "MaxVotesReached",
+                        Self::ClassNeeded { .. } => "ClassNeeded",
+                        Self::BadClass { .. } => "BadClass",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xbe2e5c6e308a1e486e607d9e95d734fb;
             }
@@ -14173,6 +15718,15 @@ pub mod runtime_types {
                 ),
                 #[codec(index = 1u8)]
                 Undelegated(::ferroscale_runtime_types::AccountId32),
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Delegated { .. } => "Delegated",
+                        Self::Undelegated { .. } => "Undelegated",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x446fad390bbde425af70e88c2a99616c;
@@ -14268,6 +15822,16 @@ pub mod runtime_types {
                 Split { aye: Balance, nay: Balance },
                 #[codec(index = 2u8)]
                 SplitAbstain { aye: Balance, nay: Balance, abstain: Balance },
+            }
+            impl<Balance> AccountVote<Balance> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Standard { .. } => "Standard",
+                        Self::Split { .. } => "Split",
+                        Self::SplitAbstain { .. } => "SplitAbstain",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl<Balance: ToValue> ToValue for AccountVote<Balance> {
@@ -14448,6 +16012,19 @@ pub mod runtime_types {
                     >,
                 ),
             }
+            impl<
+                Balance,
+                AccountId,
+                BlockNumber,
+            > Voting<Balance, AccountId, BlockNumber> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Casting { .. } => "Casting",
+                        Self::Delegating { .. } => "Delegating",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<Balance: ToValue, AccountId: ToValue, BlockNumber: ToValue> ToValue
             for Voting<Balance, AccountId, BlockNumber> {
@@ -14545,6 +16122,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             Promotion,
         }
+        impl Wish {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Retention { .. } => "Retention",
+                    Self::Promotion { .. } => "Promotion",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Wish {
             const TYPE_HASH: u128 = 0xadcdc8a2260cb0d5d9de1414929fbfcf;
         }
@@ -14593,6 +16179,22 @@ pub mod runtime_types {
                 },
                 #[codec(index = 8u8)]
                 import,
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::bump { .. } => "bump",
+                        Self::set_params { .. } => "set_params",
+                        Self::set_active { .. } => "set_active",
+                        Self::approve { .. } => "approve",
+                        Self::induct { .. } => "induct",
+                        Self::promote { .. } => "promote",
+                        Self::offboard { .. } => "offboard",
+                        Self::submit_evidence { .. } => "submit_evidence",
+                        Self::import { .. } => "import",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x74168360bb5ed8d37d3890ca0ecf4537;
@@ -14716,6 +16318,22 @@ pub mod runtime_types {
                 #[codec(index = 8u8)]
                 TooSoon,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Unranked { .. } => "Unranked",
+                        Self::Ranked { .. } => "Ranked",
+                        Self::UnexpectedRank { .. } => "UnexpectedRank",
+                        Self::InvalidRank { .. } => "InvalidRank",
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::NothingDoing { .. } => "NothingDoing",
+                        Self::AlreadyInducted { .. } => "AlreadyInducted",
+                        Self::NotTracked { .. } => "NotTracked",
+                        Self::TooSoon { .. } => "TooSoon",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x6c1ad18629f0903f19d7426d69406950;
             }
@@ -14792,6 +16410,23 @@ pub mod runtime_types {
                 },
                 #[codec(index = 9u8)]
                 Imported { who: ::ferroscale_runtime_types::AccountId32, rank: u16 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ParamsChanged { .. } => "ParamsChanged",
+                        Self::ActiveChanged { .. } => "ActiveChanged",
+                        Self::Inducted { .. } => "Inducted",
+                        Self::Offboarded { .. } => "Offboarded",
+                        Self::Promoted { .. } => "Promoted",
+                        Self::Demoted { .. } => "Demoted",
+                        Self::Proven { .. } => "Proven",
+                        Self::Requested { .. } => "Requested",
+                        Self::EvidenceJudged { .. } => "EvidenceJudged",
+                        Self::Imported { .. } => "Imported",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xa9989f7846472c920bd791eaca5f5491;
@@ -14949,6 +16584,20 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 Locked6x,
             }
+            impl Conviction {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::None { .. } => "None",
+                        Self::Locked1x { .. } => "Locked1x",
+                        Self::Locked2x { .. } => "Locked2x",
+                        Self::Locked3x { .. } => "Locked3x",
+                        Self::Locked4x { .. } => "Locked4x",
+                        Self::Locked5x { .. } => "Locked5x",
+                        Self::Locked6x { .. } => "Locked6x",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Conviction {
                 const TYPE_HASH: u128 = 0xd1ac7a6538209c5322b7eec2df649905;
             }
@@ -15068,6 +16717,36 @@ pub mod runtime_types {
                     owner: super::super::super::runtime_types::pallet_democracy::types::MetadataOwner,
                     maybe_hash: Option<::ferroscale_runtime_types::H256>,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::propose { .. } => "propose",
+                        Self::second { .. } => "second",
+                        Self::vote { .. } => "vote",
+                        Self::emergency_cancel { .. } => "emergency_cancel",
+                        Self::external_propose { .. } => "external_propose",
+                        Self::external_propose_majority { .. } => {
+                            "external_propose_majority"
+                        }
+                        Self::external_propose_default { .. } => {
+                            "external_propose_default"
+                        }
+                        Self::fast_track { .. } => "fast_track",
+                        Self::veto_external { .. } => "veto_external",
+                        Self::cancel_referendum { .. } => "cancel_referendum",
+                        Self::delegate { .. } => "delegate",
+                        Self::undelegate { .. } => "undelegate",
+                        Self::clear_public_proposals { .. } => "clear_public_proposals",
+                        Self::unlock { .. } => "unlock",
+                        Self::remove_vote { .. } => "remove_vote",
+                        Self::remove_other_vote { .. } => "remove_other_vote",
+                        Self::blacklist { .. } => "blacklist",
+                        Self::cancel_proposal { .. } => "cancel_proposal",
+                        Self::set_metadata { .. } => "set_metadata",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xa2b808af37048baf49a7a49dad016fc0;
@@ -15331,6 +17010,37 @@ pub mod runtime_types {
                 #[codec(index = 23u8)]
                 PreimageNotExist,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ValueLow { .. } => "ValueLow",
+                        Self::ProposalMissing { .. } => "ProposalMissing",
+                        Self::AlreadyCanceled { .. } => "AlreadyCanceled",
+                        Self::DuplicateProposal { .. } => "DuplicateProposal",
+                        Self::ProposalBlacklisted { .. } => "ProposalBlacklisted",
+                        Self::NotSimpleMajority { .. } => "NotSimpleMajority",
+                        Self::InvalidHash { .. } => "InvalidHash",
+                        Self::NoProposal { .. } => "NoProposal",
+                        Self::AlreadyVetoed { .. } => "AlreadyVetoed",
+                        Self::ReferendumInvalid { .. } => "ReferendumInvalid",
+                        Self::NoneWaiting { .. } => "NoneWaiting",
+                        Self::NotVoter { .. } => "NotVoter",
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::AlreadyDelegating { .. } => "AlreadyDelegating",
+                        Self::InsufficientFunds { .. } => "InsufficientFunds",
+                        Self::NotDelegating { .. } => "NotDelegating",
+                        Self::VotesExist { .. } => "VotesExist",
+                        Self::InstantNotAllowed { .. } => "InstantNotAllowed",
+                        Self::Nonsense { .. } => "Nonsense",
+                        Self::WrongUpperBound { .. } => "WrongUpperBound",
+                        Self::MaxVotesReached { .. } => "MaxVotesReached",
+                        Self::TooMany { .. } => "TooMany",
+                        Self::VotingPeriodLow { .. } => "VotingPeriodLow",
+                        Self::PreimageNotExist { .. } => "PreimageNotExist",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x260026a5d6ab2a8c7fee0b4a34eb2588;
             }
@@ -15461,6 +17171,30 @@ pub mod runtime_types {
                     owner: super::super::super::runtime_types::pallet_democracy::types::MetadataOwner,
                     hash: ::ferroscale_runtime_types::H256,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Proposed { .. } => "Proposed",
+                        Self::Tabled { .. } => "Tabled",
+                        Self::ExternalTabled { .. } => "ExternalTabled",
+                        Self::Started { .. } => "Started",
+                        Self::Passed { .. } => "Passed",
+                        Self::NotPassed { .. } => "NotPassed",
+                        Self::Cancelled { .. } => "Cancelled",
+                        Self::Delegated { .. } => "Delegated",
+                        Self::Undelegated { .. } => "Undelegated",
+                        Self::Vetoed { .. } => "Vetoed",
+                        Self::Blacklisted { .. } => "Blacklisted",
+                        Self::Voted { .. } => "Voted",
+                        Self::Seconded { .. } => "Seconded",
+                        Self::ProposalCanceled { .. } => "ProposalCanceled",
+                        Self::MetadataSet { .. } => "MetadataSet",
+                        Self::MetadataCleared { .. } => "MetadataCleared",
+                        Self::MetadataTransferred { .. } => "MetadataTransferred",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x19eb63670000574fc46195f943a5b969;
@@ -15700,6 +17434,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Referendum(u32),
             }
+            impl MetadataOwner {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::External { .. } => "External",
+                        Self::Proposal { .. } => "Proposal",
+                        Self::Referendum { .. } => "Referendum",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for MetadataOwner {
                 const TYPE_HASH: u128 = 0xeb443cbd450794caa887772623de12b5;
             }
@@ -15743,6 +17487,19 @@ pub mod runtime_types {
                 ),
                 #[codec(index = 1u8)]
                 Finished { approved: bool, end: BlockNumber },
+            }
+            impl<
+                BlockNumber,
+                Proposal,
+                Balance,
+            > ReferendumInfo<BlockNumber, Proposal, Balance> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Ongoing { .. } => "Ongoing",
+                        Self::Finished { .. } => "Finished",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl<BlockNumber: ToValue, Proposal: ToValue, Balance: ToValue> ToValue
@@ -15852,6 +17609,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Split { aye: Balance, nay: Balance },
             }
+            impl<Balance> AccountVote<Balance> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Standard { .. } => "Standard",
+                        Self::Split { .. } => "Split",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<Balance: ToValue> ToValue for AccountVote<Balance> {
                 fn to_value(&self) -> Value {
@@ -15948,6 +17714,19 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl<
+                Balance,
+                AccountId,
+                BlockNumber,
+            > Voting<Balance, AccountId, BlockNumber> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Direct { .. } => "Direct",
+                        Self::Delegating { .. } => "Delegating",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<Balance: ToValue, AccountId: ToValue, BlockNumber: ToValue> ToValue
             for Voting<Balance, AccountId, BlockNumber> {
@@ -16016,6 +17795,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 SimpleMajority,
             }
+            impl VoteThreshold {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::SuperMajorityApprove { .. } => "SuperMajorityApprove",
+                        Self::SuperMajorityAgainst { .. } => "SuperMajorityAgainst",
+                        Self::SimpleMajority { .. } => "SimpleMajority",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for VoteThreshold {
                 const TYPE_HASH: u128 = 0xe2c177263eb091750c15ddb86e787754;
             }
@@ -16057,6 +17846,18 @@ pub mod runtime_types {
             #[codec(index = 4u8)]
             Emergency,
         }
+        impl ElectionCompute {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::OnChain { .. } => "OnChain",
+                    Self::Signed { .. } => "Signed",
+                    Self::Unsigned { .. } => "Unsigned",
+                    Self::Fallback { .. } => "Fallback",
+                    Self::Emergency { .. } => "Emergency",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for ElectionCompute {
             const TYPE_HASH: u128 = 0xc66efa49aa0dcd247b5503b81fc401a0;
         }
@@ -16092,6 +17893,17 @@ pub mod runtime_types {
             Unsigned((bool, Bn)),
             #[codec(index = 3u8)]
             Emergency,
+        }
+        impl<Bn> Phase<Bn> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Off { .. } => "Off",
+                    Self::Signed { .. } => "Signed",
+                    Self::Unsigned { .. } => "Unsigned",
+                    Self::Emergency { .. } => "Emergency",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<Bn: ToValue> ToValue for Phase<Bn> {
@@ -16254,6 +18066,22 @@ pub mod runtime_types {
                     maybe_max_targets: Option<u32>,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::submit_unsigned { .. } => "submit_unsigned",
+                        Self::set_minimum_untrusted_score { .. } => {
+                            "set_minimum_untrusted_score"
+                        }
+                        Self::set_emergency_election_result { .. } => {
+                            "set_emergency_election_result"
+                        }
+                        Self::submit { .. } => "submit",
+                        Self::governance_fallback { .. } => "governance_fallback",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x500aa7ac0962b55edebdc70cb9b41124;
             }
@@ -16363,6 +18191,33 @@ pub mod runtime_types {
                 #[codec(index = 13u8)]
                 TooManyWinners,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::PreDispatchEarlySubmission { .. } => {
+                            "PreDispatchEarlySubmission"
+                        }
+                        Self::PreDispatchWrongWinnerCount { .. } => {
+                            "PreDispatchWrongWinnerCount"
+                        }
+                        Self::PreDispatchWeakSubmission { .. } => {
+                            "PreDispatchWeakSubmission"
+                        }
+                        Self::SignedQueueFull { .. } => "SignedQueueFull",
+                        Self::SignedCannotPayDeposit { .. } => "SignedCannotPayDeposit",
+                        Self::SignedInvalidWitness { .. } => "SignedInvalidWitness",
+                        Self::SignedTooMuchWeight { .. } => "SignedTooMuchWeight",
+                        Self::OcwCallWrongEra { .. } => "OcwCallWrongEra",
+                        Self::MissingSnapshotMetadata { .. } => "MissingSnapshotMetadata",
+                        Self::InvalidSubmissionIndex { .. } => "InvalidSubmissionIndex",
+                        Self::CallNotAllowed { .. } => "CallNotAllowed",
+                        Self::FallbackFailed { .. } => "FallbackFailed",
+                        Self::BoundNotMet { .. } => "BoundNotMet",
+                        Self::TooManyWinners { .. } => "TooManyWinners",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x4fdd5e7bac5dba2fe1634a76fbea62f4;
             }
@@ -16451,6 +18306,19 @@ pub mod runtime_types {
                     >,
                     round: u32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::SolutionStored { .. } => "SolutionStored",
+                        Self::ElectionFinalized { .. } => "ElectionFinalized",
+                        Self::ElectionFailed { .. } => "ElectionFailed",
+                        Self::Rewarded { .. } => "Rewarded",
+                        Self::Slashed { .. } => "Slashed",
+                        Self::PhaseTransitioned { .. } => "PhaseTransitioned",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xa0201e37dc5e5af2d5635bab38095ea7;
@@ -16593,6 +18461,16 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Candidate(#[codec(compact)] u32),
         }
+        impl Renouncing {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Member { .. } => "Member",
+                    Self::RunnerUp { .. } => "RunnerUp",
+                    Self::Candidate { .. } => "Candidate",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Renouncing {
             const TYPE_HASH: u128 = 0xf39fd2a2dd461a8e9ea6d12c9c8a2ae6;
         }
@@ -16692,6 +18570,19 @@ pub mod runtime_types {
                 },
                 #[codec(index = 5u8)]
                 clean_defunct_voters { num_voters: u32, num_defunct: u32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::vote { .. } => "vote",
+                        Self::remove_voter { .. } => "remove_voter",
+                        Self::submit_candidacy { .. } => "submit_candidacy",
+                        Self::renounce_candidacy { .. } => "renounce_candidacy",
+                        Self::remove_member { .. } => "remove_member",
+                        Self::clean_defunct_voters { .. } => "clean_defunct_voters",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x2726936d069bbb1025e9cdb9fa53c8bb;
@@ -16814,6 +18705,32 @@ pub mod runtime_types {
                 #[codec(index = 16u8)]
                 InvalidReplacement,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::UnableToVote { .. } => "UnableToVote",
+                        Self::NoVotes { .. } => "NoVotes",
+                        Self::TooManyVotes { .. } => "TooManyVotes",
+                        Self::MaximumVotesExceeded { .. } => "MaximumVotesExceeded",
+                        Self::LowBalance { .. } => "LowBalance",
+                        Self::UnableToPayBond { .. } => "UnableToPayBond",
+                        Self::MustBeVoter { .. } => "MustBeVoter",
+                        Self::DuplicatedCandidate { .. } => "DuplicatedCandidate",
+                        Self::TooManyCandidates { .. } => "TooManyCandidates",
+                        Self::MemberSubmit { .. } => "MemberSubmit",
+                        Self::RunnerUpSubmit { .. } => "RunnerUpSubmit",
+                        Self::InsufficientCandidateFunds { .. } => {
+                            "InsufficientCandidateFunds"
+                        }
+                        Self::NotMember { .. } => "NotMember",
+                        Self::InvalidWitnessData { .. } => "InvalidWitnessData",
+                        Self::InvalidVoteCount { .. } => "InvalidVoteCount",
+                        Self::InvalidRenouncing { .. } => "InvalidRenouncing",
+                        Self::InvalidReplacement { .. } => "InvalidReplacement",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xa24f5c3eea294f00371defd11557b22a;
             }
@@ -16891,6 +18808,20 @@ pub mod runtime_types {
                     seat_holder: ::ferroscale_runtime_types::AccountId32,
                     amount: u128,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NewTerm { .. } => "NewTerm",
+                        Self::EmptyTerm { .. } => "EmptyTerm",
+                        Self::ElectionError { .. } => "ElectionError",
+                        Self::MemberKicked { .. } => "MemberKicked",
+                        Self::Renounced { .. } => "Renounced",
+                        Self::CandidateSlashed { .. } => "CandidateSlashed",
+                        Self::SeatHolderSlashed { .. } => "SeatHolderSlashed",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x27814961928a9992e1e94919a477f721;
@@ -16983,6 +18914,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 control { eras_to_check: u32 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::register_fast_unstake { .. } => "register_fast_unstake",
+                        Self::deregister { .. } => "deregister",
+                        Self::control { .. } => "control",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x97739ff3ad8d460901855626936b7989;
             }
@@ -17028,6 +18969,19 @@ pub mod runtime_types {
                 AlreadyHead,
                 #[codec(index = 5u8)]
                 CallNotAllowed,
+            }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotController { .. } => "NotController",
+                        Self::AlreadyQueued { .. } => "AlreadyQueued",
+                        Self::NotFullyBonded { .. } => "NotFullyBonded",
+                        Self::NotQueued { .. } => "NotQueued",
+                        Self::AlreadyHead { .. } => "AlreadyHead",
+                        Self::CallNotAllowed { .. } => "CallNotAllowed",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xcb1e13f85d318372c844992e6691becb;
@@ -17076,6 +19030,18 @@ pub mod runtime_types {
                 BatchFinished { size: u32 },
                 #[codec(index = 4u8)]
                 InternalError,
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Unstaked { .. } => "Unstaked",
+                        Self::Slashed { .. } => "Slashed",
+                        Self::BatchChecked { .. } => "BatchChecked",
+                        Self::BatchFinished { .. } => "BatchFinished",
+                        Self::InternalError { .. } => "InternalError",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x3d2d5bce3792c8e210e16f2d43619efe;
@@ -17190,6 +19156,16 @@ pub mod runtime_types {
                     storage: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU64,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::initialize_pallet { .. } => "initialize_pallet",
+                        Self::set_compute { .. } => "set_compute",
+                        Self::set_storage { .. } => "set_storage",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xedb535bb397639d9f73703c545c95943;
             }
@@ -17249,6 +19225,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 InsaneLimit,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::AlreadyInitialized { .. } => "AlreadyInitialized",
+                        Self::InsaneLimit { .. } => "InsaneLimit",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x6002486907f85137ff57250d537fe8b1;
             }
@@ -17282,6 +19267,16 @@ pub mod runtime_types {
                 StorageLimitSet {
                     storage: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU64,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::PalletInitialized { .. } => "PalletInitialized",
+                        Self::ComputationLimitSet { .. } => "ComputationLimitSet",
+                        Self::StorageLimitSet { .. } => "StorageLimitSet",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x69c2d80dfb0558ac05f331323308941e;
@@ -17378,6 +19373,17 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             PendingResume { scheduled_at: N, delay: N },
         }
+        impl<N> StoredState<N> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Live { .. } => "Live",
+                    Self::PendingPause { .. } => "PendingPause",
+                    Self::Paused { .. } => "Paused",
+                    Self::PendingResume { .. } => "PendingResume",
+                }
+            }
+        }
         #[cfg(feature = "values")]
         impl<N: ToValue> ToValue for StoredState<N> {
             fn to_value(&self) -> Value {
@@ -17439,6 +19445,18 @@ pub mod runtime_types {
                 },
                 #[codec(index = 2u8)]
                 note_stalled { delay: u32, best_finalized_block_number: u32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::report_equivocation { .. } => "report_equivocation",
+                        Self::report_equivocation_unsigned { .. } => {
+                            "report_equivocation_unsigned"
+                        }
+                        Self::note_stalled { .. } => "note_stalled",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xb09ed1df620857b4566c744294e08817;
@@ -17517,6 +19535,24 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 DuplicateOffenceReport,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::PauseFailed { .. } => "PauseFailed",
+                        Self::ResumeFailed { .. } => "ResumeFailed",
+                        Self::ChangePending { .. } => "ChangePending",
+                        Self::TooSoon { .. } => "TooSoon",
+                        Self::InvalidKeyOwnershipProof { .. } => {
+                            "InvalidKeyOwnershipProof"
+                        }
+                        Self::InvalidEquivocationProof { .. } => {
+                            "InvalidEquivocationProof"
+                        }
+                        Self::DuplicateOffenceReport { .. } => "DuplicateOffenceReport",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xa67867b1783ef2ad576b93a25d11d5df;
             }
@@ -17567,6 +19603,16 @@ pub mod runtime_types {
                 Paused,
                 #[codec(index = 2u8)]
                 Resumed,
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NewAuthorities { .. } => "NewAuthorities",
+                        Self::Paused { .. } => "Paused",
+                        Self::Resumed { .. } => "Resumed",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x929b230b33f6179872594c07e2fa6673;
@@ -17700,6 +19746,28 @@ pub mod runtime_types {
                 },
                 #[codec(index = 14u8)]
                 quit_sub,
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::add_registrar { .. } => "add_registrar",
+                        Self::set_identity { .. } => "set_identity",
+                        Self::set_subs { .. } => "set_subs",
+                        Self::clear_identity { .. } => "clear_identity",
+                        Self::request_judgement { .. } => "request_judgement",
+                        Self::cancel_request { .. } => "cancel_request",
+                        Self::set_fee { .. } => "set_fee",
+                        Self::set_account_id { .. } => "set_account_id",
+                        Self::set_fields { .. } => "set_fields",
+                        Self::provide_judgement { .. } => "provide_judgement",
+                        Self::kill_identity { .. } => "kill_identity",
+                        Self::add_sub { .. } => "add_sub",
+                        Self::rename_sub { .. } => "rename_sub",
+                        Self::remove_sub { .. } => "remove_sub",
+                        Self::quit_sub { .. } => "quit_sub",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xc0552f2a3a5d2801dc9a22d79cff8292;
@@ -17909,6 +19977,33 @@ pub mod runtime_types {
                 #[codec(index = 17u8)]
                 JudgementPaymentFailed,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TooManySubAccounts { .. } => "TooManySubAccounts",
+                        Self::NotFound { .. } => "NotFound",
+                        Self::NotNamed { .. } => "NotNamed",
+                        Self::EmptyIndex { .. } => "EmptyIndex",
+                        Self::FeeChanged { .. } => "FeeChanged",
+                        Self::NoIdentity { .. } => "NoIdentity",
+                        Self::StickyJudgement { .. } => "StickyJudgement",
+                        Self::JudgementGiven { .. } => "JudgementGiven",
+                        Self::InvalidJudgement { .. } => "InvalidJudgement",
+                        Self::InvalidIndex { .. } => "InvalidIndex",
+                        Self::InvalidTarget { .. } => "InvalidTarget",
+                        Self::TooManyFields { .. } => "TooManyFields",
+                        Self::TooManyRegistrars { .. } => "TooManyRegistrars",
+                        Self::AlreadyClaimed { .. } => "AlreadyClaimed",
+                        Self::NotSub { .. } => "NotSub",
+                        Self::NotOwned { .. } => "NotOwned",
+                        Self::JudgementForDifferentIdentity { .. } => {
+                            "JudgementForDifferentIdentity"
+                        }
+                        Self::JudgementPaymentFailed { .. } => "JudgementPaymentFailed",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x03892d3d423d6e630466e2f995a5c6b6;
             }
@@ -18015,6 +20110,23 @@ pub mod runtime_types {
                     main: ::ferroscale_runtime_types::AccountId32,
                     deposit: u128,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::IdentitySet { .. } => "IdentitySet",
+                        Self::IdentityCleared { .. } => "IdentityCleared",
+                        Self::IdentityKilled { .. } => "IdentityKilled",
+                        Self::JudgementRequested { .. } => "JudgementRequested",
+                        Self::JudgementUnrequested { .. } => "JudgementUnrequested",
+                        Self::JudgementGiven { .. } => "JudgementGiven",
+                        Self::RegistrarAdded { .. } => "RegistrarAdded",
+                        Self::SubIdentityAdded { .. } => "SubIdentityAdded",
+                        Self::SubIdentityRemoved { .. } => "SubIdentityRemoved",
+                        Self::SubIdentityRevoked { .. } => "SubIdentityRevoked",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x378e6e1d07c14db31f05964944378e6b;
@@ -18255,6 +20367,51 @@ pub mod runtime_types {
                 Keccak256([u8; 32usize]),
                 #[codec(index = 37u8)]
                 ShaThree256([u8; 32usize]),
+            }
+            impl Data {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::None { .. } => "None",
+                        Self::Raw0 { .. } => "Raw0",
+                        Self::Raw1 { .. } => "Raw1",
+                        Self::Raw2 { .. } => "Raw2",
+                        Self::Raw3 { .. } => "Raw3",
+                        Self::Raw4 { .. } => "Raw4",
+                        Self::Raw5 { .. } => "Raw5",
+                        Self::Raw6 { .. } => "Raw6",
+                        Self::Raw7 { .. } => "Raw7",
+                        Self::Raw8 { .. } => "Raw8",
+                        Self::Raw9 { .. } => "Raw9",
+                        Self::Raw10 { .. } => "Raw10",
+                        Self::Raw11 { .. } => "Raw11",
+                        Self::Raw12 { .. } => "Raw12",
+                        Self::Raw13 { .. } => "Raw13",
+                        Self::Raw14 { .. } => "Raw14",
+                        Self::Raw15 { .. } => "Raw15",
+                        Self::Raw16 { .. } => "Raw16",
+                        Self::Raw17 { .. } => "Raw17",
+                        Self::Raw18 { .. } => "Raw18",
+                        Self::Raw19 { .. } => "Raw19",
+                        Self::Raw20 { .. } => "Raw20",
+                        Self::Raw21 { .. } => "Raw21",
+                        Self::Raw22 { .. } => "Raw22",
+                        Self::Raw23 { .. } => "Raw23",
+                        Self::Raw24 { .. } => "Raw24",
+                        Self::Raw25 { .. } => "Raw25",
+                        Self::Raw26 { .. } => "Raw26",
+                        Self::Raw27 { .. } => "Raw27",
+                        Self::Raw28 { .. } => "Raw28",
+                        Self::Raw29 { .. } => "Raw29",
+                        Self::Raw30 { .. } => "Raw30",
+                        Self::Raw31 { .. } => "Raw31",
+                        Self::Raw32 { .. } => "Raw32",
+                        Self::BlakeTwo256 { .. } => "BlakeTwo256",
+                        Self::Sha256 { .. } => "Sha256",
+                        Self::Keccak256 { .. } => "Keccak256",
+                        Self::ShaThree256 { .. } => "ShaThree256",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Data {
                 const TYPE_HASH: u128 = 0xb925a474be1a8158f30e5de8d67a3a38;
@@ -18516,6 +20673,21 @@ pub mod runtime_types {
                 #[codec(index = 128u8)]
                 Twitter,
             }
+            impl IdentityField {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Display { .. } => "Display",
+                        Self::Legal { .. } => "Legal",
+                        Self::Web { .. } => "Web",
+                        Self::Riot { .. } => "Riot",
+                        Self::Email { .. } => "Email",
+                        Self::PgpFingerprint { .. } => "PgpFingerprint",
+                        Self::Image { .. } => "Image",
+                        Self::Twitter { .. } => "Twitter",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for IdentityField {
                 const TYPE_HASH: u128 = 0x06a19c4982951969eddaa2c25b3f91e2;
             }
@@ -18620,6 +20792,20 @@ pub mod runtime_types {
                 LowQuality,
                 #[codec(index = 6u8)]
                 Erroneous,
+            }
+            impl<Balance> Judgement<Balance> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Unknown { .. } => "Unknown",
+                        Self::FeePaid { .. } => "FeePaid",
+                        Self::Reasonable { .. } => "Reasonable",
+                        Self::KnownGood { .. } => "KnownGood",
+                        Self::OutOfDate { .. } => "OutOfDate",
+                        Self::LowQuality { .. } => "LowQuality",
+                        Self::Erroneous { .. } => "Erroneous",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl<Balance: ToValue> ToValue for Judgement<Balance> {
@@ -18762,6 +20948,14 @@ pub mod runtime_types {
                     signature: super::super::super::runtime_types::pallet_im_online::sr25519::app_sr25519::Signature,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::heartbeat { .. } => "heartbeat",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x283e71a7f27e6c219ed994dc002c8aa0;
             }
@@ -18793,6 +20987,15 @@ pub mod runtime_types {
                 InvalidKey,
                 #[codec(index = 1u8)]
                 DuplicatedHeartbeat,
+            }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidKey { .. } => "InvalidKey",
+                        Self::DuplicatedHeartbeat { .. } => "DuplicatedHeartbeat",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xe2a527594f9bbb0fc2e7344b66a51c2e;
@@ -18835,6 +21038,16 @@ pub mod runtime_types {
                         ),
                     >,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::HeartbeatReceived { .. } => "HeartbeatReceived",
+                        Self::AllGood { .. } => "AllGood",
+                        Self::SomeOffline { .. } => "SomeOffline",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x50749b6eb587833c093693a0e23aa623;
@@ -18941,6 +21154,18 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 freeze { index: u32 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::claim { .. } => "claim",
+                        Self::transfer { .. } => "transfer",
+                        Self::free { .. } => "free",
+                        Self::force_transfer { .. } => "force_transfer",
+                        Self::freeze { .. } => "freeze",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xde85091bd5284e8e365295f16a5b8729;
             }
@@ -19025,6 +21250,18 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 Permanent,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotAssigned { .. } => "NotAssigned",
+                        Self::NotOwner { .. } => "NotOwner",
+                        Self::InUse { .. } => "InUse",
+                        Self::NotTransfer { .. } => "NotTransfer",
+                        Self::Permanent { .. } => "Permanent",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x4fc4841e944338f8dbc8c5720fbf2603;
             }
@@ -19063,6 +21300,16 @@ pub mod runtime_types {
                 IndexFreed { index: u32 },
                 #[codec(index = 2u8)]
                 IndexFrozen { index: u32, who: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::IndexAssigned { .. } => "IndexAssigned",
+                        Self::IndexFreed { .. } => "IndexFreed",
+                        Self::IndexFrozen { .. } => "IndexFrozen",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x4097451d3c4058c8c2a21ba72945312d;
@@ -19172,6 +21419,17 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 stop_repeat,
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::buy_ticket { .. } => "buy_ticket",
+                        Self::set_calls { .. } => "set_calls",
+                        Self::start_lottery { .. } => "start_lottery",
+                        Self::stop_repeat { .. } => "stop_repeat",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x132c9fbec1aac9f302d95e6ca122728c;
             }
@@ -19249,6 +21507,20 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 EncodingFailed,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotConfigured { .. } => "NotConfigured",
+                        Self::InProgress { .. } => "InProgress",
+                        Self::AlreadyEnded { .. } => "AlreadyEnded",
+                        Self::InvalidCall { .. } => "InvalidCall",
+                        Self::AlreadyParticipating { .. } => "AlreadyParticipating",
+                        Self::TooManyCalls { .. } => "TooManyCalls",
+                        Self::EncodingFailed { .. } => "EncodingFailed",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xa26996818aa1ee7004555b038475453a;
             }
@@ -19296,6 +21568,17 @@ pub mod runtime_types {
                     who: ::ferroscale_runtime_types::AccountId32,
                     call_index: (u8, u8),
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::LotteryStarted { .. } => "LotteryStarted",
+                        Self::CallsUpdated { .. } => "CallsUpdated",
+                        Self::Winner { .. } => "Winner",
+                        Self::TicketBought { .. } => "TicketBought",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x48f1258765d3b2e93d86362cf93bdb05;
@@ -19394,6 +21677,20 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 clear_prime,
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::add_member { .. } => "add_member",
+                        Self::remove_member { .. } => "remove_member",
+                        Self::swap_member { .. } => "swap_member",
+                        Self::reset_members { .. } => "reset_members",
+                        Self::change_key { .. } => "change_key",
+                        Self::set_prime { .. } => "set_prime",
+                        Self::clear_prime { .. } => "clear_prime",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x05721cfa93c1f8be2e528702c5c74f2e;
             }
@@ -19482,6 +21779,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 TooManyMembers,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::AlreadyMember { .. } => "AlreadyMember",
+                        Self::NotMember { .. } => "NotMember",
+                        Self::TooManyMembers { .. } => "TooManyMembers",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x77acdbbdd4b8c592ea6b1d4bf09d3b81;
             }
@@ -19519,6 +21826,19 @@ pub mod runtime_types {
                 KeyChanged,
                 #[codec(index = 5u8)]
                 Dummy,
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::MemberAdded { .. } => "MemberAdded",
+                        Self::MemberRemoved { .. } => "MemberRemoved",
+                        Self::MembersSwapped { .. } => "MembersSwapped",
+                        Self::MembersReset { .. } => "MembersReset",
+                        Self::KeyChanged { .. } => "KeyChanged",
+                        Self::Dummy { .. } => "Dummy",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x1f5803831fdbf496e8619751d9cc56c3;
@@ -19665,6 +21985,15 @@ pub mod runtime_types {
                     weight_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::reap_page { .. } => "reap_page",
+                        Self::execute_overweight { .. } => "execute_overweight",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xb017c7be56fe07d4aae9a4b6d1179f8d;
             }
@@ -19736,6 +22065,23 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 QueuePaused,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotReapable { .. } => "NotReapable",
+                        Self::NoPage { .. } => "NoPage",
+                        Self::NoMessage { .. } => "NoMessage",
+                        Self::AlreadyProcessed { .. } => "AlreadyProcessed",
+                        Self::Queued { .. } => "Queued",
+                        Self::InsufficientWeight { .. } => "InsufficientWeight",
+                        Self::TemporarilyUnprocessable { .. } => {
+                            "TemporarilyUnprocessable"
+                        }
+                        Self::QueuePaused { .. } => "QueuePaused",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x16ec4da6cc60134cc6bb46c3f755eff3;
             }
@@ -19795,6 +22141,17 @@ pub mod runtime_types {
                 },
                 #[codec(index = 3u8)]
                 PageReaped { origin: u32, index: u32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ProcessingFailed { .. } => "ProcessingFailed",
+                        Self::Processed { .. } => "Processed",
+                        Self::OverweightEnqueued { .. } => "OverweightEnqueued",
+                        Self::PageReaped { .. } => "PageReaped",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x10f001d7dc0010a2746a85f18492190a;
@@ -19986,6 +22343,17 @@ pub mod runtime_types {
                     call_hash: [u8; 32usize],
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::as_multi_threshold_1 { .. } => "as_multi_threshold_1",
+                        Self::as_multi { .. } => "as_multi",
+                        Self::approve_as_multi { .. } => "approve_as_multi",
+                        Self::cancel_as_multi { .. } => "cancel_as_multi",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x4997200ebcd83f97b9d7fbfcbd21d66f;
             }
@@ -20109,6 +22477,27 @@ pub mod runtime_types {
                 #[codec(index = 13u8)]
                 AlreadyStored,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::MinimumThreshold { .. } => "MinimumThreshold",
+                        Self::AlreadyApproved { .. } => "AlreadyApproved",
+                        Self::NoApprovalsNeeded { .. } => "NoApprovalsNeeded",
+                        Self::TooFewSignatories { .. } => "TooFewSignatories",
+                        Self::TooManySignatories { .. } => "TooManySignatories",
+                        Self::SignatoriesOutOfOrder { .. } => "SignatoriesOutOfOrder",
+                        Self::SenderInSignatories { .. } => "SenderInSignatories",
+                        Self::NotFound { .. } => "NotFound",
+                        Self::NotOwner { .. } => "NotOwner",
+                        Self::NoTimepoint { .. } => "NoTimepoint",
+                        Self::WrongTimepoint { .. } => "WrongTimepoint",
+                        Self::UnexpectedTimepoint { .. } => "UnexpectedTimepoint",
+                        Self::MaxWeightTooLow { .. } => "MaxWeightTooLow",
+                        Self::AlreadyStored { .. } => "AlreadyStored",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x4dca388c20a2d565410d611a4b90e4b5;
             }
@@ -20193,6 +22582,17 @@ pub mod runtime_types {
                     multisig: ::ferroscale_runtime_types::AccountId32,
                     call_hash: [u8; 32usize],
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NewMultisig { .. } => "NewMultisig",
+                        Self::MultisigApproval { .. } => "MultisigApproval",
+                        Self::MultisigExecuted { .. } => "MultisigExecuted",
+                        Self::MultisigCancelled { .. } => "MultisigCancelled",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x676df70f7c31947030669af0054f7257;
@@ -20315,6 +22715,15 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::fractionalize { .. } => "fractionalize",
+                        Self::unify { .. } => "unify",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x0772573c9e3557aa8b978924a5b20e65;
             }
@@ -20384,6 +22793,17 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 NftNotFractionalized,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::IncorrectAssetId { .. } => "IncorrectAssetId",
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::NftNotFound { .. } => "NftNotFound",
+                        Self::NftNotFractionalized { .. } => "NftNotFractionalized",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xec32e090772fcf0bfeb8ebe5e787e6ac;
             }
@@ -20426,6 +22846,15 @@ pub mod runtime_types {
                     asset: u32,
                     beneficiary: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NftFractionalized { .. } => "NftFractionalized",
+                        Self::NftUnified { .. } => "NftUnified",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x8b6033e362d4eafb44b019c6d1c4dd94;
@@ -20489,6 +22918,14 @@ pub mod runtime_types {
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 Fractionalized,
+            }
+            impl HoldReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Fractionalized { .. } => "Fractionalized",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0xbe42fdcd15ea3edbd57d77a1681db5ac;
@@ -20859,6 +23296,62 @@ pub mod runtime_types {
                     signature: super::super::super::runtime_types::sp_runtime::MultiSignature,
                     signer: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::create { .. } => "create",
+                        Self::force_create { .. } => "force_create",
+                        Self::destroy { .. } => "destroy",
+                        Self::mint { .. } => "mint",
+                        Self::force_mint { .. } => "force_mint",
+                        Self::burn { .. } => "burn",
+                        Self::transfer { .. } => "transfer",
+                        Self::redeposit { .. } => "redeposit",
+                        Self::lock_item_transfer { .. } => "lock_item_transfer",
+                        Self::unlock_item_transfer { .. } => "unlock_item_transfer",
+                        Self::lock_collection { .. } => "lock_collection",
+                        Self::transfer_ownership { .. } => "transfer_ownership",
+                        Self::set_team { .. } => "set_team",
+                        Self::force_collection_owner { .. } => "force_collection_owner",
+                        Self::force_collection_config { .. } => "force_collection_config",
+                        Self::approve_transfer { .. } => "approve_transfer",
+                        Self::cancel_approval { .. } => "cancel_approval",
+                        Self::clear_all_transfer_approvals { .. } => {
+                            "clear_all_transfer_approvals"
+                        }
+                        Self::lock_item_properties { .. } => "lock_item_properties",
+                        Self::set_attribute { .. } => "set_attribute",
+                        Self::force_set_attribute { .. } => "force_set_attribute",
+                        Self::clear_attribute { .. } => "clear_attribute",
+                        Self::approve_item_attributes { .. } => "approve_item_attributes",
+                        Self::cancel_item_attributes_approval { .. } => {
+                            "cancel_item_attributes_approval"
+                        }
+                        Self::set_metadata { .. } => "set_metadata",
+                        Self::clear_metadata { .. } => "clear_metadata",
+                        Self::set_collection_metadata { .. } => "set_collection_metadata",
+                        Self::clear_collection_metadata { .. } => {
+                            "clear_collection_metadata"
+                        }
+                        Self::set_accept_ownership { .. } => "set_accept_ownership",
+                        Self::set_collection_max_supply { .. } => {
+                            "set_collection_max_supply"
+                        }
+                        Self::update_mint_settings { .. } => "update_mint_settings",
+                        Self::set_price { .. } => "set_price",
+                        Self::buy_item { .. } => "buy_item",
+                        Self::pay_tips { .. } => "pay_tips",
+                        Self::create_swap { .. } => "create_swap",
+                        Self::cancel_swap { .. } => "cancel_swap",
+                        Self::claim_swap { .. } => "claim_swap",
+                        Self::mint_pre_signed { .. } => "mint_pre_signed",
+                        Self::set_attributes_pre_signed { .. } => {
+                            "set_attributes_pre_signed"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x0a9e90977b92d916857d568e42c330a9;
@@ -21563,6 +24056,64 @@ pub mod runtime_types {
                 #[codec(index = 44u8)]
                 WitnessRequired,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::UnknownCollection { .. } => "UnknownCollection",
+                        Self::AlreadyExists { .. } => "AlreadyExists",
+                        Self::ApprovalExpired { .. } => "ApprovalExpired",
+                        Self::WrongOwner { .. } => "WrongOwner",
+                        Self::BadWitness { .. } => "BadWitness",
+                        Self::CollectionIdInUse { .. } => "CollectionIdInUse",
+                        Self::ItemsNonTransferable { .. } => "ItemsNonTransferable",
+                        Self::NotDelegate { .. } => "NotDelegate",
+                        Self::WrongDelegate { .. } => "WrongDelegate",
+                        Self::Unapproved { .. } => "Unapproved",
+                        Self::Unaccepted { .. } => "Unaccepted",
+                        Self::ItemLocked { .. } => "ItemLocked",
+                        Self::LockedItemAttributes { .. } => "LockedItemAttributes",
+                        Self::LockedCollectionAttributes { .. } => {
+                            "LockedCollectionAttributes"
+                        }
+                        Self::LockedItemMetadata { .. } => "LockedItemMetadata",
+                        Self::LockedCollectionMetadata { .. } => {
+                            "LockedCollectionMetadata"
+                        }
+                        Self::MaxSupplyReached { .. } => "MaxSupplyReached",
+                        Self::MaxSupplyLocked { .. } => "MaxSupplyLocked",
+                        Self::MaxSupplyTooSmall { .. } => "MaxSupplyTooSmall",
+                        Self::UnknownItem { .. } => "UnknownItem",
+                        Self::UnknownSwap { .. } => "UnknownSwap",
+                        Self::MetadataNotFound { .. } => "MetadataNotFound",
+                        Self::AttributeNotFound { .. } => "AttributeNotFound",
+                        Self::NotForSale { .. } => "NotForSale",
+                        Self::BidTooLow { .. } => "BidTooLow",
+                        Self::ReachedApprovalLimit { .. } => "ReachedApprovalLimit",
+                        Self::DeadlineExpired { .. } => "DeadlineExpired",
+                        Self::WrongDuration { .. } => "WrongDuration",
+                        Self::MethodDisabled { .. } => "MethodDisabled",
+                        Self::WrongSetting { .. } => "WrongSetting",
+                        Self::InconsistentItemConfig { .. } => "InconsistentItemConfig",
+                        Self::NoConfig { .. } => "NoConfig",
+                        Self::RolesNotCleared { .. } => "RolesNotCleared",
+                        Self::MintNotStarted { .. } => "MintNotStarted",
+                        Self::MintEnded { .. } => "MintEnded",
+                        Self::AlreadyClaimed { .. } => "AlreadyClaimed",
+                        Self::IncorrectData { .. } => "IncorrectData",
+                        Self::WrongOrigin { .. } => "WrongOrigin",
+                        Self::WrongSignature { .. } => "WrongSignature",
+                        Self::IncorrectMetadata { .. } => "IncorrectMetadata",
+                        Self::MaxAttributesLimitReached { .. } => {
+                            "MaxAttributesLimitReached"
+                        }
+                        Self::WrongNamespace { .. } => "WrongNamespace",
+                        Self::CollectionNotEmpty { .. } => "CollectionNotEmpty",
+                        Self::WitnessRequired { .. } => "WitnessRequired",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xfec71f2cbf88d9fb1c116b67bec28fb0;
             }
@@ -21914,6 +24465,63 @@ pub mod runtime_types {
                         u8,
                     >,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Created { .. } => "Created",
+                        Self::ForceCreated { .. } => "ForceCreated",
+                        Self::Destroyed { .. } => "Destroyed",
+                        Self::Issued { .. } => "Issued",
+                        Self::Transferred { .. } => "Transferred",
+                        Self::Burned { .. } => "Burned",
+                        Self::ItemTransferLocked { .. } => "ItemTransferLocked",
+                        Self::ItemTransferUnlocked { .. } => "ItemTransferUnlocked",
+                        Self::ItemPropertiesLocked { .. } => "ItemPropertiesLocked",
+                        Self::CollectionLocked { .. } => "CollectionLocked",
+                        Self::OwnerChanged { .. } => "OwnerChanged",
+                        Self::TeamChanged { .. } => "TeamChanged",
+                        Self::TransferApproved { .. } => "TransferApproved",
+                        Self::ApprovalCancelled { .. } => "ApprovalCancelled",
+                        Self::AllApprovalsCancelled { .. } => "AllApprovalsCancelled",
+                        Self::CollectionConfigChanged { .. } => "CollectionConfigChanged",
+                        Self::CollectionMetadataSet { .. } => "CollectionMetadataSet",
+                        Self::CollectionMetadataCleared { .. } => {
+                            "CollectionMetadataCleared"
+                        }
+                        Self::ItemMetadataSet { .. } => "ItemMetadataSet",
+                        Self::ItemMetadataCleared { .. } => "ItemMetadataCleared",
+                        Self::Redeposited { .. } => "Redeposited",
+                        Self::AttributeSet { .. } => "AttributeSet",
+                        Self::AttributeCleared { .. } => "AttributeCleared",
+                        Self::ItemAttributesApprovalAdded { .. } => {
+                            "ItemAttributesApprovalAdded"
+                        }
+                        Self::ItemAttributesApprovalRemoved { .. } => {
+                            "ItemAttributesApprovalRemoved"
+                        }
+                        Self::OwnershipAcceptanceChanged { .. } => {
+                            "OwnershipAcceptanceChanged"
+                        }
+                        Self::CollectionMaxSupplySet { .. } => "CollectionMaxSupplySet",
+                        Self::CollectionMintSettingsUpdated { .. } => {
+                            "CollectionMintSettingsUpdated"
+                        }
+                        Self::NextCollectionIdIncremented { .. } => {
+                            "NextCollectionIdIncremented"
+                        }
+                        Self::ItemPriceSet { .. } => "ItemPriceSet",
+                        Self::ItemPriceRemoved { .. } => "ItemPriceRemoved",
+                        Self::ItemBought { .. } => "ItemBought",
+                        Self::TipSent { .. } => "TipSent",
+                        Self::SwapCreated { .. } => "SwapCreated",
+                        Self::SwapCancelled { .. } => "SwapCancelled",
+                        Self::SwapClaimed { .. } => "SwapClaimed",
+                        Self::PreSignedAttributesSet { .. } => "PreSignedAttributesSet",
+                        Self::PalletAttributeSet { .. } => "PalletAttributeSet",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x61e45a0329f832189b5225e2df300bfc;
@@ -22565,6 +25173,17 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 Account(AccountId),
             }
+            impl<AccountId> AttributeNamespace<AccountId> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Pallet { .. } => "Pallet",
+                        Self::CollectionOwner { .. } => "CollectionOwner",
+                        Self::ItemOwner { .. } => "ItemOwner",
+                        Self::Account { .. } => "Account",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<AccountId: ToValue> ToValue for AttributeNamespace<AccountId> {
                 fn to_value(&self) -> Value {
@@ -22743,6 +25362,16 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 Admin,
             }
+            impl CollectionRole {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Issuer { .. } => "Issuer",
+                        Self::Freezer { .. } => "Freezer",
+                        Self::Admin { .. } => "Admin",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for CollectionRole {
                 const TYPE_HASH: u128 = 0x28862f68ec5ca483005c225a922b22fc;
             }
@@ -22778,6 +25407,18 @@ pub mod runtime_types {
                 UnlockedMaxSupply,
                 #[codec(index = 16u8)]
                 DepositRequired,
+            }
+            impl CollectionSetting {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TransferableItems { .. } => "TransferableItems",
+                        Self::UnlockedMetadata { .. } => "UnlockedMetadata",
+                        Self::UnlockedAttributes { .. } => "UnlockedAttributes",
+                        Self::UnlockedMaxSupply { .. } => "UnlockedMaxSupply",
+                        Self::DepositRequired { .. } => "DepositRequired",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for CollectionSetting {
                 const TYPE_HASH: u128 = 0xf70f3cc68ae5bfd6c90464f537c467a1;
@@ -22966,6 +25607,16 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 UnlockedAttributes,
             }
+            impl ItemSetting {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Transferable { .. } => "Transferable",
+                        Self::UnlockedMetadata { .. } => "UnlockedMetadata",
+                        Self::UnlockedAttributes { .. } => "UnlockedAttributes",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for ItemSetting {
                 const TYPE_HASH: u128 = 0xde8cd9b7fb4ee60c6c75072909eaf51d;
             }
@@ -23069,6 +25720,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 HolderOf(CollectionId),
             }
+            impl<CollectionId> MintType<CollectionId> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Issuer { .. } => "Issuer",
+                        Self::Public { .. } => "Public",
+                        Self::HolderOf { .. } => "HolderOf",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<CollectionId: ToValue> ToValue for MintType<CollectionId> {
                 fn to_value(&self) -> Value {
@@ -23124,6 +25785,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 TransferDisabled,
             }
+            impl<CollectionId> PalletAttributes<CollectionId> {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::UsedToClaim { .. } => "UsedToClaim",
+                        Self::TransferDisabled { .. } => "TransferDisabled",
+                    }
+                }
+            }
             #[cfg(feature = "values")]
             impl<CollectionId: ToValue> ToValue for PalletAttributes<CollectionId> {
                 fn to_value(&self) -> Value {
@@ -23153,6 +25823,17 @@ pub mod runtime_types {
                 Approvals,
                 #[codec(index = 8u8)]
                 Swaps,
+            }
+            impl PalletFeature {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Trading { .. } => "Trading",
+                        Self::Attributes { .. } => "Attributes",
+                        Self::Approvals { .. } => "Approvals",
+                        Self::Swaps { .. } => "Swaps",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for PalletFeature {
                 const TYPE_HASH: u128 = 0x4a6b4bfafcf9cf5e1e3a04cd45331661;
@@ -23299,6 +25980,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Receive,
             }
+            impl PriceDirection {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Send { .. } => "Send",
+                        Self::Receive { .. } => "Receive",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for PriceDirection {
                 const TYPE_HASH: u128 = 0x6bfaef0a3c4b996381128219a48f5e82;
             }
@@ -23388,6 +26078,20 @@ pub mod runtime_types {
                 communify { #[codec(compact)] index: u32 },
                 #[codec(index = 6u8)]
                 privatize { #[codec(compact)] index: u32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::place_bid { .. } => "place_bid",
+                        Self::retract_bid { .. } => "retract_bid",
+                        Self::fund_deficit { .. } => "fund_deficit",
+                        Self::thaw_private { .. } => "thaw_private",
+                        Self::thaw_communal { .. } => "thaw_communal",
+                        Self::communify { .. } => "communify",
+                        Self::privatize { .. } => "privatize",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x65add6c78c9deccf991b8ae1026f938e;
@@ -23505,6 +26209,28 @@ pub mod runtime_types {
                 #[codec(index = 14u8)]
                 AlreadyPrivate,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::DurationTooSmall { .. } => "DurationTooSmall",
+                        Self::DurationTooBig { .. } => "DurationTooBig",
+                        Self::AmountTooSmall { .. } => "AmountTooSmall",
+                        Self::BidTooLow { .. } => "BidTooLow",
+                        Self::UnknownReceipt { .. } => "UnknownReceipt",
+                        Self::NotOwner { .. } => "NotOwner",
+                        Self::NotExpired { .. } => "NotExpired",
+                        Self::UnknownBid { .. } => "UnknownBid",
+                        Self::PortionTooBig { .. } => "PortionTooBig",
+                        Self::Unfunded { .. } => "Unfunded",
+                        Self::AlreadyFunded { .. } => "AlreadyFunded",
+                        Self::Throttled { .. } => "Throttled",
+                        Self::MakesDust { .. } => "MakesDust",
+                        Self::AlreadyCommunal { .. } => "AlreadyCommunal",
+                        Self::AlreadyPrivate { .. } => "AlreadyPrivate",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x0017fc2e156c25bd89dce24121cd620d;
             }
@@ -23596,6 +26322,20 @@ pub mod runtime_types {
                     to: ::ferroscale_runtime_types::AccountId32,
                     index: u32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::BidPlaced { .. } => "BidPlaced",
+                        Self::BidRetracted { .. } => "BidRetracted",
+                        Self::BidDropped { .. } => "BidDropped",
+                        Self::Issued { .. } => "Issued",
+                        Self::Thawed { .. } => "Thawed",
+                        Self::Funded { .. } => "Funded",
+                        Self::Transferred { .. } => "Transferred",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x19bd98c29aa9d15f1e3dee21b04d65a9;
@@ -23732,6 +26472,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 NftReceipt,
             }
+            impl HoldReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NftReceipt { .. } => "NftReceipt",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0x029404ca7276df4c68c43cebcfb1d6b3;
             }
@@ -23826,6 +26574,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             Rewards,
         }
+        impl<Balance> BondExtra<Balance> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::FreeBalance { .. } => "FreeBalance",
+                    Self::Rewards { .. } => "Rewards",
+                }
+            }
+        }
         #[cfg(feature = "values")]
         impl<Balance: ToValue> ToValue for BondExtra<Balance> {
             fn to_value(&self) -> Value {
@@ -23888,6 +26645,17 @@ pub mod runtime_types {
             PermissionlessWithdraw,
             #[codec(index = 3u8)]
             PermissionlessAll,
+        }
+        impl ClaimPermission {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Permissioned { .. } => "Permissioned",
+                    Self::PermissionlessCompound { .. } => "PermissionlessCompound",
+                    Self::PermissionlessWithdraw { .. } => "PermissionlessWithdraw",
+                    Self::PermissionlessAll { .. } => "PermissionlessAll",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for ClaimPermission {
             const TYPE_HASH: u128 = 0x865f44a9c6705ea2cf697fee384001f4;
@@ -23984,6 +26752,16 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Remove,
         }
+        impl<T> ConfigOp<T> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Noop { .. } => "Noop",
+                    Self::Set { .. } => "Set",
+                    Self::Remove { .. } => "Remove",
+                }
+            }
+        }
         #[cfg(feature = "values")]
         impl<T: ToValue> ToValue for ConfigOp<T> {
             fn to_value(&self) -> Value {
@@ -24073,6 +26851,16 @@ pub mod runtime_types {
             Blocked,
             #[codec(index = 2u8)]
             Destroying,
+        }
+        impl PoolState {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Open { .. } => "Open",
+                    Self::Blocked { .. } => "Blocked",
+                    Self::Destroying { .. } => "Destroying",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for PoolState {
             const TYPE_HASH: u128 = 0x51242b6ba80c23ae2103518fd37a533c;
@@ -24333,6 +27121,36 @@ pub mod runtime_types {
                 },
                 #[codec(index = 20u8)]
                 claim_commission { pool_id: u32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::join { .. } => "join",
+                        Self::bond_extra { .. } => "bond_extra",
+                        Self::claim_payout { .. } => "claim_payout",
+                        Self::unbond { .. } => "unbond",
+                        Self::pool_withdraw_unbonded { .. } => "pool_withdraw_unbonded",
+                        Self::withdraw_unbonded { .. } => "withdraw_unbonded",
+                        Self::create { .. } => "create",
+                        Self::create_with_pool_id { .. } => "create_with_pool_id",
+                        Self::nominate { .. } => "nominate",
+                        Self::set_state { .. } => "set_state",
+                        Self::set_metadata { .. } => "set_metadata",
+                        Self::set_configs { .. } => "set_configs",
+                        Self::update_roles { .. } => "update_roles",
+                        Self::chill { .. } => "chill",
+                        Self::bond_extra_other { .. } => "bond_extra_other",
+                        Self::set_claim_permission { .. } => "set_claim_permission",
+                        Self::claim_payout_other { .. } => "claim_payout_other",
+                        Self::set_commission { .. } => "set_commission",
+                        Self::set_commission_max { .. } => "set_commission_max",
+                        Self::set_commission_change_rate { .. } => {
+                            "set_commission_change_rate"
+                        }
+                        Self::claim_commission { .. } => "claim_commission",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x8fbefce97b16b7230fba1ca9f52e4292;
@@ -24640,6 +27458,22 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 BondedStashKilledPrematurely,
             }
+            impl DefensiveError {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotEnoughSpaceInUnbondPool { .. } => {
+                            "NotEnoughSpaceInUnbondPool"
+                        }
+                        Self::PoolNotFound { .. } => "PoolNotFound",
+                        Self::RewardPoolNotFound { .. } => "RewardPoolNotFound",
+                        Self::SubPoolsNotFound { .. } => "SubPoolsNotFound",
+                        Self::BondedStashKilledPrematurely { .. } => {
+                            "BondedStashKilledPrematurely"
+                        }
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for DefensiveError {
                 const TYPE_HASH: u128 = 0x3ff1d839d060e336c1c1d1ac42a72f04;
             }
@@ -24737,6 +27571,56 @@ pub mod runtime_types {
                 InvalidPoolId,
                 #[codec(index = 30u8)]
                 BondExtraRestricted,
+            }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::PoolNotFound { .. } => "PoolNotFound",
+                        Self::PoolMemberNotFound { .. } => "PoolMemberNotFound",
+                        Self::RewardPoolNotFound { .. } => "RewardPoolNotFound",
+                        Self::SubPoolsNotFound { .. } => "SubPoolsNotFound",
+                        Self::AccountBelongsToOtherPool { .. } => {
+                            "AccountBelongsToOtherPool"
+                        }
+                        Self::FullyUnbonding { .. } => "FullyUnbonding",
+                        Self::MaxUnbondingLimit { .. } => "MaxUnbondingLimit",
+                        Self::CannotWithdrawAny { .. } => "CannotWithdrawAny",
+                        Self::MinimumBondNotMet { .. } => "MinimumBondNotMet",
+                        Self::OverflowRisk { .. } => "OverflowRisk",
+                        Self::NotDestroying { .. } => "NotDestroying",
+                        Self::NotNominator { .. } => "NotNominator",
+                        Self::NotKickerOrDestroying { .. } => "NotKickerOrDestroying",
+                        Self::NotOpen { .. } => "NotOpen",
+                        Self::MaxPools { .. } => "MaxPools",
+                        Self::MaxPoolMembers { .. } => "MaxPoolMembers",
+                        Self::CanNotChangeState { .. } => "CanNotChangeState",
+                        Self::DoesNotHavePermission { .. } => "DoesNotHavePermission",
+                        Self::MetadataExceedsMaxLen { .. } => "MetadataExceedsMaxLen",
+                        Self::Defensive { .. } => "Defensive",
+                        Self::PartialUnbondNotAllowedPermissionlessly { .. } => {
+                            "PartialUnbondNotAllowedPermissionlessly"
+                        }
+                        Self::MaxCommissionRestricted { .. } => "MaxCommissionRestricted",
+                        Self::CommissionExceedsMaximum { .. } => {
+                            "CommissionExceedsMaximum"
+                        }
+                        Self::CommissionExceedsGlobalMaximum { .. } => {
+                            "CommissionExceedsGlobalMaximum"
+                        }
+                        Self::CommissionChangeThrottled { .. } => {
+                            "CommissionChangeThrottled"
+                        }
+                        Self::CommissionChangeRateNotAllowed { .. } => {
+                            "CommissionChangeRateNotAllowed"
+                        }
+                        Self::NoPendingCommission { .. } => "NoPendingCommission",
+                        Self::NoCommissionCurrentSet { .. } => "NoCommissionCurrentSet",
+                        Self::PoolIdInUse { .. } => "PoolIdInUse",
+                        Self::InvalidPoolId { .. } => "InvalidPoolId",
+                        Self::BondExtraRestricted { .. } => "BondExtraRestricted",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x5373f091a2ff3f49720aa2a986a22517;
@@ -24918,6 +27802,32 @@ pub mod runtime_types {
                 },
                 #[codec(index = 14u8)]
                 PoolCommissionClaimed { pool_id: u32, commission: u128 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Created { .. } => "Created",
+                        Self::Bonded { .. } => "Bonded",
+                        Self::PaidOut { .. } => "PaidOut",
+                        Self::Unbonded { .. } => "Unbonded",
+                        Self::Withdrawn { .. } => "Withdrawn",
+                        Self::Destroyed { .. } => "Destroyed",
+                        Self::StateChanged { .. } => "StateChanged",
+                        Self::MemberRemoved { .. } => "MemberRemoved",
+                        Self::RolesUpdated { .. } => "RolesUpdated",
+                        Self::PoolSlashed { .. } => "PoolSlashed",
+                        Self::UnbondingPoolSlashed { .. } => "UnbondingPoolSlashed",
+                        Self::PoolCommissionUpdated { .. } => "PoolCommissionUpdated",
+                        Self::PoolMaxCommissionUpdated { .. } => {
+                            "PoolMaxCommissionUpdated"
+                        }
+                        Self::PoolCommissionChangeRateUpdated { .. } => {
+                            "PoolCommissionChangeRateUpdated"
+                        }
+                        Self::PoolCommissionClaimed { .. } => "PoolCommissionClaimed",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x69e36662c275e5042e5a20db86dfb149;
@@ -25163,6 +28073,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 Offence { kind: [u8; 16usize], timeslot: Vec<u8> },
             }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Offence { .. } => "Offence",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x1eef9b35b82a46f0273635094fb33e47;
             }
@@ -25207,6 +28125,15 @@ pub mod runtime_types {
                 count: u32,
                 len: Option<u32>,
             },
+        }
+        impl<AccountId, Balance> RequestStatus<AccountId, Balance> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Unrequested { .. } => "Unrequested",
+                    Self::Requested { .. } => "Requested",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue, Balance: ToValue> ToValue
@@ -25258,6 +28185,17 @@ pub mod runtime_types {
                 request_preimage { hash: ::ferroscale_runtime_types::H256 },
                 #[codec(index = 3u8)]
                 unrequest_preimage { hash: ::ferroscale_runtime_types::H256 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::note_preimage { .. } => "note_preimage",
+                        Self::unnote_preimage { .. } => "unnote_preimage",
+                        Self::request_preimage { .. } => "request_preimage",
+                        Self::unrequest_preimage { .. } => "unrequest_preimage",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xd34b51439eeb58535bdd6d498fd5a390;
@@ -25329,6 +28267,19 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 NotRequested,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TooBig { .. } => "TooBig",
+                        Self::AlreadyNoted { .. } => "AlreadyNoted",
+                        Self::NotAuthorized { .. } => "NotAuthorized",
+                        Self::NotNoted { .. } => "NotNoted",
+                        Self::Requested { .. } => "Requested",
+                        Self::NotRequested { .. } => "NotRequested",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x660cc710b14bbf48c005b882e308050c;
             }
@@ -25366,6 +28317,16 @@ pub mod runtime_types {
                 Requested { hash: ::ferroscale_runtime_types::H256 },
                 #[codec(index = 2u8)]
                 Cleared { hash: ::ferroscale_runtime_types::H256 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Noted { .. } => "Noted",
+                        Self::Requested { .. } => "Requested",
+                        Self::Cleared { .. } => "Cleared",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x7e0df07783ebd43e0f82ea9be42200fd;
@@ -25566,6 +28527,23 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::proxy { .. } => "proxy",
+                        Self::add_proxy { .. } => "add_proxy",
+                        Self::remove_proxy { .. } => "remove_proxy",
+                        Self::remove_proxies { .. } => "remove_proxies",
+                        Self::create_pure { .. } => "create_pure",
+                        Self::kill_pure { .. } => "kill_pure",
+                        Self::announce { .. } => "announce",
+                        Self::remove_announcement { .. } => "remove_announcement",
+                        Self::reject_announcement { .. } => "reject_announcement",
+                        Self::proxy_announced { .. } => "proxy_announced",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x10b0d4cfa6803283571965500c6a7ca7;
             }
@@ -25744,6 +28722,21 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 NoSelfProxy,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TooMany { .. } => "TooMany",
+                        Self::NotFound { .. } => "NotFound",
+                        Self::NotProxy { .. } => "NotProxy",
+                        Self::Unproxyable { .. } => "Unproxyable",
+                        Self::Duplicate { .. } => "Duplicate",
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::Unannounced { .. } => "Unannounced",
+                        Self::NoSelfProxy { .. } => "NoSelfProxy",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xfefbd08a632ce64c318b098cb3b252d6;
             }
@@ -25813,6 +28806,18 @@ pub mod runtime_types {
                     proxy_type: super::super::super::runtime_types::kitchensink_runtime::ProxyType,
                     delay: u32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ProxyExecuted { .. } => "ProxyExecuted",
+                        Self::PureCreated { .. } => "PureCreated",
+                        Self::Announced { .. } => "Announced",
+                        Self::ProxyAdded { .. } => "ProxyAdded",
+                        Self::ProxyRemoved { .. } => "ProxyRemoved",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xc044a0487bab05ed77430a9c7e2f5d58;
@@ -25972,6 +28977,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             Nay(u32),
         }
+        impl VoteRecord {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Aye { .. } => "Aye",
+                    Self::Nay { .. } => "Nay",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for VoteRecord {
             const TYPE_HASH: u128 = 0x8bccdfc51dcb730da2ae1e99f8d7384a;
         }
@@ -26029,6 +29043,19 @@ pub mod runtime_types {
                 vote { poll: u32, aye: bool },
                 #[codec(index = 5u8)]
                 cleanup_poll { poll_index: u32, max: u32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::add_member { .. } => "add_member",
+                        Self::promote_member { .. } => "promote_member",
+                        Self::demote_member { .. } => "demote_member",
+                        Self::remove_member { .. } => "remove_member",
+                        Self::vote { .. } => "vote",
+                        Self::cleanup_poll { .. } => "cleanup_poll",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x87890a3a6321052acaf7f2cec020a3f7;
@@ -26131,6 +29158,22 @@ pub mod runtime_types {
                 #[codec(index = 8u8)]
                 NoPermission,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::AlreadyMember { .. } => "AlreadyMember",
+                        Self::NotMember { .. } => "NotMember",
+                        Self::NotPolling { .. } => "NotPolling",
+                        Self::Ongoing { .. } => "Ongoing",
+                        Self::NoneRemaining { .. } => "NoneRemaining",
+                        Self::Corruption { .. } => "Corruption",
+                        Self::RankTooLow { .. } => "RankTooLow",
+                        Self::InvalidWitness { .. } => "InvalidWitness",
+                        Self::NoPermission { .. } => "NoPermission",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x5f056f8a2df613f47b1025ffca4433f6;
             }
@@ -26184,6 +29227,17 @@ pub mod runtime_types {
                     vote: super::super::super::runtime_types::pallet_ranked_collective::VoteRecord,
                     tally: super::super::super::runtime_types::pallet_ranked_collective::Tally,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::MemberAdded { .. } => "MemberAdded",
+                        Self::RankChanged { .. } => "RankChanged",
+                        Self::MemberRemoved { .. } => "MemberRemoved",
+                        Self::Voted { .. } => "Voted",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xc9ceef264d72e4b0d088716c4ea17cd7;
@@ -26385,6 +29439,22 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::as_recovered { .. } => "as_recovered",
+                        Self::set_recovered { .. } => "set_recovered",
+                        Self::create_recovery { .. } => "create_recovery",
+                        Self::initiate_recovery { .. } => "initiate_recovery",
+                        Self::vouch_recovery { .. } => "vouch_recovery",
+                        Self::claim_recovery { .. } => "claim_recovery",
+                        Self::close_recovery { .. } => "close_recovery",
+                        Self::remove_recovery { .. } => "remove_recovery",
+                        Self::cancel_recovered { .. } => "cancel_recovered",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x3231d6c4d92727a300e7b262a1f8a51d;
             }
@@ -26527,6 +29597,29 @@ pub mod runtime_types {
                 #[codec(index = 15u8)]
                 BadState,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotAllowed { .. } => "NotAllowed",
+                        Self::ZeroThreshold { .. } => "ZeroThreshold",
+                        Self::NotEnoughFriends { .. } => "NotEnoughFriends",
+                        Self::MaxFriends { .. } => "MaxFriends",
+                        Self::NotSorted { .. } => "NotSorted",
+                        Self::NotRecoverable { .. } => "NotRecoverable",
+                        Self::AlreadyRecoverable { .. } => "AlreadyRecoverable",
+                        Self::AlreadyStarted { .. } => "AlreadyStarted",
+                        Self::NotStarted { .. } => "NotStarted",
+                        Self::NotFriend { .. } => "NotFriend",
+                        Self::DelayPeriod { .. } => "DelayPeriod",
+                        Self::AlreadyVouched { .. } => "AlreadyVouched",
+                        Self::Threshold { .. } => "Threshold",
+                        Self::StillActive { .. } => "StillActive",
+                        Self::AlreadyProxy { .. } => "AlreadyProxy",
+                        Self::BadState { .. } => "BadState",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xccacf5ef102dffa60179e94dcf0191d9;
             }
@@ -26605,6 +29698,19 @@ pub mod runtime_types {
                 RecoveryRemoved {
                     lost_account: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::RecoveryCreated { .. } => "RecoveryCreated",
+                        Self::RecoveryInitiated { .. } => "RecoveryInitiated",
+                        Self::RecoveryVouched { .. } => "RecoveryVouched",
+                        Self::RecoveryClosed { .. } => "RecoveryClosed",
+                        Self::AccountRecovered { .. } => "AccountRecovered",
+                        Self::RecoveryRemoved { .. } => "RecoveryRemoved",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xc0bcaa5e41ed129b0f01f0c7c4a50230;
@@ -26734,6 +29840,24 @@ pub mod runtime_types {
                     index: u32,
                     maybe_hash: Option<::ferroscale_runtime_types::H256>,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::submit { .. } => "submit",
+                        Self::place_decision_deposit { .. } => "place_decision_deposit",
+                        Self::refund_decision_deposit { .. } => "refund_decision_deposit",
+                        Self::cancel { .. } => "cancel",
+                        Self::kill { .. } => "kill",
+                        Self::nudge_referendum { .. } => "nudge_referendum",
+                        Self::one_fewer_deciding { .. } => "one_fewer_deciding",
+                        Self::refund_submission_deposit { .. } => {
+                            "refund_submission_deposit"
+                        }
+                        Self::set_metadata { .. } => "set_metadata",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x46e94633c89844d3a8d9ab9336713ea5;
@@ -26875,6 +29999,26 @@ pub mod runtime_types {
                 #[codec(index = 12u8)]
                 PreimageNotExist,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotOngoing { .. } => "NotOngoing",
+                        Self::HasDeposit { .. } => "HasDeposit",
+                        Self::BadTrack { .. } => "BadTrack",
+                        Self::Full { .. } => "Full",
+                        Self::QueueEmpty { .. } => "QueueEmpty",
+                        Self::BadReferendum { .. } => "BadReferendum",
+                        Self::NothingToDo { .. } => "NothingToDo",
+                        Self::NoTrack { .. } => "NoTrack",
+                        Self::Unfinished { .. } => "Unfinished",
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::NoDeposit { .. } => "NoDeposit",
+                        Self::BadStatus { .. } => "BadStatus",
+                        Self::PreimageNotExist { .. } => "PreimageNotExist",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x91521910c5d8ef4d831135856511bc85;
             }
@@ -27003,6 +30147,31 @@ pub mod runtime_types {
                 MetadataSet { index: u32, hash: ::ferroscale_runtime_types::H256 },
                 #[codec(index = 15u8)]
                 MetadataCleared { index: u32, hash: ::ferroscale_runtime_types::H256 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Submitted { .. } => "Submitted",
+                        Self::DecisionDepositPlaced { .. } => "DecisionDepositPlaced",
+                        Self::DecisionDepositRefunded { .. } => "DecisionDepositRefunded",
+                        Self::DepositSlashed { .. } => "DepositSlashed",
+                        Self::DecisionStarted { .. } => "DecisionStarted",
+                        Self::ConfirmStarted { .. } => "ConfirmStarted",
+                        Self::ConfirmAborted { .. } => "ConfirmAborted",
+                        Self::Confirmed { .. } => "Confirmed",
+                        Self::Approved { .. } => "Approved",
+                        Self::Rejected { .. } => "Rejected",
+                        Self::TimedOut { .. } => "TimedOut",
+                        Self::Cancelled { .. } => "Cancelled",
+                        Self::Killed { .. } => "Killed",
+                        Self::SubmissionDepositRefunded { .. } => {
+                            "SubmissionDepositRefunded"
+                        }
+                        Self::MetadataSet { .. } => "MetadataSet",
+                        Self::MetadataCleared { .. } => "MetadataCleared",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x3913d9a752c36b5d0016369827157a48;
@@ -27286,6 +30455,31 @@ pub mod runtime_types {
                 #[codec(index = 15u8)]
                 MetadataCleared { index: u32, hash: ::ferroscale_runtime_types::H256 },
             }
+            impl Event2 {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Submitted { .. } => "Submitted",
+                        Self::DecisionDepositPlaced { .. } => "DecisionDepositPlaced",
+                        Self::DecisionDepositRefunded { .. } => "DecisionDepositRefunded",
+                        Self::DepositSlashed { .. } => "DepositSlashed",
+                        Self::DecisionStarted { .. } => "DecisionStarted",
+                        Self::ConfirmStarted { .. } => "ConfirmStarted",
+                        Self::ConfirmAborted { .. } => "ConfirmAborted",
+                        Self::Confirmed { .. } => "Confirmed",
+                        Self::Approved { .. } => "Approved",
+                        Self::Rejected { .. } => "Rejected",
+                        Self::TimedOut { .. } => "TimedOut",
+                        Self::Cancelled { .. } => "Cancelled",
+                        Self::Killed { .. } => "Killed",
+                        Self::SubmissionDepositRefunded { .. } => {
+                            "SubmissionDepositRefunded"
+                        }
+                        Self::MetadataSet { .. } => "MetadataSet",
+                        Self::MetadataCleared { .. } => "MetadataCleared",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Event2 {
                 const TYPE_HASH: u128 = 0x559137df42cb501606164af7f1c95dd3;
             }
@@ -27520,6 +30714,16 @@ pub mod runtime_types {
                     y_offset: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedI64,
                 },
             }
+            impl Curve {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::LinearDecreasing { .. } => "LinearDecreasing",
+                        Self::SteppedDecreasing { .. } => "SteppedDecreasing",
+                        Self::Reciprocal { .. } => "Reciprocal",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Curve {
                 const TYPE_HASH: u128 = 0xbb0b0d7187d4863c9c073333d1abf8a3;
             }
@@ -27728,6 +30932,37 @@ pub mod runtime_types {
                 ),
                 #[codec(index = 5u8)]
                 Killed(Moment),
+            }
+            impl<
+                TrackId,
+                RuntimeOrigin,
+                Moment,
+                Call,
+                Balance,
+                Tally,
+                AccountId,
+                ScheduleAddress,
+            > ReferendumInfo<
+                TrackId,
+                RuntimeOrigin,
+                Moment,
+                Call,
+                Balance,
+                Tally,
+                AccountId,
+                ScheduleAddress,
+            > {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Ongoing { .. } => "Ongoing",
+                        Self::Approved { .. } => "Approved",
+                        Self::Rejected { .. } => "Rejected",
+                        Self::Cancelled { .. } => "Cancelled",
+                        Self::TimedOut { .. } => "TimedOut",
+                        Self::Killed { .. } => "Killed",
+                    }
+                }
             }
             #[cfg(feature = "values")]
             impl<
@@ -27970,6 +31205,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 store { remark: Vec<u8> },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::store { .. } => "store",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x3c4c306e31d0c4ec5a5839a5da55ac0b;
             }
@@ -28000,6 +31243,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 BadContext,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Empty { .. } => "Empty",
+                        Self::BadContext { .. } => "BadContext",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xe218cc8d55e3380e194bcf0d2084eee3;
             }
@@ -28025,6 +31277,14 @@ pub mod runtime_types {
                     sender: ::ferroscale_runtime_types::AccountId32,
                     content_hash: ::ferroscale_runtime_types::H256,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Stored { .. } => "Stored",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xabdea2113224a802f17726dc071c03b6;
@@ -28067,6 +31327,14 @@ pub mod runtime_types {
                 fill_block {
                     ratio: super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::fill_block { .. } => "fill_block",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x5518438bc061007ee357b94b1eb8c9f0;
@@ -28125,6 +31393,21 @@ pub mod runtime_types {
                     account: ::ferroscale_runtime_types::AccountId32,
                     block: u32,
                 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::enter { .. } => "enter",
+                        Self::force_enter { .. } => "force_enter",
+                        Self::extend { .. } => "extend",
+                        Self::force_extend { .. } => "force_extend",
+                        Self::force_exit { .. } => "force_exit",
+                        Self::force_slash_deposit { .. } => "force_slash_deposit",
+                        Self::release_deposit { .. } => "release_deposit",
+                        Self::force_release_deposit { .. } => "force_release_deposit",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x9615b6441c70bf7e38dfeec3e8efdfde;
@@ -28205,6 +31488,20 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 CurrencyError,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Entered { .. } => "Entered",
+                        Self::Exited { .. } => "Exited",
+                        Self::NotConfigured { .. } => "NotConfigured",
+                        Self::NoDeposit { .. } => "NoDeposit",
+                        Self::AlreadyDeposited { .. } => "AlreadyDeposited",
+                        Self::CannotReleaseYet { .. } => "CannotReleaseYet",
+                        Self::CurrencyError { .. } => "CurrencyError",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xc0a034bdf663530fbfd0a88919871ba2;
             }
@@ -28265,6 +31562,21 @@ pub mod runtime_types {
                 CannotDeposit,
                 #[codec(index = 7u8)]
                 CannotRelease,
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Entered { .. } => "Entered",
+                        Self::Extended { .. } => "Extended",
+                        Self::Exited { .. } => "Exited",
+                        Self::DepositPlaced { .. } => "DepositPlaced",
+                        Self::DepositReleased { .. } => "DepositReleased",
+                        Self::DepositSlashed { .. } => "DepositSlashed",
+                        Self::CannotDeposit { .. } => "CannotDeposit",
+                        Self::CannotRelease { .. } => "CannotRelease",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xdb3832cee47113d0fef05b404308c972;
@@ -28355,6 +31667,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Force,
             }
+            impl ExitReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Timeout { .. } => "Timeout",
+                        Self::Force { .. } => "Force",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for ExitReason {
                 const TYPE_HASH: u128 = 0x5616d01f0ebc88d73f3828fe3a832dea;
             }
@@ -28376,6 +31697,14 @@ pub mod runtime_types {
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 EnterOrExtend,
+            }
+            impl HoldReason {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::EnterOrExtend { .. } => "EnterOrExtend",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0x002247f6730ac01d62cf40fda8bd400d;
@@ -28406,6 +31735,16 @@ pub mod runtime_types {
             Registered(Balance),
             #[codec(index = 2u8)]
             Attempted { registered: Option<Balance>, amount: Balance },
+        }
+        impl<Balance> ClaimState<Balance> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Nothing { .. } => "Nothing",
+                    Self::Registered { .. } => "Registered",
+                    Self::Attempted { .. } => "Attempted",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<Balance: ToValue> ToValue for ClaimState<Balance> {
@@ -28513,6 +31852,20 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 check_payment,
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::init { .. } => "init",
+                        Self::bump { .. } => "bump",
+                        Self::induct { .. } => "induct",
+                        Self::register { .. } => "register",
+                        Self::payout { .. } => "payout",
+                        Self::payout_other { .. } => "payout_other",
+                        Self::check_payment { .. } => "check_payment",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xbdd7414c65ffe77ccfaf6e9c11f58b4d;
             }
@@ -28583,6 +31936,27 @@ pub mod runtime_types {
                 #[codec(index = 13u8)]
                 NotCurrent,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::AlreadyStarted { .. } => "AlreadyStarted",
+                        Self::NotMember { .. } => "NotMember",
+                        Self::AlreadyInducted { .. } => "AlreadyInducted",
+                        Self::NotInducted { .. } => "NotInducted",
+                        Self::NoClaim { .. } => "NoClaim",
+                        Self::ClaimZero { .. } => "ClaimZero",
+                        Self::TooLate { .. } => "TooLate",
+                        Self::TooEarly { .. } => "TooEarly",
+                        Self::NotYet { .. } => "NotYet",
+                        Self::NotStarted { .. } => "NotStarted",
+                        Self::Bankrupt { .. } => "Bankrupt",
+                        Self::PayError { .. } => "PayError",
+                        Self::Inconclusive { .. } => "Inconclusive",
+                        Self::NotCurrent { .. } => "NotCurrent",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x09099b825ce906da96ded4a5c6cf33a8;
             }
@@ -28645,6 +32019,17 @@ pub mod runtime_types {
                 },
                 #[codec(index = 3u8)]
                 CycleStarted { index: u32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Inducted { .. } => "Inducted",
+                        Self::Registered { .. } => "Registered",
+                        Self::Paid { .. } => "Paid",
+                        Self::CycleStarted { .. } => "CycleStarted",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x600548ec217a0f859f92ee51d2091b77;
@@ -28803,6 +32188,19 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::schedule { .. } => "schedule",
+                        Self::cancel { .. } => "cancel",
+                        Self::schedule_named { .. } => "schedule_named",
+                        Self::cancel_named { .. } => "cancel_named",
+                        Self::schedule_after { .. } => "schedule_after",
+                        Self::schedule_named_after { .. } => "schedule_named_after",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xb211bde3c160d10480dc701329dbb3c6;
             }
@@ -28931,6 +32329,18 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 Named,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::FailedToSchedule { .. } => "FailedToSchedule",
+                        Self::NotFound { .. } => "NotFound",
+                        Self::TargetBlockNumberInPast { .. } => "TargetBlockNumberInPast",
+                        Self::RescheduleNoChange { .. } => "RescheduleNoChange",
+                        Self::Named { .. } => "Named",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x090c571761e6b377d526d3c1b51a931c;
             }
@@ -28981,6 +32391,19 @@ pub mod runtime_types {
                 PeriodicFailed { task: (u32, u32), id: Option<[u8; 32usize]> },
                 #[codec(index = 5u8)]
                 PermanentlyOverweight { task: (u32, u32), id: Option<[u8; 32usize]> },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Scheduled { .. } => "Scheduled",
+                        Self::Canceled { .. } => "Canceled",
+                        Self::Dispatched { .. } => "Dispatched",
+                        Self::CallUnavailable { .. } => "CallUnavailable",
+                        Self::PeriodicFailed { .. } => "PeriodicFailed",
+                        Self::PermanentlyOverweight { .. } => "PermanentlyOverweight",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x2a654d582970289ebfa20d571e98ec70;
@@ -29081,6 +32504,15 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 purge_keys,
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::set_keys { .. } => "set_keys",
+                        Self::purge_keys { .. } => "purge_keys",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x9cc762ba3b0f18422436d84dbf732365;
             }
@@ -29125,6 +32557,18 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 NoAccount,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InvalidProof { .. } => "InvalidProof",
+                        Self::NoAssociatedValidatorId { .. } => "NoAssociatedValidatorId",
+                        Self::DuplicatedKey { .. } => "DuplicatedKey",
+                        Self::NoKeys { .. } => "NoKeys",
+                        Self::NoAccount { .. } => "NoAccount",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x124b1afd8acef1fa747dc307cb16a09f;
             }
@@ -29158,6 +32602,14 @@ pub mod runtime_types {
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewSession { session_index: u32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NewSession { .. } => "NewSession",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x6e2f92ca0dadd93acbb970f5566205dc;
@@ -29219,6 +32671,15 @@ pub mod runtime_types {
             Deposit(Balance),
             #[codec(index = 1u8)]
             Vouch(AccountId, Balance),
+        }
+        impl<AccountId, Balance> BidKind<AccountId, Balance> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Deposit { .. } => "Deposit",
+                    Self::Vouch { .. } => "Vouch",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue, Balance: ToValue> ToValue
@@ -29438,6 +32899,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             Banned,
         }
+        impl VouchingStatus {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Vouching { .. } => "Vouching",
+                    Self::Banned { .. } => "Banned",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for VouchingStatus {
             const TYPE_HASH: u128 = 0x2cba0e3ea3c166cd70875c6e627af464;
         }
@@ -29535,6 +33005,33 @@ pub mod runtime_types {
                 },
                 #[codec(index = 19u8)]
                 cleanup_challenge { challenge_round: u32, max: u32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::bid { .. } => "bid",
+                        Self::unbid { .. } => "unbid",
+                        Self::vouch { .. } => "vouch",
+                        Self::unvouch { .. } => "unvouch",
+                        Self::vote { .. } => "vote",
+                        Self::defender_vote { .. } => "defender_vote",
+                        Self::payout { .. } => "payout",
+                        Self::waive_repay { .. } => "waive_repay",
+                        Self::found_society { .. } => "found_society",
+                        Self::dissolve { .. } => "dissolve",
+                        Self::judge_suspended_member { .. } => "judge_suspended_member",
+                        Self::set_parameters { .. } => "set_parameters",
+                        Self::punish_skeptic { .. } => "punish_skeptic",
+                        Self::claim_membership { .. } => "claim_membership",
+                        Self::bestow_membership { .. } => "bestow_membership",
+                        Self::kick_candidate { .. } => "kick_candidate",
+                        Self::resign_candidacy { .. } => "resign_candidacy",
+                        Self::drop_candidate { .. } => "drop_candidate",
+                        Self::cleanup_candidacy { .. } => "cleanup_candidacy",
+                        Self::cleanup_challenge { .. } => "cleanup_challenge",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x32c4879b6f967563792879d863b35bf0;
@@ -29795,6 +33292,45 @@ pub mod runtime_types {
                 #[codec(index = 31u8)]
                 NoVotes,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotMember { .. } => "NotMember",
+                        Self::AlreadyMember { .. } => "AlreadyMember",
+                        Self::Suspended { .. } => "Suspended",
+                        Self::NotSuspended { .. } => "NotSuspended",
+                        Self::NoPayout { .. } => "NoPayout",
+                        Self::AlreadyFounded { .. } => "AlreadyFounded",
+                        Self::InsufficientPot { .. } => "InsufficientPot",
+                        Self::AlreadyVouching { .. } => "AlreadyVouching",
+                        Self::NotVouchingOnBidder { .. } => "NotVouchingOnBidder",
+                        Self::Head { .. } => "Head",
+                        Self::Founder { .. } => "Founder",
+                        Self::AlreadyBid { .. } => "AlreadyBid",
+                        Self::AlreadyCandidate { .. } => "AlreadyCandidate",
+                        Self::NotCandidate { .. } => "NotCandidate",
+                        Self::MaxMembers { .. } => "MaxMembers",
+                        Self::NotFounder { .. } => "NotFounder",
+                        Self::NotHead { .. } => "NotHead",
+                        Self::NotApproved { .. } => "NotApproved",
+                        Self::NotRejected { .. } => "NotRejected",
+                        Self::Approved { .. } => "Approved",
+                        Self::Rejected { .. } => "Rejected",
+                        Self::InProgress { .. } => "InProgress",
+                        Self::TooEarly { .. } => "TooEarly",
+                        Self::Voted { .. } => "Voted",
+                        Self::Expired { .. } => "Expired",
+                        Self::NotBidder { .. } => "NotBidder",
+                        Self::NoDefender { .. } => "NoDefender",
+                        Self::NotGroup { .. } => "NotGroup",
+                        Self::AlreadyElevated { .. } => "AlreadyElevated",
+                        Self::AlreadyPunished { .. } => "AlreadyPunished",
+                        Self::InsufficientFunds { .. } => "InsufficientFunds",
+                        Self::NoVotes { .. } => "NoVotes",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x9e93c7e3a3f9b63fc4ba36db211e6b35;
             }
@@ -29938,6 +33474,32 @@ pub mod runtime_types {
                 Deposit { value: u128 },
                 #[codec(index = 16u8)]
                 Elevated { member: ::ferroscale_runtime_types::AccountId32, rank: u32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Founded { .. } => "Founded",
+                        Self::Bid { .. } => "Bid",
+                        Self::Vouch { .. } => "Vouch",
+                        Self::AutoUnbid { .. } => "AutoUnbid",
+                        Self::Unbid { .. } => "Unbid",
+                        Self::Unvouch { .. } => "Unvouch",
+                        Self::Inducted { .. } => "Inducted",
+                        Self::SuspendedMemberJudgement { .. } => {
+                            "SuspendedMemberJudgement"
+                        }
+                        Self::CandidateSuspended { .. } => "CandidateSuspended",
+                        Self::MemberSuspended { .. } => "MemberSuspended",
+                        Self::Challenged { .. } => "Challenged",
+                        Self::Vote { .. } => "Vote",
+                        Self::DefenderVote { .. } => "DefenderVote",
+                        Self::NewParams { .. } => "NewParams",
+                        Self::Unfounded { .. } => "Unfounded",
+                        Self::Deposit { .. } => "Deposit",
+                        Self::Elevated { .. } => "Elevated",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x6fa9676ae4b2694d3f87fb5340bd62b5;
@@ -30227,6 +33789,17 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             ForceAlways,
         }
+        impl Forcing {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::NotForcing { .. } => "NotForcing",
+                    Self::ForceNew { .. } => "ForceNew",
+                    Self::ForceNone { .. } => "ForceNone",
+                    Self::ForceAlways { .. } => "ForceAlways",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Forcing {
             const TYPE_HASH: u128 = 0xff2cb915a7b5b78978b6c67248318d6f;
         }
@@ -30314,6 +33887,18 @@ pub mod runtime_types {
             Account(AccountId),
             #[codec(index = 4u8)]
             None,
+        }
+        impl<AccountId> RewardDestination<AccountId> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Staked { .. } => "Staked",
+                    Self::Stash { .. } => "Stash",
+                    Self::Controller { .. } => "Controller",
+                    Self::Account { .. } => "Account",
+                    Self::None { .. } => "None",
+                }
+            }
         }
         #[cfg(feature = "values")]
         impl<AccountId: ToValue> ToValue for RewardDestination<AccountId> {
@@ -30578,6 +34163,43 @@ pub mod runtime_types {
                     set_min_commission {
                         new: super::super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
                     },
+                }
+                impl Call {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::bond { .. } => "bond",
+                            Self::bond_extra { .. } => "bond_extra",
+                            Self::unbond { .. } => "unbond",
+                            Self::withdraw_unbonded { .. } => "withdraw_unbonded",
+                            Self::validate { .. } => "validate",
+                            Self::nominate { .. } => "nominate",
+                            Self::chill { .. } => "chill",
+                            Self::set_payee { .. } => "set_payee",
+                            Self::set_controller { .. } => "set_controller",
+                            Self::set_validator_count { .. } => "set_validator_count",
+                            Self::increase_validator_count { .. } => {
+                                "increase_validator_count"
+                            }
+                            Self::scale_validator_count { .. } => "scale_validator_count",
+                            Self::force_no_eras { .. } => "force_no_eras",
+                            Self::force_new_era { .. } => "force_new_era",
+                            Self::set_invulnerables { .. } => "set_invulnerables",
+                            Self::force_unstake { .. } => "force_unstake",
+                            Self::force_new_era_always { .. } => "force_new_era_always",
+                            Self::cancel_deferred_slash { .. } => "cancel_deferred_slash",
+                            Self::payout_stakers { .. } => "payout_stakers",
+                            Self::rebond { .. } => "rebond",
+                            Self::reap_stash { .. } => "reap_stash",
+                            Self::kick { .. } => "kick",
+                            Self::set_staking_configs { .. } => "set_staking_configs",
+                            Self::chill_other { .. } => "chill_other",
+                            Self::force_apply_min_commission { .. } => {
+                                "force_apply_min_commission"
+                            }
+                            Self::set_min_commission { .. } => "set_min_commission",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0xd83a84e77ef3290558f11f98663354fd;
@@ -30859,6 +34481,16 @@ pub mod runtime_types {
                     #[codec(index = 2u8)]
                     Remove,
                 }
+                impl<T> ConfigOp<T> {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Noop { .. } => "Noop",
+                            Self::Set { .. } => "Set",
+                            Self::Remove { .. } => "Remove",
+                        }
+                    }
+                }
                 #[cfg(feature = "values")]
                 impl<T: ToValue> ToValue for ConfigOp<T> {
                     fn to_value(&self) -> Value {
@@ -30931,6 +34563,42 @@ pub mod runtime_types {
                     CommissionTooLow,
                     #[codec(index = 24u8)]
                     BoundNotMet,
+                }
+                impl Error {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::NotController { .. } => "NotController",
+                            Self::NotStash { .. } => "NotStash",
+                            Self::AlreadyBonded { .. } => "AlreadyBonded",
+                            Self::AlreadyPaired { .. } => "AlreadyPaired",
+                            Self::EmptyTargets { .. } => "EmptyTargets",
+                            Self::DuplicateIndex { .. } => "DuplicateIndex",
+                            Self::InvalidSlashIndex { .. } => "InvalidSlashIndex",
+                            Self::InsufficientBond { .. } => "InsufficientBond",
+                            Self::NoMoreChunks { .. } => "NoMoreChunks",
+                            Self::NoUnlockChunk { .. } => "NoUnlockChunk",
+                            Self::FundedTarget { .. } => "FundedTarget",
+                            Self::InvalidEraToReward { .. } => "InvalidEraToReward",
+                            Self::InvalidNumberOfNominations { .. } => {
+                                "InvalidNumberOfNominations"
+                            }
+                            Self::NotSortedAndUnique { .. } => "NotSortedAndUnique",
+                            Self::AlreadyClaimed { .. } => "AlreadyClaimed",
+                            Self::IncorrectHistoryDepth { .. } => "IncorrectHistoryDepth",
+                            Self::IncorrectSlashingSpans { .. } => {
+                                "IncorrectSlashingSpans"
+                            }
+                            Self::BadState { .. } => "BadState",
+                            Self::TooManyTargets { .. } => "TooManyTargets",
+                            Self::BadTarget { .. } => "BadTarget",
+                            Self::CannotChillOther { .. } => "CannotChillOther",
+                            Self::TooManyNominators { .. } => "TooManyNominators",
+                            Self::TooManyValidators { .. } => "TooManyValidators",
+                            Self::CommissionTooLow { .. } => "CommissionTooLow",
+                            Self::BoundNotMet { .. } => "BoundNotMet",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x6eebc66ee6b64e0f479d9fe1adc7d198;
@@ -31075,6 +34743,36 @@ pub mod runtime_types {
                     ForceEra {
                         mode: super::super::super::super::runtime_types::pallet_staking::Forcing,
                     },
+                }
+                impl Event {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::EraPaid { .. } => "EraPaid",
+                            Self::Rewarded { .. } => "Rewarded",
+                            Self::Slashed { .. } => "Slashed",
+                            Self::SlashReported { .. } => "SlashReported",
+                            Self::OldSlashingReportDiscarded { .. } => {
+                                "OldSlashingReportDiscarded"
+                            }
+                            Self::StakersElected { .. } => "StakersElected",
+                            Self::Bonded { .. } => "Bonded",
+                            Self::Unbonded { .. } => "Unbonded",
+                            Self::Withdrawn { .. } => "Withdrawn",
+                            Self::Kicked { .. } => "Kicked",
+                            Self::StakingElectionFailed { .. } => "StakingElectionFailed",
+                            Self::Chilled { .. } => "Chilled",
+                            Self::PayoutStarted { .. } => "PayoutStarted",
+                            Self::ValidatorPrefsSet { .. } => "ValidatorPrefsSet",
+                            Self::SnapshotVotersSizeExceeded { .. } => {
+                                "SnapshotVotersSizeExceeded"
+                            }
+                            Self::SnapshotTargetsSizeExceeded { .. } => {
+                                "SnapshotTargetsSizeExceeded"
+                            }
+                            Self::ForceEra { .. } => "ForceEra",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0xfa4a317773fe5297c19c3a13ddff0181;
@@ -31374,6 +35072,19 @@ pub mod runtime_types {
                     progress_child: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Progress,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::control_auto_migration { .. } => "control_auto_migration",
+                        Self::continue_migrate { .. } => "continue_migrate",
+                        Self::migrate_custom_top { .. } => "migrate_custom_top",
+                        Self::migrate_custom_child { .. } => "migrate_custom_child",
+                        Self::set_signed_max_limits { .. } => "set_signed_max_limits",
+                        Self::force_set_progress { .. } => "force_set_progress",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x2b124a97b70af6322ac17ce0bb6ab949;
             }
@@ -31491,6 +35202,21 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 BadChildRoot,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::MaxSignedLimits { .. } => "MaxSignedLimits",
+                        Self::KeyTooLong { .. } => "KeyTooLong",
+                        Self::NotEnoughFunds { .. } => "NotEnoughFunds",
+                        Self::BadWitness { .. } => "BadWitness",
+                        Self::SignedMigrationNotAllowed { .. } => {
+                            "SignedMigrationNotAllowed"
+                        }
+                        Self::BadChildRoot { .. } => "BadChildRoot",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xe7ec3ef8ac05fca41ae89f25ccd7bade;
             }
@@ -31538,6 +35264,17 @@ pub mod runtime_types {
                 Halted {
                     error: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Error,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Migrated { .. } => "Migrated",
+                        Self::Slashed { .. } => "Slashed",
+                        Self::AutoMigrationFinished { .. } => "AutoMigrationFinished",
+                        Self::Halted { .. } => "Halted",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xacf359ae68c514f66a0e913bedbaf370;
@@ -31604,6 +35341,15 @@ pub mod runtime_types {
                 Signed,
                 #[codec(index = 1u8)]
                 Auto,
+            }
+            impl MigrationCompute {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Signed { .. } => "Signed",
+                        Self::Auto { .. } => "Auto",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for MigrationCompute {
                 const TYPE_HASH: u128 = 0x6eba3bd703505837136432c117b5607d;
@@ -31697,6 +35443,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Complete,
             }
+            impl Progress {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ToStart { .. } => "ToStart",
+                        Self::LastKey { .. } => "LastKey",
+                        Self::Complete { .. } => "Complete",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Progress {
                 const TYPE_HASH: u128 = 0x743639155a84058d8bbbf51c53474d2f;
             }
@@ -31737,6 +35493,14 @@ pub mod runtime_types {
                     account: ::ferroscale_runtime_types::AccountId32,
                     statement: super::super::super::runtime_types::sp_statement_store::Statement,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NewStatement { .. } => "NewStatement",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x061f3b8463c91f1e83d5e31029633dd9;
@@ -31806,6 +35570,17 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::sudo { .. } => "sudo",
+                        Self::sudo_unchecked_weight { .. } => "sudo_unchecked_weight",
+                        Self::set_key { .. } => "set_key",
+                        Self::sudo_as { .. } => "sudo_as",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x8811ea2b2432def6eec103e8c9851f9b;
             }
@@ -31870,6 +35645,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 RequireSudo,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::RequireSudo { .. } => "RequireSudo",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x19526a63eaa0159426710553863fec32;
             }
@@ -31906,6 +35689,16 @@ pub mod runtime_types {
                         super::super::super::runtime_types::sp_runtime::DispatchError,
                     >,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Sudid { .. } => "Sudid",
+                        Self::KeyChanged { .. } => "KeyChanged",
+                        Self::SudoAsDone { .. } => "SudoAsDone",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x68aa52cbf75182eebcad7550fc64dd7c;
@@ -31963,6 +35756,14 @@ pub mod runtime_types {
             pub enum Call {
                 #[codec(index = 0u8)]
                 set { #[codec(compact)] now: u64 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::set { .. } => "set",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x8d4f537b62408891252c21fdf7888df0;
@@ -32071,6 +35872,19 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 slash_tip { hash: ::ferroscale_runtime_types::H256 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::report_awesome { .. } => "report_awesome",
+                        Self::retract_tip { .. } => "retract_tip",
+                        Self::tip_new { .. } => "tip_new",
+                        Self::tip { .. } => "tip",
+                        Self::close_tip { .. } => "close_tip",
+                        Self::slash_tip { .. } => "slash_tip",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x76853985ea1e1db841b271c7c9138eba;
             }
@@ -32169,6 +35983,19 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 Premature,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::ReasonTooBig { .. } => "ReasonTooBig",
+                        Self::AlreadyKnown { .. } => "AlreadyKnown",
+                        Self::UnknownTip { .. } => "UnknownTip",
+                        Self::NotFinder { .. } => "NotFinder",
+                        Self::StillOpen { .. } => "StillOpen",
+                        Self::Premature { .. } => "Premature",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xf2b5e3dba9d2c579ce4e4c21a933c433;
             }
@@ -32218,6 +36045,18 @@ pub mod runtime_types {
                     finder: ::ferroscale_runtime_types::AccountId32,
                     deposit: u128,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NewTip { .. } => "NewTip",
+                        Self::TipClosing { .. } => "TipClosing",
+                        Self::TipClosed { .. } => "TipClosed",
+                        Self::TipRetracted { .. } => "TipRetracted",
+                        Self::TipSlashed { .. } => "TipSlashed",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x57cd5b92f1fd9bad53f9492115eefc79;
@@ -32310,6 +36149,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             V2,
         }
+        impl Releases {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::V1Ancient { .. } => "V1Ancient",
+                    Self::V2 { .. } => "V2",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Releases {
             const TYPE_HASH: u128 = 0x80ffa4fd46a6d0cf960827bfb10bb23f;
         }
@@ -32336,6 +36184,14 @@ pub mod runtime_types {
                     actual_fee: u128,
                     tip: u128,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TransactionFeePaid { .. } => "TransactionFeePaid",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x9c7b1ee63aabd647c96f5a8c20cc37d6;
@@ -32513,6 +36369,16 @@ pub mod runtime_types {
                     proof: super::super::super::runtime_types::sp_transaction_storage_proof::TransactionStorageProof,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::store { .. } => "store",
+                        Self::renew { .. } => "renew",
+                        Self::check_proof { .. } => "check_proof",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xb32ea6e549617c550532448bbb37f29d;
             }
@@ -32591,6 +36457,26 @@ pub mod runtime_types {
                 #[codec(index = 12u8)]
                 BadContext,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InsufficientFunds { .. } => "InsufficientFunds",
+                        Self::NotConfigured { .. } => "NotConfigured",
+                        Self::RenewedNotFound { .. } => "RenewedNotFound",
+                        Self::EmptyTransaction { .. } => "EmptyTransaction",
+                        Self::UnexpectedProof { .. } => "UnexpectedProof",
+                        Self::InvalidProof { .. } => "InvalidProof",
+                        Self::MissingProof { .. } => "MissingProof",
+                        Self::MissingStateData { .. } => "MissingStateData",
+                        Self::DoubleCheck { .. } => "DoubleCheck",
+                        Self::ProofNotChecked { .. } => "ProofNotChecked",
+                        Self::TransactionTooLarge { .. } => "TransactionTooLarge",
+                        Self::TooManyTransactions { .. } => "TooManyTransactions",
+                        Self::BadContext { .. } => "BadContext",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xf2060146aac70ce4665b5fccad7495bc;
             }
@@ -32642,6 +36528,16 @@ pub mod runtime_types {
                 Renewed { index: u32 },
                 #[codec(index = 2u8)]
                 ProofChecked,
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Stored { .. } => "Stored",
+                        Self::Renewed { .. } => "Renewed",
+                        Self::ProofChecked { .. } => "ProofChecked",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x7e8f61c76e9ca6de8b1b203c4a96bd3d;
@@ -32746,6 +36642,18 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 remove_approval { #[codec(compact)] proposal_id: u32 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::propose_spend { .. } => "propose_spend",
+                        Self::reject_proposal { .. } => "reject_proposal",
+                        Self::approve_proposal { .. } => "approve_proposal",
+                        Self::spend { .. } => "spend",
+                        Self::remove_approval { .. } => "remove_approval",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x86170e5d7f4f2ff9b8bef8b0b6aefb94;
             }
@@ -32827,6 +36735,20 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 ProposalNotApproved,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InsufficientProposersBalance { .. } => {
+                            "InsufficientProposersBalance"
+                        }
+                        Self::InvalidIndex { .. } => "InvalidIndex",
+                        Self::TooManyApprovals { .. } => "TooManyApprovals",
+                        Self::InsufficientPermission { .. } => "InsufficientPermission",
+                        Self::ProposalNotApproved { .. } => "ProposalNotApproved",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x17705c4e9db8f5c916684cad54e6166b;
             }
@@ -32884,6 +36806,22 @@ pub mod runtime_types {
                 },
                 #[codec(index = 8u8)]
                 UpdatedInactive { reactivated: u128, deactivated: u128 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Proposed { .. } => "Proposed",
+                        Self::Spending { .. } => "Spending",
+                        Self::Awarded { .. } => "Awarded",
+                        Self::Rejected { .. } => "Rejected",
+                        Self::Burnt { .. } => "Burnt",
+                        Self::Rollover { .. } => "Rollover",
+                        Self::Deposit { .. } => "Deposit",
+                        Self::SpendApproved { .. } => "SpendApproved",
+                        Self::UpdatedInactive { .. } => "UpdatedInactive",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x13ab2dccbf55860b5e21ae1f1ba9dd21;
@@ -33043,6 +36981,15 @@ pub mod runtime_types {
                     ),
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::pause { .. } => "pause",
+                        Self::unpause { .. } => "unpause",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xcc487421b53491a7a899d51598585b3f;
             }
@@ -33090,6 +37037,17 @@ pub mod runtime_types {
                 Unpausable,
                 #[codec(index = 3u8)]
                 NotFound,
+            }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::IsPaused { .. } => "IsPaused",
+                        Self::IsUnpaused { .. } => "IsUnpaused",
+                        Self::Unpausable { .. } => "Unpausable",
+                        Self::NotFound { .. } => "NotFound",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x4939ac4d6bc89ce6ab1ab4fb50654506;
@@ -33140,6 +37098,15 @@ pub mod runtime_types {
                         >,
                     ),
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::CallPaused { .. } => "CallPaused",
+                        Self::CallUnpaused { .. } => "CallUnpaused",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x140666e37919aa8593f6d37290bca25f;
@@ -33370,6 +37337,43 @@ pub mod runtime_types {
                 },
                 #[codec(index = 25u8)]
                 buy_item { collection: u32, item: u32, bid_price: u128 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::create { .. } => "create",
+                        Self::force_create { .. } => "force_create",
+                        Self::destroy { .. } => "destroy",
+                        Self::mint { .. } => "mint",
+                        Self::burn { .. } => "burn",
+                        Self::transfer { .. } => "transfer",
+                        Self::redeposit { .. } => "redeposit",
+                        Self::freeze { .. } => "freeze",
+                        Self::thaw { .. } => "thaw",
+                        Self::freeze_collection { .. } => "freeze_collection",
+                        Self::thaw_collection { .. } => "thaw_collection",
+                        Self::transfer_ownership { .. } => "transfer_ownership",
+                        Self::set_team { .. } => "set_team",
+                        Self::approve_transfer { .. } => "approve_transfer",
+                        Self::cancel_approval { .. } => "cancel_approval",
+                        Self::force_item_status { .. } => "force_item_status",
+                        Self::set_attribute { .. } => "set_attribute",
+                        Self::clear_attribute { .. } => "clear_attribute",
+                        Self::set_metadata { .. } => "set_metadata",
+                        Self::clear_metadata { .. } => "clear_metadata",
+                        Self::set_collection_metadata { .. } => "set_collection_metadata",
+                        Self::clear_collection_metadata { .. } => {
+                            "clear_collection_metadata"
+                        }
+                        Self::set_accept_ownership { .. } => "set_accept_ownership",
+                        Self::set_collection_max_supply { .. } => {
+                            "set_collection_max_supply"
+                        }
+                        Self::set_price { .. } => "set_price",
+                        Self::buy_item { .. } => "buy_item",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x070cf6e6de10eaffc7bf61fc38a99303;
@@ -33798,6 +37802,31 @@ pub mod runtime_types {
                 #[codec(index = 17u8)]
                 BidTooLow,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NoPermission { .. } => "NoPermission",
+                        Self::UnknownCollection { .. } => "UnknownCollection",
+                        Self::AlreadyExists { .. } => "AlreadyExists",
+                        Self::WrongOwner { .. } => "WrongOwner",
+                        Self::BadWitness { .. } => "BadWitness",
+                        Self::InUse { .. } => "InUse",
+                        Self::Frozen { .. } => "Frozen",
+                        Self::WrongDelegate { .. } => "WrongDelegate",
+                        Self::NoDelegate { .. } => "NoDelegate",
+                        Self::Unapproved { .. } => "Unapproved",
+                        Self::Unaccepted { .. } => "Unaccepted",
+                        Self::Locked { .. } => "Locked",
+                        Self::MaxSupplyReached { .. } => "MaxSupplyReached",
+                        Self::MaxSupplyAlreadySet { .. } => "MaxSupplyAlreadySet",
+                        Self::MaxSupplyTooSmall { .. } => "MaxSupplyTooSmall",
+                        Self::UnknownItem { .. } => "UnknownItem",
+                        Self::NotForSale { .. } => "NotForSale",
+                        Self::BidTooLow { .. } => "BidTooLow",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x0afdcd0bdf1b1005fd8250724dc7a4f1;
             }
@@ -33987,6 +38016,44 @@ pub mod runtime_types {
                     seller: ::ferroscale_runtime_types::AccountId32,
                     buyer: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Created { .. } => "Created",
+                        Self::ForceCreated { .. } => "ForceCreated",
+                        Self::Destroyed { .. } => "Destroyed",
+                        Self::Issued { .. } => "Issued",
+                        Self::Transferred { .. } => "Transferred",
+                        Self::Burned { .. } => "Burned",
+                        Self::Frozen { .. } => "Frozen",
+                        Self::Thawed { .. } => "Thawed",
+                        Self::CollectionFrozen { .. } => "CollectionFrozen",
+                        Self::CollectionThawed { .. } => "CollectionThawed",
+                        Self::OwnerChanged { .. } => "OwnerChanged",
+                        Self::TeamChanged { .. } => "TeamChanged",
+                        Self::ApprovedTransfer { .. } => "ApprovedTransfer",
+                        Self::ApprovalCancelled { .. } => "ApprovalCancelled",
+                        Self::ItemStatusChanged { .. } => "ItemStatusChanged",
+                        Self::CollectionMetadataSet { .. } => "CollectionMetadataSet",
+                        Self::CollectionMetadataCleared { .. } => {
+                            "CollectionMetadataCleared"
+                        }
+                        Self::MetadataSet { .. } => "MetadataSet",
+                        Self::MetadataCleared { .. } => "MetadataCleared",
+                        Self::Redeposited { .. } => "Redeposited",
+                        Self::AttributeSet { .. } => "AttributeSet",
+                        Self::AttributeCleared { .. } => "AttributeCleared",
+                        Self::OwnershipAcceptanceChanged { .. } => {
+                            "OwnershipAcceptanceChanged"
+                        }
+                        Self::CollectionMaxSupplySet { .. } => "CollectionMaxSupplySet",
+                        Self::ItemPriceSet { .. } => "ItemPriceSet",
+                        Self::ItemPriceRemoved { .. } => "ItemPriceRemoved",
+                        Self::ItemBought { .. } => "ItemBought",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xbbfe98a57eabf52cfc74a89ac4cf20f4;
@@ -34617,6 +38684,19 @@ pub mod runtime_types {
                     weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::batch { .. } => "batch",
+                        Self::as_derivative { .. } => "as_derivative",
+                        Self::batch_all { .. } => "batch_all",
+                        Self::dispatch_as { .. } => "dispatch_as",
+                        Self::force_batch { .. } => "force_batch",
+                        Self::with_weight { .. } => "with_weight",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x0dea7912e1eebf151ad3d58a016af0ad;
             }
@@ -34701,6 +38781,14 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 TooManyCalls,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::TooManyCalls { .. } => "TooManyCalls",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x3f55e5d2938d07af31b632fd06a59e1a;
             }
@@ -34741,6 +38829,21 @@ pub mod runtime_types {
                         super::super::super::runtime_types::sp_runtime::DispatchError,
                     >,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::BatchInterrupted { .. } => "BatchInterrupted",
+                        Self::BatchCompleted { .. } => "BatchCompleted",
+                        Self::BatchCompletedWithErrors { .. } => {
+                            "BatchCompletedWithErrors"
+                        }
+                        Self::ItemCompleted { .. } => "ItemCompleted",
+                        Self::ItemFailed { .. } => "ItemFailed",
+                        Self::DispatchedAs { .. } => "DispatchedAs",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x76d8b4fe538c4d5a3fd3fa5cce23d204;
@@ -34810,6 +38913,15 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             V1,
         }
+        impl Releases {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::V0 { .. } => "V0",
+                    Self::V1 { .. } => "V1",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Releases {
             const TYPE_HASH: u128 = 0x79863b85bf9a625f41ab1fc9e10dd953;
         }
@@ -34867,6 +38979,18 @@ pub mod runtime_types {
                 },
                 #[codec(index = 4u8)]
                 merge_schedules { schedule1_index: u32, schedule2_index: u32 },
+            }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::vest { .. } => "vest",
+                        Self::vest_other { .. } => "vest_other",
+                        Self::vested_transfer { .. } => "vested_transfer",
+                        Self::force_vested_transfer { .. } => "force_vested_transfer",
+                        Self::merge_schedules { .. } => "merge_schedules",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xc0bd7004c38de0dbcfdaf3d73b07fa2f;
@@ -34952,6 +39076,20 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 InvalidScheduleParams,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::NotVesting { .. } => "NotVesting",
+                        Self::AtMaxVestingSchedules { .. } => "AtMaxVestingSchedules",
+                        Self::AmountLow { .. } => "AmountLow",
+                        Self::ScheduleIndexOutOfBounds { .. } => {
+                            "ScheduleIndexOutOfBounds"
+                        }
+                        Self::InvalidScheduleParams { .. } => "InvalidScheduleParams",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xbce2980bedc56d0197451f0924bcb532;
             }
@@ -34990,6 +39128,15 @@ pub mod runtime_types {
                 },
                 #[codec(index = 1u8)]
                 VestingCompleted { account: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::VestingUpdated { .. } => "VestingUpdated",
+                        Self::VestingCompleted { .. } => "VestingCompleted",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x45aa9c23aec65f0168ae05102bbc60f4;
@@ -35088,6 +39235,21 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl Call {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::whitelist_call { .. } => "whitelist_call",
+                        Self::remove_whitelisted_call { .. } => "remove_whitelisted_call",
+                        Self::dispatch_whitelisted_call { .. } => {
+                            "dispatch_whitelisted_call"
+                        }
+                        Self::dispatch_whitelisted_call_with_preimage { .. } => {
+                            "dispatch_whitelisted_call_with_preimage"
+                        }
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xc61ccceeaedb44ca8707ec1edd2f1839;
             }
@@ -35166,6 +39328,20 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 CallAlreadyWhitelisted,
             }
+            impl Error {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::UnavailablePreImage { .. } => "UnavailablePreImage",
+                        Self::UndecodableCall { .. } => "UndecodableCall",
+                        Self::InvalidCallWeightWitness { .. } => {
+                            "InvalidCallWeightWitness"
+                        }
+                        Self::CallIsNotWhitelisted { .. } => "CallIsNotWhitelisted",
+                        Self::CallAlreadyWhitelisted { .. } => "CallAlreadyWhitelisted",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xfe23224845ddf7f2853490af3098cb17;
             }
@@ -35211,6 +39387,18 @@ pub mod runtime_types {
                         >,
                     >,
                 },
+            }
+            impl Event {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::CallWhitelisted { .. } => "CallWhitelisted",
+                        Self::WhitelistedCallRemoved { .. } => "WhitelistedCallRemoved",
+                        Self::WhitelistedCallDispatched { .. } => {
+                            "WhitelistedCallDispatched"
+                        }
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x0af22e83b0ac20dbd5ff87e54e378659;
@@ -35275,6 +39463,16 @@ pub mod runtime_types {
             Overflow,
             #[codec(index = 2u8)]
             DivisionByZero,
+        }
+        impl ArithmeticError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Underflow { .. } => "Underflow",
+                    Self::Overflow { .. } => "Overflow",
+                    Self::DivisionByZero { .. } => "DivisionByZero",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for ArithmeticError {
             const TYPE_HASH: u128 = 0x008cb2a3d597c9b92f05b877e085c46c;
@@ -35476,6 +39674,20 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             PrimaryAndSecondaryVRFSlots,
         }
+        impl AllowedSlots {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::PrimarySlots { .. } => "PrimarySlots",
+                    Self::PrimaryAndSecondaryPlainSlots { .. } => {
+                        "PrimaryAndSecondaryPlainSlots"
+                    }
+                    Self::PrimaryAndSecondaryVRFSlots { .. } => {
+                        "PrimaryAndSecondaryVRFSlots"
+                    }
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for AllowedSlots {
             const TYPE_HASH: u128 = 0xbabcbaea845b74aa0faa3019e95df98c;
         }
@@ -35644,6 +39856,14 @@ pub mod runtime_types {
                     allowed_slots: super::super::super::runtime_types::sp_consensus_babe::AllowedSlots,
                 },
             }
+            impl NextConfigDescriptor {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::V1 { .. } => "V1",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for NextConfigDescriptor {
                 const TYPE_HASH: u128 = 0xdac1ed507321360973b3e8cb3163dc7f;
             }
@@ -35683,6 +39903,16 @@ pub mod runtime_types {
                 SecondaryVRF(
                     super::super::super::runtime_types::sp_consensus_babe::digests::SecondaryVRFPreDigest,
                 ),
+            }
+            impl PreDigest {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Primary { .. } => "Primary",
+                        Self::SecondaryPlain { .. } => "SecondaryPlain",
+                        Self::SecondaryVRF { .. } => "SecondaryVRF",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for PreDigest {
                 const TYPE_HASH: u128 = 0x0069025a7111931e0e616c79e7a86a90;
@@ -35833,6 +40063,15 @@ pub mod runtime_types {
                 >,
             ),
         }
+        impl<H, N> Equivocation<H, N> {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Prevote { .. } => "Prevote",
+                    Self::Precommit { .. } => "Precommit",
+                }
+            }
+        }
         #[cfg(feature = "values")]
         impl<H: ToValue, N: ToValue> ToValue for Equivocation<H, N> {
             fn to_value(&self) -> Value {
@@ -35978,6 +40217,12 @@ pub mod runtime_types {
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         #[codec(crate = ::parity_scale_codec)]
         pub enum Void {}
+        impl Void {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {}
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Void {
             const TYPE_HASH: u128 = 0xe86ad659c4afa394f4d190a1d8b24690;
         }
@@ -36191,6 +40436,23 @@ pub mod runtime_types {
             #[codec(index = 9u8)]
             InvalidBestKnownBlock,
         }
+        impl Error {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::InvalidNumericOp { .. } => "InvalidNumericOp",
+                    Self::Push { .. } => "Push",
+                    Self::GetRoot { .. } => "GetRoot",
+                    Self::Commit { .. } => "Commit",
+                    Self::GenerateProof { .. } => "GenerateProof",
+                    Self::Verify { .. } => "Verify",
+                    Self::LeafNotFound { .. } => "LeafNotFound",
+                    Self::PalletNotIncluded { .. } => "PalletNotIncluded",
+                    Self::InvalidLeafIndex { .. } => "InvalidLeafIndex",
+                    Self::InvalidBestKnownBlock { .. } => "InvalidBestKnownBlock",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Error {
             const TYPE_HASH: u128 = 0x378f44dd1b5946ad1cfa5b91cc1e6067;
         }
@@ -36340,6 +40602,27 @@ pub mod runtime_types {
             #[codec(index = 13u8)]
             RootNotAllowed,
         }
+        impl DispatchError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Other { .. } => "Other",
+                    Self::CannotLookup { .. } => "CannotLookup",
+                    Self::BadOrigin { .. } => "BadOrigin",
+                    Self::Module { .. } => "Module",
+                    Self::ConsumerRemaining { .. } => "ConsumerRemaining",
+                    Self::NoProviders { .. } => "NoProviders",
+                    Self::TooManyConsumers { .. } => "TooManyConsumers",
+                    Self::Token { .. } => "Token",
+                    Self::Arithmetic { .. } => "Arithmetic",
+                    Self::Transactional { .. } => "Transactional",
+                    Self::Exhausted { .. } => "Exhausted",
+                    Self::Corruption { .. } => "Corruption",
+                    Self::Unavailable { .. } => "Unavailable",
+                    Self::RootNotAllowed { .. } => "RootNotAllowed",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for DispatchError {
             const TYPE_HASH: u128 = 0x136527a878ecd35d8f860e1ab89b90bc;
         }
@@ -36441,6 +40724,16 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Ecdsa(super::super::runtime_types::sp_core::ecdsa::Signature),
         }
+        impl MultiSignature {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Ed25519 { .. } => "Ed25519",
+                    Self::Sr25519 { .. } => "Sr25519",
+                    Self::Ecdsa { .. } => "Ecdsa",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for MultiSignature {
             const TYPE_HASH: u128 = 0x4b741ea82cea99bbacea6339ab8f8396;
         }
@@ -36487,6 +40780,23 @@ pub mod runtime_types {
             #[codec(index = 9u8)]
             Blocked,
         }
+        impl TokenError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::FundsUnavailable { .. } => "FundsUnavailable",
+                    Self::OnlyProvider { .. } => "OnlyProvider",
+                    Self::BelowMinimum { .. } => "BelowMinimum",
+                    Self::CannotCreate { .. } => "CannotCreate",
+                    Self::UnknownAsset { .. } => "UnknownAsset",
+                    Self::Frozen { .. } => "Frozen",
+                    Self::Unsupported { .. } => "Unsupported",
+                    Self::CannotCreateHold { .. } => "CannotCreateHold",
+                    Self::NotExpendable { .. } => "NotExpendable",
+                    Self::Blocked { .. } => "Blocked",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for TokenError {
             const TYPE_HASH: u128 = 0xc3df2109ec2d0df34a3ec75a49978360;
         }
@@ -36528,6 +40838,15 @@ pub mod runtime_types {
             LimitReached,
             #[codec(index = 1u8)]
             NoLayer,
+        }
+        impl TransactionalError {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::LimitReached { .. } => "LimitReached",
+                    Self::NoLayer { .. } => "NoLayer",
+                }
+            }
         }
         impl ::ferroscale_runtime_types::TypeHash for TransactionalError {
             const TYPE_HASH: u128 = 0x0cdac8f0e9d03266508beb610aab1748;
@@ -36611,6 +40930,20 @@ pub mod runtime_types {
                     Other(Vec<u8>),
                     #[codec(index = 8u8)]
                     RuntimeEnvironmentUpdated,
+                }
+                impl DigestItem {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::PreRuntime { .. } => "PreRuntime",
+                            Self::Consensus { .. } => "Consensus",
+                            Self::Seal { .. } => "Seal",
+                            Self::Other { .. } => "Other",
+                            Self::RuntimeEnvironmentUpdated { .. } => {
+                                "RuntimeEnvironmentUpdated"
+                            }
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for DigestItem {
                     const TYPE_HASH: u128 = 0xf27901c7e20beb244f1a5c955d775547;
@@ -37187,6 +41520,269 @@ pub mod runtime_types {
                     Mortal254(u8),
                     #[codec(index = 255u8)]
                     Mortal255(u8),
+                }
+                impl Era {
+                    /// The variant's name, as the metadata spells it.
+                    pub fn variant_name(&self) -> &'static str {
+                        match *self {
+                            Self::Immortal { .. } => "Immortal",
+                            Self::Mortal1 { .. } => "Mortal1",
+                            Self::Mortal2 { .. } => "Mortal2",
+                            Self::Mortal3 { .. } => "Mortal3",
+                            Self::Mortal4 { .. } => "Mortal4",
+                            Self::Mortal5 { .. } => "Mortal5",
+                            Self::Mortal6 { .. } => "Mortal6",
+                            Self::Mortal7 { .. } => "Mortal7",
+                            Self::Mortal8 { .. } => "Mortal8",
+                            Self::Mortal9 { .. } => "Mortal9",
+                            Self::Mortal10 { .. } => "Mortal10",
+                            Self::Mortal11 { .. } => "Mortal11",
+                            Self::Mortal12 { .. } => "Mortal12",
+                            Self::Mortal13 { .. } => "Mortal13",
+                            Self::Mortal14 { .. } => "Mortal14",
+                            Self::Mortal15 { .. } => "Mortal15",
+                            Self::Mortal16 { .. } => "Mortal16",
+                            Self::Mortal17 { .. } => "Mortal17",
+                            Self::Mortal18 { .. } => "Mortal18",
+                            Self::Mortal19 { .. } => "Mortal19",
+                            Self::Mortal20 { .. } => "Mortal20",
+                            Self::Mortal21 { .. } => "Mortal21",
+                            Self::Mortal22 { .. } => "Mortal22",
+                            Self::Mortal23 { .. } => "Mortal23",
+                            Self::Mortal24 { .. } => "Mortal24",
+                            Self::Mortal25 { .. } => "Mortal25",
+                            Self::Mortal26 { .. } => "Mortal26",
+                            Self::Mortal27 { .. } => "Mortal27",
+                            Self::Mortal28 { .. } => "Mortal28",
+                            Self::Mortal29 { .. } => "Mortal29",
+                            Self::Mortal30 { .. } => "Mortal30",
+                            Self::Mortal31 { .. } => "Mortal31",
+                            Self::Mortal32 { .. } => "Mortal32",
+                            Self::Mortal33 { .. } => "Mortal33",
+                            Self::Mortal34 { .. } => "Mortal34",
+                            Self::Mortal35 { .. } => "Mortal35",
+                            Self::Mortal36 { .. } => "Mortal36",
+                            Self::Mortal37 { .. } => "Mortal37",
+                            Self::Mortal38 { .. } => "Mortal38",
+                            Self::Mortal39 { .. } => "Mortal39",
+                            Self::Mortal40 { .. } => "Mortal40",
+                            Self::Mortal41 { .. } => "Mortal41",
+                            Self::Mortal42 { .. } => "Mortal42",
+                            Self::Mortal43 { .. } => "Mortal43",
+                            Self::Mortal44 { .. } => "Mortal44",
+                            Self::Mortal45 { .. } => "Mortal45",
+                            Self::Mortal46 { .. } => "Mortal46",
+                            Self::Mortal47 { .. } => "Mortal47",
+                            Self::Mortal48 { .. } => "Mortal48",
+                            Self::Mortal49 { .. } => "Mortal49",
+                            Self::Mortal50 { .. } => "Mortal50",
+                            Self::Mortal51 { .. } => "Mortal51",
+                            Self::Mortal52 { .. } => "Mortal52",
+                            Self::Mortal53 { .. } => "Mortal53",
+                            Self::Mortal54 { .. } => "Mortal54",
+                            Self::Mortal55 { .. } => "Mortal55",
+                            Self::Mortal56 { .. } => "Mortal56",
+                            Self::Mortal57 { .. } => "Mortal57",
+                            Self::Mortal58 { .. } => "Mortal58",
+                            Self::Mortal59 { .. } => "Mortal59",
+                            Self::Mortal60 { .. } => "Mortal60",
+                            Self::Mortal61 { .. } => "Mortal61",
+                            Self::Mortal62 { .. } => "Mortal62",
+                            Self::Mortal63 { .. } => "Mortal63",
+                            Self::Mortal64 { .. } => "Mortal64",
+                            Self::Mortal65 { .. } => "Mortal65",
+                            Self::Mortal66 { .. } => "Mortal66",
+                            Self::Mortal67 { .. } => "Mortal67",
+                            Self::Mortal68 { .. } => "Mortal68",
+                            Self::Mortal69 { .. } => "Mortal69",
+                            Self::Mortal70 { .. } => "Mortal70",
+                            Self::Mortal71 { .. } => "Mortal71",
+                            Self::Mortal72 { .. } => "Mortal72",
+                            Self::Mortal73 { .. } => "Mortal73",
+                            Self::Mortal74 { .. } => "Mortal74",
+                            Self::Mortal75 { .. } => "Mortal75",
+                            Self::Mortal76 { .. } => "Mortal76",
+                            Self::Mortal77 { .. } => "Mortal77",
+                            Self::Mortal78 { .. } => "Mortal78",
+                            Self::Mortal79 { .. } => "Mortal79",
+                            Self::Mortal80 { .. } => "Mortal80",
+                            Self::Mortal81 { .. } => "Mortal81",
+                            Self::Mortal82 { .. } => "Mortal82",
+                            Self::Mortal83 { .. } => "Mortal83",
+                            Self::Mortal84 { .. } => "Mortal84",
+                            Self::Mortal85 { .. } => "Mortal85",
+                            Self::Mortal86 { .. } => "Mortal86",
+                            Self::Mortal87 { .. } => "Mortal87",
+                            Self::Mortal88 { .. } => "Mortal88",
+                            Self::Mortal89 { .. } => "Mortal89",
+                            Self::Mortal90 { .. } => "Mortal90",
+                            Self::Mortal91 { .. } => "Mortal91",
+                            Self::Mortal92 { .. } => "Mortal92",
+                            Self::Mortal93 { .. } => "Mortal93",
+                            Self::Mortal94 { .. } => "Mortal94",
+                            Self::Mortal95 { .. } => "Mortal95",
+                            Self::Mortal96 { .. } => "Mortal96",
+                            Self::Mortal97 { .. } => "Mortal97",
+                            Self::Mortal98 { .. } => "Mortal98",
+                            Self::Mortal99 { .. } => "Mortal99",
+                            Self::Mortal100 { .. } => "Mortal100",
+                            Self::Mortal101 { .. } => "Mortal101",
+                            Self::Mortal102 { .. } => "Mortal102",
+                            Self::Mortal103 { .. } => "Mortal103",
+                            Self::Mortal104 { .. } => "Mortal104",
+                            Self::Mortal105 { .. } => "Mortal105",
+                            Self::Mortal106 { .. } => "Mortal106",
+                            Self::Mortal107 { .. } => "Mortal107",
+                            Self::Mortal108 { .. } => "Mortal108",
+                            Self::Mortal109 { .. } => "Mortal109",
+                            Self::Mortal110 { .. } => "Mortal110",
+                            Self::Mortal111 { .. } => "Mortal111",
+                            Self::Mortal112 { .. } => "Mortal112",
+                            Self::Mortal113 { .. } => "Mortal113",
+                            Self::Mortal114 { .. } => "Mortal114",
+                            Self::Mortal115 { .. } => "Mortal115",
+                            Self::Mortal116 { .. } => "Mortal116",
+                            Self::Mortal117 { .. } => "Mortal117",
+                            Self::Mortal118 { .. } => "Mortal118",
+                            Self::Mortal119 { .. } => "Mortal119",
+                            Self::Mortal120 { .. } => "Mortal120",
+                            Self::Mortal121 { .. } => "Mortal121",
+                            Self::Mortal122 { .. } => "Mortal122",
+                            Self::Mortal123 { .. } => "Mortal123",
+                            Self::Mortal124 { .. } => "Mortal124",
+                            Self::Mortal125 { .. } => "Mortal125",
+                            Self::Mortal126 { .. } => "Mortal126",
+                            Self::Mortal127 { .. } => "Mortal127",
+                            Self::Mortal128 { .. } => "Mortal128",
+                            Self::Mortal129 { .. } => "Mortal129",
+                            Self::Mortal130 { .. } => "Mortal130",
+                            Self::Mortal131 { .. } => "Mortal131",
+                            Self::Mortal132 { .. } => "Mortal132",
+                            Self::Mortal133 { .. } => "Mortal133",
+                            Self::Mortal134 { .. } => "Mortal134",
+                            Self::Mortal135 { .. } => "Mortal135",
+                            Self::Mortal136 { .. } => "Mortal136",
+                            Self::Mortal137 { .. } => "Mortal137",
+                            Self::Mortal138 { .. } => "Mortal138",
+                            Self::Mortal139 { .. } => "Mortal139",
+                            Self::Mortal140 { .. } => "Mortal140",
+                            Self::Mortal141 { .. } => "Mortal141",
+                            Self::Mortal142 { .. } => "Mortal142",
+                            Self::Mortal143 { .. } => "Mortal143",
+                            Self::Mortal144 { .. } => "Mortal144",
+                            Self::Mortal145 { .. } => "Mortal145",
+                            Self::Mortal146 { .. } => "Mortal146",
+                            Self::Mortal147 { .. } => "Mortal147",
+                            Self::Mortal148 { .. } => "Mortal148",
+                            Self::Mortal149 { .. } => "Mortal149",
+                            Self::Mortal150 { .. } => "Mortal150",
+                            Self::Mortal151 { .. } => "Mortal151",
+                            Self::Mortal152 { .. } => "Mortal152",
+                            Self::Mortal153 { .. } => "Mortal153",
+                            Self::Mortal154 { .. } => "Mortal154",
+                            Self::Mortal155 { .. } => "Mortal155",
+                            Self::Mortal156 { .. } => "Mortal156",
+                            Self::Mortal157 { .. } => "Mortal157",
+                            Self::Mortal158 { .. } => "Mortal158",
+                            Self::Mortal159 { .. } => "Mortal159",
+                            Self::Mortal160 { .. } => "Mortal160",
+                            Self::Mortal161 { .. } => "Mortal161",
+                            Self::Mortal162 { .. } => "Mortal162",
+                            Self::Mortal163 { .. } => "Mortal163",
+                            Self::Mortal164 { .. } => "Mortal164",
+                            Self::Mortal165 { .. } => "Mortal165",
+                            Self::Mortal166 { .. } => "Mortal166",
+                            Self::Mortal167 { .. } => "Mortal167",
+                            Self::Mortal168 { .. } => "Mortal168",
+                            Self::Mortal169 { .. } => "Mortal169",
+                            Self::Mortal170 { .. } => "Mortal170",
+                            Self::Mortal171 { .. } => "Mortal171",
+                            Self::Mortal172 { .. } => "Mortal172",
+                            Self::Mortal173 { .. } => "Mortal173",
+                            Self::Mortal174 { .. } => "Mortal174",
+                            Self::Mortal175 { .. } => "Mortal175",
+                            Self::Mortal176 { .. } => "Mortal176",
+                            Self::Mortal177 { .. } => "Mortal177",
+                            Self::Mortal178 { .. } => "Mortal178",
+                            Self::Mortal179 { .. } => "Mortal179",
+                            Self::Mortal180 { .. } => "Mortal180",
+                            Self::Mortal181 { .. } => "Mortal181",
+                            Self::Mortal182 { .. } => "Mortal182",
+                            Self::Mortal183 { .. } => "Mortal183",
+                            Self::Mortal184 { .. } => "Mortal184",
+                            Self::Mortal185 { .. } => "Mortal185",
+                            Self::Mortal186 { .. } => "Mortal186",
+                            Self::Mortal187 { .. } => "Mortal187",
+                            Self::Mortal188 { .. } => "Mortal188",
+                            Self::Mortal189 { .. } => "Mortal189",
+                            Self::Mortal190 { .. } => "Mortal190",
+                            Self::Mortal191 { .. } => "Mortal191",
+                            Self::Mortal192 { .. } => "Mortal192",
+                            Self::Mortal193 { .. } => "Mortal193",
+                            Self::Mortal194 { .. } => "Mortal194",
+                            Self::Mortal195 { .. } => "Mortal195",
+                            Self::Mortal196 { .. } => "Mortal196",
+                            Self::Mortal197 { .. } => "Mortal197",
+                            Self::Mortal198 { .. } => "Mortal198",
+                            Self::Mortal199 { .. } => "Mortal199",
+                            Self::Mortal200 { .. } => "Mortal200",
+                            Self::Mortal201 { .. } => "Mortal201",
+                            Self::Mortal202 { .. } => "Mortal202",
+                            Self::Mortal203 { .. } => "Mortal203",
+                            Self::Mortal204 { .. } => "Mortal204",
+                            Self::Mortal205 { .. } => "Mortal205",
+                            Self::Mortal206 { .. } => "Mortal206",
+                            Self::Mortal207 { .. } => "Mortal207",
+                            Self::Mortal208 { .. } => "Mortal208",
+                            Self::Mortal209 { .. } => "Mortal209",
+                            Self::Mortal210 { .. } => "Mortal210",
+                            Self::Mortal211 { .. } => "Mortal211",
+                            Self::Mortal212 { .. } => "Mortal212",
+                            Self::Mortal213 { .. } => "Mortal213",
+                            Self::Mortal214 { .. } => "Mortal214",
+                            Self::Mortal215 { .. } => "Mortal215",
+                            Self::Mortal216 { .. } => "Mortal216",
+                            Self::Mortal217 { .. } => "Mortal217",
+                            Self::Mortal218 { .. } => "Mortal218",
+                            Self::Mortal219 { .. } => "Mortal219",
+                            Self::Mortal220 { .. } => "Mortal220",
+                            Self::Mortal221 { .. } => "Mortal221",
+                            Self::Mortal222 { .. } => "Mortal222",
+                            Self::Mortal223 { .. } => "Mortal223",
+                            Self::Mortal224 { .. } => "Mortal224",
+                            Self::Mortal225 { .. } => "Mortal225",
+                            Self::Mortal226 { .. } => "Mortal226",
+                            Self::Mortal227 { .. } => "Mortal227",
+                            Self::Mortal228 { .. } => "Mortal228",
+                            Self::Mortal229 { .. } => "Mortal229",
+                            Self::Mortal230 { .. } => "Mortal230",
+                            Self::Mortal231 { .. } => "Mortal231",
+                            Self::Mortal232 { .. } => "Mortal232",
+                            Self::Mortal233 { .. } => "Mortal233",
+                            Self::Mortal234 { .. } => "Mortal234",
+                            Self::Mortal235 { .. } => "Mortal235",
+                            Self::Mortal236 { .. } => "Mortal236",
+                            Self::Mortal237 { .. } => "Mortal237",
+                            Self::Mortal238 { .. } => "Mortal238",
+                            Self::Mortal239 { .. } => "Mortal239",
+                            Self::Mortal240 { .. } => "Mortal240",
+                            Self::Mortal241 { .. } => "Mortal241",
+                            Self::Mortal242 { .. } => "Mortal242",
+                            Self::Mortal243 { .. } => "Mortal243",
+                            Self::Mortal244 { .. } => "Mortal244",
+                            Self::Mortal245 { .. } => "Mortal245",
+                            Self::Mortal246 { .. } => "Mortal246",
+                            Self::Mortal247 { .. } => "Mortal247",
+                            Self::Mortal248 { .. } => "Mortal248",
+                            Self::Mortal249 { .. } => "Mortal249",
+                            Self::Mortal250 { .. } => "Mortal250",
+                            Self::Mortal251 { .. } => "Mortal251",
+                            Self::Mortal252 { .. } => "Mortal252",
+                            Self::Mortal253 { .. } => "Mortal253",
+                            Self::Mortal254 { .. } => "Mortal254",
+                            Self::Mortal255 { .. } => "Mortal255",
+                        }
+                    }
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Era {
                     const TYPE_HASH: u128 = 0x36520d67ec6006fac8f570bb3a3c4812;
@@ -38823,6 +43419,24 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 BadSigner,
             }
+            impl InvalidTransaction {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Call { .. } => "Call",
+                        Self::Payment { .. } => "Payment",
+                        Self::Future { .. } => "Future",
+                        Self::Stale { .. } => "Stale",
+                        Self::BadProof { .. } => "BadProof",
+                        Self::AncientBirthBlock { .. } => "AncientBirthBlock",
+                        Self::ExhaustsResources { .. } => "ExhaustsResources",
+                        Self::Custom { .. } => "Custom",
+                        Self::BadMandatory { .. } => "BadMandatory",
+                        Self::MandatoryValidation { .. } => "MandatoryValidation",
+                        Self::BadSigner { .. } => "BadSigner",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for InvalidTransaction {
                 const TYPE_HASH: u128 = 0x48c00b512077e620f55258aa60c9ad43;
             }
@@ -38875,6 +43489,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 External,
             }
+            impl TransactionSource {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::InBlock { .. } => "InBlock",
+                        Self::Local { .. } => "Local",
+                        Self::External { .. } => "External",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for TransactionSource {
                 const TYPE_HASH: u128 = 0x1f94321cc658ac8d50edbc0f2a7b2509;
             }
@@ -38909,6 +43533,15 @@ pub mod runtime_types {
                     super::super::super::runtime_types::sp_runtime::transaction_validity::UnknownTransaction,
                 ),
             }
+            impl TransactionValidityError {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Invalid { .. } => "Invalid",
+                        Self::Unknown { .. } => "Unknown",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for TransactionValidityError {
                 const TYPE_HASH: u128 = 0x267f052fe0c1dea769e83a169c203acb;
             }
@@ -38942,6 +43575,16 @@ pub mod runtime_types {
                 NoUnsignedValidator,
                 #[codec(index = 2u8)]
                 Custom(u8),
+            }
+            impl UnknownTransaction {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::CannotLookup { .. } => "CannotLookup",
+                        Self::NoUnsignedValidator { .. } => "NoUnsignedValidator",
+                        Self::Custom { .. } => "Custom",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for UnknownTransaction {
                 const TYPE_HASH: u128 = 0x8a198e9fdd4c2891ba9fbc97ce9903fc;
@@ -39086,6 +43729,17 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             OnChain { who: [u8; 32usize], block_hash: [u8; 32usize], event_index: u64 },
         }
+        impl Proof {
+            /// The variant's name, as the metadata spells it.
+            pub fn variant_name(&self) -> &'static str {
+                match *self {
+                    Self::Sr25519 { .. } => "Sr25519",
+                    Self::Ed25519 { .. } => "Ed25519",
+                    Self::Secp256k1Ecdsa { .. } => "Secp256k1Ecdsa",
+                    Self::OnChain { .. } => "OnChain",
+                }
+            }
+        }
         impl ::ferroscale_runtime_types::TypeHash for Proof {
             const TYPE_HASH: u128 = 0x28ac87787b677cac770c03916a82cc2d;
         }
@@ -39205,6 +43859,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 InternalError,
             }
+            impl InvalidStatement {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::BadProof { .. } => "BadProof",
+                        Self::NoProof { .. } => "NoProof",
+                        Self::InternalError { .. } => "InternalError",
+                    }
+                }
+            }
             impl ::ferroscale_runtime_types::TypeHash for InvalidStatement {
                 const TYPE_HASH: u128 = 0x858f5e119ffc98cb71485f2d61e5cfcc;
             }
@@ -39236,6 +43900,16 @@ pub mod runtime_types {
                 Network,
                 #[codec(index = 2u8)]
                 Local,
+            }
+            impl StatementSource {
+                /// The variant's name, as the metadata spells it.
+                pub fn variant_name(&self) -> &'static str {
+                    match *self {
+                        Self::Chain { .. } => "Chain",
+                        Self::Network { .. } => "Network",
+                        Self::Local { .. } => "Local",
+                    }
+                }
             }
             impl ::ferroscale_runtime_types::TypeHash for StatementSource {
                 const TYPE_HASH: u128 = 0x575857b288538060a6202b533fddfbf9;

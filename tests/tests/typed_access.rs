@@ -107,3 +107,43 @@ fn call_constructors_encode_to_the_blocks_call_bytes() {
     // compact length, version 0x04, then the call.
     assert_eq!(built.encode(), first[2..].to_vec());
 }
+
+/// The names a typed call gives (`pallet_name`, `call_name`) are the ones
+/// the dynamic layer decodes from the same bytes (`call_module`,
+/// `call_function`), for every extrinsic of block 10,000,000; the events
+/// enum's names are its pallets' and their events' metadata names.
+#[test]
+fn typed_call_names_are_the_dynamic_layers() {
+    use ferroscale_metadata::Metadata;
+    use ferroscale_value::Value;
+    let metadata = Metadata::from_bytes(&ferroscale_test_support::read(
+        "metadata/polkadot-v14-spec9180.scale",
+    ))
+    .unwrap();
+    let mut registry = ferroscale_dynamic::registry::Registry::from_metadata(&metadata).unwrap();
+    let text =
+        ferroscale_test_support::read_string("payloads/polkadot-block-10000000/extrinsics.json");
+    let hexes: Vec<String> = serde_json::from_str(&text).unwrap();
+    assert!(!hexes.is_empty());
+    for hex in &hexes {
+        let bytes = ferroscale_test_support::decode_hex(hex).unwrap();
+        let typed: polkadot_9180::UncheckedExtrinsic = decode_all(&bytes).unwrap();
+        let dynamic = registry.decode("Extrinsic", &bytes).unwrap();
+        let call = dynamic.get("call").unwrap();
+        let name = |key: &str| call.get(key).and_then(Value::as_str).unwrap().to_owned();
+        assert_eq!(
+            (typed.function.pallet_name(), typed.function.call_name()),
+            (name("call_module").as_str(), name("call_function").as_str()),
+            "{hex:.40}"
+        );
+    }
+    let event = polkadot_9180::RuntimeEvent::System(
+        polkadot_9180::runtime_types::frame_system::pallet::Event::NewAccount {
+            account: AccountId32([7; 32]),
+        },
+    );
+    assert_eq!(
+        (event.pallet_name(), event.event_name()),
+        ("System", "NewAccount")
+    );
+}

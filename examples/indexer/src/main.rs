@@ -34,8 +34,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let list = read(&format!("{block}/extrinsics.json"))?;
     for xt in list.split('"').filter(|s| s.starts_with("0x")) {
         let xt: polkadot::UncheckedExtrinsic = decode_all(&hex::decode(xt)?)?;
-        let call = format!("{:?}", xt.function);
-        println!("extrinsic signed={} {:.40}", xt.signature().is_some(), call);
+        let (pallet, call) = (xt.function.pallet_name(), xt.function.call_name());
+        println!(
+            "extrinsic signed={} {pallet}.{call}",
+            xt.signature().is_some()
+        );
     }
     let events_bytes = hex::decode(read(&format!("{block}/events.hex"))?.trim())?;
     let events: polkadot::pallets::system::storage::Events = decode_all(&events_bytes)?;
