@@ -242,6 +242,28 @@ impl NameCache {
     }
 }
 
+/// An empty dict with room for `len` entries. A new dict has room for five
+/// and grows on the sixth (a new key table, every entry moved again): an
+/// event record's eight keys paid that for every event. The room asked for
+/// is capped, so a graph's field count cannot size an allocation on its own.
+fn presized_dict(py: Python<'_>, len: usize) -> Bound<'_, PyDict> {
+    #[cfg(not(feature = "abi3"))]
+    if len > 5 {
+        let len = len.min(64) as pyo3::ffi::Py_ssize_t;
+        // SAFETY: `_PyDict_NewPresized` returns a new reference to an empty
+        // dict, or NULL with an exception set (then the plain dict below).
+        let made = unsafe { Bound::from_owned_ptr_or_err(py, pyo3::ffi::_PyDict_NewPresized(len)) };
+        if let Ok(dict) = made {
+            // SAFETY: the object was made by a dict constructor.
+            return unsafe { dict.cast_into_unchecked::<PyDict>() };
+        }
+    }
+    // (the stable ABI has no presized constructor)
+    #[cfg(feature = "abi3")]
+    let _ = len;
+    PyDict::new(py)
+}
+
 /// Builds Python objects (int, bool, str, list, tuple, dict, None).
 pub struct PySink<'py, 'c> {
     /// The interpreter.
@@ -326,8 +348,8 @@ impl<'py> Sink<'_> for PySink<'py, '_> {
             Err(_) => self.null(),
         }
     }
-    fn dict_begin(&mut self, _len: usize) -> Self::Dict {
-        PyDict::new(self.py)
+    fn dict_begin(&mut self, len: usize) -> Self::Dict {
+        presized_dict(self.py, len)
     }
     fn dict_insert(&mut self, dict: &mut Self::Dict, key: &Name, value: Self::Out) {
         let key = self.names.get(self.py, key);
