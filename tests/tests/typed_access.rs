@@ -130,10 +130,10 @@ fn typed_call_names_are_the_dynamic_layers() {
         let typed: polkadot_9180::UncheckedExtrinsic = decode_all(&bytes).unwrap();
         let dynamic = registry.decode("Extrinsic", &bytes).unwrap();
         let call = dynamic.get("call").unwrap();
-        let name = |key: &str| call.get(key).and_then(Value::as_str).unwrap().to_owned();
+        let name = |key: &str| call.get(key).and_then(Value::as_str).unwrap();
         assert_eq!(
             (typed.function.pallet_name(), typed.function.call_name()),
-            (name("call_module").as_str(), name("call_function").as_str()),
+            (name("call_module"), name("call_function")),
             "{hex:.40}"
         );
     }
