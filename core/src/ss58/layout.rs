@@ -6,8 +6,6 @@
 //! checksums the spec's table allows for account indices, as py-scale-codec
 //! does.
 
-use blake2::{Blake2b512, Digest};
-
 use crate::hashing::blake2b_block;
 
 /// The payload lengths an address can carry: account indices (1, 2, 4, 8
@@ -64,17 +62,19 @@ pub(super) const CHECKSUM_GROUP: usize = 8;
 ///
 /// The preimage is at most 42 bytes, one BLAKE2b block, so it goes through
 /// [`blake2b_block`]; anything longer (no caller passes it) still hashes
-/// correctly through the streaming `blake2` crate.
+/// correctly through `blake2b_simd`'s streaming state.
 pub(super) fn checksum_hash(prefix_and_payload: &[u8]) -> [u8; 64] {
     if let Some(preimage) = Preimage::new(prefix_and_payload) {
         if let Some(hash) = blake2b_block::digest(preimage.as_slice()) {
             return hash;
         }
     }
-    let mut hasher = Blake2b512::new();
-    hasher.update(CHECKSUM_PREIMAGE_PREFIX);
-    hasher.update(prefix_and_payload);
-    hasher.finalize().into()
+    let mut state = blake2b_simd::State::new();
+    state.update(CHECKSUM_PREIMAGE_PREFIX);
+    state.update(prefix_and_payload);
+    let mut hash = [0u8; 64];
+    hash.copy_from_slice(state.finalize().as_bytes());
+    hash
 }
 
 /// [`checksum_hash`] of up to [`CHECKSUM_GROUP`] bodies (format and payload
@@ -141,6 +141,7 @@ impl Preimage {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use blake2::{Blake2b512, Digest};
 
     #[test]
     fn every_payload_length_encodes_and_splits_back() {
