@@ -88,6 +88,7 @@ pub fn generate_from_with(
 }
 
 /// Formats a module body as a Rust source file (deterministic: `prettyplease`).
+#[cfg(feature = "render")]
 pub fn render(tokens: &TokenStream) -> Result<String, CodegenError> {
     let file: syn::File = syn::parse2(tokens.clone())
         .map_err(|e| CodegenError::Registry(format!("generated tokens do not parse: {e}")))?;
