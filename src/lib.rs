@@ -12,9 +12,10 @@
 //!
 //! One dependency is enough: the shipped chains are features of this crate
 //! (`ferroscale = { features = ["polkadot"] }` gives
-//! `ferroscale::runtime_types::polkadot`, with its `ToValue` impls and
-//! `TYPED_DECODERS` under the default feature `values`), and the macro's
-//! expansion names everything it uses through `::ferroscale`.
+//! `ferroscale::runtime_types::polkadot`; its `ToValue` impls and
+//! `TYPED_DECODERS`, the dynamic layer's typed fallback, come with the
+//! feature `values`), and the macro's expansion names everything it uses
+//! through `::ferroscale` (`values = true` adds those parts there).
 
 pub use ferroscale_core as core;
 pub use ferroscale_dynamic as dynamic;

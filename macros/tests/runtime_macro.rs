@@ -6,8 +6,7 @@ use parity_scale_codec::Encode;
 
 #[ferroscale_macros::runtime(
     fixture = "metadata/polkadot-v15-spec1001002.scale",
-    crate = "::ferroscale_runtime_types",
-    values = false
+    crate = "::ferroscale_runtime_types"
 )]
 pub mod polkadot {}
 

@@ -9,13 +9,13 @@
 //! - [`subtensor_rpc`]: the bare type registry bt-decode's Bittensor
 //!   runtime-API results were encoded with (`payloads/subtensor/test_types.json`).
 //!
-//! The macro's arguments give them `roundtrip_type` and (by default) the
-//! `ToValue` impls, and name `ferroscale-runtime-types` directly (this crate
+//! The macro's arguments give them `roundtrip_type` and the `ToValue` impls, and name `ferroscale-runtime-types` directly (this crate
 //! does not depend on the facade).
 
 #[ferroscale_macros::runtime(
     fixture = "metadata/polkadot-v14-spec9180.scale",
     crate = "::ferroscale_runtime_types",
+    values = true,
     roundtrip = true
 )]
 pub mod polkadot_9180 {}
@@ -23,6 +23,7 @@ pub mod polkadot_9180 {}
 #[ferroscale_macros::runtime(
     fixture = "payloads/subtensor/test_types.json",
     crate = "::ferroscale_runtime_types",
+    values = true,
     roundtrip = true
 )]
 pub mod subtensor_rpc {}

@@ -5,7 +5,6 @@
 #[ferroscale_macros::runtime(
     fixture = "metadata/bittensor-v14-spec329.scale",
     crate = "::ferroscale_runtime_types",
-    values = false,
     roundtrip = true
 )]
 mod chain {}

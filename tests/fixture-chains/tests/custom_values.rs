@@ -7,7 +7,6 @@
 #[ferroscale_macros::runtime(
     fixture = "metadata/custom-values-v15.scale",
     crate = "::ferroscale_runtime_types",
-    values = false,
     roundtrip = true
 )]
 mod chain {}

@@ -9,7 +9,6 @@
 #[ferroscale_macros::runtime(
     metadata = "$OUT_DIR/statemint-extension-versions.scale",
     crate = "::ferroscale_runtime_types",
-    values = false,
     roundtrip = true
 )]
 mod chain {}

@@ -5,7 +5,6 @@
 #[ferroscale_macros::runtime(
     fixture = "metadata/frontier-template-v15-small.scale",
     crate = "::ferroscale_runtime_types",
-    values = false,
     roundtrip = true
 )]
 mod chain {}

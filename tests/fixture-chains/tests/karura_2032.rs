@@ -5,7 +5,6 @@
 #[ferroscale_macros::runtime(
     fixture = "metadata/karura-v14-spec2032.scale",
     crate = "::ferroscale_runtime_types",
-    values = false,
     roundtrip = true
 )]
 mod chain {}

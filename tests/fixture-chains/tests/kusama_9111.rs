@@ -5,7 +5,6 @@
 #[ferroscale_macros::runtime(
     fixture = "metadata/kusama-v14-spec9111.scale",
     crate = "::ferroscale_runtime_types",
-    values = false,
     roundtrip = true
 )]
 mod chain {}

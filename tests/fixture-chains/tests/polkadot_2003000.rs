@@ -5,7 +5,6 @@
 #[ferroscale_macros::runtime(
     fixture = "metadata/polkadot-v16-spec2003000.scale",
     crate = "::ferroscale_runtime_types",
-    values = false,
     roundtrip = true
 )]
 mod chain {}

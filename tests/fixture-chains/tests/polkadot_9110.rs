@@ -5,7 +5,6 @@
 #[ferroscale_macros::runtime(
     fixture = "metadata/polkadot-v14-spec9110.scale",
     crate = "::ferroscale_runtime_types",
-    values = false,
     roundtrip = true
 )]
 mod chain {}

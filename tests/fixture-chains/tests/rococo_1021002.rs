@@ -5,7 +5,6 @@
 #[ferroscale_macros::runtime(
     fixture = "metadata/rococo-v15-spec1021002.scale",
     crate = "::ferroscale_runtime_types",
-    values = false,
     roundtrip = true
 )]
 mod chain {}

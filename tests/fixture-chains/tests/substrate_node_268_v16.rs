@@ -5,7 +5,6 @@
 #[ferroscale_macros::runtime(
     fixture = "metadata/substrate-node-v16-spec268.scale",
     crate = "::ferroscale_runtime_types",
-    values = false,
     roundtrip = true
 )]
 mod chain {}

@@ -6,7 +6,6 @@
 #[ferroscale_macros::runtime(
     fixture = "metadata/subtensor-v14-spec343.scale",
     crate = "::ferroscale_runtime_types",
-    values = false,
     roundtrip = true
 )]
 mod chain {}
