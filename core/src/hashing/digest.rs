@@ -19,7 +19,7 @@ pub fn blake2_256(data: &[u8]) -> [u8; 32] {
 }
 
 /// BLAKE2b with an `N`-byte output of a message longer than one block.
-pub(crate) fn long_blake2b<const N: usize>(data: &[u8]) -> [u8; N] {
+fn long_blake2b<const N: usize>(data: &[u8]) -> [u8; N] {
     let hash = blake2b_simd::Params::new().hash_length(N).hash(data);
     let mut out = [0u8; N];
     out.copy_from_slice(hash.as_bytes());
