@@ -14,7 +14,10 @@ one run (issue 16): Polkadot block 18,468,942 (spec 1000001: 4 extrinsics, one a
 Every case runs in a process of its own (ours and cyscale both install ``scalecodec``), rounds
 alternate between them, and each keeps its best round (the load of a shared machine drifts).
 
-    .venv/bin/python python/bench/index_vs_others.py [--rounds 3] [--blocks 100]
+    .venv/bin/python python/bench/index_vs_others.py [--rounds 9] [--blocks 100]
+
+Nine rounds by default (about 25 s): with three, a competitor's best moved by half between two
+runs on a shared VM.
 
 Needs cyscale 0.8.0 in a virtualenv (``CYSCALE_PYTHON``, default the one
 ``../shared/bench/asi-bench`` builds: /tmp/asi-bench/venv-cy/bin/python) and Node.js with npm;
@@ -124,7 +127,7 @@ def polkadot_js_dir(bench_dir):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--blocks", type=int, default=100, help="block repeats per timed pass")
     args = parser.parse_args()
     ours = sys.executable
