@@ -9,8 +9,9 @@
 //! - [`subtensor_rpc`]: the bare type registry bt-decode's Bittensor
 //!   runtime-API results were encoded with (`payloads/subtensor/test_types.json`).
 //!
-//! The macro's arguments give them `roundtrip_type` and the `ToValue` impls, and name `ferroscale-runtime-types` directly (this crate
-//! does not depend on the facade).
+//! The macro's arguments give them `roundtrip_type` and the `ToValue`
+//! impls, and name `ferroscale-runtime-types` directly (this crate does not
+//! depend on the facade).
 
 #[ferroscale_macros::runtime(
     fixture = "metadata/polkadot-v14-spec9180.scale",

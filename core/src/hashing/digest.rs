@@ -10,19 +10,23 @@ use super::blake2b_block;
 /// length is part of Blake2's parameters).
 pub fn blake2_128(data: &[u8]) -> [u8; 16] {
     // One-block inputs (most storage keys) take the specialised path.
-    blake2b_block::digest(data).unwrap_or_else(|| long_blake2b(data))
+    blake2b_block::digest(data).unwrap_or_else(|| blake2b_of_parts(&[data]))
 }
 
 /// Blake2b with a 32-byte output.
 pub fn blake2_256(data: &[u8]) -> [u8; 32] {
-    blake2b_block::digest(data).unwrap_or_else(|| long_blake2b(data))
+    blake2b_block::digest(data).unwrap_or_else(|| blake2b_of_parts(&[data]))
 }
 
-/// BLAKE2b with an `N`-byte output of a message longer than one block.
-fn long_blake2b<const N: usize>(data: &[u8]) -> [u8; N] {
-    let hash = blake2b_simd::Params::new().hash_length(N).hash(data);
+/// BLAKE2b with an `N`-byte output (1–64) of `parts` back to back, any
+/// length: the general path beside [`blake2b_block`]'s one-block one.
+pub(crate) fn blake2b_of_parts<const N: usize>(parts: &[&[u8]]) -> [u8; N] {
+    let mut state = blake2b_simd::Params::new().hash_length(N).to_state();
+    for part in parts {
+        state.update(part);
+    }
     let mut out = [0u8; N];
-    out.copy_from_slice(hash.as_bytes());
+    out.copy_from_slice(state.finalize().as_bytes());
     out
 }
 

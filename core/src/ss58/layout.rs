@@ -6,7 +6,7 @@
 //! checksums the spec's table allows for account indices, as py-scale-codec
 //! does.
 
-use crate::hashing::blake2b_block;
+use crate::hashing::{blake2b_block, blake2b_of_parts};
 
 /// The payload lengths an address can carry: account indices (1, 2, 4, 8
 /// bytes) and public keys / account ids (32 bytes, 33 for compressed ECDSA).
@@ -62,19 +62,14 @@ pub(super) const CHECKSUM_GROUP: usize = 8;
 ///
 /// The preimage is at most 42 bytes, one BLAKE2b block, so it goes through
 /// [`blake2b_block`]; anything longer (no caller passes it) still hashes
-/// correctly through `blake2b_simd`'s streaming state.
+/// correctly through [`blake2b_of_parts`].
 pub(super) fn checksum_hash(prefix_and_payload: &[u8]) -> [u8; 64] {
     if let Some(preimage) = Preimage::new(prefix_and_payload) {
         if let Some(hash) = blake2b_block::digest(preimage.as_slice()) {
             return hash;
         }
     }
-    let mut state = blake2b_simd::State::new();
-    state.update(CHECKSUM_PREIMAGE_PREFIX);
-    state.update(prefix_and_payload);
-    let mut hash = [0u8; 64];
-    hash.copy_from_slice(state.finalize().as_bytes());
-    hash
+    blake2b_of_parts(&[CHECKSUM_PREIMAGE_PREFIX, prefix_and_payload])
 }
 
 /// [`checksum_hash`] of up to [`CHECKSUM_GROUP`] bodies (format and payload
