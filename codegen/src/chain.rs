@@ -27,7 +27,6 @@ impl ModNode {
             quote!()
         } else {
             quote! {
-                use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             }
         };

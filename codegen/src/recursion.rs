@@ -15,8 +15,8 @@ pub(crate) struct Recursion {
     recursive: Vec<bool>,
     /// Whether each type lies on a cycle of containment of any kind (a
     /// sequence included): such a type reaches itself through its own
-    /// fields' types, so the bounds `derive(Encode, Decode)` infers from
-    /// those fields would make the trait solver chase them for ever
+    /// fields' types, so codec impls bounded by those fields' types would
+    /// make the trait solver chase them for ever
     /// (`CallTrace<U256>` holding `Vec<CallTrace<U256>>`, E0275).
     self_referring: Vec<bool>,
 }

@@ -18,6 +18,7 @@ use quote::{format_ident, quote};
 use scale_info::form::PortableForm;
 use scale_info::{Field, PortableRegistry, Type, TypeDef, TypeDefPrimitive};
 
+use crate::codec::{codec_impls, Bounds, FieldLayout, Fields, Layout, VariantLayout};
 use crate::idents::{clean, ident};
 use crate::recursion::Recursion;
 use crate::substitutes::{substitute_for, Substitute};
@@ -91,8 +92,9 @@ impl Params {
         }
     }
 
-    /// The derive's bounds written out, for a type whose inferred bounds
-    /// would recurse: each used parameter bound by `codec` (the trait
+    /// The codec impls' bounds on the parameters themselves, for a type
+    /// whose field-type bounds would recurse: each used parameter bound by
+    /// `codec` (the trait
     /// `Encode` or `Decode`), and by `HasCompact` where a field holds it
     /// compact.
     fn codec_bounds(&self, codec: TokenStream) -> Vec<TokenStream> {
@@ -265,7 +267,7 @@ impl<'a> TypeGen<'a> {
                 .map(|s| {
                     let rep = self.shapes[s].instances[0];
                     let params = Params::of(self.ty(rep));
-                    let _ = self.body(rep, 0, &params);
+                    let _ = self.layout(rep, 0, &params);
                     params.used_positions()
                 })
                 .collect();
@@ -294,14 +296,14 @@ impl<'a> TypeGen<'a> {
         }
     }
 
-    /// A definition's text with a placeholder name: equal keys mean one shared definition.
+    /// A definition's text with a placeholder name, and what its declaration
+    /// does not show (variant indexes, compact fields): equal keys mean one
+    /// shared definition.
     fn definition_key(&self, id: u32) -> String {
-        let shape = Shape {
-            module: Vec::new(),
-            name: "__Shape".to_owned(),
-            instances: vec![id],
-        };
-        self.definition(&shape, 0).to_string()
+        let params = Params::of(self.ty(id));
+        let layout = self.layout(id, 0, &params);
+        let item = Self::item(&ident("__Shape"), &layout, &params.used_idents());
+        format!("{item} {}", layout.encoding_marks())
     }
 
     /// Whether a shape's definition keeps generic parameters.
@@ -491,51 +493,58 @@ impl<'a> TypeGen<'a> {
         }
     }
 
-    /// The item (struct or enum with derives) of a shape, written at `depth`.
+    /// The item (struct or enum with derives and its codec impls) of a
+    /// shape, written at `depth`.
     pub(crate) fn definition(&self, shape: &Shape, depth: usize) -> TokenStream {
         let rep = shape.instances[0];
         let params = Params::of(self.ty(rep));
+        let layout = self.layout(rep, depth, &params);
         let name = ident(&shape.name);
-        let body = self.body(rep, depth, &params);
-        let generics = params.used_idents();
-        let generics = if generics.is_empty() {
-            quote!()
-        } else {
-            quote!(<#(#generics),*>)
-        };
-        // `Encode`/`Decode` are imported once per module (see `chain.rs`).
-        // The derive names the codec crate itself: the user's crate of a
-        // macro expansion need not depend on parity-scale-codec.
-        let mut derives = quote! {
-            #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
-            #[codec(crate = ::parity_scale_codec)]
-        };
-        if !generics.is_empty()
+        let item = Self::item(&name, &layout, &params.used_idents());
+        let bounds = if !params.used_idents().is_empty()
             && shape
                 .instances
                 .iter()
                 .any(|&i| self.recursion.refers_to_itself(i))
         {
-            // The derive would bound every field type (`Vec<Self<T>>:
+            // Field-type bounds would name the type itself (`Vec<Self<T>>:
             // Encode`, which needs itself); bound the parameters instead.
-            let encode = params.codec_bounds(quote!(Encode));
-            let decode = params.codec_bounds(quote!(Decode));
-            derives.extend(quote! {
-                #[codec(encode_bound(#(#encode),*))]
-                #[codec(decode_bound(#(#decode),*))]
-            });
-        }
-        match &self.ty(rep).type_def {
-            TypeDef::Variant(v) => {
+            Bounds::Params(
+                params.codec_bounds(quote!(::parity_scale_codec::Encode)),
+                params.codec_bounds(quote!(::parity_scale_codec::Decode)),
+            )
+        } else {
+            Bounds::FieldTypes
+        };
+        let codec = codec_impls(&name, &params.used_idents(), &layout, bounds);
+        quote!(#item #codec)
+    }
+
+    /// The struct or enum (with its `variant_name`) of `layout`.
+    fn item(name: &Ident, layout: &Layout, generics: &[Ident]) -> TokenStream {
+        let generics = if generics.is_empty() {
+            quote!()
+        } else {
+            quote!(<#(#generics),*>)
+        };
+        let derives = quote!(#[derive(Debug, Clone, PartialEq, Eq)]);
+        match layout {
+            Layout::Enum(variants) => {
+                let decls = variants.iter().map(|v| {
+                    let vname = &v.name;
+                    let fields = v.fields.declaration(false);
+                    quote!(#vname #fields)
+                });
                 // `{ .. }` matches unit, tuple and struct variants alike.
-                let arms = v.variants.iter().map(|var| {
-                    let vi = ident(&var.name);
-                    let vn = var.name.as_str();
-                    quote!(Self::#vi { .. } => #vn)
+                let arms = variants.iter().map(|v| {
+                    let vname = &v.name;
+                    let text = vname.to_string();
+                    let text = text.strip_prefix("r#").unwrap_or(&text);
+                    quote!(Self::#vname { .. } => #text)
                 });
                 quote! {
                     #derives
-                    pub enum #name #generics { #body }
+                    pub enum #name #generics { #(#decls,)* }
                     impl #generics #name #generics {
                         /// The variant's name, as the metadata spells it.
                         pub fn variant_name(&self) -> &'static str {
@@ -544,11 +553,12 @@ impl<'a> TypeGen<'a> {
                     }
                 }
             }
-            _ => {
-                // `body` carries its own delimiters and trailing `;` as needed.
+            Layout::Struct(fields) => {
+                let decl = fields.declaration(true);
+                let end = if fields.named { quote!() } else { quote!(;) };
                 quote! {
                     #derives
-                    pub struct #name #generics #body
+                    pub struct #name #generics #decl #end
                 }
             }
         }
@@ -610,7 +620,7 @@ impl<'a> TypeGen<'a> {
         let rep = shape.instances[0];
         let params = Params::of(self.ty(rep));
         // Marks the kept parameters.
-        let _ = self.body(rep, 0, &params);
+        let _ = self.layout(rep, 0, &params);
         let generics = params.used_idents();
         let (impl_generics, ty_generics) = if generics.is_empty() {
             (quote!(), quote!())
@@ -746,77 +756,68 @@ impl<'a> TypeGen<'a> {
         }
     }
 
-    /// A struct's fields (with delimiters) or an enum's variants.
-    fn body(&self, id: u32, depth: usize, params: &Params) -> TokenStream {
+    /// What the definition of type `id` declares: a struct's fields or an
+    /// enum's variants (marking the generic parameters it names as used).
+    fn layout(&self, id: u32, depth: usize, params: &Params) -> Layout {
         match &self.ty(id).type_def {
-            TypeDef::Composite(c) => {
-                let (fields, named) = self.fields(id, &c.fields, depth, params, true);
-                match (fields.is_empty(), named) {
-                    (true, _) => quote!(;),
-                    (false, true) => quote!({ #(#fields,)* }),
-                    (false, false) => quote!(( #(#fields),* );),
-                }
-            }
-            TypeDef::Variant(v) => {
-                let variants = v.variants.iter().map(|var| {
-                    let vname = ident(&var.name);
-                    let index = var.index;
-                    let (fields, named) = self.fields(id, &var.fields, depth, params, false);
-                    let fields = match (fields.is_empty(), named) {
-                        (true, _) => quote!(),
-                        (false, true) => quote!({ #(#fields,)* }),
-                        (false, false) => quote!(( #(#fields),* )),
-                    };
-                    quote!(#[codec(index = #index)] #vname #fields)
-                });
-                quote!(#(#variants,)*)
-            }
-            _ => quote!(;),
+            TypeDef::Variant(v) => Layout::Enum(
+                v.variants
+                    .iter()
+                    .map(|var| VariantLayout {
+                        name: ident(&var.name),
+                        index: var.index,
+                        fields: self.fields(id, &var.fields, depth, params),
+                    })
+                    .collect(),
+            ),
+            TypeDef::Composite(c) => Layout::Struct(self.fields(id, &c.fields, depth, params)),
+            // Only composites and variants are generated.
+            _ => Layout::Struct(Fields {
+                list: Vec::new(),
+                named: false,
+            }),
         }
     }
 
-    /// Field declarations; empty-tuple fields (`PhantomData` in the metadata)
-    /// are left out since they occupy no bytes.
+    /// A definition's fields; empty-tuple fields (`PhantomData` in the
+    /// metadata) are left out since they occupy no bytes.
     fn fields(
         &self,
         holder: u32,
         fields: &[Field<PortableForm>],
         depth: usize,
         params: &Params,
-        public: bool,
-    ) -> (Vec<TokenStream>, bool) {
+    ) -> Fields {
         let named = fields.iter().all(|f| f.name.is_some()) && !fields.is_empty();
-        let vis = if public { quote!(pub) } else { quote!() };
-        let mut out = Vec::with_capacity(fields.len());
-        for (i, f) in fields.iter().enumerate() {
-            if self.is_unit(f.ty.id) {
-                continue;
-            }
-            let (attr, ty) = self.field_type(holder, f.ty.id, depth, params);
-            if named {
-                let fname = ident(f.name.as_deref().unwrap_or_default());
-                out.push(quote!(#attr #vis #fname: #ty));
-            } else {
-                let _ = i;
-                out.push(quote!(#attr #vis #ty));
-            }
-        }
-        (out, named)
+        let list = fields
+            .iter()
+            .filter(|f| !self.is_unit(f.ty.id))
+            .map(|f| {
+                let (compact, ty) = self.field_type(holder, f.ty.id, depth, params);
+                FieldLayout {
+                    name: named.then(|| ident(f.name.as_deref().unwrap_or_default())),
+                    ty,
+                    compact,
+                }
+            })
+            .collect();
+        Fields { list, named }
     }
 
     fn is_unit(&self, id: u32) -> bool {
         matches!(&self.ty(id).type_def, TypeDef::Tuple(t) if t.fields.is_empty())
     }
 
-    /// A field's attribute (`#[codec(compact)]`) and type, boxed when the field
-    /// closes a cycle of by-value containment.
+    /// Whether a field is encoded as a compact, and its declared type (the
+    /// compact's inner type; boxed when the field closes a cycle of by-value
+    /// containment).
     fn field_type(
         &self,
         holder: u32,
         id: u32,
         depth: usize,
         params: &Params,
-    ) -> (TokenStream, TokenStream) {
+    ) -> (bool, TokenStream) {
         if params.lookup(id).is_none() {
             if let TypeDef::Compact(c) = &self.ty(id).type_def {
                 let inner = c.type_param.id;
@@ -824,20 +825,20 @@ impl<'a> TypeGen<'a> {
                     self.note_compact(inner);
                     params.mark_compact(inner);
                     let ty = self.ref_in(inner, depth, params);
-                    return (quote!(#[codec(compact)]), ty);
+                    return (true, ty);
                 }
             }
         }
         let ty = self.ref_in(id, depth, params);
         if self.recursion.needs_box(holder, id) {
-            (quote!(), quote!(Box<#ty>))
+            (false, quote!(Box<#ty>))
         } else {
-            (quote!(), ty)
+            (false, ty)
         }
     }
 
-    /// `#[codec(compact)]` works for unsigned integers, generic parameters
-    /// (bound by the derive) and generated newtypes (given `CompactAs`).
+    /// A compact field can hold unsigned integers, generic parameters (bound
+    /// by `HasCompact`) and generated newtypes (given `CompactAs`).
     fn compact_attribute_fits(&self, inner: u32, params: &Params) -> bool {
         if params.list.iter().any(|(t, _, _)| *t == inner) {
             return true;

@@ -22,6 +22,7 @@ mod accounts;
 pub mod bits;
 mod bytes;
 mod chains;
+pub mod codec_impl;
 mod collections;
 mod extrinsic;
 mod opaque;
@@ -44,7 +45,7 @@ pub use ferroscale_core::hashing::{storage_key, StorageHasher};
 /// `pallets::<pallet>::storage::<entry>_decode_key` functions).
 pub use ferroscale_core::hashing::{StorageKeyError, StorageKeyErrorKind, StorageKeyReader};
 pub use opaque::WrapperKeepOpaque;
-/// The SCALE codec the generated types derive (`Encode`, `Decode`), named
+/// The SCALE codec the generated types implement (`Encode`, `Decode`), named
 /// through this crate so a crate using the proc-macro needs no dependency of
 /// its own on parity-scale-codec.
 pub use parity_scale_codec as codec;
