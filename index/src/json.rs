@@ -1,78 +1,18 @@
-//! A decoded document's value as JSON text, read in place: the same text
+//! A decoded document's value as JSON text, read in place
+//! ([`ValueRef::write_json`]: the same text
 //! [`ferroscale_value::json::write_json`] gives for that value's
-//! `to_value()` (one rendering for every JSON column).
+//! `to_value()`, one rendering for every JSON column), and the buffer the
+//! columns' texts are written in.
 
-use ferroscale_dynamic::document::Kind;
 use ferroscale_dynamic::ValueRef;
-use ferroscale_value::json::{write_i128, write_json, write_str, write_u128};
 
 pub use ferroscale_value::json::to_json;
 
 /// Appends the JSON text of a [`ferroscale_dynamic::Document`]'s value: the
-/// same text [`write_json`] gives for that value's `to_value()` (the
-/// decoder's fast output, read in place).
+/// same text [`ferroscale_value::json::write_json`] gives for that value's
+/// `to_value()` (the decoder's fast output, read in place).
 pub fn write_json_ref(value: ValueRef<'_, '_>, out: &mut String) {
-    match value.kind() {
-        Kind::Null => out.push_str("null"),
-        Kind::Bool => out.push_str(if value.as_bool() == Some(true) {
-            "true"
-        } else {
-            "false"
-        }),
-        // Signed only when not unsigned (each read converts the slot).
-        Kind::Int => match value.as_u128() {
-            Some(v) => write_u128(v, out),
-            None => match value.as_i128() {
-                Some(v) => write_i128(v, out),
-                // 256-bit integers: rare, rendered through the value.
-                None => write_json(&value.to_value(), out),
-            },
-        },
-        // Hex and SS58 text (most of a block's text) needs no escape scan.
-        Kind::Str => match value.as_plain_str() {
-            Some(plain) => {
-                out.push('"');
-                out.push_str(plain);
-                out.push('"');
-            }
-            None => write_str(value.as_str().unwrap_or_default(), out),
-        },
-        Kind::List | Kind::Tuple => {
-            out.push('[');
-            // `if let` rather than `into_iter().flatten()`: the flattening
-            // adapter is copied around on every call, and this runs once per
-            // node of the value.
-            if let Some(mut items) = value.items() {
-                if let Some(first) = items.next() {
-                    write_json_ref(first, out);
-                    for item in items {
-                        out.push(',');
-                        write_json_ref(item, out);
-                    }
-                }
-            }
-            out.push(']');
-        }
-        Kind::Dict => {
-            out.push('{');
-            if let Some(mut entries) = value.entries() {
-                if let Some((key, item)) = entries.next() {
-                    write_entry(key, item, out);
-                    for (key, item) in entries {
-                        out.push(',');
-                        write_entry(key, item, out);
-                    }
-                }
-            }
-            out.push('}');
-        }
-    }
-}
-
-fn write_entry(key: &str, item: ValueRef<'_, '_>, out: &mut String) {
-    write_str(key, out);
-    out.push(':');
-    write_json_ref(item, out);
+    value.write_json(out);
 }
 
 /// The JSON text of a document's value.

@@ -31,6 +31,7 @@
 //! ```
 
 mod build;
+mod json;
 mod view;
 
 pub use view::{Entries, Items, Kind, ValueRef};

@@ -29,8 +29,8 @@ pub enum Kind {
 /// One value of a [`Document`]; cheap to copy.
 #[derive(Clone, Copy)]
 pub struct ValueRef<'d, 'g> {
-    doc: &'d Document<'g>,
-    slot: Slot<'g>,
+    pub(super) doc: &'d Document<'g>,
+    pub(super) slot: Slot<'g>,
 }
 
 impl<'d, 'g> ValueRef<'d, 'g> {
