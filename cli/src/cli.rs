@@ -58,7 +58,8 @@ pub(crate) enum Command {
         /// The type string.
         #[arg(value_name = "TYPE")]
         type_string: String,
-        /// The value as JSON (`@FILE` or `-` read it from a file or stdin).
+        /// The value as JSON (`@FILE` or `-` read it from a file or stdin); a
+        /// bare word of letters and digits (`5Grw…`, `0x…`) is text.
         json: String,
         #[command(flatten)]
         registry: RegistryArgs,
@@ -84,7 +85,8 @@ pub(crate) enum Command {
         pallet: String,
         /// The storage entry, e.g. `Account`.
         entry: String,
-        /// The map keys as JSON (`'"5Grw…"'`, `'[1, 2]'`).
+        /// The map keys as JSON (`'[1, 2]'`); a bare word of letters and
+        /// digits (`5Grw…`, `0x…`) is text.
         keys: Vec<String>,
         #[command(flatten)]
         registry: RegistryArgs,

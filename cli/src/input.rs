@@ -90,10 +90,21 @@ fn from_node(url: &str, node: &NodeArgs) -> Result<(Vec<u8>, String), String> {
 /// A JSON text as a dynamic value: objects keep their keys (order does not
 /// matter to the encoder, which looks fields up by name); integers beyond
 /// 64 bits are given as strings of digits (`"340282366920938463463374607431768211455"`).
+///
+/// A bare word that is not JSON (an SS58 address, `0x…` hex: ASCII
+/// letters and digits only) is taken as text, so a shell user need not quote
+/// it twice; digits alone are a JSON number. Anything else must be JSON: a
+/// truncated list or string is an error, never text.
 pub(crate) fn json_value(text: &str) -> Result<Value, String> {
-    let json: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| format!("the value is not JSON: {e}"))?;
-    from_json(&json)
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(json) => from_json(&json),
+        Err(_) if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric()) => {
+            Ok(Value::str(text))
+        }
+        Err(e) => Err(format!(
+            "the value is not JSON: {e} (give text as a JSON string, '\"…\"')"
+        )),
+    }
 }
 
 fn from_json(json: &serde_json::Value) -> Result<Value, String> {

@@ -232,6 +232,33 @@ fn storage_keys_are_the_chain_s_own() {
     }
 }
 
+/// A bare SS58 address or hex (what a shell user types) is text; what
+/// starts like JSON must be JSON.
+#[test]
+fn bare_words_are_text_and_broken_json_is_an_error() {
+    let metadata = fixture(SPEC_9180);
+    let metadata = metadata.to_str().unwrap();
+    let account = "15gq3Ln9s8jVTyHqwX8WYf8Nwu3maJo946fCHDNS5ePFFZVq";
+    let key = |given: &str| {
+        ok(&[
+            "storage-key",
+            "System",
+            "Account",
+            given,
+            "--metadata",
+            metadata,
+        ])
+    };
+    assert_eq!(key(account), key(&format!("\"{account}\"")));
+    assert_eq!(ok(&["encode", "Bytes", "0x0102"]).trim(), "0x080102");
+    for broken in ["[1, 2", "{\"a\": 1", "\"open", "a b"] {
+        let out = run(&["encode", "Vec<u32>", broken]);
+        assert_eq!(out.status.code(), Some(1), "{broken}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("not JSON"), "{broken}: {stderr}");
+    }
+}
+
 #[test]
 fn runtime_api_requests_and_answers() {
     let v15 = fixture("metadata/polkadot-v15-spec1001002.scale");
