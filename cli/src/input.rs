@@ -102,7 +102,7 @@ pub(crate) fn json_value(text: &str) -> Result<Value, String> {
             Ok(Value::str(text))
         }
         Err(e) => Err(format!(
-            "the value is not JSON: {e} (give text as a JSON string, '\"…\"')"
+            "the value is not JSON: {e} (text of more than one word goes in JSON quotes: '\"…\"')"
         )),
     }
 }
