@@ -1,5 +1,5 @@
 //! ferroscale-typed-fallback: the dynamic layer decoding a portable-registry
-//! type through a generated Rust type (derived `Decode`, then `ToValue`)
+//! type through a generated Rust type (its generated `Decode`, then `ToValue`)
 //! where one fits. It plugs into the walker's hook
 //! ([`ferroscale_dynamic::hook`]), so neither the dynamic layer nor the
 //! generated chains depend on each other.

@@ -5,7 +5,7 @@
 //! Input: byte 0 picks the chain (`/ 3`) and the type (`% 3`); the rest is
 //! decoded with [`ferroscale_runtime_types::decode_all`] (all bytes used,
 //! nesting capped). A value that decodes must encode to bytes that decode
-//! to the same value (the derived codecs agree with each other).
+//! to the same value (the generated codecs agree with each other).
 
 use std::fmt::Debug;
 

@@ -1,4 +1,4 @@
-//! Throughput of the generated types' derived `Decode` (and `Encode`) on real
+//! Throughput of the generated types' `Decode` (and `Encode`) on real
 //! data, and of the dynamic layer with and without the fallback onto them.
 //! Prints figures; asserts nothing about speed.
 //!

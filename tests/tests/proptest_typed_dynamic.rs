@@ -1,4 +1,4 @@
-//! The typed path (generated runtime types with derived codecs, through
+//! The typed path (generated runtime types and their codecs, through
 //! `roundtrip_type`) and the dynamic path (decode into a `Value`, encode it
 //! again) agree byte for byte on real types of the chains the generated
 //! crate covers in CI (Polkadot spec 1001002 and Bittensor spec 343, the

@@ -4,7 +4,7 @@
 //! Every generated chain module has, behind the `values` feature, a
 //! `TYPED_DECODERS` table: one [`TypedDecoder`] per structural hash
 //! (`ferroscale_metadata::type_hash`) of the metadata types
-//! it was generated from, sorted by hash. A decoder runs the type's derived
+//! it was generated from, sorted by hash. A decoder runs the type's generated
 //! `Decode` (with a nesting limit) and converts the result with
 //! [`ToValue`], so it gives the value the dynamic decoder gives for a type
 //! of that hash — where the dynamic rendering does not depend on runtime
@@ -29,7 +29,7 @@ pub type TypedDecoder = fn(u32, &mut &[u8]) -> Result<Value, parity_scale_codec:
 /// one entry per hash (what generated chain modules export as `TYPED_DECODERS`).
 pub type TypedDecoderTable = &'static [(u128, TypedDecoder)];
 
-/// The [`TypedDecoder`] of `T`: `T`'s derived `Decode` under a nesting limit,
+/// The [`TypedDecoder`] of `T`: `T`'s generated `Decode` under a nesting limit,
 /// then [`ToValue`]. Generated tables hold instances of this function.
 pub fn decode_to_value<T: Decode + ToValue>(
     depth_limit: u32,
