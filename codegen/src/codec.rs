@@ -31,6 +31,9 @@ pub(crate) struct Fields {
 /// One variant of a generated enum.
 pub(crate) struct VariantLayout {
     pub name: Ident,
+    /// The name as the metadata spells it (`name` may differ: `Self_`,
+    /// `r#type`, `_1`).
+    pub metadata_name: String,
     pub index: u8,
     pub fields: Fields,
 }
@@ -46,8 +49,9 @@ impl Layout {
     /// variant's index and each field's compactness.
     pub(crate) fn encoding_marks(&self) -> String {
         let flags = |f: &Fields| -> String {
-            f.compact_flags()
-                .map(|c| if c { 'c' } else { '-' })
+            f.list
+                .iter()
+                .map(|f| if f.compact { 'c' } else { '-' })
                 .collect()
         };
         match self {
@@ -91,12 +95,6 @@ impl Fields {
         } else {
             quote!(( #(#decls),* ))
         }
-    }
-
-    /// Whether any field is compact, per field (part of a definition's
-    /// identity: the declaration alone does not show it).
-    pub(crate) fn compact_flags(&self) -> impl Iterator<Item = bool> + '_ {
-        self.list.iter().map(|f| f.compact)
     }
 
     /// Names to bind the fields to in a pattern (`__f0`, …: never a field's

@@ -94,9 +94,8 @@ impl Params {
 
     /// The codec impls' bounds on the parameters themselves, for a type
     /// whose field-type bounds would recurse: each used parameter bound by
-    /// `codec` (the trait
-    /// `Encode` or `Decode`), and by `HasCompact` where a field holds it
-    /// compact.
+    /// `codec` (the trait `Encode` or `Decode`), and by `HasCompact` where a
+    /// field holds it compact.
     fn codec_bounds(&self, codec: TokenStream) -> Vec<TokenStream> {
         let used = self.used.borrow();
         let compact = self.compact.borrow();
@@ -500,8 +499,9 @@ impl<'a> TypeGen<'a> {
         let params = Params::of(self.ty(rep));
         let layout = self.layout(rep, depth, &params);
         let name = ident(&shape.name);
-        let item = Self::item(&name, &layout, &params.used_idents());
-        let bounds = if !params.used_idents().is_empty()
+        let generics = params.used_idents();
+        let item = Self::item(&name, &layout, &generics);
+        let bounds = if !generics.is_empty()
             && shape
                 .instances
                 .iter()
@@ -516,7 +516,7 @@ impl<'a> TypeGen<'a> {
         } else {
             Bounds::FieldTypes
         };
-        let codec = codec_impls(&name, &params.used_idents(), &layout, bounds);
+        let codec = codec_impls(&name, &generics, &layout, bounds);
         quote!(#item #codec)
     }
 
@@ -538,8 +538,7 @@ impl<'a> TypeGen<'a> {
                 // `{ .. }` matches unit, tuple and struct variants alike.
                 let arms = variants.iter().map(|v| {
                     let vname = &v.name;
-                    let text = vname.to_string();
-                    let text = text.strip_prefix("r#").unwrap_or(&text);
+                    let text = v.metadata_name.as_str();
                     quote!(Self::#vname { .. } => #text)
                 });
                 quote! {
@@ -765,6 +764,7 @@ impl<'a> TypeGen<'a> {
                     .iter()
                     .map(|var| VariantLayout {
                         name: ident(&var.name),
+                        metadata_name: var.name.clone(),
                         index: var.index,
                         fields: self.fields(id, &var.fields, depth, params),
                     })
