@@ -8,13 +8,6 @@ use ferroscale_dynamic::ValueRef;
 
 pub use ferroscale_value::json::to_json;
 
-/// Appends the JSON text of a [`ferroscale_dynamic::Document`]'s value: the
-/// same text [`ferroscale_value::json::write_json`] gives for that value's
-/// `to_value()` (the decoder's fast output, read in place).
-pub fn write_json_ref(value: ValueRef<'_, '_>, out: &mut String) {
-    value.write_json(out);
-}
-
 /// The JSON text of a document's value.
 ///
 /// Written into a buffer kept per thread: the arguments of a large call
@@ -30,7 +23,7 @@ pub fn ref_to_json(value: ValueRef<'_, '_>) -> String {
     SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
         Ok(mut buf) => {
             buf.clear();
-            write_json_ref(value, &mut buf);
+            value.write_json(&mut buf);
             if buf.len() < HAND_OVER {
                 return String::from(buf.as_str());
             }
@@ -49,7 +42,7 @@ pub fn ref_to_json(value: ValueRef<'_, '_>) -> String {
         // always correct.
         Err(_) => {
             let mut out = String::new();
-            write_json_ref(value, &mut out);
+            value.write_json(&mut out);
             out
         }
     })

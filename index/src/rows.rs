@@ -12,7 +12,7 @@ use ferroscale_dynamic::document::Kind;
 use ferroscale_dynamic::{Document, ValueRef};
 
 use crate::block::Block;
-use crate::json::{ref_to_json, write_json_ref};
+use crate::json::ref_to_json;
 use crate::spec::SpecDecoder;
 
 /// A row of the `blocks` table.
@@ -312,7 +312,7 @@ fn extrinsic_row(
             }
             ferroscale_value::json::write_str(k, &mut out);
             out.push(':');
-            write_json_ref(*e, &mut out);
+            e.write_json(&mut out);
         }
         out.push('}');
         out

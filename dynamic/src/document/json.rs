@@ -9,11 +9,11 @@
 
 use ferroscale_value::json::{write_i128, write_json, write_str, write_u128};
 
-use super::{Document, Key, Slot, ValueRef};
+use super::{Document, Slot, ValueRef};
 
 impl ValueRef<'_, '_> {
     /// Appends this value's compact JSON text to `out`: the same text as
-    /// `ferroscale_value::json::write_json(&self.to_value(), out)`.
+    /// `ferroscale_value::json::write_json(&ValueRef { doc, slot }.to_value(), out)`.
     pub fn write_json(self, out: &mut String) {
         write_slot(self.doc, self.slot, out);
     }
@@ -53,15 +53,7 @@ fn write_slot(doc: &Document<'_>, slot: Slot<'_>, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                let key = match entry.key {
-                    Key::Name(name) => &**name,
-                    Key::Text(index) => doc
-                        .key_texts
-                        .get(index)
-                        .and_then(|&span| doc.text_at(span))
-                        .unwrap_or_default(),
-                };
-                write_str(key, out);
+                write_str(doc.key_text(entry.key), out);
                 out.push(':');
                 write_slot(doc, slot_at(doc, entry.value), out);
             }

@@ -217,6 +217,19 @@ impl<'g> Document<'g> {
         )))
     }
 
+    /// The text of a dict key.
+    #[inline]
+    fn key_text(&self, key: Key<'g>) -> &str {
+        match key {
+            Key::Name(name) => name,
+            Key::Text(index) => self
+                .key_texts
+                .get(index)
+                .and_then(|&span| self.text_at(span))
+                .unwrap_or_default(),
+        }
+    }
+
     /// The text of `span` (always UTF-8, see [`Document::text`]).
     #[inline]
     fn text_at(&self, span: Span) -> Option<&str> {

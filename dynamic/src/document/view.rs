@@ -4,7 +4,7 @@ use std::fmt;
 
 use ferroscale_value::Value;
 
-use super::{Document, Entry, Key, Slot};
+use super::{Document, Entry, Slot};
 
 /// What kind of value a [`ValueRef`] is (the [`Value`] variants, with the
 /// integer widths folded together).
@@ -262,16 +262,7 @@ impl<'d, 'g> Iterator for Entries<'d, 'g> {
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         let e = self.entries.next()?;
-        let key = match e.key {
-            Key::Name(name) => &**name,
-            Key::Text(index) => self
-                .doc
-                .key_texts
-                .get(index)
-                .and_then(|&span| self.doc.text_at(span))
-                .unwrap_or_default(),
-        };
-        Some((key, ValueRef::new(self.doc, e.value)))
+        Some((self.doc.key_text(e.key), ValueRef::new(self.doc, e.value)))
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
         self.entries.size_hint()
