@@ -11,7 +11,7 @@ use std::time::Instant;
 use ferroscale_dynamic::Document;
 use ferroscale_index::pipeline::decode_blocks;
 use ferroscale_index::source::JsonLines;
-use ferroscale_index::{decode_block, record_batches, run, Block, Decoders, Options, SpecDecoder};
+use ferroscale_index::{decode_block, run, Block, Decoders, Options, SpecDecoder, Table};
 
 fn fixture_block(number: u64, spec_version: u32, dir: &str, events: bool) -> Block {
     let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(&format!(
@@ -42,11 +42,11 @@ fn repeated(template: &Block, count: u64) -> Vec<Block> {
 fn decode_to_arrow(blocks: &[Block], decoders: &Decoders, chunk: usize) -> usize {
     let mut rows_out = 0;
     for chunk in blocks.chunks(chunk) {
-        let rows = decode_blocks(chunk, decoders);
-        // The five tables side by side, as the pipeline's writer builds them.
-        for batch in record_batches(&rows).expect("batches") {
-            rows_out += batch.num_rows();
-        }
+        let tables = decode_blocks(chunk, decoders).expect("tables");
+        rows_out += Table::ALL
+            .iter()
+            .map(|t| tables.num_rows(*t))
+            .sum::<usize>();
     }
     rows_out
 }
@@ -153,15 +153,20 @@ fn main() {
         if only.is_none() {
             // Writing alone: one 500-block partition's rows to Parquet (the
             // pipeline's writer stage), with the JSON text it holds.
-            let mut rows = decode_blocks(&blocks[..blocks.len().min(500)], &decoders);
-            let json_mb = (rows.extrinsics.iter().map(|r| r.args.len()).sum::<usize>()
-                + rows.calls.iter().map(|r| r.args.len()).sum::<usize>()
-                + rows.events.iter().map(|r| r.args.len()).sum::<usize>())
-                as f64
+            let tables =
+                decode_blocks(&blocks[..blocks.len().min(500)], &decoders).expect("tables");
+            let json_mb = [Table::Extrinsics, Table::Calls, Table::Events]
+                .iter()
+                .flat_map(|t| tables.batches(*t))
+                .map(|b| {
+                    let args = b.column_by_name("args").expect("args");
+                    args.to_data().buffers()[1].len()
+                })
+                .sum::<usize>() as f64
                 / 1e6;
             let t = Instant::now();
-            let parquet = ferroscale_index::partition::write_partition(&dir, 0, 499, &mut rows)
-                .expect("write");
+            let parquet =
+                ferroscale_index::partition::write_partition(&dir, 0, 499, &tables).expect("write");
             let s = t.elapsed().as_secs_f64();
             println!(
                 "{name}: writing one 500-block partition: {:.3} s ({:.3} ms/block), {json_mb:.1} MB of JSON args, {:.2} MB Parquet",

@@ -13,10 +13,12 @@
 //!   `rpc_source` (feature `rpc`): blocks from a node.
 //! - [`spec`]: one runtime's decoder (registry + resolved types), shared
 //!   read-only by every thread.
-//! - [`rows`]: a block into rows; [`json`]: a value's JSON text (the one
-//!   rendering of every JSON column).
-//! - [`tables`]: schemas and rows → `RecordBatch`; [`partition`]: Parquet
-//!   files written atomically, resume.
+//! - [`rows`]: a block into rows, each JSON column the dynamic layer's
+//!   value written as JSON (`ValueRef::write_json`, the one rendering of
+//!   every JSON output); [`store`]: the rows, stored by column
+//!   ([`columns`]: text columns in Arrow's layout).
+//! - [`tables`]: schemas and rows → `RecordBatch`es, uncopied;
+//!   [`partition`]: Parquet files written atomically, resume.
 //! - [`pipeline`]: source → decode (rayon) → write, streamed;
 //!   [`allocator`]: malloc settings for the program that runs it.
 //!
@@ -32,7 +34,7 @@
 
 pub mod allocator;
 pub mod block;
-pub mod json;
+pub mod columns;
 pub mod line_index;
 pub mod metadata_dir;
 pub mod partition;
@@ -42,10 +44,12 @@ pub mod rows;
 pub mod rpc_source;
 pub mod source;
 pub mod spec;
+pub mod store;
 pub mod tables;
 
 pub use block::Block;
 pub use pipeline::{run, run_observed, Decoders, IndexError, Options, Progress, Summary};
-pub use rows::{decode_block, Rows};
+pub use rows::decode_block;
 pub use spec::SpecDecoder;
-pub use tables::{record_batch, record_batches, record_batches_of, Table};
+pub use store::Rows;
+pub use tables::{Table, Tables};

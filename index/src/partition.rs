@@ -12,7 +12,8 @@ use std::fs::{self, File};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use arrow_array::RecordBatch;
+use arrow_array::{Array, ListArray, RecordBatch, StringArray};
+use arrow_select::interleave::interleave_record_batch;
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowRowGroupWriterFactory};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
@@ -22,8 +23,7 @@ use parquet::format::SortingColumn;
 use parquet::schema::types::ColumnPath;
 use rayon::prelude::*;
 
-use crate::rows::Rows;
-use crate::tables::{record_batch_of_rows, row_sizes, sort_rows, Table};
+use crate::tables::{Table, Tables};
 
 /// A partition that could not be written.
 #[derive(Debug)]
@@ -84,21 +84,20 @@ pub fn is_finished(out: &Path, first: u64, last: u64) -> bool {
         .all(|t| partition_path(out, *t, first, last).is_file())
 }
 
-/// Writes the rows of blocks `first..=last` as one partition (sorting the
-/// rows of the tables that have a pallet and a name); returns the bytes
-/// written. The tables are encoded in parallel on the rayon pool (zstd over
-/// the JSON columns is most of a partition's writing time).
+/// Writes the tables of blocks `first..=last` as one partition (the rows of
+/// the tables that have a pallet and a name sorted by them,
+/// [`Tables::sorted_rows`]); returns the bytes written. The tables are
+/// encoded in parallel on the rayon pool (zstd over the JSON columns is
+/// most of a partition's writing time).
 pub fn write_partition(
     out: &Path,
     first: u64,
     last: u64,
-    rows: &mut Rows,
+    tables: &Tables,
 ) -> Result<u64, WriteError> {
-    sort_rows(rows);
-    let rows = &*rows;
     let temps = Table::ALL
         .par_iter()
-        .map(|table| write_table(out, *table, first, last, rows))
+        .map(|table| write_table(out, *table, first, last, tables))
         .collect::<Result<Vec<_>, _>>()?;
     // Renamed only once all are written: a partition is finished exactly when
     // all its files exist.
@@ -120,7 +119,7 @@ fn write_table(
     table: Table,
     first: u64,
     last: u64,
-    rows: &Rows,
+    tables: &Tables,
 ) -> Result<(PathBuf, PathBuf, u64), WriteError> {
     let tmp = temp_path(out, table, first, last);
     let fail = |reason: String| WriteError {
@@ -132,7 +131,16 @@ fn write_table(
     }
     let file = File::create(&tmp).map_err(|e| fail(e.to_string()))?;
     let props = properties(table);
-    let groups = row_groups(&row_sizes(table, rows), props.max_row_group_size());
+    let batches: Vec<&RecordBatch> = tables.batches(table).iter().collect();
+    let order = tables.sorted_rows(table);
+    let sizes = {
+        let by_batch: Vec<Vec<usize>> = batches.iter().copied().map(row_sizes).collect();
+        order
+            .iter()
+            .map(|&(b, r)| by_batch[b][r])
+            .collect::<Vec<_>>()
+    };
+    let groups = row_groups(&sizes, props.max_row_group_size());
     let writer =
         ArrowWriter::try_new(file, table.schema(), Some(props)).map_err(|e| fail(e.to_string()))?;
     let (mut file_writer, columns) = writer
@@ -144,7 +152,7 @@ fn write_table(
         .into_par_iter()
         .enumerate()
         .map(|(i, range)| {
-            let batch = record_batch_of_rows(table, rows, range)
+            let batch = interleave_record_batch(&batches, &order[range])
                 .map_err(|e| format!("building the batch: {e}"))?;
             encode_row_group(&columns, i, &batch).map_err(|e| e.to_string())
         })
@@ -166,6 +174,31 @@ fn write_table(
     let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
     let path = partition_path(out, table, first, last);
     Ok((tmp, path, bytes))
+}
+
+/// About how many bytes each row of `batch` takes: its text, plus a fixed
+/// part for the numbers and offsets.
+fn row_sizes(batch: &RecordBatch) -> Vec<usize> {
+    const FIXED: usize = 32;
+    let mut sizes = vec![FIXED; batch.num_rows()];
+    for column in batch.columns() {
+        let any = column.as_any();
+        if let Some(text) = any.downcast_ref::<StringArray>() {
+            for (row, size) in sizes.iter_mut().enumerate() {
+                *size += text.value_length(row) as usize;
+            }
+        } else if let Some(list) = any.downcast_ref::<ListArray>() {
+            let Some(text) = list.values().as_any().downcast_ref::<StringArray>() else {
+                continue;
+            };
+            let (ends, offsets) = (list.value_offsets(), text.value_offsets());
+            for (row, size) in sizes.iter_mut().enumerate() {
+                let items = ends[row] as usize..ends[row + 1] as usize;
+                *size += (offsets[items.end] - offsets[items.start]) as usize;
+            }
+        }
+    }
+    sizes
 }
 
 /// A table's rows cut into row groups, given each row's size

@@ -17,15 +17,18 @@ use std::sync::mpsc::sync_channel;
 use std::sync::Arc;
 use std::time::Instant;
 
+use arrow_schema::ArrowError;
 use ferroscale_dynamic::Document;
 use rayon::prelude::*;
 
 use crate::block::Block;
 use crate::metadata_dir;
 use crate::partition::{is_finished, write_partition, WriteError};
-use crate::rows::{decode_block_with, Rows};
+use crate::rows::decode_block_into;
 use crate::source::SourceError;
 use crate::spec::{SpecDecoder, SpecError};
+use crate::store::Rows;
+use crate::tables::{Table, Tables};
 
 /// The decoders of every runtime the blocks may use, by spec version:
 /// given up front ([`Decoders::insert`], [`Decoders::insert_shared`]) or
@@ -117,20 +120,30 @@ impl Decoders {
     }
 }
 
-/// Decodes `blocks` in parallel on the current rayon pool; rows come back in
-/// block order.
-pub fn decode_blocks(blocks: &[Block], decoders: &Decoders) -> Rows {
-    let parts: Vec<Rows> = blocks
-        .par_iter()
-        // One document per worker's run of blocks, decoded into again and again.
-        .map_init(Document::new, |doc, b| {
-            decode_block_with(b, decoders.get(b.spec_version), doc)
+/// Decodes `blocks` in parallel on the current rayon pool into the tables,
+/// in block order.
+///
+/// The blocks are cut into runs of consecutive blocks (one run on one
+/// thread; else four per thread, so a thread slowed by other work does not
+/// hold up the rest), each decoded by one worker into rows of its own, with
+/// one document decoded into again and again; each run becomes a record
+/// batch of each table, its buffers handed over (see [`Tables::from_rows`]):
+/// no row is copied after it was written.
+pub fn decode_blocks(blocks: &[Block], decoders: &Decoders) -> Result<Tables, ArrowError> {
+    let threads = rayon::current_num_threads();
+    let runs = if threads == 1 { 1 } else { 4 * threads };
+    let run_len = blocks.len().div_ceil(runs).max(1);
+    let chunks: Vec<Rows> = blocks
+        .par_chunks(run_len)
+        .map(|run| {
+            let (mut doc, mut rows) = (Document::new(), Rows::for_blocks(run));
+            for b in run {
+                decode_block_into(b, decoders.get(b.spec_version), &mut doc, &mut rows);
+            }
+            rows
         })
         .collect();
-    // Joined once at the end: merging pairwise as the workers finish moved
-    // the rows again at every level of the merge tree, the last levels on
-    // one thread.
-    Rows::concat(parts)
+    Tables::from_rows(chunks)
 }
 
 /// How to run the pipeline.
@@ -246,6 +259,16 @@ pub enum IndexError {
     Options(String),
     /// A runtime's metadata could not be loaded.
     Spec(SpecError),
+    /// A partition's rows do not fit Arrow's arrays (a text column past
+    /// 2 GiB): partitions of fewer blocks do.
+    Batch {
+        /// The partition's first block.
+        first: u64,
+        /// Its last block.
+        last: u64,
+        /// Arrow's error.
+        reason: String,
+    },
 }
 
 impl fmt::Display for IndexError {
@@ -260,6 +283,10 @@ impl fmt::Display for IndexError {
             IndexError::Threads(e) => write!(f, "thread pool: {e}"),
             IndexError::Options(e) => write!(f, "options: {e}"),
             IndexError::Spec(e) => write!(f, "metadata: {e}"),
+            IndexError::Batch { first, last, reason } => write!(
+                f,
+                "blocks {first}..={last}: {reason} (use partitions of fewer blocks)"
+            ),
         }
     }
 }
@@ -311,7 +338,7 @@ where
 
     std::thread::scope(|scope| {
         let (read_tx, read_rx) = sync_channel::<Result<Partition, IndexError>>(1);
-        let (write_tx, write_rx) = sync_channel::<(u64, u64, Rows)>(1);
+        let (write_tx, write_rx) = sync_channel::<(u64, u64, Tables)>(1);
 
         // Reader: the source into partitions.
         scope.spawn(move || {
@@ -359,8 +386,8 @@ where
         let pool = &pool;
         let writer = scope.spawn(move || -> Result<(u64, u64), WriteError> {
             let (mut partitions, mut bytes) = (0, 0);
-            for (first, last, mut rows) in write_rx {
-                bytes += pool.install(|| write_partition(out, first, last, &mut rows))?;
+            for (first, last, tables) in write_rx {
+                bytes += pool.install(|| write_partition(out, first, last, &tables))?;
                 partitions += 1;
             }
             Ok((partitions, bytes))
@@ -395,13 +422,24 @@ where
                 break;
             }
             let decoders = &*decoders;
-            let rows = pool.install(|| decode_blocks(&p.blocks, decoders));
+            let tables = match pool.install(|| decode_blocks(&p.blocks, decoders)) {
+                Ok(tables) => tables,
+                Err(e) => {
+                    failed = Some(IndexError::Batch {
+                        first: p.first,
+                        last: p.last,
+                        reason: e.to_string(),
+                    });
+                    break;
+                }
+            };
             summary.blocks += p.blocks.len() as u64;
             summary.scale_bytes += p.blocks.iter().map(|b| b.scale_bytes() as u64).sum::<u64>();
-            summary.extrinsics += rows.extrinsics.len() as u64;
-            summary.calls += rows.calls.len() as u64;
-            summary.events += rows.events.len() as u64;
-            summary.errors += rows.errors.len() as u64;
+            let count = |table| tables.num_rows(table) as u64;
+            summary.extrinsics += count(Table::Extrinsics);
+            summary.calls += count(Table::Calls);
+            summary.events += count(Table::Events);
+            summary.errors += count(Table::Errors);
             summary.partitions += 1;
             summary.seconds = start.elapsed().as_secs_f64();
             observer(&Progress {
@@ -410,7 +448,7 @@ where
                 spec_version,
             });
             drop(p.blocks);
-            if write_tx.send((p.first, p.last, rows)).is_err() {
+            if write_tx.send((p.first, p.last, tables)).is_err() {
                 // The writer stopped on an error, reported below.
                 break;
             }

@@ -8,206 +8,45 @@
 //! columnar outputs. An item that fails to decode becomes a row of the `errors`
 //! table naming the block and the item; the rest of the block still decodes.
 
-use ferroscale_dynamic::document::Kind;
+use ferroscale_dynamic::document::{Items, Kind};
 use ferroscale_dynamic::{Document, ValueRef};
 
 use crate::block::Block;
-use crate::json::ref_to_json;
+use crate::columns::TextColumn;
 use crate::spec::SpecDecoder;
-
-/// A row of the `blocks` table.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BlockRow {
-    /// Block number.
-    pub number: u64,
-    /// Block hash, `"0x…"`.
-    pub hash: String,
-    /// Runtime spec version.
-    pub spec_version: u32,
-    /// Extrinsics in the block (decoded or not).
-    pub extrinsic_count: u32,
-    /// Event records in `System.Events`; `None` when the source had no events
-    /// or they did not decode.
-    pub event_count: Option<u32>,
-}
-
-/// A row of the `extrinsics` table.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ExtrinsicRow {
-    /// Block number.
-    pub block_number: u64,
-    /// Position in the block.
-    pub index: u32,
-    /// Extrinsic format version (4 or 5).
-    pub version: u8,
-    /// Whether it carries a signature (format 4 signed).
-    pub signed: bool,
-    /// The signer: SS58 text, or the address value as JSON when it is not a plain account.
-    pub address: Option<String>,
-    /// The signature value as JSON.
-    pub signature: Option<String>,
-    /// `CheckNonce`.
-    pub nonce: Option<u64>,
-    /// `ChargeTransactionPayment`'s tip, exact decimal digits (a `u128`).
-    pub tip: Option<String>,
-    /// `CheckMortality` as JSON (`"00"` immortal, else `{"period", "phase"}`).
-    pub era: Option<String>,
-    /// `CheckMetadataHash`'s mode as JSON.
-    pub mode: Option<String>,
-    /// Format 5 general extrinsics: the transaction-extension version.
-    pub extension_version: Option<u8>,
-    /// Every extension value of the extrinsic as one JSON object, keyed as
-    /// the dynamic layer keys them (`era`, `nonce`, `tip`, `mode`, or the
-    /// extension's identifier).
-    pub extensions: Option<String>,
-    /// Call's pallet name.
-    pub pallet: String,
-    /// Call name.
-    pub call: String,
-    /// The call's arguments (`call_args`) as JSON.
-    pub args: String,
-    /// Length in bytes without the compact length prefix.
-    pub length: u32,
-    /// `"0x…"` blake2-256 of the extrinsic.
-    pub hash: String,
-    /// From `System.ExtrinsicSuccess` / `ExtrinsicFailed` in phase
-    /// `ApplyExtrinsic(index)`; `None` without events.
-    pub success: Option<bool>,
-}
-
-/// A row of the `calls` table: each call nested in an extrinsic's call
-/// (batches, proxies, multisigs, sudo …), in pre-order. The extrinsic's own
-/// call (index 0, depth 0) is its `extrinsics` row.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CallRow {
-    /// Block number.
-    pub block_number: u64,
-    /// The extrinsic's position in the block.
-    pub extrinsic_index: u32,
-    /// Position of this call in the extrinsic's pre-order walk (0, the
-    /// extrinsic's own call, has no row here).
-    pub index: u32,
-    /// `index` of the call whose arguments hold this one (0: the extrinsic's call).
-    pub parent_index: u32,
-    /// Nesting depth (1: directly in the extrinsic's call).
-    pub depth: u32,
-    /// Pallet name.
-    pub pallet: String,
-    /// Call name.
-    pub name: String,
-    /// The call's arguments (`call_args`) as JSON.
-    pub args: String,
-    /// `"0x…"` blake2-256 of the call's bytes.
-    pub call_hash: String,
-}
-
-/// A row of the `events` table.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EventRow {
-    /// Block number.
-    pub block_number: u64,
-    /// Position in `System.Events`.
-    pub index: u32,
-    /// Phase name: `ApplyExtrinsic`, `Finalization`, `Initialization`.
-    pub phase: String,
-    /// The extrinsic index of an `ApplyExtrinsic` phase.
-    pub extrinsic_index: Option<u32>,
-    /// Pallet name.
-    pub pallet: String,
-    /// Event name.
-    pub name: String,
-    /// The event's attributes as JSON.
-    pub args: String,
-    /// Topics, `"0x…"` each.
-    pub topics: Vec<String>,
-}
-
-/// A row of the `errors` table: an item that did not decode.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ErrorRow {
-    /// Block number.
-    pub block_number: u64,
-    /// What failed: `extrinsic N`, `events`, `block`.
-    pub item: String,
-    /// Why.
-    pub error: String,
-}
-
-/// Rows of every table for some blocks.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Rows {
-    /// `blocks` rows.
-    pub blocks: Vec<BlockRow>,
-    /// `extrinsics` rows.
-    pub extrinsics: Vec<ExtrinsicRow>,
-    /// `calls` rows.
-    pub calls: Vec<CallRow>,
-    /// `events` rows.
-    pub events: Vec<EventRow>,
-    /// `errors` rows.
-    pub errors: Vec<ErrorRow>,
-}
-
-impl Rows {
-    /// Appends `other`'s rows.
-    pub fn append(&mut self, mut other: Rows) {
-        self.blocks.append(&mut other.blocks);
-        self.extrinsics.append(&mut other.extrinsics);
-        self.calls.append(&mut other.calls);
-        self.events.append(&mut other.events);
-        self.errors.append(&mut other.errors);
-    }
-
-    /// All rows of `parts`, in order, each moved once (the tables sized up
-    /// front).
-    pub fn concat(parts: Vec<Rows>) -> Rows {
-        let total = |f: fn(&Rows) -> usize| parts.iter().map(f).sum::<usize>();
-        let mut all = Rows {
-            blocks: Vec::with_capacity(total(|r| r.blocks.len())),
-            extrinsics: Vec::with_capacity(total(|r| r.extrinsics.len())),
-            calls: Vec::with_capacity(total(|r| r.calls.len())),
-            events: Vec::with_capacity(total(|r| r.events.len())),
-            errors: Vec::with_capacity(total(|r| r.errors.len())),
-        };
-        for rows in parts {
-            all.append(rows);
-        }
-        all
-    }
-}
+use crate::store::{BlockRow, Rows};
 
 /// Decodes `block` with its runtime's decoder (`None`: no metadata for its
 /// spec version, which becomes an error row).
 pub fn decode_block(block: &Block, spec: Option<&SpecDecoder>) -> Rows {
-    decode_block_with(block, spec, &mut Document::new())
+    let mut rows = Rows::default();
+    decode_block_into(block, spec, &mut Document::new(), &mut rows);
+    rows
 }
 
-/// [`decode_block`] decoding every item into `doc`, whose buffers are kept
-/// from one item and one block to the next: a fresh document per item
-/// allocates (and faults in) a few hundred kilobytes for a large
-/// extrinsic, every time.
-pub(crate) fn decode_block_with<'g>(
+/// [`decode_block`] appending to `rows` and decoding every item into `doc`,
+/// whose buffers are kept from one item and one block to the next: a fresh
+/// document per item allocates (and faults in) a few hundred kilobytes for
+/// a large extrinsic, every time.
+pub(crate) fn decode_block_into<'g>(
     block: &Block,
     spec: Option<&'g SpecDecoder>,
     doc: &mut Document<'g>,
-) -> Rows {
-    let mut rows = Rows::default();
+    rows: &mut Rows,
+) {
     let n = block.number;
     let mut block_row = BlockRow {
         number: n,
-        hash: block.hash.clone(),
+        hash: &block.hash,
         spec_version: block.spec_version,
         extrinsic_count: block.extrinsics.len() as u32,
         event_count: None,
     };
     let Some(spec) = spec else {
-        rows.errors.push(ErrorRow {
-            block_number: n,
-            item: "block".into(),
-            error: format!("no metadata for spec version {}", block.spec_version),
-        });
+        let error = format!("no metadata for spec version {}", block.spec_version);
+        rows.errors.push(n, "block", &error);
         rows.blocks.push(block_row);
-        return rows;
+        return;
     };
     let ctx = spec.context();
     // Events first: the extrinsics' success flags come from them.
@@ -217,58 +56,21 @@ pub(crate) fn decode_block_with<'g>(
             Some(ty) => doc.decode_into(&ctx, ty, bytes).map_err(|e| e.to_string()),
             None => Err("the runtime has no System.Events storage item".into()),
         };
-        match decoded.and_then(|()| event_rows(n, doc.root())) {
-            Ok(events) => {
-                block_row.event_count = Some(events.len() as u32);
-                for e in &events {
-                    let flag = match (e.pallet.as_str(), e.name.as_str()) {
-                        ("System", "ExtrinsicSuccess") => true,
-                        ("System", "ExtrinsicFailed") => false,
-                        _ => continue,
-                    };
-                    if let Some(slot) = e.extrinsic_index.and_then(|i| outcomes.get_mut(i as usize))
-                    {
-                        *slot = Some(flag);
-                    }
-                }
-                rows.events = events;
-            }
-            Err(error) => rows.errors.push(ErrorRow {
-                block_number: n,
-                item: "events".into(),
-                error,
-            }),
+        match decoded.and_then(|()| push_events(n, doc.root(), &mut outcomes, rows)) {
+            Ok(count) => block_row.event_count = Some(count),
+            Err(error) => rows.errors.push(n, "events", &error),
         }
     }
     for (i, bytes) in block.extrinsics.iter().enumerate() {
-        let index = i as u32;
-        let base = rows.calls.len();
-        let row = doc
+        let pushed = doc
             .decode_into(&ctx, spec.extrinsic_type(), bytes)
             .map_err(|e| e.to_string())
-            .and_then(|()| {
-                let v = doc.root();
-                let call = v.get("call").ok_or("extrinsic value has no call")?;
-                let (_, _, args) =
-                    call_parts(call).ok_or("call value has no module/function/args")?;
-                let row = extrinsic_row(n, index, v, ref_to_json(args), outcomes[i])?;
-                call_rows(n, index, call, 0, 0, base, &mut rows.calls);
-                Ok(row)
-            });
-        match row {
-            Ok(row) => rows.extrinsics.push(row),
-            Err(error) => {
-                rows.calls.truncate(base);
-                rows.errors.push(ErrorRow {
-                    block_number: n,
-                    item: format!("extrinsic {i}"),
-                    error,
-                })
-            }
+            .and_then(|()| push_extrinsic(n, i as u32, doc.root(), outcomes[i], rows));
+        if let Err(error) = pushed {
+            rows.errors.push(n, &format!("extrinsic {i}"), &error);
         }
     }
     rows.blocks.push(block_row);
-    rows
 }
 
 /// Keys of an extrinsic value that are not extension values.
@@ -282,72 +84,94 @@ const NOT_EXTENSIONS: [&str; 7] = [
     "call",
 ];
 
-fn extrinsic_row(
+/// Appends the `extrinsics` row of extrinsic value `v`, and a `calls` row
+/// per call nested in its call. Everything that can fail is read first, so
+/// a failure appends nothing.
+fn push_extrinsic(
     block_number: u64,
     index: u32,
     v: ValueRef<'_, '_>,
-    args: String,
     success: Option<bool>,
-) -> Result<ExtrinsicRow, String> {
+    rows: &mut Rows,
+) -> Result<(), String> {
     let entries = v
         .entries()
         .ok_or_else(|| format!("extrinsic value is not a dict: {v:?}"))?;
     let call = v.get("call").ok_or("extrinsic value has no call")?;
-    let (pallet, name, _) = call_parts(call).ok_or("call value has no module/function/args")?;
-    let address = v.get("address").map(|a| match a.as_str() {
-        Some(s) => s.to_string(),
-        None => ref_to_json(a),
-    });
+    let (pallet, name, args) = call_parts(call).ok_or("call value has no module/function/args")?;
+    let length = v
+        .get("extrinsic_length")
+        .and_then(|l| l.as_u128())
+        .and_then(|l| u32::try_from(l).ok())
+        .ok_or("extrinsic value has no extrinsic_length")?;
+    let hash = v
+        .get("extrinsic_hash")
+        .and_then(|h| h.as_str())
+        .ok_or("extrinsic value has no extrinsic_hash")?;
+    let address = v.get("address");
     let extension_version = v.get("extension_version").and_then(|e| e.as_u128());
     let ext: Vec<(&str, ValueRef<'_, '_>)> = entries
         .filter(|(k, _)| !NOT_EXTENSIONS.contains(k))
         .collect();
-    let has_extensions = address.is_some() || extension_version.is_some();
-    let extensions = has_extensions.then(|| {
-        // The extension entries as one JSON object, in the value's order.
-        let mut out = String::from("{");
-        for (i, (k, e)) in ext.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            ferroscale_value::json::write_str(k, &mut out);
-            out.push(':');
-            e.write_json(&mut out);
-        }
-        out.push('}');
-        out
-    });
     let ext_get = |key: &str| ext.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
-    Ok(ExtrinsicRow {
-        block_number,
-        index,
-        version: v.get("version").and_then(|x| x.as_u128()).unwrap_or(4) as u8,
-        signed: address.is_some(),
-        address,
-        signature: v.get("signature").map(ref_to_json),
-        nonce: ext_get("nonce")
+
+    push_calls(block_number, index, call, 0, 0, rows.calls.len(), rows);
+    let t = &mut rows.extrinsics;
+    t.block_number.push(block_number);
+    t.index.push(index);
+    t.version
+        .push(v.get("version").and_then(|x| x.as_u128()).unwrap_or(4) as u8);
+    t.signed.push(address.is_some());
+    match address {
+        Some(a) => match a.as_str() {
+            Some(s) => t.address.push(s),
+            None => t.address.push_with(|out| a.write_json(out)),
+        },
+        None => t.address.push_null(),
+    }
+    push_json(&mut t.signature, v.get("signature"));
+    t.nonce.push(
+        ext_get("nonce")
             .and_then(|n| n.as_u128())
             .and_then(|n| u64::try_from(n).ok()),
-        tip: ext_get("tip").map(ref_to_json),
-        era: ext_get("era").map(ref_to_json),
-        mode: ext_get("mode").map(ref_to_json),
-        extension_version: extension_version.and_then(|e| u8::try_from(e).ok()),
-        extensions,
-        pallet: pallet.to_string(),
-        call: name.to_string(),
-        args,
-        length: v
-            .get("extrinsic_length")
-            .and_then(|l| l.as_u128())
-            .and_then(|l| u32::try_from(l).ok())
-            .ok_or("extrinsic value has no extrinsic_length")?,
-        hash: v
-            .get("extrinsic_hash")
-            .and_then(|h| h.as_str())
-            .ok_or("extrinsic value has no extrinsic_hash")?
-            .to_string(),
-        success,
-    })
+    );
+    push_json(&mut t.tip, ext_get("tip"));
+    push_json(&mut t.era, ext_get("era"));
+    push_json(&mut t.mode, ext_get("mode"));
+    t.extension_version
+        .push(extension_version.and_then(|e| u8::try_from(e).ok()));
+    if address.is_some() || extension_version.is_some() {
+        // The extension entries as one JSON object, in the value's order.
+        t.extensions.push_with(|out| {
+            out.push('{');
+            for (i, (k, e)) in ext.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                ferroscale_value::json::write_str(k, out);
+                out.push(':');
+                e.write_json(out);
+            }
+            out.push('}');
+        });
+    } else {
+        t.extensions.push_null();
+    }
+    t.pallet.push(pallet);
+    t.call.push(name);
+    t.args.push_with(|out| args.write_json(out));
+    t.length.push(length);
+    t.hash.push(hash);
+    t.success.push(success);
+    Ok(())
+}
+
+/// Appends `value`'s JSON to `column`, or a null.
+fn push_json(column: &mut TextColumn, value: Option<ValueRef<'_, '_>>) {
+    match value {
+        Some(v) => column.push_with(|out| v.write_json(out)),
+        None => column.push_null(),
+    }
 }
 
 /// A call value's pallet, name and arguments, when `v` is a call.
@@ -370,50 +194,49 @@ fn call_parts<'d, 'g>(v: ValueRef<'d, 'g>) -> Option<(&'d str, &'d str, ValueRef
 /// `call_args`), not by a list of pallets, so any wrapper call (utility,
 /// proxy, multisig, sudo, scheduler, XCM …) is flattened; the decoder's
 /// depth limit bounds the recursion. `base`: where this extrinsic's calls
-/// start in `out`.
-fn call_rows(
+/// start in `rows.calls`.
+fn push_calls(
     block_number: u64,
     extrinsic_index: u32,
     call: ValueRef<'_, '_>,
     parent_index: u32,
     depth: u32,
     base: usize,
-    out: &mut Vec<CallRow>,
+    rows: &mut Rows,
 ) {
     let Some((pallet, name, args)) = call_parts(call) else {
         return;
     };
+    let t = &mut rows.calls;
     let index = if depth == 0 {
         0
     } else {
-        (out.len() - base) as u32 + 1
+        (t.len() - base) as u32 + 1
     };
     if depth > 0 {
-        out.push(CallRow {
-            block_number,
-            extrinsic_index,
-            index,
-            parent_index,
-            depth,
-            pallet: pallet.to_string(),
-            name: name.to_string(),
-            args: ref_to_json(args),
-            call_hash: call
-                .get("call_hash")
+        t.block_number.push(block_number);
+        t.extrinsic_index.push(extrinsic_index);
+        t.index.push(index);
+        t.parent_index.push(parent_index);
+        t.depth.push(depth);
+        t.pallet.push(pallet);
+        t.name.push(name);
+        t.args.push_with(|out| args.write_json(out));
+        t.call_hash.push(
+            call.get("call_hash")
                 .and_then(|h| h.as_str())
-                .unwrap_or_default()
-                .to_string(),
-        });
+                .unwrap_or_default(),
+        );
     }
     nested_calls(args, &mut |inner| {
-        call_rows(
+        push_calls(
             block_number,
             extrinsic_index,
             inner,
             index,
             depth + 1,
             base,
-            out,
+            rows,
         )
     });
 }
@@ -448,53 +271,94 @@ fn is_container(v: ValueRef<'_, '_>) -> bool {
     matches!(v.kind(), Kind::List | Kind::Tuple | Kind::Dict)
 }
 
-/// The rows of a decoded `System.Events` value.
-fn event_rows(block_number: u64, v: ValueRef<'_, '_>) -> Result<Vec<EventRow>, String> {
+/// Appends the rows of a decoded `System.Events` value and records each
+/// extrinsic's outcome from `System.ExtrinsicSuccess` / `ExtrinsicFailed`;
+/// returns the number of events. Every record is read before any row is
+/// appended, so a malformed one appends nothing.
+fn push_events(
+    block_number: u64,
+    v: ValueRef<'_, '_>,
+    outcomes: &mut [Option<bool>],
+    rows: &mut Rows,
+) -> Result<u32, String> {
     let records = v
         .items()
         .filter(|_| v.kind() == Kind::List)
         .ok_or_else(|| format!("System.Events value is not a list: {v:?}"))?;
-    records
+    let events = records
         .enumerate()
         .map(|(i, r)| {
             // One pass over the record's entries for every field (a `get`
             // per field scanned them six times).
-            let found = fields(r, EVENT_FIELDS);
-            let get = |k: &str| {
-                EVENT_FIELDS
-                    .iter()
-                    .position(|f| *f == k)
-                    .and_then(|at| found[at])
-            };
-            let field = |k: &str| get(k).ok_or_else(|| format!("event {i}: no {k}"));
-            let text = |k: &str| -> Result<String, String> {
-                Ok(field(k)?
+            let [phase, extrinsic_index, pallet, name, args, topics] = fields(r, EVENT_FIELDS);
+            let text = |found, k| {
+                required(found, i, k)?
                     .as_str()
-                    .ok_or_else(|| format!("event {i}: {k} is not text"))?
-                    .to_string())
+                    .ok_or_else(|| format!("event {i}: {k} is not text"))
             };
-            let topics = field("topics")?
-                .items()
-                .ok_or_else(|| format!("event {i}: topics is not a list"))?
-                .map(|t| match t.as_str() {
-                    Some(s) => s.to_string(),
-                    None => ref_to_json(t),
-                })
-                .collect();
-            Ok(EventRow {
-                block_number,
-                index: i as u32,
-                phase: text("phase")?,
-                extrinsic_index: get("extrinsic_idx")
+            Ok(Event {
+                phase: text(phase, "phase")?,
+                extrinsic_index: extrinsic_index
                     .and_then(|x| x.as_u128())
                     .and_then(|x| u32::try_from(x).ok()),
-                pallet: text("module_id")?,
-                name: text("event_id")?,
-                args: ref_to_json(field("attributes")?),
-                topics,
+                pallet: text(pallet, "module_id")?,
+                name: text(name, "event_id")?,
+                args: required(args, i, "attributes")?,
+                topics: required(topics, i, "topics")?
+                    .items()
+                    .ok_or_else(|| format!("event {i}: topics is not a list"))?,
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, String>>()?;
+    let t = &mut rows.events;
+    for (i, e) in events.iter().enumerate() {
+        let outcome = match (e.pallet, e.name) {
+            ("System", "ExtrinsicSuccess") => Some(true),
+            ("System", "ExtrinsicFailed") => Some(false),
+            _ => None,
+        };
+        if let Some(slot) = outcome
+            .and(e.extrinsic_index)
+            .and_then(|x| outcomes.get_mut(x as usize))
+        {
+            *slot = outcome;
+        }
+        t.block_number.push(block_number);
+        t.index.push(i as u32);
+        t.phase.push(e.phase);
+        t.extrinsic_index.push(e.extrinsic_index);
+        t.pallet.push(e.pallet);
+        t.name.push(e.name);
+        t.args.push_with(|out| e.args.write_json(out));
+        t.topics.push_with(|items| {
+            for topic in e.topics.clone() {
+                match topic.as_str() {
+                    Some(s) => items.push(s),
+                    None => items.push_with(|out| topic.write_json(out)),
+                }
+            }
+        });
+    }
+    Ok(events.len() as u32)
+}
+
+/// Field `k` of event record `i`, which must be there.
+fn required<'d, 'g>(
+    found: Option<ValueRef<'d, 'g>>,
+    i: usize,
+    k: &str,
+) -> Result<ValueRef<'d, 'g>, String> {
+    found.ok_or_else(|| format!("event {i}: no {k}"))
+}
+
+/// An event record's parts, read before its row is appended.
+struct Event<'d, 'g> {
+    phase: &'d str,
+    extrinsic_index: Option<u32>,
+    pallet: &'d str,
+    name: &'d str,
+    args: ValueRef<'d, 'g>,
+    topics: Items<'d, 'g>,
 }
 
 /// The fields of an event record the `events` table reads.

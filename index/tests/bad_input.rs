@@ -95,7 +95,7 @@ fn undecodable_items_become_error_rows() {
     block.extrinsics[2].truncate(cut);
     block.events.as_mut().unwrap().truncate(1000);
     let rows = decode_block(&block, decoders.get(block.spec_version));
-    let items: Vec<&str> = rows.errors.iter().map(|e| e.item.as_str()).collect();
+    let items: Vec<&str> = rows.errors.iter().map(|e| e.item).collect();
     assert_eq!(items, ["events", "extrinsic 2"], "{:?}", rows.errors);
     assert_eq!(
         rows.extrinsics.len(),
@@ -103,14 +103,18 @@ fn undecodable_items_become_error_rows() {
         "the other extrinsics still decode"
     );
     assert!(rows.extrinsics.iter().all(|x| x.success.is_none()));
-    assert_eq!(rows.blocks[0].event_count, None);
+    assert_eq!(rows.blocks.get(0).expect("block row").event_count, None);
 
     let mut unknown = block_10000000();
     unknown.spec_version = 1;
     let rows = decode_block(&unknown, decoders.get(unknown.spec_version));
     assert_eq!(rows.errors.len(), 1);
     assert!(
-        rows.errors[0].error.contains("spec version 1"),
+        rows.errors
+            .get(0)
+            .expect("error row")
+            .error
+            .contains("spec version 1"),
         "{:?}",
         rows.errors
     );

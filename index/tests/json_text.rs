@@ -1,19 +1,21 @@
 //! The JSON columns' text, byte for byte: every rendering the index makes
-//! (`json::ref_to_json` over a `Document`, `json::to_json` over a `Value`,
-//! the rows of `decode_block`) must equal a plain reference rendering of
-//! the dynamic layer's value, written here one byte at a time with the
-//! standard formatter. The fast paths (escape detection a chunk or a word at
-//! a time, integers from a digit table, a reused buffer) change how the
-//! text is made, never what it is: parsing it back would hide a changed
-//! escape or number spelling, so these tests compare the text itself.
+//! (`ValueRef::write_json` over a `Document`, `to_json` over a `Value`, the
+//! rows of `decode_block` and the record batches of `decode_blocks`) must
+//! equal a plain reference rendering of the dynamic layer's value, written
+//! here one byte at a time with the standard formatter. The fast paths
+//! (escape detection a chunk or a word at a time, integers from a digit
+//! table, rows written back to back into one column) change how the text is
+//! made, never what it is: parsing it back would hide a changed escape or
+//! number spelling, so these tests compare the text itself.
 
 mod common;
 
+use arrow_array::{Array, StringArray};
 use common::*;
 use ferroscale_dynamic::registry::Registry;
-use ferroscale_dynamic::{decode_value, Document};
-use ferroscale_index::json::{ref_to_json, to_json};
-use ferroscale_index::{decode_block, Block};
+use ferroscale_dynamic::{decode_value, Document, ValueRef};
+use ferroscale_index::pipeline::decode_blocks;
+use ferroscale_index::{decode_block, Block, Table};
 use ferroscale_test_support::Xorshift;
 use ferroscale_value::Value;
 
@@ -76,6 +78,13 @@ fn reference(v: &Value) -> String {
     out
 }
 
+/// The JSON text of a document's value.
+fn doc_json(v: ValueRef<'_, '_>) -> String {
+    let mut out = String::new();
+    v.write_json(&mut out);
+    out
+}
+
 /// Checks one decoded item both ways and returns its value.
 fn check_item(
     ctx: &ferroscale_dynamic::Context<'_>,
@@ -86,8 +95,12 @@ fn check_item(
     let value = decode_value(ctx, ty, bytes).unwrap_or_else(|e| panic!("{what}: {e}"));
     let doc = Document::decode(ctx, ty, bytes).unwrap_or_else(|e| panic!("{what}: {e}"));
     let expected = reference(&value);
-    assert_eq!(ref_to_json(doc.root()), expected, "{what}: Document text");
-    assert_eq!(to_json(&value), expected, "{what}: Value text");
+    assert_eq!(doc_json(doc.root()), expected, "{what}: Document text");
+    assert_eq!(
+        ferroscale_value::json::to_json(&value),
+        expected,
+        "{what}: Value text"
+    );
     value
 }
 
@@ -115,10 +128,14 @@ fn real_blocks_render_byte_for_byte() {
             let call = get(&v, "call");
             assert_eq!(row.args, reference(get(call, "call_args")), "{what}: args");
             let text = |k: &str| v.get(k).map(reference);
-            assert_eq!(row.signature, text("signature"), "{what}: signature");
-            assert_eq!(row.tip, text("tip"), "{what}: tip");
-            assert_eq!(row.era, text("era"), "{what}: era");
-            assert_eq!(row.mode, text("mode"), "{what}: mode");
+            assert_eq!(
+                row.signature,
+                text("signature").as_deref(),
+                "{what}: signature"
+            );
+            assert_eq!(row.tip, text("tip").as_deref(), "{what}: tip");
+            assert_eq!(row.era, text("era").as_deref(), "{what}: era");
+            assert_eq!(row.mode, text("mode").as_deref(), "{what}: mode");
         }
         let Some(events) = &block.events else {
             continue;
@@ -261,19 +278,58 @@ fn integers_of_every_width_render_byte_for_byte() {
 }
 
 #[test]
-fn rendering_many_values_in_a_row_reuses_no_stale_text() {
-    // `ref_to_json` writes into a buffer kept per thread: a short value after
-    // a long one must not carry any of the long one's text.
+fn rows_written_back_to_back_into_one_column_stay_apart() {
+    // A batch's rows write their JSON into one buffer per column, which
+    // becomes the Arrow array's values: every row of a record batch must
+    // read back as its own item's text, a short one after a long one too.
     let decoders = decoders();
-    let block: Block = block_18468942();
-    let spec = decoders.get(block.spec_version).expect("spec");
-    let ctx = spec.context();
-    let mut texts = Vec::new();
-    for bytes in block.extrinsics.iter().rev().chain(&block.extrinsics) {
-        let doc = Document::decode(&ctx, spec.extrinsic_type(), bytes).expect("decode");
-        texts.push((ref_to_json(doc.root()), reference(&doc.to_value())));
-    }
-    for (got, expected) in texts {
-        assert_eq!(got, expected);
+    let (large, small) = (block_18468942(), block_10000000());
+    let blocks: Vec<Block> = [&large, &small, &large, &small]
+        .iter()
+        .enumerate()
+        .map(|(i, b)| Block {
+            number: i as u64,
+            ..(*b).clone()
+        })
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("pool");
+    let tables = pool
+        .install(|| decode_blocks(&blocks, &decoders))
+        .expect("tables");
+    let batches = tables.batches(Table::Extrinsics);
+    assert_eq!(batches.len(), 1, "one run of blocks on one thread");
+    let column = |name: &str| {
+        batches[0]
+            .column_by_name(name)
+            .and_then(|c| c.as_any().downcast_ref::<StringArray>().cloned())
+            .expect(name)
+    };
+    let (args, numbers) = (column("args"), batches[0].column(0).clone());
+    let numbers = numbers
+        .as_any()
+        .downcast_ref::<arrow_array::UInt64Array>()
+        .expect("block_number");
+    let expected: Vec<String> = blocks
+        .iter()
+        .flat_map(|b| {
+            let spec = decoders.get(b.spec_version).expect("spec");
+            let ctx = spec.context();
+            b.extrinsics.iter().map(move |x| {
+                let v = decode_value(&ctx, spec.extrinsic_type(), x).expect("decode");
+                reference(get(get(&v, "call"), "call_args"))
+            })
+        })
+        .collect();
+    assert_eq!(args.len(), expected.len());
+    for (row, want) in expected.iter().enumerate() {
+        assert_eq!(
+            args.value(row),
+            want,
+            "row {row} (block {})",
+            numbers.value(row)
+        );
     }
 }

@@ -70,10 +70,7 @@ fn batch_and_proxy_calls_flatten_with_parents() {
         .iter()
         .find(|r| r.index == 2)
         .expect("extrinsic 2");
-    assert_eq!(
-        (x.pallet.as_str(), x.call.as_str()),
-        ("Utility", "batch_all")
-    );
+    assert_eq!((x.pallet, x.call), ("Utility", "batch_all"));
     let calls: Vec<_> = rows
         .calls
         .iter()
@@ -85,15 +82,7 @@ fn batch_and_proxy_calls_flatten_with_parents() {
     );
     let shape: Vec<(u32, u32, u32, &str, &str)> = calls
         .iter()
-        .map(|c| {
-            (
-                c.index,
-                c.parent_index,
-                c.depth,
-                c.pallet.as_str(),
-                c.name.as_str(),
-            )
-        })
+        .map(|c| (c.index, c.parent_index, c.depth, c.pallet, c.name))
         .collect();
     assert_eq!(
         shape,
@@ -106,12 +95,12 @@ fn batch_and_proxy_calls_flatten_with_parents() {
     );
     // The nested rows carry the inner call's own arguments and hash.
     assert_eq!(
-        parse_json(&calls[0].args),
+        parse_json(calls[0].args),
         expected_json(inner.get("call_args").unwrap())
     );
     assert_eq!(calls[0].args, calls[2].args);
     assert_eq!(
-        Some(calls[0].call_hash.as_str()),
+        Some(calls[0].call_hash),
         inner.get("call_hash").and_then(Value::as_str)
     );
     assert_eq!(calls[0].call_hash, calls[2].call_hash);

@@ -9,9 +9,10 @@
 //! whose tables ([`ArrowTable`]) reach pyarrow (or any Arrow consumer)
 //! through the Arrow PyCapsule interface (`__arrow_c_stream__`,
 //! `__arrow_c_array__`, `__arrow_c_schema__`): the consumer gets pointers to
-//! the Rust buffers, never a copy. Rows are in the order the Parquet files
-//! have (sorted by pallet and name), and `IndexBatch::write_parquet`
-//! writes them with the index crate's partition writer.
+//! the Rust buffers, never a copy. Rows are in block order (a table is one
+//! record batch per run of blocks decoded together); `IndexBatch::write_parquet`
+//! writes them with the index crate's partition writer, which sorts the
+//! files' rows by pallet and name.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::ffi::{CStr, CString};
@@ -24,8 +25,7 @@ use arrow_array::{Array, RecordBatch, RecordBatchIterator, StructArray};
 use ferroscale_index::line_index::LineIndex;
 use ferroscale_index::pipeline::{self, Decoders, Options};
 use ferroscale_index::source::JsonLines;
-use ferroscale_index::tables::{record_batches_of, sort_rows};
-use ferroscale_index::{partition, Block, Rows, SpecDecoder, Table};
+use ferroscale_index::{partition, Block, SpecDecoder, Table, Tables};
 use pyo3::exceptions::{PyKeyError, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyCapsule, PyDict, PyList, PyString, PyTuple};
@@ -393,14 +393,20 @@ pub fn decode_blocks(
     }
     let specs: std::collections::BTreeSet<u32> = list.iter().map(|b| b.spec_version).collect();
     let decoders = decoders_arg(decoders, |s| specs.contains(&s))?;
-    let rows = py.detach(|| {
+    let numbers = (
+        list.iter().map(|b| b.number).min(),
+        list.iter().map(|b| b.number).max(),
+    );
+    let tables = py.detach(|| {
         guard("decoding blocks", || {
-            let mut rows = pipeline::decode_blocks(&list, &decoders);
-            sort_rows(&mut rows);
-            Ok(rows)
+            pipeline::decode_blocks(&list, &decoders)
+                .map_err(|e| PyValueError::new_err(format!("decode_blocks: {e}")))
         })
     })?;
-    Ok(IndexBatch::new(rows))
+    Ok(IndexBatch {
+        tables,
+        blocks: numbers,
+    })
 }
 
 /// The blocks of a JSON-lines file (the index's file source) whose numbers
@@ -545,71 +551,9 @@ fn table_named(name: &str) -> PyResult<Table> {
 /// Decoded rows of a batch of blocks: five tables.
 #[pyclass(name = "IndexBatch", module = "scalecodec._core", frozen)]
 pub struct IndexBatch {
-    rows: Mutex<Rows>,
-    counts: [usize; 5],
+    tables: Tables,
+    /// The lowest and highest block number of the batch.
     blocks: (Option<u64>, Option<u64>),
-    batches: [OnceLock<RecordBatch>; 5],
-}
-
-impl IndexBatch {
-    fn new(rows: Rows) -> Self {
-        let counts = [
-            rows.blocks.len(),
-            rows.extrinsics.len(),
-            rows.calls.len(),
-            rows.events.len(),
-            rows.errors.len(),
-        ];
-        let blocks = (
-            rows.blocks.iter().map(|b| b.number).min(),
-            rows.blocks.iter().map(|b| b.number).max(),
-        );
-        IndexBatch {
-            rows: Mutex::new(rows),
-            counts,
-            blocks,
-            batches: Default::default(),
-        }
-    }
-
-    /// `table`'s record batch, built on first request (GIL released).
-    fn batch(&self, py: Python<'_>, table: Table) -> PyResult<RecordBatch> {
-        self.build(py, &[table])?;
-        // Set by `build`, or before it.
-        self.batches[table as usize]
-            .get()
-            .cloned()
-            .ok_or_else(|| PyValueError::new_err(format!("table {}: not built", table.name())))
-    }
-
-    /// Builds the batches of those of `tables` not built yet, side by side
-    /// on every core (GIL released).
-    fn build(&self, py: Python<'_>, tables: &[Table]) -> PyResult<()> {
-        let missing: Vec<Table> = tables
-            .iter()
-            .copied()
-            .filter(|t| self.batches[*t as usize].get().is_none())
-            .collect();
-        if missing.is_empty() {
-            return Ok(());
-        }
-        let built = py.detach(|| {
-            guard("building record batches", || {
-                let rows = self.rows.lock().unwrap_or_else(|p| p.into_inner());
-                record_batches_of(&missing, &rows).map_err(|e| {
-                    let names: Vec<&str> = missing.iter().map(|t| t.name()).collect();
-                    let noun = if names.len() == 1 { "table" } else { "tables" };
-                    PyValueError::new_err(format!("{noun} {}: {e}", names.join(", ")))
-                })
-            })
-        })?;
-        for (table, batch) in missing.into_iter().zip(built) {
-            // Another thread may have built it meanwhile: the same rows
-            // give the same batch, so either one will do.
-            let _ = self.batches[table as usize].set(batch);
-        }
-        Ok(())
-    }
 }
 
 #[pymethods]
@@ -625,7 +569,7 @@ impl IndexBatch {
     fn num_rows(&self) -> BTreeMap<&'static str, usize> {
         Table::ALL
             .iter()
-            .map(|t| (t.name(), self.counts[*t as usize]))
+            .map(|t| (t.name(), self.tables.num_rows(*t)))
             .collect()
     }
 
@@ -643,34 +587,20 @@ impl IndexBatch {
 
     /// The table `name` (`blocks`, `extrinsics`, `calls`, `events`, `errors`)
     /// as an Arrow table: `pyarrow.table(batch.table("events"))`.
-    fn table(&self, py: Python<'_>, name: &str) -> PyResult<ArrowTable> {
-        let table = table_named(name)?;
-        Ok(ArrowTable {
-            name: table.name(),
-            batch: self.batch(py, table)?,
-        })
+    fn table(&self, name: &str) -> PyResult<ArrowTable> {
+        Ok(self.arrow_table(table_named(name)?))
     }
 
-    fn __getitem__(&self, py: Python<'_>, name: &str) -> PyResult<ArrowTable> {
-        self.table(py, name)
+    fn __getitem__(&self, name: &str) -> PyResult<ArrowTable> {
+        self.table(name)
     }
 
     /// Every table, by name in `TABLES` order, as [`IndexBatch::table`]
-    /// gives each. The ones not built yet are built side by side on every
-    /// core (GIL released): asked for one after another, each table's copy
-    /// of its JSON text was a serial stretch after the parallel decode.
+    /// gives each.
     fn all_tables<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.build(py, &Table::ALL)?;
         let tables = PyDict::new(py);
         for table in Table::ALL {
-            let batch = self.batch(py, table)?;
-            tables.set_item(
-                table.name(),
-                ArrowTable {
-                    name: table.name(),
-                    batch,
-                },
-            )?;
+            tables.set_item(table.name(), self.arrow_table(table))?;
         }
         Ok(tables)
     }
@@ -698,8 +628,7 @@ impl IndexBatch {
         }
         py.detach(|| {
             guard("writing a Parquet partition", || {
-                let mut rows = self.rows.lock().unwrap_or_else(|p| p.into_inner());
-                partition::write_partition(&out, first, last, &mut rows)
+                partition::write_partition(&out, first, last, &self.tables)
                     .map_err(|e| PyOSError::new_err(e.to_string()))
             })
         })
@@ -708,10 +637,19 @@ impl IndexBatch {
     fn __repr__(&self) -> String {
         let counts = Table::ALL
             .iter()
-            .map(|t| format!("{}={}", t.name(), self.counts[*t as usize]))
+            .map(|t| format!("{}={}", t.name(), self.tables.num_rows(*t)))
             .collect::<Vec<_>>()
             .join(", ");
         format!("IndexBatch({counts})")
+    }
+}
+
+impl IndexBatch {
+    fn arrow_table(&self, table: Table) -> ArrowTable {
+        ArrowTable {
+            table,
+            tables: self.tables.clone(),
+        }
     }
 }
 
@@ -719,32 +657,40 @@ impl IndexBatch {
 /// interface (each export hands out pointers to the same Rust buffers).
 #[pyclass(name = "ArrowTable", module = "scalecodec._core", frozen)]
 pub struct ArrowTable {
-    name: &'static str,
-    batch: RecordBatch,
+    table: Table,
+    /// The batch's tables (record batches share their buffers: a clone
+    /// copies no rows).
+    tables: Tables,
 }
 
 const STREAM: &CStr = c"arrow_array_stream";
 const SCHEMA: &CStr = c"arrow_schema";
 const ARRAY: &CStr = c"arrow_array";
 
+impl ArrowTable {
+    fn batches(&self) -> &[RecordBatch] {
+        self.tables.batches(self.table)
+    }
+}
+
 #[pymethods]
 impl ArrowTable {
     /// The table's name.
     #[getter]
     fn name(&self) -> &'static str {
-        self.name
+        self.table.name()
     }
 
     /// Number of rows.
     #[getter]
     fn num_rows(&self) -> usize {
-        self.batch.num_rows()
+        self.tables.num_rows(self.table)
     }
 
     /// The column names, in order.
     #[getter]
     fn column_names(&self) -> Vec<String> {
-        self.batch
+        self.table
             .schema()
             .fields()
             .iter()
@@ -753,17 +699,18 @@ impl ArrowTable {
     }
 
     fn __len__(&self) -> usize {
-        self.batch.num_rows()
+        self.num_rows()
     }
 
     /// The schema as an `arrow_schema` capsule.
     fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
-        let schema = FFI_ArrowSchema::try_from(self.batch.schema().as_ref())
-            .map_err(|e| PyValueError::new_err(format!("{}: schema: {e}", self.name)))?;
+        let schema = FFI_ArrowSchema::try_from(self.table.schema().as_ref())
+            .map_err(|e| PyValueError::new_err(format!("{}: schema: {e}", self.name())))?;
         PyCapsule::new(py, schema, Some(CString::from(SCHEMA)))
     }
 
-    /// The table as an `arrow_array_stream` capsule (one record batch).
+    /// The table as an `arrow_array_stream` capsule: its record batches, one
+    /// per run of blocks decoded together, in block order.
     /// `requested_schema` is accepted and ignored, as the protocol allows:
     /// the table has one schema.
     #[pyo3(signature = (requested_schema=None))]
@@ -773,12 +720,15 @@ impl ArrowTable {
         requested_schema: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyCapsule>> {
         let _ = requested_schema;
-        let reader = RecordBatchIterator::new(vec![Ok(self.batch.clone())], self.batch.schema());
+        let batches: Vec<_> = self.batches().iter().cloned().map(Ok).collect();
+        let reader = RecordBatchIterator::new(batches, self.table.schema());
         let stream = FFI_ArrowArrayStream::new(Box::new(reader));
         PyCapsule::new(py, stream, Some(CString::from(STREAM)))
     }
 
-    /// The table as a struct array: `(arrow_schema, arrow_array)` capsules.
+    /// The table as a struct array: `(arrow_schema, arrow_array)` capsules
+    /// (a table of several record batches is joined into one for it, GIL
+    /// released).
     #[pyo3(signature = (requested_schema=None))]
     fn __arrow_c_array__<'py>(
         &self,
@@ -786,9 +736,16 @@ impl ArrowTable {
         requested_schema: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(Bound<'py, PyCapsule>, Bound<'py, PyCapsule>)> {
         let _ = requested_schema;
-        let array = StructArray::from(self.batch.clone());
+        let batch = py.detach(|| {
+            guard("joining a table's record batches", || {
+                self.tables
+                    .concat(self.table)
+                    .map_err(|e| PyValueError::new_err(format!("{}: {e}", self.name())))
+            })
+        })?;
+        let array = StructArray::from(batch);
         let schema = FFI_ArrowSchema::try_from(array.data_type())
-            .map_err(|e| PyValueError::new_err(format!("{}: schema: {e}", self.name)))?;
+            .map_err(|e| PyValueError::new_err(format!("{}: schema: {e}", self.name())))?;
         let array = FFI_ArrowArray::new(&array.to_data());
         Ok((
             PyCapsule::new(py, schema, Some(CString::from(SCHEMA)))?,
@@ -799,9 +756,9 @@ impl ArrowTable {
     fn __repr__(&self) -> String {
         format!(
             "ArrowTable({}: {} rows × {} columns)",
-            self.name,
-            self.batch.num_rows(),
-            self.batch.num_columns()
+            self.name(),
+            self.num_rows(),
+            self.table.schema().fields().len()
         )
     }
 }
