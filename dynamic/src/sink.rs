@@ -80,6 +80,10 @@ pub trait Sink<'n> {
     /// A copy of an already built value (event attributes appear twice in an event record).
     fn dup(&mut self, v: &Self::Out) -> Self::Out;
 
+    /// A call's dict was built (`call_module`, `call_function`, …). Sinks
+    /// that count calls take note; the rest ignore it.
+    fn call_built(&mut self) {}
+
     /// `{key: value}`: an enum variant with data.
     fn single_entry(&mut self, key: &'n Name, value: Self::Out) -> Self::Out {
         let mut d = self.dict_begin(1);

@@ -1367,3 +1367,48 @@ fn the_checks_notice_differences() {
         );
     }
 }
+
+#[test]
+fn calls_counts_the_calls_built_and_a_recycled_document_decodes_the_same() {
+    let mut l = common::load("metadata/polkadot-v14-spec9180.scale");
+    let xt = l.extrinsic_node();
+    let ctx = Context::new(&l.graph).with_runtime(&l.imported.runtime);
+    // Unsigned format 4: Utility.batch([Timestamp.set(1), Timestamp.set(1)]).
+    let batch = [
+        0x28, 0x04, 0x1a, 0x00, 0x08, 0x03, 0x00, 0x04, 0x03, 0x00, 0x04,
+    ];
+    let mut doc = Document::decode(&ctx, xt, &batch).expect("decodes");
+    let call = doc.root().get("call").expect("call");
+    assert_eq!(
+        call.get("call_module").and_then(ValueRef::as_str),
+        Some("Utility")
+    );
+    assert_eq!(doc.calls(), Some(3), "the batch and the two calls in it");
+    // Timestamp.set(1) alone: one call, nothing nested.
+    doc.decode_into(&ctx, xt, &[0x10, 0x04, 0x03, 0x00, 0x04])
+        .expect("decodes");
+    assert_eq!(doc.calls(), Some(1));
+    // A value without calls.
+    let account_ty = l.storage_type("System.Account");
+    let account = ferroscale_test_support::decode_hex(
+        &serde_json::from_str::<Vec<(String, String)>>(&ferroscale_test_support::read_string(
+            "payloads/polkadot-block-10000000/storage_system_account.json",
+        ))
+        .expect("json")[0]
+            .1,
+    )
+    .expect("hex");
+    doc.decode_into(&ctx, account_ty, &account)
+        .expect("decodes");
+    assert_eq!(doc.calls(), Some(0));
+
+    // Recycled (through another lifetime, as a worker keeps it), the
+    // document decodes the same again.
+    doc.decode_into(&ctx, xt, &batch).expect("decodes");
+    let expected = doc.to_value();
+    let recycled: Document<'static> = doc.recycle();
+    let mut again: Document<'_> = recycled.recycle();
+    again.decode_into(&ctx, xt, &batch).expect("decodes");
+    assert_eq!(again.to_value(), expected);
+    assert_eq!(again.calls(), Some(3));
+}

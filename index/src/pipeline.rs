@@ -123,23 +123,31 @@ impl Decoders {
 /// Decodes `blocks` in parallel on the current rayon pool into the tables,
 /// in block order.
 ///
-/// The blocks are cut into runs of consecutive blocks (one run on one
-/// thread; else four per thread, so a thread slowed by other work does not
-/// hold up the rest), each decoded by one worker into rows of its own, with
-/// one document decoded into again and again; each run becomes a record
-/// batch of each table, its buffers handed over (see [`Tables::from_rows`]):
-/// no row is copied after it was written.
+/// The blocks are cut into one run of consecutive blocks per thread, each
+/// decoded by one worker into rows of its own, with one document decoded
+/// into again and again; each run becomes a record batch of each table, its
+/// buffers handed over (see [`Tables::from_rows`]): no row is copied after
+/// it was written. One run per thread, not more: with four per thread (for
+/// balance on a busy machine), glibc's malloc served the runs' smaller
+/// columns from fresh memory every time, and block 18,468,942 took three to
+/// six times the page faults and 1.4 times as long on two threads.
 pub fn decode_blocks(blocks: &[Block], decoders: &Decoders) -> Result<Tables, ArrowError> {
-    let threads = rayon::current_num_threads();
-    let runs = if threads == 1 { 1 } else { 4 * threads };
-    let run_len = blocks.len().div_ceil(runs).max(1);
+    // Each worker thread keeps its document's buffers from one run (and one
+    // call) to the next: grown anew for every run, they were most of the
+    // page faults on two threads (five times as many as on one).
+    thread_local! {
+        static DOCUMENT: std::cell::Cell<Option<Document<'static>>> = const { std::cell::Cell::new(None) };
+    }
+    let run_len = blocks.len().div_ceil(rayon::current_num_threads()).max(1);
     let chunks: Vec<Rows> = blocks
         .par_chunks(run_len)
         .map(|run| {
-            let (mut doc, mut rows) = (Document::new(), Rows::for_blocks(run));
+            let mut doc = DOCUMENT.take().map(Document::recycle).unwrap_or_default();
+            let mut rows = Rows::for_blocks(run);
             for b in run {
                 decode_block_into(b, decoders.get(b.spec_version), &mut doc, &mut rows);
             }
+            DOCUMENT.set(Some(doc.recycle()));
             rows
         })
         .collect();

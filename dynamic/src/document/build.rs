@@ -164,6 +164,10 @@ impl<'g> Sink<'g> for Builder<'g> {
     type Seq = Open;
     type Dict = Open;
 
+    fn call_built(&mut self) {
+        self.doc.calls += 1;
+    }
+
     fn null(&mut self) -> usize {
         self.slot(Slot::Null)
     }

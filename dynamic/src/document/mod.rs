@@ -60,6 +60,8 @@ pub struct Document<'g> {
     key_texts: Vec<Span>,
     /// Integers wider than 64 bits, 32 little-endian bytes each.
     wide: Vec<[u8; 32]>,
+    /// Calls the decoder built into the value (see [`Document::calls`]).
+    calls: usize,
     /// The slot of the decoded value.
     root: usize,
 }
@@ -88,6 +90,13 @@ enum Slot<'g> {
     Tuple(Span),
     /// `entries[span]`.
     Dict(Span),
+}
+
+/// An empty vector of another item type in `v`'s allocation (the standard
+/// library collects a mapped `IntoIter` in place when the two types have
+/// the same size and alignment: here, one type under two lifetimes).
+fn emptied<T, U>(v: Vec<T>) -> Vec<U> {
+    v.into_iter().filter_map(|_| None).collect()
 }
 
 /// A range of one of a document's arrays, in 32-bit offsets so that a node
@@ -188,6 +197,24 @@ impl<'g> Document<'g> {
         }
     }
 
+    /// This document emptied, its buffers kept, for values of any type graph
+    /// (the lifetime is only the graph's names): a worker can keep one
+    /// document's memory from one batch of decodes to the next, where a
+    /// fresh document grows (and faults in) its arrays anew every time.
+    pub fn recycle<'h>(mut self) -> Document<'h> {
+        self.clear();
+        Document {
+            slots: emptied(self.slots),
+            items: self.items,
+            entries: emptied(self.entries),
+            text: self.text,
+            key_texts: self.key_texts,
+            wide: self.wide,
+            calls: 0,
+            root: 0,
+        }
+    }
+
     /// The decoded value.
     pub fn root(&self) -> ValueRef<'_, 'g> {
         ValueRef::new(self, self.root)
@@ -196,6 +223,16 @@ impl<'g> Document<'g> {
     /// The decoded value as an owned [`Value`] tree.
     pub fn to_value(&self) -> Value {
         self.root().to_value()
+    }
+
+    /// How many calls (dicts of `call_module`, `call_function`, …) the
+    /// decoder built into the value, nested ones included; `None` when parts
+    /// of the value were built elsewhere (a decode hook's values, whose calls
+    /// the decoder did not see). An extrinsic with `Some(1)` has no call
+    /// nested in its own, so a reader looking for nested calls need not walk
+    /// its arguments.
+    pub fn calls(&self) -> Option<usize> {
+        self.key_texts.is_empty().then_some(self.calls)
     }
 
     /// Refuses a document with an array past 32-bit offsets. The arrays only
@@ -243,6 +280,7 @@ impl<'g> Document<'g> {
         self.text.clear();
         self.key_texts.clear();
         self.wide.clear();
+        self.calls = 0;
         self.root = 0;
     }
 }

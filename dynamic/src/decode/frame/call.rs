@@ -75,6 +75,7 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
             None => self.sink.null(),
         };
         self.sink.dict_insert(&mut d, &k.call_hash, h);
+        self.sink.call_built();
         Ok(self.sink.dict_end(d))
     }
 
