@@ -699,7 +699,8 @@ class SpecDecoder:
 @final
 class ArrowTable:
     """One table of an :class:`IndexBatch`; ``pyarrow.table(t)`` reads it
-    through the Arrow PyCapsule interface without copying."""
+    through the Arrow PyCapsule interface without copying (one record batch
+    per run of blocks decoded together; ``__arrow_c_array__`` joins them)."""
 
     @property
     def name(self) -> str: ...
@@ -715,7 +716,8 @@ class ArrowTable:
 @final
 class IndexBatch:
     """Decoded rows of a batch of blocks: tables ``blocks``, ``extrinsics``,
-    ``calls``, ``events``, ``errors`` (rows sorted as in the Parquet files)."""
+    ``calls``, ``events``, ``errors``, rows in block order (the Parquet files
+    that :meth:`write_parquet` writes sort them by pallet and name)."""
 
     @property
     def tables(self) -> List[str]: ...
@@ -728,7 +730,7 @@ class IndexBatch:
     def table(self, name: str) -> ArrowTable: ...
     def __getitem__(self, name: str, /) -> ArrowTable: ...
     def all_tables(self) -> Dict[str, ArrowTable]:
-        """Every table by name; those not built yet are built side by side (GIL released, every core)."""
+        """Every table by name."""
     def write_parquet(self, out: Union[str, "os.PathLike[str]"], first: Optional[int] = None,
                       last: Optional[int] = None) -> int:
         """Writes the partition ``out/<table>/blocks_<first>_<last>.parquet`` (zstd); returns bytes written."""
