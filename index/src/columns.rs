@@ -75,28 +75,17 @@ impl TextColumn {
         {
             return None;
         }
-        let start = if i == 0 { 0 } else { *self.ends.get(i - 1)? };
-        self.values.get(start..*self.ends.get(i)?)
+        self.values.get(row_range(&self.ends, i)?)
     }
 
     /// The Arrow array: the text buffer becomes its values, uncopied. Past
     /// Arrow's 2 GiB of text in one array it is an error, not a panic.
     pub fn into_array(self) -> Result<StringArray, ArrowError> {
-        let rows = self.ends.len();
-        let mut offsets = Vec::with_capacity(rows + 1);
-        offsets.push(0i32);
-        for end in self.ends {
-            offsets.push(i32::try_from(end).map_err(|_| {
-                ArrowError::InvalidArgumentError(format!(
-                    "a string column of {rows} rows holds more than Arrow's 2 GiB of text; decode fewer blocks per batch"
-                ))
-            })?);
-        }
+        let offsets = offsets(self.ends, "bytes of text")?;
         let nulls = self
             .valid
             .filter(|v| v.contains(&false))
             .map(NullBuffer::from);
-        let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
         // SAFETY: what `try_new` would check, true by construction: the
         // offsets start at 0, never decrease (each is the buffer's length
         // when its row ended) and the last is the buffer's length; each row
@@ -136,36 +125,49 @@ impl TextListColumn {
 
     /// Row `i`'s items (empty past the end).
     pub fn get(&self, i: usize) -> Vec<&str> {
-        let start = if i == 0 {
-            0
-        } else {
-            self.ends.get(i - 1).copied().unwrap_or(0)
-        };
-        (start..self.ends.get(i).copied().unwrap_or(start))
+        row_range(&self.ends, i)
+            .unwrap_or_default()
             .filter_map(|j| self.items.get(j))
             .collect()
     }
+
     /// The Arrow array, its items a [`TextColumn`]'s array (`item`: the
     /// list's field).
     pub fn into_array(self, item: Arc<Field>) -> Result<ArrayRef, ArrowError> {
-        let rows = self.ends.len();
-        let mut offsets = Vec::with_capacity(rows + 1);
-        offsets.push(0i32);
-        for end in self.ends {
-            offsets.push(i32::try_from(end).map_err(|_| {
-                ArrowError::InvalidArgumentError(format!(
-                    "a list column of {rows} rows holds more than 2^31 items"
-                ))
-            })?);
-        }
+        let offsets = offsets(self.ends, "items")?;
         let items = self.items.into_array()?;
         Ok(Arc::new(ListArray::try_new(
             item,
-            OffsetBuffer::new(ScalarBuffer::from(offsets)),
+            offsets,
             Arc::new(items),
             None,
         )?))
     }
+}
+
+/// Row `i`'s range of what `ends` delimits (`None` past the end).
+fn row_range(ends: &[usize], i: usize) -> Option<std::ops::Range<usize>> {
+    let start = match i {
+        0 => 0,
+        _ => *ends.get(i - 1)?,
+    };
+    Some(start..*ends.get(i)?)
+}
+
+/// Arrow's 32-bit offsets for rows ending at `ends` (of `what`): past 2^31
+/// it is an error, not a panic.
+fn offsets(ends: Vec<usize>, what: &str) -> Result<OffsetBuffer<i32>, ArrowError> {
+    let rows = ends.len();
+    let mut offsets = Vec::with_capacity(rows + 1);
+    offsets.push(0i32);
+    for end in ends {
+        offsets.push(i32::try_from(end).map_err(|_| {
+            ArrowError::InvalidArgumentError(format!(
+                "a column of {rows} rows holds more than Arrow's 2^31 {what}; decode fewer blocks per batch"
+            ))
+        })?);
+    }
+    Ok(OffsetBuffer::new(ScalarBuffer::from(offsets)))
 }
 
 #[cfg(test)]

@@ -4,9 +4,10 @@
 //! [`Document`] (the flat output, several times faster to build than the
 //! `Value` tree and equal to it: `Document::to_value() == decode_value`), and
 //! each JSON column is that value (or the part of it the column names)
-//! rendered by [`crate::json`]: one value contract for the Rust, Python and
-//! columnar outputs. An item that fails to decode becomes a row of the `errors`
-//! table naming the block and the item; the rest of the block still decodes.
+//! written by [`ValueRef::write_json`] straight into the column's buffer:
+//! one value contract for the Rust, Python and columnar outputs. An item
+//! that fails to decode becomes a row of the `errors` table naming the block
+//! and the item; the rest of the block still decodes.
 
 use ferroscale_dynamic::document::{Items, Kind};
 use ferroscale_dynamic::{Document, ValueRef};
