@@ -131,7 +131,10 @@ impl Decoders {
 /// balance on a busy machine), glibc's malloc served the runs' smaller
 /// columns from fresh memory every time, and block 18,468,942 took three to
 /// six times the page faults and 1.4 times as long on two threads.
-pub fn decode_blocks(blocks: &[Block], decoders: &Decoders) -> Result<Tables, ArrowError> {
+pub fn decode_blocks<B: AsRef<[u8]> + Sync>(
+    blocks: &[Block<B>],
+    decoders: &Decoders,
+) -> Result<Tables, ArrowError> {
     // Each worker thread keeps its document's buffers from one run (and one
     // call) to the next: grown anew for every run, they were most of the
     // page faults on two threads (five times as many as on one).

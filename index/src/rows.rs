@@ -19,7 +19,7 @@ use crate::store::{BlockRow, Rows};
 
 /// Decodes `block` with its runtime's decoder (`None`: no metadata for its
 /// spec version, which becomes an error row).
-pub fn decode_block(block: &Block, spec: Option<&SpecDecoder>) -> Rows {
+pub fn decode_block<B: AsRef<[u8]>>(block: &Block<B>, spec: Option<&SpecDecoder>) -> Rows {
     let mut rows = Rows::default();
     decode_block_into(block, spec, &mut Document::new(), &mut rows);
     rows
@@ -29,8 +29,8 @@ pub fn decode_block(block: &Block, spec: Option<&SpecDecoder>) -> Rows {
 /// whose buffers are kept from one item and one block to the next: a fresh
 /// document per item allocates (and faults in) a few hundred kilobytes for
 /// a large extrinsic, every time.
-pub(crate) fn decode_block_into<'g>(
-    block: &Block,
+pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
+    block: &Block<B>,
     spec: Option<&'g SpecDecoder>,
     doc: &mut Document<'g>,
     rows: &mut Rows,
@@ -54,7 +54,9 @@ pub(crate) fn decode_block_into<'g>(
     let mut outcomes: Vec<Option<bool>> = vec![None; block.extrinsics.len()];
     if let Some(bytes) = &block.events {
         let decoded = match spec.events_type() {
-            Some(ty) => doc.decode_into(&ctx, ty, bytes).map_err(|e| e.to_string()),
+            Some(ty) => doc
+                .decode_into(&ctx, ty, bytes.as_ref())
+                .map_err(|e| e.to_string()),
             None => Err("the runtime has no System.Events storage item".into()),
         };
         match decoded.and_then(|()| push_events(n, doc.root(), &mut outcomes, rows)) {
@@ -64,7 +66,7 @@ pub(crate) fn decode_block_into<'g>(
     }
     for (i, bytes) in block.extrinsics.iter().enumerate() {
         let pushed = doc
-            .decode_into(&ctx, spec.extrinsic_type(), bytes)
+            .decode_into(&ctx, spec.extrinsic_type(), bytes.as_ref())
             .map_err(|e| e.to_string())
             .and_then(|()| {
                 // One call built: the extrinsic's own, nothing nested in it.

@@ -334,17 +334,17 @@ impl Rows {
     /// copies itself at every step, and for a batch of large blocks those
     /// copies (and the page faults of the memory they leave behind) took as
     /// long as the decode.
-    pub fn for_blocks(blocks: &[Block]) -> Rows {
+    pub fn for_blocks<B: AsRef<[u8]>>(blocks: &[Block<B>]) -> Rows {
         let mut rows = Rows::default();
         let extrinsics: usize = blocks
             .iter()
             .flat_map(|b| &b.extrinsics)
-            .map(Vec::len)
+            .map(|x| x.as_ref().len())
             .sum();
         let events: usize = blocks
             .iter()
             .filter_map(|b| b.events.as_ref())
-            .map(Vec::len)
+            .map(|e| e.as_ref().len())
             .sum();
         rows.extrinsics.args.reserve(extrinsics.saturating_mul(3));
         rows.events.args.reserve(events.saturating_mul(3));

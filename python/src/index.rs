@@ -28,6 +28,7 @@ use ferroscale_index::source::JsonLines;
 use ferroscale_index::{partition, Block, SpecDecoder, Table, Tables};
 use pyo3::exceptions::{PyKeyError, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyByteArray, PyBytes, PyCapsule, PyDict, PyList, PyString, PyTuple};
 
 use crate::convert::type_name;
@@ -263,6 +264,32 @@ fn decoders_arg(decoders: &Bound<'_, PyAny>, wanted: impl Fn(u32) -> bool) -> Py
     Ok(out)
 }
 
+/// A block's bytes as decoding reads them: a Python `bytes` object read in
+/// place (copying every block's bytes before the parallel decode was a
+/// serial stretch of it), or bytes of our own (a `bytearray`'s copy, hex
+/// decoded).
+enum InputBytes {
+    Python(PyBackedBytes),
+    Owned(Vec<u8>),
+}
+
+impl AsRef<[u8]> for InputBytes {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            InputBytes::Python(b) => b,
+            InputBytes::Owned(b) => b,
+        }
+    }
+}
+
+/// Bytes from `bytes` (read in place), `bytearray` (copied), or `0x` hex text.
+fn input_bytes(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<InputBytes> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(InputBytes::Python(PyBackedBytes::from(b.clone())));
+    }
+    bytes_arg(obj, what).map(InputBytes::Owned)
+}
+
 /// Bytes from `bytes`, `bytearray`, `memoryview`-like buffers' `bytes()`, or `0x` hex text.
 fn bytes_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
     if let Ok(b) = obj.cast::<PyBytes>() {
@@ -287,7 +314,7 @@ fn bytes_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
 
 /// One block from a dict (`number`, `hash`, `spec_version`, `extrinsics`,
 /// optional `events`) or a sequence in that order.
-fn block_arg(i: usize, obj: &Bound<'_, PyAny>) -> PyResult<Block> {
+fn block_arg(i: usize, obj: &Bound<'_, PyAny>) -> PyResult<Block<InputBytes>> {
     let at = |what: &str| format!("blocks[{i}]: {what}");
     let fields: [Option<Bound<'_, PyAny>>; 5] = if let Ok(d) = obj.cast::<PyDict>() {
         let get = |k: &str| d.get_item(k);
@@ -341,10 +368,10 @@ fn block_arg(i: usize, obj: &Bound<'_, PyAny>) -> PyResult<Block> {
     })?;
     let mut extrinsics = Vec::new();
     for (k, x) in items.enumerate() {
-        extrinsics.push(bytes_arg(&x?, &at(&format!("extrinsics[{k}]")))?);
+        extrinsics.push(input_bytes(&x?, &at(&format!("extrinsics[{k}]")))?);
     }
     let events = match events {
-        Some(e) if !e.is_none() => Some(bytes_arg(&e, &at("events"))?),
+        Some(e) if !e.is_none() => Some(input_bytes(&e, &at("events"))?),
         _ => None,
     };
     Ok(Block {

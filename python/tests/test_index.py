@@ -111,6 +111,21 @@ def test_tables_reach_pyarrow_and_equal_the_dynamic_values():
             assert (row["success"] is None) == (number == 10_000_000)
 
 
+def test_bytes_bytearray_and_hex_inputs_decode_alike():
+    # `bytes` are read in place, a `bytearray` is copied (it may change
+    # later), hex is decoded: the same block either way gives the same rows.
+    n, h, spec, xts, events = real_blocks()[1]
+    as_bytes = decode_blocks([(n, h, spec, xts, events)], decoders())
+    as_bytearray = decode_blocks([(n, h, spec, [bytearray(x) for x in xts], bytearray(events))], decoders())
+    as_hex = decode_blocks([(n, h, spec, ["0x" + x.hex() for x in xts], "0x" + events.hex())], decoders())
+    for name in TABLES:
+        expected = pa.table(as_bytes.table(name))
+        assert expected.num_rows == as_bytes.num_rows[name]
+        assert pa.table(as_bytearray.table(name)).equals(expected), name
+        assert pa.table(as_hex.table(name)).equals(expected), name
+    assert as_bytes.num_rows["events"] == 58 and as_bytes.num_rows["errors"] == 0
+
+
 def test_exports_share_the_rust_buffers():
     batch = decode_blocks(real_blocks(), decoders())
     t = batch.table("events")
