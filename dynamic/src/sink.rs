@@ -37,6 +37,11 @@ pub trait Sink<'n> {
     fn hex(&mut self, bytes: &[u8]) -> Self::Out {
         ferroscale_core::hex::with_prefixed(bytes, |text| self.text(text))
     }
+    /// A bit sequence of `bits` bits stored in `le_bytes`, as py-scale-codec's
+    /// `"0b…"` text ([`ferroscale_value::render::py_bit_string`]).
+    fn bits(&mut self, le_bytes: &[u8], bits: usize) -> Self::Out {
+        self.text(&ferroscale_value::render::py_bit_string(le_bytes, bits))
+    }
     /// Hex of `bytes` without the `"0x"` (event indexes, legacy addresses).
     fn hex_digits(&mut self, bytes: &[u8]) -> Self::Out {
         ferroscale_core::hex::with_prefixed(bytes, |text| self.text(&text[2..]))

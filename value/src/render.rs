@@ -26,6 +26,13 @@ const BINARY: &str = {
 /// `bits` digits (`"0b0"` when all are zero and `bits` is 0 or 1). Store
 /// word size and bit order do not change it: py-scale-codec ignores both.
 pub fn py_bit_string(le_bytes: &[u8], bits: usize) -> String {
+    let mut out = String::new();
+    write_py_bit_string(le_bytes, bits, &mut out);
+    out
+}
+
+/// Appends [`py_bit_string`]'s text to `out` (letters and digits only).
+pub fn write_py_bit_string(le_bytes: &[u8], bits: usize, out: &mut String) {
     // Digits from the highest set bit down, but never fewer than `bits`
     // (nor than one): the integer's low `width` bits, most significant first.
     let significant = le_bytes
@@ -34,7 +41,7 @@ pub fn py_bit_string(le_bytes: &[u8], bits: usize) -> String {
         .map_or(0, |i| 8 * i + 8 - le_bytes[i].leading_zeros() as usize);
     let width = significant.max(bits).max(1);
     let stored = le_bytes.len() * 8;
-    let mut out = String::with_capacity(width + 2);
+    out.reserve(width + 2);
     out.push_str("0b");
     // Padding beyond the stored bytes.
     out.extend(std::iter::repeat_n('0', width.saturating_sub(stored)));
@@ -53,7 +60,6 @@ pub fn py_bit_string(le_bytes: &[u8], bits: usize) -> String {
         let at = 8 * b as usize;
         out.push_str(&BINARY[at..at + 8]);
     }
-    out
 }
 
 #[cfg(test)]

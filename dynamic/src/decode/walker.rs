@@ -469,8 +469,7 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
             return Err(self.short(ty, start, nbytes, self.remaining()));
         }
         let bytes = self.take(nbytes as usize, ty)?;
-        let s = render_bits(bytes, bits as usize);
-        Ok(self.sink.text(&s))
+        Ok(self.sink.bits(bytes, bits as usize))
     }
 }
 
@@ -494,11 +493,4 @@ pub(in crate::decode) fn result_names() -> &'static (crate::graph::Name, crate::
 /// Whether `ty` is a 256-bit integer (for Compact<U256>).
 pub(in crate::decode) fn is_256(graph: &TypeGraph, ty: TypeIdx) -> bool {
     matches!(graph.get(ty), Some(Node::Prim(Prim::U256 | Prim::I256)))
-}
-
-/// py-scale-codec's bit-sequence text: `"0b"` + the bits of the little-endian
-/// integer, most significant first, zero-padded to `bits` digits.
-pub(in crate::decode) fn render_bits(bytes: &[u8], bits: usize) -> String {
-    // One rendering for this decoder and the generated types' values.
-    ferroscale_value::render::py_bit_string(bytes, bits)
 }

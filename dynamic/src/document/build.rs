@@ -168,6 +168,15 @@ impl<'g> Sink<'g> for Builder<'g> {
         self.doc.calls += 1;
     }
 
+    /// Written in place (a block's bitfields are hundreds of them), and
+    /// plain: binary digits need no JSON escape scan.
+    fn bits(&mut self, le_bytes: &[u8], bits: usize) -> usize {
+        let start = self.doc.text.len();
+        ferroscale_value::render::write_py_bit_string(le_bytes, bits, &mut self.doc.text);
+        let len = self.doc.text.len() - start;
+        self.slot(Slot::Plain(Span::new(start, len)))
+    }
+
     fn null(&mut self) -> usize {
         self.slot(Slot::Null)
     }

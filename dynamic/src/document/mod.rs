@@ -80,7 +80,8 @@ enum Slot<'g> {
     /// `text[start..start + len]`.
     Text(Span),
     /// `text[start..start + len]`, written by the decoder itself (hex
-    /// digits, SS58): letters and digits only, nothing JSON escapes.
+    /// digits, SS58, `0b…` bits): letters and digits only, nothing JSON
+    /// escapes.
     Plain(Span),
     /// A name from the type graph (variant names as values).
     Name(&'g Name),

@@ -100,7 +100,7 @@ impl<'d, 'g> ValueRef<'d, 'g> {
     }
 
     /// The text, if this is text the decoder wrote itself (hex digits,
-    /// SS58 addresses): ASCII letters and digits only, so a JSON writer can
+    /// SS58 addresses, `0b…` bit sequences): ASCII letters and digits only, so a JSON writer can
     /// quote it as it is, without scanning it for escapes. `None` for other
     /// text (read it with [`ValueRef::as_str`]) and for other values.
     #[inline]
