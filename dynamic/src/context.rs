@@ -42,6 +42,39 @@ pub struct Context<'a> {
     /// relay chain's `ParaInherent.enter`); the key then holds `None`.
     /// Nested calls (utility, proxy, multisig arguments) always get theirs.
     pub extrinsic_call_hash: bool,
+    /// An extrinsic's BLAKE2b-256 the caller already has ([`KnownHash`]).
+    pub extrinsic_hash: Option<KnownHash>,
+}
+
+/// The BLAKE2b-256 of an extrinsic's bytes, computed by the caller: an
+/// extrinsic decoded from exactly those bytes (the same slice in memory,
+/// not equal bytes elsewhere) takes it instead of hashing them again. An
+/// indexer hashes a batch's extrinsics several at a time in vector lanes
+/// ([`ferroscale_core::hashing::blake2_256_each`]), about three times as
+/// fast as one by one. The slice is identified by address and length, not
+/// borrowed, so a context can carry it for bytes that live shorter than
+/// its type graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KnownHash {
+    at: usize,
+    len: usize,
+    hash: [u8; 32],
+}
+
+impl KnownHash {
+    /// `hash`, the BLAKE2b-256 of `bytes` (the caller's word for it).
+    pub fn of(bytes: &[u8], hash: [u8; 32]) -> Self {
+        KnownHash {
+            at: bytes.as_ptr() as usize,
+            len: bytes.len(),
+            hash,
+        }
+    }
+
+    /// The hash, if it is of `bytes` (the same slice).
+    pub fn for_bytes(&self, bytes: &[u8]) -> Option<[u8; 32]> {
+        (bytes.as_ptr() as usize == self.at && bytes.len() == self.len).then_some(self.hash)
+    }
 }
 
 impl<'a> Context<'a> {
@@ -56,6 +89,7 @@ impl<'a> Context<'a> {
             hook: None,
             metadata_types: crate::metadata_types::installed,
             extrinsic_call_hash: true,
+            extrinsic_hash: None,
         }
     }
 
@@ -76,6 +110,12 @@ impl<'a> Context<'a> {
     /// With a source of `MetadataVersioned` definitions.
     pub fn with_metadata_types(mut self, source: MetadataTypesSource) -> Self {
         self.metadata_types = source;
+        self
+    }
+
+    /// With the known BLAKE2b-256 `hash` of extrinsic `bytes` ([`KnownHash`]).
+    pub fn with_extrinsic_hash(mut self, bytes: &[u8], hash: [u8; 32]) -> Self {
+        self.extrinsic_hash = Some(KnownHash::of(bytes, hash));
         self
     }
 

@@ -52,7 +52,9 @@ pub mod typestr;
 
 pub use account::{account_layout, ss58_account, AccountLayout, PendingAccounts};
 pub use batch::{batch_decode, batch_decode_into};
-pub use context::{Context, MetadataTypesSource, DEFAULT_MAX_DEPTH, DEFAULT_STACK_BUDGET};
+pub use context::{
+    Context, KnownHash, MetadataTypesSource, DEFAULT_MAX_DEPTH, DEFAULT_STACK_BUDGET,
+};
 pub use decode::{decode, decode_prefix, decode_value};
 pub use document::{Document, ValueRef};
 pub use encode::{encode_into, encode_value};

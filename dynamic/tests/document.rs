@@ -1412,3 +1412,28 @@ fn calls_counts_the_calls_built_and_a_recycled_document_decodes_the_same() {
     assert_eq!(again.to_value(), expected);
     assert_eq!(again.calls(), Some(3));
 }
+
+#[test]
+fn a_known_extrinsic_hash_is_taken_for_its_own_bytes_only() {
+    let mut l = common::load("metadata/polkadot-v14-spec9180.scale");
+    let xt = l.extrinsic_node();
+    let ctx = Context::new(&l.graph).with_runtime(&l.imported.runtime);
+    let bytes = [0x10, 0x04, 0x03, 0x00, 0x04];
+    let hash_of = |doc: &Document<'_>| {
+        doc.root()
+            .get("extrinsic_hash")
+            .and_then(ValueRef::as_str)
+            .map(str::to_owned)
+    };
+    let real = hash_of(&Document::decode(&ctx, xt, &bytes).expect("decodes"));
+    let blake2 = ferroscale_core::hashing::blake2_256(&bytes);
+    assert_eq!(real, Some(ferroscale_core::hex::encode_prefixed(&blake2)));
+    // The caller's hash is taken as given for these very bytes …
+    let known = ctx.with_extrinsic_hash(&bytes, [7; 32]);
+    let taken = hash_of(&Document::decode(&known, xt, &bytes).expect("decodes"));
+    assert_eq!(taken, Some(format!("0x{}", "07".repeat(32))));
+    // … and not for equal bytes elsewhere.
+    let copy = bytes.to_vec();
+    let other = hash_of(&Document::decode(&known, xt, &copy).expect("decodes"));
+    assert_eq!(other, real);
+}

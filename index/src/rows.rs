@@ -21,17 +21,19 @@ use crate::store::{BlockRow, Rows};
 /// spec version, which becomes an error row).
 pub fn decode_block<B: AsRef<[u8]>>(block: &Block<B>, spec: Option<&SpecDecoder>) -> Rows {
     let mut rows = Rows::default();
-    decode_block_into(block, spec, &mut Document::new(), &mut rows);
+    decode_block_into(block, spec, None, &mut Document::new(), &mut rows);
     rows
 }
 
 /// [`decode_block`] appending to `rows` and decoding every item into `doc`,
 /// whose buffers are kept from one item and one block to the next: a fresh
 /// document per item allocates (and faults in) a few hundred kilobytes for
-/// a large extrinsic, every time.
+/// a large extrinsic, every time. `hashes`: the extrinsics' BLAKE2b-256, when
+/// the caller hashed them already (see [`ferroscale_dynamic::KnownHash`]).
 pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
     block: &Block<B>,
     spec: Option<&'g SpecDecoder>,
+    hashes: Option<&[[u8; 32]]>,
     doc: &mut Document<'g>,
     rows: &mut Rows,
 ) {
@@ -65,8 +67,13 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
         }
     }
     for (i, bytes) in block.extrinsics.iter().enumerate() {
+        let bytes = bytes.as_ref();
+        let ctx = match hashes.and_then(|h| h.get(i)) {
+            Some(hash) => ctx.with_extrinsic_hash(bytes, *hash),
+            None => ctx,
+        };
         let pushed = doc
-            .decode_into(&ctx, spec.extrinsic_type(), bytes.as_ref())
+            .decode_into(&ctx, spec.extrinsic_type(), bytes)
             .map_err(|e| e.to_string())
             .and_then(|()| {
                 // One call built: the extrinsic's own, nothing nested in it.

