@@ -334,3 +334,59 @@ fn rows_written_back_to_back_into_one_column_stay_apart() {
         assert_eq!(hashes.value(row), hash, "row {row} (block {block})");
     }
 }
+
+#[test]
+fn tables_are_in_block_order_whatever_thread_took_a_run() {
+    // Workers take runs of blocks as they are free: the tables must still
+    // list every block once, in order, every row of a block together.
+    let decoders = decoders();
+    let (large, small) = (block_18468942(), block_10000000());
+    let blocks: Vec<Block> = (0..41u64)
+        .map(|i| Block {
+            number: 1_000 + i,
+            ..if i % 3 == 0 {
+                small.clone()
+            } else {
+                large.clone()
+            }
+        })
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .expect("pool");
+    let tables = pool
+        .install(|| decode_blocks(&blocks, &decoders))
+        .expect("tables");
+    let numbers = |table: Table, column: &str| -> Vec<u64> {
+        tables
+            .batches(table)
+            .iter()
+            .flat_map(|b| {
+                let c = b.column_by_name(column).expect(column);
+                let c = c
+                    .as_any()
+                    .downcast_ref::<arrow_array::UInt64Array>()
+                    .expect(column);
+                c.values().to_vec()
+            })
+            .collect()
+    };
+    let expected: Vec<u64> = blocks.iter().map(|b| b.number).collect();
+    assert_eq!(numbers(Table::Blocks, "number"), expected);
+    let per_extrinsic: Vec<u64> = blocks
+        .iter()
+        .flat_map(|b| std::iter::repeat_n(b.number, b.extrinsics.len()))
+        .collect();
+    assert_eq!(numbers(Table::Extrinsics, "block_number"), per_extrinsic);
+    let events = numbers(Table::Events, "block_number");
+    assert!(
+        events.windows(2).all(|w| w[0] <= w[1]),
+        "events in block order"
+    );
+    assert_eq!(
+        events.len(),
+        58 * blocks.iter().filter(|b| b.events.is_some()).count()
+    );
+    assert_eq!(tables.num_rows(Table::Errors), 0);
+}
