@@ -148,13 +148,21 @@ impl<'g> Builder<'g> {
     /// Appends the hex digits of `bytes`, after `"0x"` if `prefixed`.
     #[inline]
     fn push_hex(&mut self, prefixed: bool, bytes: &[u8]) -> usize {
-        let text = &mut self.doc.text;
-        let start = text.len();
-        if prefixed {
-            text.push_str("0x");
-        }
-        ferroscale_core::hex::push_hex(text, bytes);
-        let len = text.len() - start;
+        self.plain(|text| {
+            if prefixed {
+                text.push_str("0x");
+            }
+            ferroscale_core::hex::push_hex(text, bytes);
+        })
+    }
+
+    /// A [`Slot::Plain`] of the text `write` appends to the document's text
+    /// (letters and digits only: the decoder's own hex, bits, SS58).
+    #[inline]
+    fn plain(&mut self, write: impl FnOnce(&mut String)) -> usize {
+        let start = self.doc.text.len();
+        write(&mut self.doc.text);
+        let len = self.doc.text.len() - start;
         self.slot(Slot::Plain(Span::new(start, len)))
     }
 }
@@ -171,10 +179,7 @@ impl<'g> Sink<'g> for Builder<'g> {
     /// Written in place (a block's bitfields are hundreds of them), and
     /// plain: binary digits need no JSON escape scan.
     fn bits(&mut self, le_bytes: &[u8], bits: usize) -> usize {
-        let start = self.doc.text.len();
-        ferroscale_value::render::write_py_bit_string(le_bytes, bits, &mut self.doc.text);
-        let len = self.doc.text.len() - start;
-        self.slot(Slot::Plain(Span::new(start, len)))
+        self.plain(|text| ferroscale_value::render::write_py_bit_string(le_bytes, bits, text))
     }
 
     fn null(&mut self) -> usize {
