@@ -14,7 +14,6 @@ use arrow_array::{Array, StringArray};
 use common::*;
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::{decode_value, Document, ValueRef};
-use ferroscale_index::pipeline::decode_blocks;
 use ferroscale_index::{decode_block, Block, Table};
 use ferroscale_test_support::Xorshift;
 use ferroscale_value::Value;
@@ -292,13 +291,7 @@ fn rows_written_back_to_back_into_one_column_stay_apart() {
             ..(*b).clone()
         })
         .collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .expect("pool");
-    let tables = pool
-        .install(|| decode_blocks(&blocks, &decoders))
-        .expect("tables");
+    let tables = decode_on_threads(1, &blocks, &decoders);
     let batches = tables.batches(Table::Extrinsics);
     assert_eq!(batches.len(), 1, "one run of blocks on one thread");
     let column = |name: &str| {
@@ -337,8 +330,9 @@ fn rows_written_back_to_back_into_one_column_stay_apart() {
 
 #[test]
 fn tables_are_in_block_order_whatever_thread_took_a_run() {
-    // Workers take runs of blocks as they are free: the tables must still
-    // list every block once, in order, every row of a block together.
+    // Each thread decodes a run of consecutive blocks into batches of its
+    // own: the tables must still list every block once, in order, every
+    // row of a block together.
     let decoders = decoders();
     let (large, small) = (block_18468942(), block_10000000());
     let blocks: Vec<Block> = (0..41u64)
@@ -351,13 +345,7 @@ fn tables_are_in_block_order_whatever_thread_took_a_run() {
             }
         })
         .collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(3)
-        .build()
-        .expect("pool");
-    let tables = pool
-        .install(|| decode_blocks(&blocks, &decoders))
-        .expect("tables");
+    let tables = decode_on_threads(3, &blocks, &decoders);
     let numbers = |table: Table, column: &str| -> Vec<u64> {
         tables
             .batches(table)

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use arrow_array::RecordBatch;
-use ferroscale_index::{Block, Decoders, SpecDecoder};
+use ferroscale_index::{Block, Decoders, SpecDecoder, Tables};
 use ferroscale_value::Value;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -64,6 +64,16 @@ pub(crate) fn decoders() -> Decoders {
         );
     }
     d
+}
+
+/// `blocks` decoded into tables on a pool of `threads` threads.
+pub(crate) fn decode_on_threads(threads: usize, blocks: &[Block], decoders: &Decoders) -> Tables {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("pool");
+    pool.install(|| ferroscale_index::pipeline::decode_blocks(blocks, decoders))
+        .expect("tables")
 }
 
 /// A fresh, empty folder for one test.
