@@ -149,9 +149,21 @@ impl Tables {
     /// their buffers handed over, not copied (a chunk without rows of a
     /// table adds no batch to it).
     pub fn from_rows(chunks: Vec<Rows>) -> Result<Tables, ArrowError> {
+        chunks
+            .into_iter()
+            .map(Rows::into_record_batches)
+            .collect::<Result<Vec<_>, _>>()
+            .map(Tables::from_runs)
+    }
+
+    /// The tables of runs already made record batches
+    /// ([`Rows::into_record_batches`], which workers call on their own runs
+    /// in parallel), in order; a run without rows of a table adds no batch
+    /// to it.
+    pub fn from_runs(runs: Vec<[RecordBatch; 5]>) -> Tables {
         let mut batches: [Vec<RecordBatch>; 5] = Default::default();
-        for rows in chunks {
-            for (table, batch) in Table::ALL.into_iter().zip(into_record_batches(rows)?) {
+        for run in runs {
+            for (table, batch) in Table::ALL.into_iter().zip(run) {
                 if batch.num_rows() > 0 {
                     batches[table as usize].push(batch);
                 }
@@ -162,7 +174,7 @@ impl Tables {
                 batches[table as usize].push(RecordBatch::new_empty(table.schema()));
             }
         }
-        Ok(Tables { batches })
+        Tables { batches }
     }
 
     /// `table`'s record batches, in block order (at least one, maybe empty).
@@ -218,84 +230,87 @@ impl Tables {
     }
 }
 
-/// The five tables' record batches of `rows` ([`Table::ALL`] order), the
-/// columns' buffers handed over.
-fn into_record_batches(rows: Rows) -> Result<[RecordBatch; 5], ArrowError> {
-    let Rows {
-        blocks: b,
-        extrinsics: x,
-        calls: c,
-        events: e,
-        errors: r,
-    } = rows;
-    let batch =
-        |table: Table, columns: Vec<ArrayRef>| RecordBatch::try_new(table.schema(), columns);
-    Ok([
-        batch(
-            Table::Blocks,
-            vec![
-                u64s(b.number),
-                text(b.hash)?,
-                u32s(b.spec_version),
-                u32s(b.extrinsic_count),
-                optional(b.event_count),
-            ],
-        )?,
-        batch(
-            Table::Extrinsics,
-            vec![
-                u64s(x.block_number),
-                u32s(x.index),
-                Arc::new(UInt8Array::from(x.version)),
-                Arc::new(BooleanArray::from(x.signed)),
-                text(x.address)?,
-                text(x.signature)?,
-                Arc::new(UInt64Array::from(x.nonce)),
-                text(x.tip)?,
-                text(x.era)?,
-                text(x.mode)?,
-                Arc::new(UInt8Array::from(x.extension_version)),
-                text(x.extensions)?,
-                text(x.pallet)?,
-                text(x.call)?,
-                text(x.args)?,
-                u32s(x.length),
-                text(x.hash)?,
-                Arc::new(BooleanArray::from(x.success)),
-            ],
-        )?,
-        batch(
-            Table::Calls,
-            vec![
-                u64s(c.block_number),
-                u32s(c.extrinsic_index),
-                u32s(c.index),
-                u32s(c.parent_index),
-                u32s(c.depth),
-                text(c.pallet)?,
-                text(c.name)?,
-                text(c.args)?,
-                text(c.call_hash)?,
-            ],
-        )?,
-        batch(
-            Table::Events,
-            vec![
-                u64s(e.block_number),
-                u32s(e.index),
-                text(e.phase)?,
-                optional(e.extrinsic_index),
-                text(e.pallet)?,
-                text(e.name)?,
-                text(e.args)?,
-                e.topics.into_array(topic_item())?,
-            ],
-        )?,
-        batch(
-            Table::Errors,
-            vec![u64s(r.block_number), text(r.item)?, text(r.error)?],
-        )?,
-    ])
+impl Rows {
+    /// The five tables' record batches of these rows ([`Table::ALL`]
+    /// order), the columns' buffers handed over, not copied. The error is a
+    /// column past Arrow's 2 GiB of 32-bit offsets.
+    pub fn into_record_batches(self) -> Result<[RecordBatch; 5], ArrowError> {
+        let Rows {
+            blocks: b,
+            extrinsics: x,
+            calls: c,
+            events: e,
+            errors: r,
+        } = self;
+        let batch =
+            |table: Table, columns: Vec<ArrayRef>| RecordBatch::try_new(table.schema(), columns);
+        Ok([
+            batch(
+                Table::Blocks,
+                vec![
+                    u64s(b.number),
+                    text(b.hash)?,
+                    u32s(b.spec_version),
+                    u32s(b.extrinsic_count),
+                    optional(b.event_count),
+                ],
+            )?,
+            batch(
+                Table::Extrinsics,
+                vec![
+                    u64s(x.block_number),
+                    u32s(x.index),
+                    Arc::new(UInt8Array::from(x.version)),
+                    Arc::new(BooleanArray::from(x.signed)),
+                    text(x.address)?,
+                    text(x.signature)?,
+                    Arc::new(UInt64Array::from(x.nonce)),
+                    text(x.tip)?,
+                    text(x.era)?,
+                    text(x.mode)?,
+                    Arc::new(UInt8Array::from(x.extension_version)),
+                    text(x.extensions)?,
+                    text(x.pallet)?,
+                    text(x.call)?,
+                    text(x.args)?,
+                    u32s(x.length),
+                    text(x.hash)?,
+                    Arc::new(BooleanArray::from(x.success)),
+                ],
+            )?,
+            batch(
+                Table::Calls,
+                vec![
+                    u64s(c.block_number),
+                    u32s(c.extrinsic_index),
+                    u32s(c.index),
+                    u32s(c.parent_index),
+                    u32s(c.depth),
+                    text(c.pallet)?,
+                    text(c.name)?,
+                    text(c.args)?,
+                    text(c.call_hash)?,
+                ],
+            )?,
+            batch(
+                Table::Events,
+                vec![
+                    u64s(e.block_number),
+                    u32s(e.index),
+                    text(e.phase)?,
+                    optional(e.extrinsic_index),
+                    text(e.pallet)?,
+                    text(e.name)?,
+                    text(e.args)?,
+                    e.topics.into_array(topic_item())?,
+                ],
+            )?,
+            batch(
+                Table::Errors,
+                vec![u64s(r.block_number), text(r.item)?, text(r.error)?],
+            )?,
+        ])
+    }
 }
 
 /// The item field of the `events` table's `topics` lists.
