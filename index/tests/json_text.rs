@@ -14,7 +14,7 @@ use arrow_array::{Array, StringArray};
 use common::*;
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::{decode_value, Document, ValueRef};
-use ferroscale_index::{decode_block, Block, Table};
+use ferroscale_index::{decode_block, Block, Table, Tables};
 use ferroscale_test_support::Xorshift;
 use ferroscale_value::Value;
 
@@ -330,12 +330,13 @@ fn rows_written_back_to_back_into_one_column_stay_apart() {
 
 #[test]
 fn tables_are_in_block_order_whatever_thread_took_a_run() {
-    // Each thread decodes a run of consecutive blocks into batches of its
-    // own: the tables must still list every block once, in order, every
-    // row of a block together.
+    // Each thread decodes runs of consecutive blocks into batches of its
+    // own (one run per thread, cut further at 8 MB of SCALE): the tables
+    // must still list every block once, in order, every row of a block
+    // together. 150 blocks are 9 MB: two runs even on one thread.
     let decoders = decoders();
     let (large, small) = (block_18468942(), block_10000000());
-    let blocks: Vec<Block> = (0..41u64)
+    let blocks: Vec<Block> = (0..150u64)
         .map(|i| Block {
             number: 1_000 + i,
             ..if i % 3 == 0 {
@@ -345,7 +346,15 @@ fn tables_are_in_block_order_whatever_thread_took_a_run() {
             }
         })
         .collect();
-    let tables = decode_on_threads(3, &blocks, &decoders);
+    for threads in [3, 1] {
+        let tables = decode_on_threads(threads, &blocks, &decoders);
+        let runs = tables.batches(Table::Blocks).len();
+        assert!(runs >= threads.max(2), "{runs} runs on {threads} threads");
+        assert_block_order(&tables, &blocks);
+    }
+}
+
+fn assert_block_order(tables: &Tables, blocks: &[Block]) {
     let numbers = |table: Table, column: &str| -> Vec<u64> {
         tables
             .batches(table)
