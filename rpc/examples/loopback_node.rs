@@ -17,6 +17,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(m) => m.parse().map_err(|e| format!("minutes: {m:?}: {e}"))?,
         None => 10,
     };
+    let serving = minutes
+        .checked_mul(60)
+        .map(Duration::from_secs)
+        .ok_or_else(|| format!("minutes: {minutes} is too long"))?;
     let block = |runtime, dir: &str, events: bool| {
         let events = events.then(|| read_string(&format!("{dir}/events.hex")));
         TestBlock::from_fixture(
@@ -34,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "metadata/polkadot-v14-spec1000001.scale",
         ))
         .first_number(100)
-        .lifetime(Duration::from_secs(minutes * 60));
+        .lifetime(serving);
     for number in 100..=115u64 {
         node = node.block(match number {
             // The block that enacts an upgrade still runs the old runtime;
@@ -50,6 +54,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = node.start()?;
     println!("{}", server.ws_url());
     println!("blocks 100-115, serving for {minutes} min (Ctrl-C stops it)");
-    std::thread::sleep(Duration::from_secs(minutes * 60));
+    std::thread::sleep(serving);
     Ok(())
 }
