@@ -11,8 +11,8 @@ use ferroscale_metadata::Metadata;
 
 fn fixture(name: &str) -> PathBuf {
     // Verifies the file against the manifest (and fails clearly if absent).
-    ferroscale_test_support::read(name);
-    ferroscale_test_support::path(name)
+    ferroscale_fixtures::read(name);
+    ferroscale_fixtures::path(name)
 }
 
 fn run(args: &[&str]) -> Output {
@@ -41,7 +41,7 @@ const SPEC_9180: &str = "metadata/polkadot-v14-spec9180.scale";
 #[test]
 fn metadata_summary_lists_every_pallet() {
     let path = fixture(SPEC_9180);
-    let md = Metadata::load(&ferroscale_test_support::read(SPEC_9180)).unwrap();
+    let md = Metadata::load(&ferroscale_fixtures::read(SPEC_9180)).unwrap();
     let table = ok(&["metadata", path.to_str().unwrap()]);
     assert!(table.contains("spec:     polkadot 9180"), "{table}");
     for p in &md.pallets {
@@ -84,21 +84,18 @@ fn metadata_summary_lists_every_pallet() {
 #[test]
 fn extrinsics_and_events_decode_as_the_dynamic_layer_does() {
     let metadata = fixture(SPEC_9180);
-    let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(
+    let list: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
         "payloads/polkadot-block-10000000/extrinsics.json",
     ))
     .unwrap();
     let mut registry = Registry::new();
     registry
-        .load_metadata(&ferroscale_test_support::read(SPEC_9180))
+        .load_metadata(&ferroscale_fixtures::read(SPEC_9180))
         .unwrap();
     for hex in &list {
         let printed = ok(&["extrinsic", hex, "--metadata", metadata.to_str().unwrap()]);
         let expected = registry
-            .decode(
-                "Extrinsic",
-                &ferroscale_test_support::decode_hex(hex).unwrap(),
-            )
+            .decode("Extrinsic", &ferroscale_fixtures::decode_hex(hex).unwrap())
             .unwrap();
         assert_eq!(json(&printed), json(&expected.to_string()));
     }
@@ -159,7 +156,7 @@ fn ss58_round_trips_through_the_core_library() {
 fn generate_writes_the_module_codegen_renders() {
     let path = fixture("metadata/custom-values-v15.scale");
     let printed = ok(&["generate", path.to_str().unwrap()]);
-    let generated = ferroscale_codegen::generate(&ferroscale_test_support::read(
+    let generated = ferroscale_codegen::generate(&ferroscale_fixtures::read(
         "metadata/custom-values-v15.scale",
     ))
     .unwrap();
@@ -203,16 +200,16 @@ fn storage_keys_are_the_chain_s_own() {
     // Real keys of Polkadot block 10,000,000: the account read back from each
     // key, given to the command, must give the key again.
     let metadata = fixture(SPEC_9180);
-    let pairs: Vec<(String, String)> = serde_json::from_str(&ferroscale_test_support::read_string(
+    let pairs: Vec<(String, String)> = serde_json::from_str(&ferroscale_fixtures::read_string(
         "payloads/polkadot-block-10000000/storage_system_account.json",
     ))
     .unwrap();
     let mut registry = Registry::new();
     registry
-        .load_metadata(&ferroscale_test_support::read(SPEC_9180))
+        .load_metadata(&ferroscale_fixtures::read(SPEC_9180))
         .unwrap();
     for (key, _) in pairs.iter().take(5) {
-        let bytes = ferroscale_test_support::decode_hex(key).unwrap();
+        let bytes = ferroscale_fixtures::decode_hex(key).unwrap();
         let parts = registry
             .decode_storage_key("System", "Account", &bytes)
             .unwrap();
@@ -308,11 +305,7 @@ mod from_a_node {
     const BLOCK: &str = "payloads/polkadot-block-18468942";
 
     fn node(file: &str) -> TestServer {
-        let rt = TestRuntime::new(
-            "polkadot",
-            1000001,
-            vec![ferroscale_test_support::read(file)],
-        );
+        let rt = TestRuntime::new("polkadot", 1000001, vec![ferroscale_fixtures::read(file)]);
         TestNode::new(rt).start().expect("the test node starts")
     }
 
@@ -355,10 +348,7 @@ mod from_a_node {
         let out = dir.join("polkadot.scale");
         let out_arg = out.to_str().unwrap();
         ok(&["metadata", "--url", &server.ws_url(), "--save", out_arg]);
-        assert_eq!(
-            std::fs::read(&out).unwrap(),
-            ferroscale_test_support::read(V15)
-        );
+        assert_eq!(std::fs::read(&out).unwrap(), ferroscale_fixtures::read(V15));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -370,7 +360,7 @@ mod from_a_node {
         let by_url = ok(&["events", &events, "--url", &server.ws_url(), "--ss58", "0"]);
         assert_eq!(json(&by_url), json(&by_file));
         assert_eq!(json(&by_url).as_array().unwrap().len(), 58);
-        let list: Vec<String> = serde_json::from_slice(&ferroscale_test_support::read(&format!(
+        let list: Vec<String> = serde_json::from_slice(&ferroscale_fixtures::read(&format!(
             "{BLOCK}/extrinsics.json"
         )))
         .unwrap();
@@ -388,7 +378,7 @@ mod from_a_node {
         let v15 = path(V15);
         let value = r#"{"nonce": 5, "consumers": 0, "providers": 1, "sufficients": 0, "data": {"free": 10, "reserved": 0, "frozen": 0, "flags": 0}}"#;
         // `System.Account`'s value type, named by its registry id.
-        let md = ferroscale_metadata::Metadata::load(&ferroscale_test_support::read(V15)).unwrap();
+        let md = ferroscale_metadata::Metadata::load(&ferroscale_fixtures::read(V15)).unwrap();
         let (_, entry) = md.storage_entry("System", "Account").unwrap();
         let ferroscale_metadata::TypeRef::Id(id) = entry.value else {
             panic!("V15 storage types are registry ids")
@@ -444,7 +434,7 @@ mod from_a_node {
             "{err}"
         );
 
-        let rt = TestRuntime::new("x", 1, vec![ferroscale_test_support::read(V14)]);
+        let rt = TestRuntime::new("x", 1, vec![ferroscale_fixtures::read(V14)]);
         let other = TestNode::new(rt).not_substrate().start().unwrap();
         let out = run(&["events", "0x00", "--url", &other.http_url()]);
         assert_eq!(out.status.code(), Some(1));
@@ -452,7 +442,7 @@ mod from_a_node {
         assert!(err.contains("is not a Substrate node"), "{err}");
 
         // A node that answers too slowly for --rpc-timeout.
-        let rt = TestRuntime::new("x", 1, vec![ferroscale_test_support::read(V14)]);
+        let rt = TestRuntime::new("x", 1, vec![ferroscale_fixtures::read(V14)]);
         let slow = TestNode::new(rt)
             .delay("state_call", std::time::Duration::from_secs(4))
             .start()
@@ -476,15 +466,11 @@ mod from_a_node {
         let old = TestRuntime::new(
             "polkadot",
             9180,
-            vec![ferroscale_test_support::read(
+            vec![ferroscale_fixtures::read(
                 "metadata/polkadot-v14-spec9180.scale",
             )],
         );
-        let new = TestRuntime::new(
-            "polkadot",
-            1001002,
-            vec![ferroscale_test_support::read(V15)],
-        );
+        let new = TestRuntime::new("polkadot", 1001002, vec![ferroscale_fixtures::read(V15)]);
         let empty = |runtime| TestBlock {
             runtime,
             extrinsics: vec![],

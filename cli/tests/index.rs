@@ -57,7 +57,7 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 fn extrinsics(name: &str) -> Vec<String> {
-    serde_json::from_str(&ferroscale_test_support::read_string(name)).expect("extrinsics JSON")
+    serde_json::from_str(&ferroscale_fixtures::read_string(name)).expect("extrinsics JSON")
 }
 
 /// One JSON line of the file source (a made-up hash: the fixtures have no header).
@@ -77,7 +77,7 @@ fn line(number: u64, spec: u32, xts: &[String], events: Option<&str>) -> String 
 /// 200 of spec 1,000,001 (block 18,468,942 with its events).
 fn write_source(dir: &Path) -> PathBuf {
     let (x10, x18) = (extrinsics(BLOCK_10M), extrinsics(BLOCK_18M));
-    let events = ferroscale_test_support::read_string(EVENTS_18M);
+    let events = ferroscale_fixtures::read_string(EVENTS_18M);
     let events = events.trim();
     let mut text = String::new();
     for n in 0..3 {
@@ -94,7 +94,7 @@ fn write_source(dir: &Path) -> PathBuf {
 /// (pallet, event) → count over block 18,468,942's events, decoded by the
 /// dynamic layer apart from the indexer.
 fn independent_event_counts() -> BTreeMap<(String, String), u64> {
-    let bytes = ferroscale_test_support::read(META_1000001);
+    let bytes = ferroscale_fixtures::read(META_1000001);
     let md = Metadata::load(&bytes).expect("metadata");
     let entry = md
         .pallet("System")
@@ -109,7 +109,7 @@ fn independent_event_counts() -> BTreeMap<(String, String), u64> {
     let value = registry
         .decode(
             &format!("scale_info::{id}"),
-            &ferroscale_test_support::read_hex(EVENTS_18M),
+            &ferroscale_fixtures::read_hex(EVENTS_18M),
         )
         .expect("events");
     let mut counts = BTreeMap::new();
@@ -138,7 +138,7 @@ fn metadata_dir(dir: &Path) -> PathBuf {
     for (spec, name) in [(9180, META_9180), (1_000_001, META_1000001)] {
         std::fs::write(
             md.join("polkadot").join(format!("{spec}.scale")),
-            ferroscale_test_support::read(name),
+            ferroscale_fixtures::read(name),
         )
         .unwrap();
     }
@@ -283,11 +283,9 @@ fn index_writes_sorted_partitions_and_resumes() {
         "--out",
         out2.to_str().unwrap(),
         "--metadata",
-        ferroscale_test_support::path(META_9180).to_str().unwrap(),
+        ferroscale_fixtures::path(META_9180).to_str().unwrap(),
         "--metadata",
-        ferroscale_test_support::path(META_1000001)
-            .to_str()
-            .unwrap(),
+        ferroscale_fixtures::path(META_1000001).to_str().unwrap(),
     ]);
     assert!(
         out.status.success(),
@@ -320,7 +318,7 @@ fn index_errors_name_the_problem() {
     std::fs::create_dir_all(md.join("polkadot")).unwrap();
     std::fs::write(
         md.join("polkadot").join("9180.scale"),
-        ferroscale_test_support::read(META_9180),
+        ferroscale_fixtures::read(META_9180),
     )
     .unwrap();
     let summary = ok_json(&[
@@ -338,7 +336,7 @@ fn index_errors_name_the_problem() {
 
     // A file in the folder that is not that spec's metadata stops the run.
     std::fs::copy(
-        ferroscale_test_support::path(META_9180),
+        ferroscale_fixtures::path(META_9180),
         md.join("polkadot").join("1000001.scale"),
     )
     .unwrap();
@@ -397,12 +395,12 @@ fn index_errors_name_the_problem() {
 #[test]
 fn index_from_a_node() {
     use ferroscale_rpc::test_server::{TestBlock, TestNode, TestRuntime};
-    let read = ferroscale_test_support::read;
+    let read = ferroscale_fixtures::read;
     let (x10, x18) = (extrinsics(BLOCK_10M), extrinsics(BLOCK_18M));
-    let hex = |x: &String| ferroscale_test_support::decode_hex(x).unwrap();
+    let hex = |x: &String| ferroscale_fixtures::decode_hex(x).unwrap();
     let (x10b, x18b): (Vec<Vec<u8>>, Vec<Vec<u8>>) =
         (x10.iter().map(hex).collect(), x18.iter().map(hex).collect());
-    let events = ferroscale_test_support::read_hex(EVENTS_18M);
+    let events = ferroscale_fixtures::read_hex(EVENTS_18M);
     let mut node = TestNode::new(TestRuntime::new("polkadot", 9180, vec![read(META_9180)]))
         .runtime(TestRuntime::new(
             "polkadot",

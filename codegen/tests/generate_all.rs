@@ -10,8 +10,8 @@ fn version_of(bytes: &[u8]) -> u8 {
 #[test]
 fn every_v14_plus_fixture_generates_parseable_deterministic_code() {
     let mut generated = 0;
-    for entry in ferroscale_test_support::entries_under("metadata") {
-        let bytes = ferroscale_test_support::read(entry.name);
+    for entry in ferroscale_fixtures::entries_under("metadata") {
+        let bytes = ferroscale_fixtures::read(entry.name);
         if version_of(&bytes) < 14 {
             continue;
         }
@@ -28,8 +28,8 @@ fn every_v14_plus_fixture_generates_parseable_deterministic_code() {
 #[test]
 fn pre_v14_metadata_points_to_the_dynamic_layer() {
     let mut refused = 0;
-    for entry in ferroscale_test_support::entries_under("metadata") {
-        let bytes = ferroscale_test_support::read(entry.name);
+    for entry in ferroscale_fixtures::entries_under("metadata") {
+        let bytes = ferroscale_fixtures::read(entry.name);
         if version_of(&bytes) >= 14 {
             continue;
         }
@@ -51,7 +51,7 @@ fn garbage_and_truncated_metadata_are_errors() {
         generate(b"not metadata at all"),
         Err(CodegenError::Decode(_))
     ));
-    let bytes = ferroscale_test_support::read("metadata/polkadot-v15-spec1001002.scale");
+    let bytes = ferroscale_fixtures::read("metadata/polkadot-v15-spec1001002.scale");
     for cut in [5, 100, bytes.len() / 2, bytes.len() - 1] {
         assert!(generate(&bytes[..cut]).is_err(), "cut at {cut}");
     }
@@ -87,8 +87,8 @@ fn a_type_containing_itself_through_anonymous_types_is_refused() {
 #[test]
 fn runtime_apis_and_view_functions_are_generated_from_v15_and_v16_only() {
     let (mut with_apis, mut v14) = (0, 0);
-    for entry in ferroscale_test_support::entries_under("metadata") {
-        let bytes = ferroscale_test_support::read(entry.name);
+    for entry in ferroscale_fixtures::entries_under("metadata") {
+        let bytes = ferroscale_fixtures::read(entry.name);
         if version_of(&bytes) < 14 {
             continue;
         }

@@ -149,7 +149,7 @@ fn values_agree_with_py_scale_codec() {
                 ours: decode_value(&ctx, item.ty, &item.bytes).map_err(|e| e.to_string()),
             });
         }
-        request.push(json!({"metadata": hex(&ferroscale_test_support::read(name)), "ss58": Json::Null, "cases": py_cases}));
+        request.push(json!({"metadata": hex(&ferroscale_fixtures::read(name)), "ss58": Json::Null, "cases": py_cases}));
         groups.push(cases);
     }
 
@@ -161,21 +161,21 @@ fn values_agree_with_py_scale_codec() {
         let ctx = Context::new(&l.graph)
             .with_runtime(&l.imported.runtime)
             .with_ss58(Some(0));
-        let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(
+        let list: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
             "payloads/polkadot-block-10000000/extrinsics.json",
         ))
         .unwrap();
         let mut cases = Vec::new();
         let mut py_cases = Vec::new();
         for (i, h) in list.iter().enumerate() {
-            let bytes = ferroscale_test_support::decode_hex(h).unwrap();
+            let bytes = ferroscale_fixtures::decode_hex(h).unwrap();
             py_cases.push(json!(["Extrinsic", hex(&bytes)]));
             cases.push(Case {
                 label: format!("block 10000000 extrinsic {i}"),
                 ours: decode_value(&ctx, xt, &bytes).map_err(|e| e.to_string()),
             });
         }
-        request.push(json!({"metadata": hex(&ferroscale_test_support::read(name)), "ss58": 0, "cases": py_cases}));
+        request.push(json!({"metadata": hex(&ferroscale_fixtures::read(name)), "ss58": 0, "cases": py_cases}));
         groups.push(cases);
     }
 
@@ -213,7 +213,7 @@ fn values_agree_with_py_scale_codec() {
                 ours: decode_value(&ctx, events_ty, &bytes).map_err(|e| e.to_string()),
             });
         }
-        request.push(json!({"metadata": hex(&ferroscale_test_support::read(name)), "ss58": 0, "cases": py_cases}));
+        request.push(json!({"metadata": hex(&ferroscale_fixtures::read(name)), "ss58": 0, "cases": py_cases}));
         groups.push(cases);
     }
 
@@ -246,7 +246,7 @@ fn values_agree_with_py_scale_codec() {
         let mut cases = Vec::new();
         let mut py_cases = Vec::new();
         for (file, ty_string) in inputs {
-            let bytes = ferroscale_test_support::read_hex(&file);
+            let bytes = ferroscale_fixtures::read_hex(&file);
             py_cases.push(json!([ty_string, hex(&bytes)]));
             cases.push(Case {
                 label: format!("{file} as {ty_string}"),

@@ -449,15 +449,14 @@ fn polkadot_block_10000000_extrinsics_and_accounts_agree_with_decode_value() {
     let mut l = common::load("metadata/polkadot-v14-spec9180.scale");
     let xt = l.extrinsic_node();
     let account_ty = l.storage_type("System.Account");
-    let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(
+    let list: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
         "payloads/polkadot-block-10000000/extrinsics.json",
     ))
     .expect("json");
-    let accounts: Vec<(String, String)> =
-        serde_json::from_str(&ferroscale_test_support::read_string(
-            "payloads/polkadot-block-10000000/storage_system_account.json",
-        ))
-        .expect("json");
+    let accounts: Vec<(String, String)> = serde_json::from_str(&ferroscale_fixtures::read_string(
+        "payloads/polkadot-block-10000000/storage_system_account.json",
+    ))
+    .expect("json");
     assert!(!list.is_empty() && !accounts.is_empty());
     let mut tally = Tally::default();
     for ss58 in [None, Some(0), Some(42)] {
@@ -466,14 +465,14 @@ fn polkadot_block_10000000_extrinsics_and_accounts_agree_with_decode_value() {
             .with_ss58(ss58);
         let mut reused = Document::new();
         for (i, h) in list.iter().enumerate() {
-            let bytes = ferroscale_test_support::decode_hex(h).expect("hex");
+            let bytes = ferroscale_fixtures::decode_hex(h).expect("hex");
             let label = format!("block extrinsic {i} ss58 {ss58:?}");
             if !compare_with_broken(&ctx, xt, &bytes, &label, &mut reused, &mut tally) {
                 tally.fail(&label, "the block's extrinsic does not decode".into());
             }
         }
         for (key, h) in &accounts {
-            let bytes = ferroscale_test_support::decode_hex(h).expect("hex");
+            let bytes = ferroscale_fixtures::decode_hex(h).expect("hex");
             let label = format!("System.Account {key} ss58 {ss58:?}");
             if !compare_with_broken(&ctx, account_ty, &bytes, &label, &mut reused, &mut tally) {
                 tally.fail(&label, "the stored account does not decode".into());
@@ -482,7 +481,7 @@ fn polkadot_block_10000000_extrinsics_and_accounts_agree_with_decode_value() {
     }
     // Spot check on the real data: the document reads the first extrinsic's call.
     let ctx = Context::new(&l.graph).with_runtime(&l.imported.runtime);
-    let first = ferroscale_test_support::decode_hex(&list[0]).expect("hex");
+    let first = ferroscale_fixtures::decode_hex(&list[0]).expect("hex");
     let doc = Document::decode(&ctx, xt, &first).expect("decodes");
     let call = doc.root().get("call").expect("call");
     assert_eq!(
@@ -511,7 +510,7 @@ fn subtensor_payloads_agree_with_decode_value() {
         let ctx = registry.context().with_ss58(ss58);
         let mut reused = Document::new();
         for (p, &ty) in payloads.iter().zip(&types) {
-            let bytes = ferroscale_test_support::read_hex(p.file);
+            let bytes = ferroscale_fixtures::read_hex(p.file);
             let label = format!("{} as {} ss58 {ss58:?}", p.file, p.type_string);
             if !compare_with_broken(&ctx, ty, &bytes, &label, &mut reused, &mut tally) {
                 tally.fail(&label, "the payload does not decode".into());
@@ -1109,8 +1108,8 @@ fn legacy_metadata_items_and_block_5000000_agree_with_decode_value() {
     use ferroscale_metadata::{Metadata, StorageModifier};
     let mut tally = Tally::default();
     let (mut items, mut unresolved) = (0usize, 0usize);
-    for entry in ferroscale_test_support::entries_under("metadata") {
-        let raw = ferroscale_test_support::read(entry.name);
+    for entry in ferroscale_fixtures::entries_under("metadata") {
+        let raw = ferroscale_fixtures::read(entry.name);
         let md = Metadata::load(&raw).expect("metadata loads");
         if md.version >= 14 {
             continue;
@@ -1188,11 +1187,11 @@ fn legacy_metadata_items_and_block_5000000_agree_with_decode_value() {
     let mut registry = Registry::with_presets(&["core", "legacy", "polkadot"]).expect("presets");
     registry.set_active_spec_version_id(30);
     registry
-        .load_metadata(&ferroscale_test_support::read(
+        .load_metadata(&ferroscale_fixtures::read(
             "metadata/polkadot-v12-spec30.scale",
         ))
         .expect("metadata");
-    let md = Metadata::load(&ferroscale_test_support::read(
+    let md = Metadata::load(&ferroscale_fixtures::read(
         "metadata/polkadot-v12-spec30.scale",
     ))
     .expect("loads");
@@ -1204,15 +1203,14 @@ fn legacy_metadata_items_and_block_5000000_agree_with_decode_value() {
         .to_string();
     let xt = registry.resolve("Extrinsic").expect("Extrinsic");
     let validators = registry.resolve(&validators_ty).expect("validators type");
-    let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(
+    let list: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
         "payloads/polkadot-block-5000000/extrinsics.json",
     ))
     .expect("json");
-    let stored: Vec<(String, String)> =
-        serde_json::from_str(&ferroscale_test_support::read_string(
-            "payloads/polkadot-block-5000000/storage_staking_validators.json",
-        ))
-        .expect("json");
+    let stored: Vec<(String, String)> = serde_json::from_str(&ferroscale_fixtures::read_string(
+        "payloads/polkadot-block-5000000/storage_staking_validators.json",
+    ))
+    .expect("json");
     // An event record for every event of the runtime whose arguments the
     // example generator can fill, put together byte by byte: phase
     // ApplyExtrinsic(n), the pallet and event index, the encoded arguments,
@@ -1266,7 +1264,7 @@ fn legacy_metadata_items_and_block_5000000_agree_with_decode_value() {
                 .map(|(_, h)| (validators, "validator prefs", h)),
         );
         for (i, (ty, what, h)) in inputs.enumerate() {
-            let bytes = ferroscale_test_support::decode_hex(h).expect("hex");
+            let bytes = ferroscale_fixtures::decode_hex(h).expect("hex");
             let label = format!("block 5000000 {what} {i} ss58 {ss58:?}");
             if !compare_with_broken(&ctx, ty, &bytes, &label, &mut reused, &mut tally) {
                 tally.fail(&label, "the block's value does not decode".into());
@@ -1390,8 +1388,8 @@ fn calls_counts_the_calls_built_and_a_recycled_document_decodes_the_same() {
     assert_eq!(doc.calls(), Some(1));
     // A value without calls.
     let account_ty = l.storage_type("System.Account");
-    let account = ferroscale_test_support::decode_hex(
-        &serde_json::from_str::<Vec<(String, String)>>(&ferroscale_test_support::read_string(
+    let account = ferroscale_fixtures::decode_hex(
+        &serde_json::from_str::<Vec<(String, String)>>(&ferroscale_fixtures::read_string(
             "payloads/polkadot-block-10000000/storage_system_account.json",
         ))
         .expect("json")[0]

@@ -7,18 +7,18 @@ use ferroscale_dynamic::Error;
 use ferroscale_metadata::Metadata;
 
 fn setup() -> (Metadata, Registry, Vec<Vec<u8>>) {
-    let md = Metadata::load(&ferroscale_test_support::read(
+    let md = Metadata::load(&ferroscale_fixtures::read(
         "metadata/polkadot-v14-spec1000001.scale",
     ))
     .unwrap();
     let registry = Registry::from_metadata(&md).unwrap();
-    let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(
+    let list: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
         "payloads/polkadot-block-18468942/extrinsics.json",
     ))
     .unwrap();
     let xts = list
         .iter()
-        .map(|h| ferroscale_test_support::decode_hex(h).unwrap())
+        .map(|h| ferroscale_fixtures::decode_hex(h).unwrap())
         .collect();
     (md, registry, xts)
 }
@@ -102,8 +102,8 @@ fn a_bad_address_in_a_signed_extrinsic_names_the_address() {
 #[test]
 fn a_bad_element_of_a_list_names_its_position() {
     let (md, mut registry, _) = setup();
-    let events = ferroscale_test_support::decode_hex(
-        ferroscale_test_support::read_string("payloads/polkadot-block-18468942/events.hex").trim(),
+    let events = ferroscale_fixtures::decode_hex(
+        ferroscale_fixtures::read_string("payloads/polkadot-block-18468942/events.hex").trim(),
     )
     .unwrap();
     // Cut the list inside its last record.

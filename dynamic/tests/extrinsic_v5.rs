@@ -34,7 +34,7 @@ fn polkadot_v16() -> Chain {
 }
 
 fn chain(fixture: &str) -> Chain {
-    let bytes = ferroscale_test_support::read(fixture);
+    let bytes = ferroscale_fixtures::read(fixture);
     let metadata = Metadata::from_bytes(&bytes).expect("V16 metadata");
     let mut graph = TypeGraph::new();
     let imported = import_metadata(&mut graph, &metadata).expect("import");

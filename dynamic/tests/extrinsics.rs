@@ -7,21 +7,21 @@ use ferroscale_dynamic::{decode_value, Context, Node, Special, TypeGraph};
 
 #[test]
 fn block_10000000_extrinsics_decode_and_round_trip() {
-    let md = ferroscale_test_support::read("metadata/polkadot-v14-spec9180.scale");
+    let md = ferroscale_fixtures::read("metadata/polkadot-v14-spec9180.scale");
     let mut graph = TypeGraph::new();
     let imported = import_metadata_bytes(&mut graph, &md).expect("import");
     let xt = graph.add(Node::Special(Special::Extrinsic), Some("Extrinsic".into()));
     let ctx = Context::new(&graph)
         .with_runtime(&imported.runtime)
         .with_ss58(Some(0));
-    let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(
+    let list: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
         "payloads/polkadot-block-10000000/extrinsics.json",
     ))
     .expect("json");
     assert!(!list.is_empty());
     let mut signed = 0;
     for (i, h) in list.iter().enumerate() {
-        let bytes = ferroscale_test_support::decode_hex(h).expect("hex");
+        let bytes = ferroscale_fixtures::decode_hex(h).expect("hex");
         let v = decode_value(&ctx, xt, &bytes).unwrap_or_else(|e| panic!("extrinsic {i}: {e}"));
         let call = v.get("call").expect("call");
         let module = call
@@ -75,7 +75,7 @@ fn block_10000000_extrinsics_decode_and_round_trip() {
     let first = decode_value(
         &ctx,
         xt,
-        &ferroscale_test_support::decode_hex(&list[0]).unwrap(),
+        &ferroscale_fixtures::decode_hex(&list[0]).unwrap(),
     )
     .unwrap();
     assert_eq!(
@@ -101,7 +101,7 @@ fn compact_len(bytes: &[u8]) -> u128 {
 /// included, is the value of the default context.
 #[test]
 fn the_extrinsic_call_hash_can_be_left_out() {
-    let md = ferroscale_test_support::read("metadata/polkadot-v14-spec1000001.scale");
+    let md = ferroscale_fixtures::read("metadata/polkadot-v14-spec1000001.scale");
     let mut graph = TypeGraph::new();
     let imported = import_metadata_bytes(&mut graph, &md).expect("import");
     let xt = graph.add(Node::Special(Special::Extrinsic), Some("Extrinsic".into()));
@@ -110,13 +110,13 @@ fn the_extrinsic_call_hash_can_be_left_out() {
         extrinsic_call_hash: false,
         ..full
     };
-    let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(
+    let list: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
         "payloads/polkadot-block-18468942/extrinsics.json",
     ))
     .expect("json");
     assert_eq!(list.len(), 4);
     for h in &list {
-        let bytes = ferroscale_test_support::decode_hex(h).expect("hex");
+        let bytes = ferroscale_fixtures::decode_hex(h).expect("hex");
         let mut expected = decode_value(&full, xt, &bytes).expect("decode");
         let got = decode_value(&without, xt, &bytes).expect("decode");
         let hash = entry_mut(entry_mut(&mut expected, "call"), "call_hash");

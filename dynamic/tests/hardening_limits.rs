@@ -68,7 +68,7 @@ fn vec_vec_u8_claiming_2_pow_30_elements_in_16_bytes() {
 /// The same claim against a real `Vec<Vec<u8>>` of the Polkadot registry.
 #[test]
 fn vec_vec_u8_of_the_polkadot_registry_claiming_2_pow_30_elements() {
-    let bytes = ferroscale_test_support::read("metadata/polkadot-v14-spec9180.scale");
+    let bytes = ferroscale_fixtures::read("metadata/polkadot-v14-spec9180.scale");
     let mut g = TypeGraph::new();
     let imported = import_metadata_bytes(&mut g, &bytes).expect("imports");
     let ty = (0..imported.types.count)
@@ -268,7 +268,7 @@ fn compact_past_2_pow_128_is_refused_for_u128() {
 fn metadata_with_a_2_pow_30_type_count() {
     use ferroscale_metadata::Metadata;
 
-    let real = ferroscale_test_support::read("metadata/polkadot-v14-spec9180.scale");
+    let real = ferroscale_fixtures::read("metadata/polkadot-v14-spec9180.scale");
     // Magic, version 14, then the type count: a compact that is 2 bytes long
     // in the real blob (~700 types). Replace it by 2^30.
     let mut hostile = real[..5].to_vec();
@@ -334,7 +334,7 @@ fn metadata_with_a_2_pow_30_type_count() {
 fn nested_calls_of_a_real_runtime_stop_within_a_spawned_threads_stack() {
     use ferroscale_dynamic::registry::Registry;
     use ferroscale_metadata::Metadata;
-    let md = Metadata::load(&ferroscale_test_support::read(
+    let md = Metadata::load(&ferroscale_fixtures::read(
         "metadata/polkadot-v14-spec1000001.scale",
     ))
     .unwrap();

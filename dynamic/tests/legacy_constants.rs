@@ -57,8 +57,8 @@ struct Group {
 
 fn groups() -> Vec<Group> {
     let mut out = Vec::new();
-    for entry in ferroscale_test_support::entries_under("metadata") {
-        let md = Metadata::load(&ferroscale_test_support::read(entry.name)).unwrap();
+    for entry in ferroscale_fixtures::entries_under("metadata") {
+        let md = Metadata::load(&ferroscale_fixtures::read(entry.name)).unwrap();
         if md.version >= 14 {
             continue;
         }

@@ -42,26 +42,26 @@ fn registry() -> Registry {
     let mut registry = Registry::with_presets(&PRESETS).unwrap_or_else(|e| panic!("{e}"));
     registry.set_active_spec_version_id(SPEC);
     registry
-        .load_metadata(&ferroscale_test_support::read(METADATA))
+        .load_metadata(&ferroscale_fixtures::read(METADATA))
         .unwrap_or_else(|e| panic!("{e}"));
     registry
 }
 
 fn extrinsics() -> Vec<String> {
-    serde_json::from_str(&ferroscale_test_support::read_string(EXTRINSICS)).unwrap()
+    serde_json::from_str(&ferroscale_fixtures::read_string(EXTRINSICS)).unwrap()
 }
 
 fn validators() -> Vec<(String, String)> {
-    serde_json::from_str(&ferroscale_test_support::read_string(VALIDATORS)).unwrap()
+    serde_json::from_str(&ferroscale_fixtures::read_string(VALIDATORS)).unwrap()
 }
 
 fn bytes(hex: &str) -> Vec<u8> {
-    ferroscale_test_support::decode_hex(hex).unwrap()
+    ferroscale_fixtures::decode_hex(hex).unwrap()
 }
 
 /// The value type of Staking.Validators, as the V12 metadata names it.
 fn validators_type() -> String {
-    let md = Metadata::load(&ferroscale_test_support::read(METADATA)).unwrap();
+    let md = Metadata::load(&ferroscale_fixtures::read(METADATA)).unwrap();
     let entry = md
         .pallet("Staking")
         .and_then(|p| p.storage_entry("Validators"))
@@ -78,7 +78,7 @@ fn reference(items: &[(String, String)]) -> Vec<Json> {
     let request = json!({
         "presets": PRESETS,
         "spec": SPEC,
-        "metadata": ferroscale_core::hex::encode_prefixed(&ferroscale_test_support::read(METADATA))[2..],
+        "metadata": ferroscale_core::hex::encode_prefixed(&ferroscale_fixtures::read(METADATA))[2..],
         "items": items.iter().map(|(t, h)| json!([t, h.trim_start_matches("0x")])).collect::<Vec<_>>(),
     });
     let out = ferroscale_test_support::reference::run_python(

@@ -12,9 +12,9 @@ use ferroscale_value::Value;
 
 /// Every metadata fixture: (name, bytes).
 fn fixtures() -> Vec<(String, Vec<u8>)> {
-    ferroscale_test_support::entries_under("metadata")
+    ferroscale_fixtures::entries_under("metadata")
         .iter()
-        .map(|e| (e.name.to_string(), ferroscale_test_support::read(e.name)))
+        .map(|e| (e.name.to_string(), ferroscale_fixtures::read(e.name)))
         .collect()
 }
 

@@ -9,15 +9,15 @@ use ferroscale_metadata::{Metadata, StorageHasher};
 use ferroscale_value::Value;
 
 fn metadata(name: &str) -> Metadata {
-    Metadata::load(&ferroscale_test_support::read(name)).expect("metadata loads")
+    Metadata::load(&ferroscale_fixtures::read(name)).expect("metadata loads")
 }
 
 fn hex(s: &str) -> Vec<u8> {
-    ferroscale_test_support::decode_hex(s).expect("hex")
+    ferroscale_fixtures::decode_hex(s).expect("hex")
 }
 
 fn account_pairs() -> Vec<(Vec<u8>, Vec<u8>)> {
-    let pairs: Vec<(String, String)> = serde_json::from_str(&ferroscale_test_support::read_string(
+    let pairs: Vec<(String, String)> = serde_json::from_str(&ferroscale_fixtures::read_string(
         "payloads/polkadot-block-10000000/storage_system_account.json",
     ))
     .expect("json");
@@ -72,7 +72,7 @@ fn system_account_keys_read_back_and_rebuild_and_values_decode_by_name() {
 
 #[test]
 fn registry_over_a_loaded_metadata_equals_one_over_its_bytes() {
-    let bytes = ferroscale_test_support::read("metadata/polkadot-v14-spec9180.scale");
+    let bytes = ferroscale_fixtures::read("metadata/polkadot-v14-spec9180.scale");
     let md = Metadata::load(&bytes).unwrap();
     let mut from_model = Registry::from_metadata(&md).unwrap();
     let mut from_bytes = Registry::new();
@@ -180,8 +180,7 @@ fn wrong_names_and_foreign_keys_are_errors_that_say_what() {
 fn py_scale_codec_common_strings_resolve_against_v14_metadata() {
     let md = metadata("metadata/polkadot-v14-spec1000001.scale");
     let mut registry = Registry::from_metadata(&md).unwrap();
-    let events =
-        ferroscale_test_support::read_string("payloads/polkadot-block-18468942/events.hex");
+    let events = ferroscale_fixtures::read_string("payloads/polkadot-block-18468942/events.hex");
     let events = hex(events.trim());
     let by_name = registry.decode_events(&events).unwrap();
     let Value::List(records) = &by_name else {
@@ -203,7 +202,7 @@ fn py_scale_codec_common_strings_resolve_against_v14_metadata() {
     .unwrap();
     assert_eq!(&first, &records[0]);
 
-    let extrinsics: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(
+    let extrinsics: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
         "payloads/polkadot-block-18468942/extrinsics.json",
     ))
     .unwrap();

@@ -22,14 +22,14 @@ impl Rng {
 
 #[test]
 fn every_prefix_of_real_extrinsics_and_random_bytes_against_every_type() {
-    let md = ferroscale_test_support::read("metadata/polkadot-v14-spec9180.scale");
+    let md = ferroscale_fixtures::read("metadata/polkadot-v14-spec9180.scale");
     let mut graph = TypeGraph::new();
     let imported = import_metadata_bytes(&mut graph, &md).expect("import");
     let xt = graph.add(Node::Special(Special::Extrinsic), Some("Extrinsic".into()));
     let ctx = Context::new(&graph)
         .with_runtime(&imported.runtime)
         .with_ss58(Some(0));
-    let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(
+    let list: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
         "payloads/polkadot-block-10000000/extrinsics.json",
     ))
     .expect("json");
@@ -37,7 +37,7 @@ fn every_prefix_of_real_extrinsics_and_random_bytes_against_every_type() {
     // Every strict prefix of every extrinsic (but the 30 KB inherent, sampled) fails cleanly.
     let mut prefixes = 0;
     for h in &list {
-        let bytes = ferroscale_test_support::decode_hex(h).unwrap();
+        let bytes = ferroscale_fixtures::decode_hex(h).unwrap();
         let step = (bytes.len() / 2000).max(1);
         for cut in (0..bytes.len()).step_by(step) {
             prefixes += 1;

@@ -9,7 +9,7 @@ use ferroscale_dynamic::{
 use ferroscale_value::Value;
 
 fn hex(s: &str) -> Vec<u8> {
-    ferroscale_test_support::decode_hex(s).unwrap()
+    ferroscale_fixtures::decode_hex(s).unwrap()
 }
 
 struct G {

@@ -388,7 +388,7 @@ fn batch_decode_equals_one_by_one() {
 #[test]
 fn portable_metadata_names_resolve_through_the_registry() {
     let mut r = with(&["core"]);
-    r.load_metadata(&ferroscale_test_support::read(
+    r.load_metadata(&ferroscale_fixtures::read(
         "metadata/polkadot-v14-spec9180.scale",
     ))
     .unwrap_or_else(|e| panic!("{e}"));
@@ -419,16 +419,13 @@ fn portable_metadata_names_resolve_through_the_registry() {
     let v = r.decode("Vec<scale_info::0>", &[0]).unwrap();
     assert_eq!(v, Value::List(vec![]));
     // Extrinsics of block 10,000,000 decode through the registry's runtime.
-    let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(
+    let list: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
         "payloads/polkadot-block-10000000/extrinsics.json",
     ))
     .unwrap();
     for hex in &list {
         let xt = r
-            .decode(
-                "Extrinsic",
-                &ferroscale_test_support::decode_hex(hex).unwrap(),
-            )
+            .decode("Extrinsic", &ferroscale_fixtures::decode_hex(hex).unwrap())
             .unwrap();
         assert!(xt.get("call").is_some());
     }

@@ -15,7 +15,7 @@ use ferroscale_metadata::Metadata;
 use ferroscale_value::Value;
 
 fn registry(fixture: &str) -> (Registry, Vec<u8>) {
-    let bytes = ferroscale_test_support::read(fixture);
+    let bytes = ferroscale_fixtures::read(fixture);
     let mut registry = Registry::new();
     registry.load_metadata(&bytes).expect("metadata loads");
     (registry, bytes)
@@ -199,7 +199,7 @@ fn resolved_methods_are_shared_until_the_metadata_changes() {
     let again = registry.runtime_api("Core", "version").unwrap();
     assert!(std::sync::Arc::ptr_eq(&first, &again));
 
-    let other = ferroscale_test_support::read("metadata/polkadot-v16-spec2003000.scale");
+    let other = ferroscale_fixtures::read("metadata/polkadot-v16-spec2003000.scale");
     registry
         .load_metadata(&other)
         .expect("second metadata loads");
@@ -235,7 +235,7 @@ fn resolved_methods_are_shared_until_the_metadata_changes() {
 #[test]
 fn a_recorded_subtensor_answer_decodes_by_name() {
     let (mut registry, bytes) = registry("metadata/subtensor-v15-spec343.scale");
-    let answer = ferroscale_test_support::read_hex("payloads/subtensor/subnets_info.hex");
+    let answer = ferroscale_fixtures::read_hex("payloads/subtensor/subnets_info.hex");
     let call = registry
         .runtime_api("SubnetInfoRuntimeApi", "get_subnets_info")
         .expect("SubnetInfoRuntimeApi.get_subnets_info");

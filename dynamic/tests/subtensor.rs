@@ -14,7 +14,7 @@ use ferroscale_dynamic::portable::import_registry;
 use ferroscale_dynamic::{decode_value, Context, Node, TypeGraph, TypeIdx};
 
 fn registry() -> (TypeGraph, ferroscale_dynamic::portable::PortableTypes) {
-    let json = ferroscale_test_support::read_string("payloads/subtensor/test_types.json");
+    let json = ferroscale_fixtures::read_string("payloads/subtensor/test_types.json");
     let reg: scale_info::PortableRegistry = serde_json::from_str(&json).expect("registry json");
     let mut graph = TypeGraph::new();
     let types = import_registry(&mut graph, &reg, "scale_info").expect("import");
@@ -40,7 +40,7 @@ fn vec_of(
 fn delegates_info_decodes_as_vec_of_delegate_info() {
     let (mut graph, types) = registry();
     let ty = vec_of(&mut graph, &types, "DelegateInfo");
-    let bytes = ferroscale_test_support::read_hex("payloads/subtensor/delegates_info.hex");
+    let bytes = ferroscale_fixtures::read_hex("payloads/subtensor/delegates_info.hex");
     let ctx = Context::new(&graph).with_ss58(Some(42));
     let v = decode_value(&ctx, ty, &bytes).expect("decode");
     let items = v.as_items().expect("list");
@@ -100,7 +100,7 @@ fn other_runtime_api_results_decode() {
     }
     let ctx = Context::new(&graph).with_ss58(Some(42));
     for (file, ty) in tys {
-        let bytes = ferroscale_test_support::read_hex(file);
+        let bytes = ferroscale_fixtures::read_hex(file);
         match decode_value(&ctx, ty, &bytes) {
             Ok(v) => {
                 let n = v.as_items().map_or(0, |i| i.len());
@@ -136,7 +136,7 @@ fn uint(v: &Value, key: &str) -> u128 {
 fn every_payload_file_decodes_completely_and_roundtrips() {
     let (mut registry, reg) = payload_registry();
     for p in st::payloads(&reg) {
-        let bytes = ferroscale_test_support::read_hex(p.file);
+        let bytes = ferroscale_fixtures::read_hex(p.file);
         // Registry::decode refuses trailing bytes: every byte is consumed.
         let v = registry
             .decode(&p.type_string, &bytes)
@@ -161,7 +161,7 @@ fn neurons_carry_the_rao_stake_fields() {
         ),
     ] {
         let v = registry
-            .decode(ty, &ferroscale_test_support::read_hex(file))
+            .decode(ty, &ferroscale_fixtures::read_hex(file))
             .unwrap();
         for (i, n) in v.as_items().unwrap().iter().enumerate() {
             // uids are 0..n on subnet 2; the stake map sums to total_stake,
@@ -191,7 +191,7 @@ fn neurons_carry_the_rao_stake_fields() {
 #[test]
 fn subnets_info_lists_every_subnet_by_netuid() {
     let (mut registry, _) = payload_registry();
-    let bytes = ferroscale_test_support::read_hex("payloads/subtensor/subnets_info.hex");
+    let bytes = ferroscale_fixtures::read_hex("payloads/subtensor/subnets_info.hex");
     let v = registry.decode("Vec<Option<SubnetInfo>>", &bytes).unwrap();
     let subnets = v.as_items().unwrap();
     for (i, s) in subnets.iter().enumerate() {
@@ -214,7 +214,7 @@ fn the_registry_layouts_do_not_fit_neurons_and_subnets() {
         ("payloads/subtensor/neurons.hex", "NeuronInfo"),
         ("payloads/subtensor/neurons_lite.hex", "NeuronInfoLite"),
     ] {
-        let bytes = ferroscale_test_support::read_hex(file);
+        let bytes = ferroscale_fixtures::read_hex(file);
         let id = st::id_by_name(&reg, name);
         let whole = format!("Vec<scale_info::{id}>");
         assert!(
@@ -261,7 +261,7 @@ fn the_registry_layouts_do_not_fit_neurons_and_subnets() {
     let e = bare
         .decode(
             "Vec<Option<SubnetInfo>>",
-            &ferroscale_test_support::read_hex("payloads/subtensor/subnets_info.hex"),
+            &ferroscale_fixtures::read_hex("payloads/subtensor/subnets_info.hex"),
         )
         .unwrap_err();
     assert!(e.to_string().contains("SubnetInfo"), "{e}");

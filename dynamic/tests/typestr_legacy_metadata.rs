@@ -121,13 +121,13 @@ fn every_legacy_metadata_type_string_resolves() {
     let mut distinct = BTreeSet::new();
     let mut expected_failures = 0usize;
     let mut failures = Vec::new();
-    let fixtures: Vec<_> = ferroscale_test_support::entries_under("metadata")
+    let fixtures: Vec<_> = ferroscale_fixtures::entries_under("metadata")
         .into_iter()
         .filter(|e| e.name.ends_with(".scale"))
         .collect();
     let mut legacy_files = 0;
     for entry in fixtures {
-        let md = Metadata::load(&ferroscale_test_support::read(entry.name))
+        let md = Metadata::load(&ferroscale_fixtures::read(entry.name))
             .unwrap_or_else(|e| panic!("{}: {e}", entry.name));
         if md.version >= 14 {
             continue;

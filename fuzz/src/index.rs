@@ -8,7 +8,7 @@
 //!
 //! `index/tests/smoke_fuzz.rs` includes this file by path for the bounded
 //! run of every `cargo test`, so it uses only crates that test sees
-//! (ferroscale-index, ferroscale-core, ferroscale-test-support, serde_json).
+//! (ferroscale-index, ferroscale-core, ferroscale-fixtures, serde_json).
 
 use std::io::Cursor;
 use std::sync::OnceLock;
@@ -62,7 +62,7 @@ pub fn item_seeds() -> Vec<Vec<u8>> {
     seeds.extend(extrinsics(BLOCK_10000000).iter().map(|x| tagged(1, x)));
     seeds.push(tagged(
         2,
-        &ferroscale_test_support::read_hex(&format!("{BLOCK_18468942}/events.hex")),
+        &ferroscale_fixtures::read_hex(&format!("{BLOCK_18468942}/events.hex")),
     ));
     seeds
 }
@@ -101,7 +101,7 @@ pub fn decoders() -> &'static Decoders {
             "metadata/polkadot-v14-spec1000001.scale",
         ] {
             decoders.insert(
-                SpecDecoder::from_metadata(&ferroscale_test_support::read(name), None)
+                SpecDecoder::from_metadata(&ferroscale_fixtures::read(name), None)
                     .unwrap_or_else(|e| panic!("{name}: {e}")),
             );
         }
@@ -113,7 +113,7 @@ const BLOCK_18468942: &str = "payloads/polkadot-block-18468942";
 const BLOCK_10000000: &str = "payloads/polkadot-block-10000000";
 
 fn extrinsics(block: &str) -> Vec<Vec<u8>> {
-    let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(&format!(
+    let list: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(&format!(
         "{block}/extrinsics.json"
     )))
     .expect("extrinsics JSON");

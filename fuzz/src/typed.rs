@@ -73,16 +73,16 @@ pub fn seeds() -> Vec<Vec<u8>> {
             ]);
         }
     }
-    let extrinsics: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(
+    let extrinsics: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
         "payloads/polkadot-block-10000000/extrinsics.json",
     ))
     .expect("extrinsics.json is a list of hex strings");
     for x in &extrinsics {
         let mut v = vec![2u8];
-        v.extend(ferroscale_test_support::decode_hex(x).expect("hex extrinsic"));
+        v.extend(ferroscale_fixtures::decode_hex(x).expect("hex extrinsic"));
         out.push(v);
         // the same call without the extrinsic framing, as a RuntimeCall
-        let bytes = ferroscale_test_support::decode_hex(x).expect("hex extrinsic");
+        let bytes = ferroscale_fixtures::decode_hex(x).expect("hex extrinsic");
         if bytes.len() > 3 {
             let mut call = vec![0u8];
             call.extend_from_slice(&bytes[bytes.len().min(3)..]);

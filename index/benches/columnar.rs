@@ -14,7 +14,7 @@ use ferroscale_index::source::JsonLines;
 use ferroscale_index::{decode_block, run, Block, Decoders, Options, SpecDecoder, Table};
 
 fn fixture_block(number: u64, spec_version: u32, dir: &str, events: bool) -> Block {
-    let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(&format!(
+    let list: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(&format!(
         "{dir}/extrinsics.json"
     )))
     .expect("json");
@@ -24,9 +24,9 @@ fn fixture_block(number: u64, spec_version: u32, dir: &str, events: bool) -> Blo
         spec_version,
         extrinsics: list
             .iter()
-            .map(|h| ferroscale_test_support::decode_hex(h).expect("hex"))
+            .map(|h| ferroscale_fixtures::decode_hex(h).expect("hex"))
             .collect(),
-        events: events.then(|| ferroscale_test_support::read_hex(&format!("{dir}/events.hex"))),
+        events: events.then(|| ferroscale_fixtures::read_hex(&format!("{dir}/events.hex"))),
     }
 }
 
@@ -84,8 +84,7 @@ fn main() {
         "metadata/polkadot-v14-spec1000001.scale",
         "metadata/polkadot-v14-spec9180.scale",
     ] {
-        decoders
-            .insert(SpecDecoder::from_metadata(&ferroscale_test_support::read(m), None).expect(m));
+        decoders.insert(SpecDecoder::from_metadata(&ferroscale_fixtures::read(m), None).expect(m));
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let cases = [

@@ -46,7 +46,7 @@ struct Independent {
 }
 
 fn independent(block: &Block, metadata: &str) -> Independent {
-    let bytes = ferroscale_test_support::read(metadata);
+    let bytes = ferroscale_fixtures::read(metadata);
     let mut registry = Registry::new();
     registry.load_metadata(&bytes).expect("metadata");
     registry.set_ss58_format(Some(0));

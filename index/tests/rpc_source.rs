@@ -27,7 +27,7 @@ use ferroscale_rpc::{BlockingClient, RangeOptions, RetryPolicy};
 /// the node reports spec 1,000,001 in its state but it ran on 9180),
 /// 111–115 with spec 1,000,001.
 fn node() -> TestNode {
-    let read = ferroscale_test_support::read;
+    let read = ferroscale_fixtures::read;
     let a = TestRuntime::new("polkadot", 9180, vec![read(META_9180)]);
     let b = TestRuntime::new("polkadot", 1_000_001, vec![read(META_1000001)]);
     let old = block_10000000();

@@ -19,7 +19,7 @@
 //! own tests; a metadata blob, or a bare registry when the name ends in
 //! `.json`): `$FERROSCALE_FIXTURES/<name>` when that variable is set, else
 //! `../shared/fixtures/<name>` beside the ferroscale checkout, the same lookup
-//! as the `ferroscale-test-support` crate. A missing file is a compile error
+//! as the `ferroscale-fixtures` crate. A missing file is a compile error
 //! naming it and both places.
 //!
 //! Options: `crate = "::ferroscale_runtime_types"` names the runtime-types
@@ -67,12 +67,14 @@ enum Source {
     Fixture(PathBuf),
 }
 
-/// The variable naming the fixtures folder (as in `ferroscale-test-support`).
+/// The variable naming the fixtures folder (`ferroscale_fixtures::ENV_VAR`).
 const FIXTURES_ENV: &str = "FERROSCALE_FIXTURES";
 
 /// The fixtures folder: `$FERROSCALE_FIXTURES`, else `../shared/fixtures`
 /// beside the checkout this macro crate was built from (its manifest dir is
-/// one level below the workspace root, as `ferroscale-test-support`'s is).
+/// one level below the workspace root, as `ferroscale-fixtures`' is). The
+/// rule of `ferroscale_fixtures::locate`, written out here so that a user's
+/// build of the macro needs no test crate; the tests check the two agree.
 fn fixtures_dir() -> PathBuf {
     match std::env::var_os(FIXTURES_ENV) {
         Some(d) if !d.is_empty() => PathBuf::from(d),
@@ -316,9 +318,9 @@ mod tests {
 
     #[test]
     fn expansion_equals_the_checked_in_generated_file() {
-        let fixtures = ferroscale_test_support::dir();
+        let fixtures = ferroscale_fixtures::dir();
         let metadata = fixtures.join("metadata/polkadot-v15-spec1001002.scale");
-        ferroscale_test_support::read("metadata/polkadot-v15-spec1001002.scale"); // verifies the digest
+        ferroscale_fixtures::read("metadata/polkadot-v15-spec1001002.scale"); // verifies the digest
         let path = metadata.display().to_string();
         let body = expanded_body(
             quote!(metadata = #path, crate = "::ferroscale_runtime_types", values = true, roundtrip = true),
@@ -355,7 +357,7 @@ mod tests {
     #[test]
     fn a_fixture_name_resolves_in_the_fixtures_folder() {
         let name = "metadata/polkadot-v14-spec9180.scale";
-        ferroscale_test_support::read(name); // present and matching the manifest
+        ferroscale_fixtures::read(name); // present and matching the manifest
         let out = expand(
             quote!(fixture = #name),
             quote!(
@@ -365,7 +367,7 @@ mod tests {
         )
         .expect("expands")
         .to_string();
-        let expected = ferroscale_test_support::path(name).display().to_string();
+        let expected = ferroscale_fixtures::path(name).display().to_string();
         let resolved = fixture_path(name).unwrap();
         assert_eq!(
             std::fs::canonicalize(&resolved).unwrap(),
@@ -373,12 +375,13 @@ mod tests {
         );
         assert!(out.contains("include_bytes"), "the file is tracked");
         assert!(out.contains("option_env"), "the variable is tracked");
+        assert_eq!(FIXTURES_ENV, ferroscale_fixtures::ENV_VAR);
     }
 
     #[test]
     fn a_json_fixture_is_read_as_a_bare_registry() {
         let name = "payloads/subtensor/test_types.json";
-        ferroscale_test_support::read(name); // present and matching the manifest
+        ferroscale_fixtures::read(name); // present and matching the manifest
         let out = expand(
             quote!(fixture = #name),
             quote!(
@@ -401,7 +404,7 @@ mod tests {
     #[test]
     fn the_expansion_names_the_facade_and_ignores_the_users_features() {
         let name = "metadata/polkadot-v14-spec9180.scale";
-        ferroscale_test_support::read(name);
+        ferroscale_fixtures::read(name);
         let item = quote!(
             pub mod chain {}
         );
@@ -502,7 +505,7 @@ mod tests {
             );
             assert!(e.contains("inside the fixtures folder"), "{outside}: {e}");
         }
-        let v9 = ferroscale_test_support::path("metadata/substrate-node-v9.scale")
+        let v9 = ferroscale_fixtures::path("metadata/substrate-node-v9.scale")
             .display()
             .to_string();
         assert!(err(

@@ -11,7 +11,7 @@ use parity_scale_codec::Encode;
 pub mod polkadot {}
 
 fn constant(pallet: &str, name: &str) -> Vec<u8> {
-    let bytes = ferroscale_test_support::read("metadata/polkadot-v15-spec1001002.scale");
+    let bytes = ferroscale_fixtures::read("metadata/polkadot-v15-spec1001002.scale");
     let input = ferroscale_codegen::input::load(&bytes).unwrap();
     let p = input.pallets.iter().find(|p| p.name == pallet).unwrap();
     p.constants.iter().find(|c| c.0 == name).unwrap().2.clone()

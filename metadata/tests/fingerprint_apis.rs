@@ -6,7 +6,7 @@ use ferroscale_metadata::fingerprint::ItemKind;
 use ferroscale_metadata::Metadata;
 
 fn load(name: &str) -> Metadata {
-    Metadata::load(&ferroscale_test_support::read(name)).unwrap()
+    Metadata::load(&ferroscale_fixtures::read(name)).unwrap()
 }
 
 #[test]

@@ -8,7 +8,7 @@ use ferroscale_test_support::Xorshift;
 use parity_scale_codec::Encode;
 
 fn fixture(name: &str) -> Vec<u8> {
-    ferroscale_test_support::read(&format!("metadata/{name}"))
+    ferroscale_fixtures::read(&format!("metadata/{name}"))
 }
 
 /// The error's offset, asserting it is a metadata error with a message.

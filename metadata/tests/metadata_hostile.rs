@@ -64,7 +64,7 @@ fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
 const MIB: usize = 1 << 20;
 
 fn fixture(name: &str) -> Vec<u8> {
-    ferroscale_test_support::read(&format!("metadata/{name}"))
+    ferroscale_fixtures::read(&format!("metadata/{name}"))
 }
 
 /// Replaces the compact integer at `at` with `value` compact-encoded.

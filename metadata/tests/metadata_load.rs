@@ -209,7 +209,7 @@ const TABLE: &[Expected] = &[
 ];
 
 fn load(file: &str) -> Metadata {
-    let bytes = ferroscale_test_support::read(&format!("metadata/{file}"));
+    let bytes = ferroscale_fixtures::read(&format!("metadata/{file}"));
     Metadata::from_bytes(&bytes).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
@@ -222,7 +222,7 @@ fn spec_in_name(file: &str) -> Option<u32> {
 
 #[test]
 fn the_table_covers_every_metadata_fixture() {
-    let mut in_manifest: Vec<&str> = ferroscale_test_support::entries_under("metadata")
+    let mut in_manifest: Vec<&str> = ferroscale_fixtures::entries_under("metadata")
         .iter()
         .map(|e| e.name.trim_start_matches("metadata/"))
         .collect();
@@ -282,7 +282,7 @@ fn counts_by_frame_metadata(bytes: &[u8]) -> Option<(usize, usize)> {
 #[test]
 fn v14_plus_counts_match_frame_metadata_read_directly() {
     for r in TABLE.iter().filter(|r| r.version >= 14) {
-        let bytes = ferroscale_test_support::read(&format!("metadata/{}", r.file));
+        let bytes = ferroscale_fixtures::read(&format!("metadata/{}", r.file));
         assert_eq!(
             counts_by_frame_metadata(&bytes),
             Some((r.pallets, r.types)),
@@ -376,7 +376,7 @@ fn hex_and_rpc_wrappings_load_to_the_same_model() {
         "custom-values-v15.scale",
         "statemint-v16-spec2000003-small.scale",
     ] {
-        let bytes = ferroscale_test_support::read(&format!("metadata/{file}"));
+        let bytes = ferroscale_fixtures::read(&format!("metadata/{file}"));
         let plain = Metadata::from_bytes(&bytes).unwrap();
         let opaque = bytes.encode(); // Vec<u8>: compact length + blob
         let option = Some(bytes.clone()).encode(); // 0x01 + compact length + blob
@@ -587,7 +587,7 @@ fn v16_transaction_extensions_by_version_and_pallet_extras() {
     assert!(m.apis.iter().all(|a| a.version.is_some()));
     let p = &m.pallets[0];
     // Associated types as frame-metadata decodes them directly.
-    let bytes = ferroscale_test_support::read("metadata/statemint-v16-spec2000003-small.scale");
+    let bytes = ferroscale_fixtures::read("metadata/statemint-v16-spec2000003-small.scale");
     let RuntimeMetadata::V16(direct) = RuntimeMetadataPrefixed::decode(&mut &bytes[..]).unwrap().1
     else {
         panic!("not V16")

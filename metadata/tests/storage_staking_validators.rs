@@ -28,7 +28,7 @@ const PERBILL: u32 = 1_000_000_000;
 
 #[test]
 fn every_key_is_rebuilt_and_every_value_decodes() {
-    let metadata = Metadata::from_bytes(&ferroscale_test_support::read(METADATA))
+    let metadata = Metadata::from_bytes(&ferroscale_fixtures::read(METADATA))
         .unwrap_or_else(|e| panic!("{METADATA}: {e}"));
     assert_eq!((metadata.version, metadata.spec_version()), (12, Some(30)));
     let staking = metadata.pallet("Staking").expect("Staking pallet");
@@ -44,7 +44,7 @@ fn every_key_is_rebuilt_and_every_value_decodes() {
     assert_eq!((default.commission.0, default.blocked), (0, false));
 
     let json: Vec<[String; 2]> =
-        serde_json::from_str(&ferroscale_test_support::read_string(PAIRS)).expect("pairs JSON");
+        serde_json::from_str(&ferroscale_fixtures::read_string(PAIRS)).expect("pairs JSON");
     assert_eq!(json.len(), 100, "pairs in {PAIRS}");
     let mut commissions = std::collections::BTreeSet::new();
     for [key, value] in &json {

@@ -37,7 +37,7 @@ struct AccountData {
 }
 
 fn metadata() -> Metadata {
-    let bytes = ferroscale_test_support::read(METADATA);
+    let bytes = ferroscale_fixtures::read(METADATA);
     let m = Metadata::from_bytes(&bytes).unwrap_or_else(|e| panic!("{METADATA}: {e}"));
     assert_eq!(m.version, 14, "{METADATA}");
     assert_eq!(m.spec_version(), Some(9180), "{METADATA}");
@@ -136,7 +136,7 @@ fn existential_deposit(m: &Metadata) -> u128 {
 }
 
 fn pairs() -> Vec<(Vec<u8>, Vec<u8>)> {
-    let text = ferroscale_test_support::read_string(PAIRS);
+    let text = ferroscale_fixtures::read_string(PAIRS);
     let json: Vec<[String; 2]> =
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{PAIRS}: {e}"));
     json.iter()

@@ -7,7 +7,7 @@ use parity_scale_codec::Decode;
 use scale_info::PortableRegistry;
 
 fn registry(fixture: &str) -> PortableRegistry {
-    let bytes = ferroscale_test_support::read(fixture);
+    let bytes = ferroscale_fixtures::read(fixture);
     match RuntimeMetadataPrefixed::decode(&mut &bytes[..]).unwrap().1 {
         RuntimeMetadata::V14(m) => m.types,
         RuntimeMetadata::V15(m) => m.types,

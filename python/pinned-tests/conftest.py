@@ -1,7 +1,7 @@
 """Shared set-up of the scalecodec test suite: where the real chain fixtures
 are, and fresh runtime configurations to decode them with.
 
-The fixtures are found like the Rust ``ferroscale-test-support`` crate finds them:
+The fixtures are found like the Rust ``ferroscale-fixtures`` crate finds them:
 ``$FERROSCALE_FIXTURES`` first, then ``../shared/fixtures`` beside the
 repository root. They are never part of the repository.
 """

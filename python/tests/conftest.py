@@ -1,6 +1,6 @@
 """Shared helpers: real chain data from the project's fixtures directory
 (``$FERROSCALE_FIXTURES``, else ``../shared/fixtures`` beside the checkout),
-each file checked against ``test-support/manifest.tsv`` before use."""
+each file checked against ``fixtures/manifest.tsv`` before use."""
 import functools
 import hashlib
 import json
@@ -14,7 +14,7 @@ from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
 from scalecodec.type_registry import load_type_registry_preset
 
 REPO = Path(__file__).resolve().parents[2]
-MANIFEST = REPO / "test-support" / "manifest.tsv"
+MANIFEST = REPO / "fixtures" / "manifest.tsv"
 
 
 def fixtures_dir() -> Path:

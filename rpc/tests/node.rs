@@ -17,7 +17,7 @@ const BLOCK: &str = "payloads/polkadot-block-18468942";
 const BLOCK_NUMBER: u64 = 18_468_942;
 
 fn fixture(name: &str) -> Vec<u8> {
-    ferroscale_test_support::read(name)
+    ferroscale_fixtures::read(name)
 }
 
 fn runtime(files: &[&str]) -> TestRuntime {

@@ -13,7 +13,7 @@
 //! use ferroscale_metadata::Metadata;
 //! use ferroscale_runtime_types::polkadot;
 //!
-//! let metadata = Metadata::load(&ferroscale_test_support::read(
+//! let metadata = Metadata::load(&ferroscale_fixtures::read(
 //!     "metadata/polkadot-v15-spec1001002.scale",
 //! ))?;
 //! let call = polkadot::runtime_apis::metadata::metadata_at_version(15);

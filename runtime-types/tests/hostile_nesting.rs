@@ -12,7 +12,7 @@ use ferroscale_runtime_types::{decode_all, polkadot};
 
 /// `batch(vec![inner])` per level around `System.remark(b"")`.
 fn nested_batches(levels: usize) -> Vec<u8> {
-    let md = Metadata::load(&ferroscale_test_support::read(
+    let md = Metadata::load(&ferroscale_fixtures::read(
         "metadata/polkadot-v15-spec1001002.scale",
     ))
     .expect("metadata loads");

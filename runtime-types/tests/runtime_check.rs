@@ -8,7 +8,7 @@ use ferroscale_metadata::Metadata;
 use ferroscale_runtime_types::polkadot;
 
 fn load(name: &str) -> Metadata {
-    Metadata::load(&ferroscale_test_support::read(name)).expect("metadata loads")
+    Metadata::load(&ferroscale_fixtures::read(name)).expect("metadata loads")
 }
 
 #[test]
@@ -42,7 +42,7 @@ fn spec_9180_is_refused_before_its_system_account_is_misread() {
     // Without the check, the spec-9180 value decodes "fine" with the
     // 1001002 type: same length, other meaning (`frozen`/`flags` where the
     // runtime has `misc_frozen`/`fee_frozen`).
-    let pairs: Vec<(String, String)> = serde_json::from_slice(&ferroscale_test_support::read(
+    let pairs: Vec<(String, String)> = serde_json::from_slice(&ferroscale_fixtures::read(
         "payloads/polkadot-block-10000000/storage_system_account.json",
     ))
     .unwrap();

@@ -42,14 +42,13 @@ fn bench(name: &str, inputs: &[Vec<u8>], mut f: impl FnMut(&[u8])) {
 }
 
 fn main() {
-    let text =
-        ferroscale_test_support::read_string("payloads/polkadot-block-10000000/extrinsics.json");
+    let text = ferroscale_fixtures::read_string("payloads/polkadot-block-10000000/extrinsics.json");
     let hexes: Vec<String> = serde_json::from_str(&text).unwrap();
     let extrinsics: Vec<Vec<u8>> = hexes
         .iter()
-        .map(|h| ferroscale_test_support::decode_hex(h).unwrap())
+        .map(|h| ferroscale_fixtures::decode_hex(h).unwrap())
         .collect();
-    let delegates = vec![ferroscale_test_support::read_hex(
+    let delegates = vec![ferroscale_fixtures::read_hex(
         "payloads/subtensor/delegates_info.hex",
     )];
 
@@ -88,7 +87,7 @@ fn main() {
 /// `TYPED_DECODERS` attached (`ferroscale-typed-fallback`), side by side.
 fn fallback(delegates: &[Vec<u8>]) {
     use ferroscale_dynamic::registry::Registry;
-    let json = ferroscale_test_support::read_string("payloads/subtensor/test_types.json");
+    let json = ferroscale_fixtures::read_string("payloads/subtensor/test_types.json");
     let types: scale_info::PortableRegistry = serde_json::from_str(&json).unwrap();
     let delegate = types
         .types
@@ -113,7 +112,7 @@ fn fallback(delegates: &[Vec<u8>]) {
     }
 
     // Every constant and storage default of Polkadot spec 1001002.
-    let metadata = ferroscale_test_support::read("metadata/polkadot-v15-spec1001002.scale");
+    let metadata = ferroscale_fixtures::read("metadata/polkadot-v15-spec1001002.scale");
     let input = ferroscale_codegen::input::load(&metadata).unwrap();
     let mut cases: Vec<(String, Vec<u8>)> = Vec::new();
     for p in &input.pallets {

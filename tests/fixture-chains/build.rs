@@ -13,10 +13,10 @@ use parity_scale_codec::{Compact, Decode, Encode};
 const FIXTURE: &str = "metadata/statemint-v16-spec2000003-small.scale";
 
 fn main() {
-    let path = ferroscale_test_support::path(FIXTURE);
+    let path = ferroscale_fixtures::path(FIXTURE);
     println!("cargo:rerun-if-changed={}", path.display());
     println!("cargo:rerun-if-env-changed=FERROSCALE_FIXTURES");
-    let bytes = ferroscale_test_support::read(FIXTURE);
+    let bytes = ferroscale_fixtures::read(FIXTURE);
     let mut prefixed = RuntimeMetadataPrefixed::decode(&mut &bytes[..])
         .unwrap_or_else(|e| panic!("{FIXTURE}: {e}"));
     let RuntimeMetadata::V16(md) = &mut prefixed.1 else {

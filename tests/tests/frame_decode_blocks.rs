@@ -36,13 +36,13 @@ fn every_call_of_spec_9180_agrees_with_frame_decode() {
 
 #[test]
 fn system_account_keys_of_block_10000000_agree_with_frame_decode() {
-    let text = ferroscale_test_support::read_string(
+    let text = ferroscale_fixtures::read_string(
         "payloads/polkadot-block-10000000/storage_system_account.json",
     );
     let pairs: Vec<(String, String)> = serde_json::from_str(&text).expect("[key, value] pairs");
     let keys: Vec<Vec<u8>> = pairs
         .iter()
-        .map(|(k, _)| ferroscale_test_support::decode_hex(k).expect("hex key"))
+        .map(|(k, _)| ferroscale_fixtures::decode_hex(k).expect("hex key"))
         .collect();
     let checked = check_real_storage_keys(METADATA, "System", "Account", &keys);
     assert_eq!(checked, pairs.len());

@@ -51,7 +51,7 @@ fn chains() -> &'static [Chain] {
 }
 
 fn load(name: &'static str, fixture: &str, typed: Roundtrip) -> Chain {
-    let bytes = ferroscale_test_support::read(fixture);
+    let bytes = ferroscale_fixtures::read(fixture);
     let mut graph = TypeGraph::new();
     let imported = import_metadata_bytes(&mut graph, &bytes).expect("imports");
     let md = Metadata::from_bytes(&bytes).expect("loads");

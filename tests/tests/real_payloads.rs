@@ -13,12 +13,11 @@ use subtensor_rpc::runtime_types::pallet_subtensor::rpc_info as rpc;
 type DelegateInfo = rpc::delegate_info::DelegateInfo<AccountId32>;
 
 fn block_extrinsics() -> Vec<Vec<u8>> {
-    let text =
-        ferroscale_test_support::read_string("payloads/polkadot-block-10000000/extrinsics.json");
+    let text = ferroscale_fixtures::read_string("payloads/polkadot-block-10000000/extrinsics.json");
     let list: Vec<String> =
         serde_json::from_str(&text).expect("extrinsics.json is a list of hex strings");
     list.iter()
-        .map(|h| ferroscale_test_support::decode_hex(h).expect("hex"))
+        .map(|h| ferroscale_fixtures::decode_hex(h).expect("hex"))
         .collect()
 }
 
@@ -85,14 +84,14 @@ fn system_account_values_at_block_10000000_roundtrip() {
         u32,
         polkadot_9180::runtime_types::pallet_balances::AccountData<u128>,
     >;
-    let text = ferroscale_test_support::read_string(
+    let text = ferroscale_fixtures::read_string(
         "payloads/polkadot-block-10000000/storage_system_account.json",
     );
     let pairs: Vec<(String, String)> = serde_json::from_str(&text).unwrap();
     assert!(!pairs.is_empty());
     for (key, value) in &pairs {
-        let key = ferroscale_test_support::decode_hex(key).unwrap();
-        let value = ferroscale_test_support::decode_hex(value).unwrap();
+        let key = ferroscale_fixtures::decode_hex(key).unwrap();
+        let value = ferroscale_fixtures::decode_hex(value).unwrap();
         // twox128("System") ++ twox128("Account") ++ blake2_128(id) ++ id
         let id: AccountId32 = decode_all(&key[48..]).expect("key ends with the account id");
         let info: AccountInfo = decode_all(&value).unwrap_or_else(|e| panic!("{id}: {e}"));
@@ -103,7 +102,7 @@ fn system_account_values_at_block_10000000_roundtrip() {
 
 #[test]
 fn delegates_info_decodes_as_360_delegates_and_roundtrips() {
-    let bytes = ferroscale_test_support::read_hex("payloads/subtensor/delegates_info.hex");
+    let bytes = ferroscale_fixtures::read_hex("payloads/subtensor/delegates_info.hex");
     let delegates: Vec<DelegateInfo> = decode_all(&bytes).expect("delegates_info decodes");
     assert_eq!(delegates.len(), 360);
     assert_eq!(delegates.encode(), bytes);
@@ -118,7 +117,7 @@ fn delegates_info_decodes_as_360_delegates_and_roundtrips() {
 #[test]
 fn delegated_info_roundtrips() {
     fn check<T: parity_scale_codec::Decode + Encode>(fixture: &str) -> T {
-        let bytes = ferroscale_test_support::read_hex(fixture);
+        let bytes = ferroscale_fixtures::read_hex(fixture);
         let value: T = decode_all(&bytes).unwrap_or_else(|e| panic!("{fixture}: {e}"));
         assert_eq!(value.encode(), bytes, "{fixture}");
         value
@@ -130,7 +129,7 @@ fn delegated_info_roundtrips() {
 
 #[test]
 fn truncated_delegates_info_is_an_error() {
-    let bytes = ferroscale_test_support::read_hex("payloads/subtensor/delegates_info.hex");
+    let bytes = ferroscale_fixtures::read_hex("payloads/subtensor/delegates_info.hex");
     for cut in (0..bytes.len()).step_by(997) {
         assert!(
             decode_all::<Vec<DelegateInfo>>(&bytes[..cut]).is_err(),

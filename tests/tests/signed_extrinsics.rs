@@ -22,7 +22,7 @@ use scale_info::TypeDef;
 const FIXTURE: &str = "metadata/polkadot-v14-spec9180.scale";
 
 fn metadata() -> Metadata {
-    Metadata::load(&ferroscale_test_support::read(FIXTURE)).expect("spec 9180 loads")
+    Metadata::load(&ferroscale_fixtures::read(FIXTURE)).expect("spec 9180 loads")
 }
 
 fn compact(n: u128) -> Vec<u8> {
@@ -99,13 +99,12 @@ fn batch(m: &Metadata, inner: Vec<BuiltCall>) -> BuiltCall {
 /// cut out of their unsigned extrinsics; expected values are those the
 /// unsigned extrinsics decode to (their round-trip is tested elsewhere).
 fn block_calls() -> Vec<BuiltCall> {
-    let text =
-        ferroscale_test_support::read_string("payloads/polkadot-block-10000000/extrinsics.json");
+    let text = ferroscale_fixtures::read_string("payloads/polkadot-block-10000000/extrinsics.json");
     let list: Vec<String> = serde_json::from_str(&text).expect("a list of hex strings");
     list.iter()
         .enumerate()
         .map(|(i, hex)| {
-            let bytes = ferroscale_test_support::decode_hex(hex).expect("hex");
+            let bytes = ferroscale_fixtures::decode_hex(hex).expect("hex");
             let unsigned: rt::UncheckedExtrinsic = decode_all(&bytes).expect("decodes");
             assert!(unsigned.signature().is_none());
             // Past the length prefix and the version byte.

@@ -48,8 +48,8 @@ type Weights = Vec<(Compact<u16>, Compact<u16>)>;
 
 #[test]
 fn the_generated_neuron_types_refuse_the_newer_layout() {
-    let neurons = ferroscale_test_support::read_hex("payloads/subtensor/neurons.hex");
-    let lite = ferroscale_test_support::read_hex("payloads/subtensor/neurons_lite.hex");
+    let neurons = ferroscale_fixtures::read_hex("payloads/subtensor/neurons.hex");
+    let lite = ferroscale_fixtures::read_hex("payloads/subtensor/neurons_lite.hex");
     assert!(decode_all::<Vec<NeuronInfo>>(&neurons).is_err());
     assert!(decode_all::<Vec<NeuronInfoLite>>(&lite).is_err());
     // Not even the first neuron: its `rank` (Compact<u16>) would be the
@@ -64,7 +64,7 @@ fn generated_pieces_read_every_neuron_with_the_three_stake_fields() {
         ("payloads/subtensor/neurons.hex", true),
         ("payloads/subtensor/neurons_lite.hex", false),
     ] {
-        let bytes = ferroscale_test_support::read_hex(file);
+        let bytes = ferroscale_fixtures::read_hex(file);
         let input = &mut &bytes[..];
         let count = Compact::<u32>::decode(input).unwrap().0;
         let mut again = Compact(count).encode();

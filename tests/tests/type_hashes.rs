@@ -6,7 +6,7 @@ use ferroscale_runtime_types::{polkadot, TypeHash};
 use ferroscale_tests::polkadot_9180;
 
 fn hashes_of(fixture: &str) -> (scale_info::PortableRegistry, Vec<u128>) {
-    let input = ferroscale_codegen::input::load(&ferroscale_test_support::read(fixture)).unwrap();
+    let input = ferroscale_codegen::input::load(&ferroscale_fixtures::read(fixture)).unwrap();
     let mut hasher = TypeHasher::new(&input.types);
     let hashes = (0..input.types.types.len() as u32)
         .map(|id| hasher.hash(id).unwrap())

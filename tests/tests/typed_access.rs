@@ -8,14 +8,14 @@ use parity_scale_codec::Encode;
 
 #[test]
 fn system_account_keys_equal_the_chains_keys() {
-    let text = ferroscale_test_support::read_string(
+    let text = ferroscale_fixtures::read_string(
         "payloads/polkadot-block-10000000/storage_system_account.json",
     );
     let pairs: Vec<(String, String)> = serde_json::from_str(&text).unwrap();
     use polkadot_9180::pallets::system::storage;
     assert!(!pairs.is_empty());
     for (key, _) in &pairs {
-        let key = ferroscale_test_support::decode_hex(key).unwrap();
+        let key = ferroscale_fixtures::decode_hex(key).unwrap();
         let id: AccountId32 = decode_all(&key[48..]).unwrap();
         assert_eq!(storage::account(&id), key, "{id}");
         // The way back: the account, from the key alone.
@@ -28,11 +28,11 @@ fn system_account_keys_equal_the_chains_keys() {
 #[test]
 fn storage_keys_of_other_entries_or_damaged_are_refused() {
     use polkadot_9180::pallets::{balances, system};
-    let text = ferroscale_test_support::read_string(
+    let text = ferroscale_fixtures::read_string(
         "payloads/polkadot-block-10000000/storage_system_account.json",
     );
     let pairs: Vec<(String, String)> = serde_json::from_str(&text).unwrap();
-    let key = ferroscale_test_support::decode_hex(&pairs[0].0).unwrap();
+    let key = ferroscale_fixtures::decode_hex(&pairs[0].0).unwrap();
     let other = balances::storage::account_decode_key(&key).unwrap_err();
     assert_eq!(
         other.to_string(),
@@ -92,10 +92,9 @@ fn storage_defaults_decode() {
 
 #[test]
 fn call_constructors_encode_to_the_blocks_call_bytes() {
-    let text =
-        ferroscale_test_support::read_string("payloads/polkadot-block-10000000/extrinsics.json");
+    let text = ferroscale_fixtures::read_string("payloads/polkadot-block-10000000/extrinsics.json");
     let list: Vec<String> = serde_json::from_str(&text).unwrap();
-    let first = ferroscale_test_support::decode_hex(&list[0]).unwrap();
+    let first = ferroscale_fixtures::decode_hex(&list[0]).unwrap();
     let xt: polkadot_9180::UncheckedExtrinsic = decode_all(&first).unwrap();
     let polkadot_9180::RuntimeCall::Timestamp(
         polkadot_9180::runtime_types::pallet_timestamp::pallet::Call::set { now },
@@ -116,17 +115,16 @@ fn call_constructors_encode_to_the_blocks_call_bytes() {
 fn typed_call_names_are_the_dynamic_layers() {
     use ferroscale_metadata::Metadata;
     use ferroscale_value::Value;
-    let metadata = Metadata::from_bytes(&ferroscale_test_support::read(
+    let metadata = Metadata::from_bytes(&ferroscale_fixtures::read(
         "metadata/polkadot-v14-spec9180.scale",
     ))
     .unwrap();
     let mut registry = ferroscale_dynamic::registry::Registry::from_metadata(&metadata).unwrap();
-    let text =
-        ferroscale_test_support::read_string("payloads/polkadot-block-10000000/extrinsics.json");
+    let text = ferroscale_fixtures::read_string("payloads/polkadot-block-10000000/extrinsics.json");
     let hexes: Vec<String> = serde_json::from_str(&text).unwrap();
     assert!(!hexes.is_empty());
     for hex in &hexes {
-        let bytes = ferroscale_test_support::decode_hex(hex).unwrap();
+        let bytes = ferroscale_fixtures::decode_hex(hex).unwrap();
         let typed: polkadot_9180::UncheckedExtrinsic = decode_all(&bytes).unwrap();
         let dynamic = registry.decode("Extrinsic", &bytes).unwrap();
         let call = dynamic.get("call").unwrap();

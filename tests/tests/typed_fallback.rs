@@ -144,11 +144,11 @@ fn compare(metadata: &[u8], input: &ChainInput, ss58: Option<u16>) -> Tally {
 }
 
 fn portable_fixtures() -> Vec<&'static str> {
-    ferroscale_test_support::entries_under("metadata")
+    ferroscale_fixtures::entries_under("metadata")
         .into_iter()
         .map(|e| e.name)
         .filter(|name| {
-            let md = ferroscale_metadata::Metadata::load(&ferroscale_test_support::read(name));
+            let md = ferroscale_metadata::Metadata::load(&ferroscale_fixtures::read(name));
             md.is_ok_and(|m| m.version >= 14)
         })
         .collect()
@@ -177,7 +177,7 @@ fn constants_and_defaults_of_every_v14_fixture_decode_alike_typed_and_dynamic() 
     let mut failures = Vec::new();
     let (mut checked_shares, mut total) = (0, 0);
     for fixture in &fixtures {
-        let metadata = ferroscale_test_support::read(fixture);
+        let metadata = ferroscale_fixtures::read(fixture);
         let input = load(&metadata).expect("codegen input loads");
         let tally = compare(&metadata, &input, None);
         eprintln!(
@@ -221,7 +221,7 @@ fn constants_and_defaults_of_every_v14_fixture_decode_alike_typed_and_dynamic() 
 #[test]
 fn with_an_ss58_format_account_types_decode_dynamically() {
     let fixture = "metadata/polkadot-v15-spec1001002.scale";
-    let metadata = ferroscale_test_support::read(fixture);
+    let metadata = ferroscale_fixtures::read(fixture);
     let input = load(&metadata).expect("codegen input loads");
     let plain = compare(&metadata, &input, None);
     let ss58 = compare(&metadata, &input, Some(0));
@@ -266,7 +266,7 @@ fn decode_counting(r: &mut Registry, id: u32, bytes: &[u8]) -> (Value, bool) {
 
 #[test]
 fn a_changed_type_falls_back_to_the_dynamic_path() {
-    let original = ferroscale_test_support::read("metadata/polkadot-v15-spec1001002.scale");
+    let original = ferroscale_fixtures::read("metadata/polkadot-v15-spec1001002.scale");
     let mut prefixed =
         RuntimeMetadataPrefixed::decode(&mut &original[..]).expect("metadata decodes");
     let (db_weight, db_bytes) = constant(&prefixed.1, "System", "DbWeight");
@@ -381,7 +381,7 @@ fn bad_input_gives_the_dynamic_errors() {
 /// Decodes changed copies of every constant and default of `fixture` both
 /// ways; returns (inputs compared, typed decodes).
 fn compare_changed_inputs(fixture: &str) -> (usize, u64) {
-    let metadata = ferroscale_test_support::read(fixture);
+    let metadata = ferroscale_fixtures::read(fixture);
     let input = load(&metadata).expect("codegen input loads");
     let mut dynamic = registry(&metadata, &[], None);
     let mut typed = registry(&metadata, &all_tables(), None);
@@ -422,7 +422,7 @@ fn compare_changed_inputs(fixture: &str) -> (usize, u64) {
 /// values decode alike both ways, the typed path in use for both.
 #[test]
 fn block_extrinsics_and_account_values_decode_alike_typed_and_dynamic() {
-    let metadata = ferroscale_test_support::read("metadata/polkadot-v14-spec9180.scale");
+    let metadata = ferroscale_fixtures::read("metadata/polkadot-v14-spec9180.scale");
     let input = load(&metadata).expect("codegen input loads");
     let account = input
         .pallets
@@ -433,7 +433,7 @@ fn block_extrinsics_and_account_values_decode_alike_typed_and_dynamic() {
         .value;
     let hex_list = |name: &str| -> Vec<Vec<u8>> {
         let json: serde_json::Value =
-            serde_json::from_str(&ferroscale_test_support::read_string(name)).expect("json");
+            serde_json::from_str(&ferroscale_fixtures::read_string(name)).expect("json");
         let items = json.as_array().expect("a list");
         items
             .iter()
@@ -443,7 +443,7 @@ fn block_extrinsics_and_account_values_decode_alike_typed_and_dynamic() {
                     .as_str()
                     .or_else(|| item.get(1).and_then(|v| v.as_str()))
                     .expect("hex");
-                ferroscale_test_support::decode_hex(text).expect("hex decodes")
+                ferroscale_fixtures::decode_hex(text).expect("hex decodes")
             })
             .collect()
     };
@@ -518,7 +518,7 @@ fn difference(a: &Value, b: &Value, at: String) -> Option<String> {
 /// each `DelegateInfo` through the generated type.
 #[test]
 fn delegates_info_over_a_bare_registry_decodes_alike_typed_and_dynamic() {
-    let json = ferroscale_test_support::read_string("payloads/subtensor/test_types.json");
+    let json = ferroscale_fixtures::read_string("payloads/subtensor/test_types.json");
     let types: scale_info::PortableRegistry = serde_json::from_str(&json).expect("registry");
     let delegate = types
         .types
@@ -526,7 +526,7 @@ fn delegates_info_over_a_bare_registry_decodes_alike_typed_and_dynamic() {
         .find(|t| t.ty.path.segments.last().map(String::as_str) == Some("DelegateInfo"))
         .expect("DelegateInfo")
         .id;
-    let bytes = ferroscale_test_support::read_hex("payloads/subtensor/delegates_info.hex");
+    let bytes = ferroscale_fixtures::read_hex("payloads/subtensor/delegates_info.hex");
     let ty = format!("Vec<scale_info::{delegate}>");
     let mut dynamic = Registry::new();
     dynamic.load_portable_registry(&types).expect("imports");

@@ -53,7 +53,7 @@ fn every_shipped_chains_runtime_api_methods_agree_typed_dynamic() {
 
 #[test]
 fn metadata_at_version_answers_with_the_fixture_itself() {
-    let bytes = ferroscale_test_support::read(POLKADOT);
+    let bytes = ferroscale_fixtures::read(POLKADOT);
     let payload = polkadot::runtime_apis::metadata::metadata_at_version(15);
     assert_eq!(payload.method_name(), "Metadata_metadata_at_version");
     assert_eq!(payload.call_data(), 15u32.to_le_bytes());
@@ -94,7 +94,7 @@ fn metadata_at_version_answers_with_the_fixture_itself() {
 
 #[test]
 fn the_spec_check_accepts_its_own_runtime_and_names_a_changed_method() {
-    let bytes = ferroscale_test_support::read(POLKADOT);
+    let bytes = ferroscale_fixtures::read(POLKADOT);
     let mut metadata = Metadata::load(&bytes).unwrap();
     let payload = polkadot::runtime_apis::metadata::metadata_at_version(15);
     assert_eq!(
@@ -171,7 +171,7 @@ fn the_spec_check_accepts_its_own_runtime_and_names_a_changed_method() {
 fn payloads_of_one_spec_are_checked_against_the_next() {
     // Polkadot 2003000's block type differs from 1001002's (new calls):
     // `Core.execute_block` no longer fits, `Metadata.metadata_versions` does.
-    let next = Metadata::load(&ferroscale_test_support::read(
+    let next = Metadata::load(&ferroscale_fixtures::read(
         "metadata/polkadot-v16-spec2003000.scale",
     ))
     .unwrap();

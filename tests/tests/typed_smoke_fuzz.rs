@@ -45,12 +45,12 @@ fn typed_seeds() -> Vec<Vec<u8>> {
             out.push(vec![sel, pallet, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
         }
     }
-    let extrinsics: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(
+    let extrinsics: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
         "payloads/polkadot-block-10000000/extrinsics.json",
     ))
     .expect("extrinsics.json");
     for x in &extrinsics {
-        let bytes = ferroscale_test_support::decode_hex(x).expect("hex");
+        let bytes = ferroscale_fixtures::decode_hex(x).expect("hex");
         out.push([vec![2u8], bytes.clone()].concat());
         out.push([vec![0u8], bytes[bytes.len().min(3)..].to_vec()].concat());
     }

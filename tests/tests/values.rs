@@ -11,7 +11,7 @@ type DelegateInfo =
 
 #[test]
 fn delegates_info_becomes_a_list_of_dicts_in_field_order() {
-    let bytes = ferroscale_test_support::read_hex("payloads/subtensor/delegates_info.hex");
+    let bytes = ferroscale_fixtures::read_hex("payloads/subtensor/delegates_info.hex");
     let delegates: Vec<DelegateInfo> = decode_all(&bytes).unwrap();
     let value = delegates.to_value();
     let items = value.as_items().expect("a list");
@@ -59,10 +59,9 @@ fn delegates_info_becomes_a_list_of_dicts_in_field_order() {
 
 #[test]
 fn calls_become_nested_variant_dicts() {
-    let text =
-        ferroscale_test_support::read_string("payloads/polkadot-block-10000000/extrinsics.json");
+    let text = ferroscale_fixtures::read_string("payloads/polkadot-block-10000000/extrinsics.json");
     let list: Vec<String> = serde_json::from_str(&text).unwrap();
-    let first = ferroscale_test_support::decode_hex(&list[0]).unwrap();
+    let first = ferroscale_fixtures::decode_hex(&list[0]).unwrap();
     let xt: polkadot_9180::UncheckedExtrinsic = decode_all(&first).unwrap();
     let value = xt.to_value();
     let call = value.get("call").expect("call");

@@ -5,7 +5,7 @@
 //! `../shared/fixtures`). Run it in release for meaningful figures:
 //! `cargo run --release -p xtask -- bench-metadata`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use ferroscale_metadata::Metadata;
@@ -78,9 +78,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
 
 /// Every `*.scale` file in the fixtures' `metadata/` folder, sorted.
 fn fixture_files() -> Result<Vec<PathBuf>, String> {
-    let root = std::env::var_os("FERROSCALE_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"));
+    let root = ferroscale_fixtures::dir();
     let dir = root.join("metadata");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| format!("cannot list {}: {e}", dir.display()))?

@@ -49,14 +49,14 @@ const BLOCK_5M: Block = Block {
 };
 
 fn fixture(name: &str) -> Result<PathBuf, String> {
-    let path = ferroscale_test_support::dir().join(name);
+    let path = ferroscale_fixtures::dir().join(name);
     if path.is_file() {
         Ok(path)
     } else {
         Err(format!(
             "fixture {name} not found at {} (set {} to the fixtures folder)",
             path.display(),
-            ferroscale_test_support::ENV_VAR
+            ferroscale_fixtures::ENV_VAR
         ))
     }
 }
@@ -87,7 +87,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
 /// output is the progress while the generated types compile.
 fn run_typed_example() -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let fixtures = ferroscale_test_support::dir();
+    let fixtures = ferroscale_fixtures::dir();
     let status = Command::new(cargo)
         .args(["run", "-p", "ferroscale-example-indexer", "--"])
         .arg(&fixtures)

@@ -164,12 +164,9 @@ fn validate_name(name: &str) -> Result<(), String> {
     }
 }
 
-/// The fixtures folder (same lookup as `ferroscale-test-support`).
+/// The fixtures folder (the tests' lookup: `ferroscale_fixtures::dir`).
 fn fixtures_dir() -> PathBuf {
-    match std::env::var_os("FERROSCALE_FIXTURES") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => workspace_root().join("../shared/fixtures"),
-    }
+    ferroscale_fixtures::dir()
 }
 
 fn module_name(chain: &str) -> String {

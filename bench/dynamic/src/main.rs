@@ -83,7 +83,7 @@ fn main() {
 
     // delegates_info: Vec<DelegateInfo> against the subtensor registry.
     if wanted("delegates") {
-        let json = ferroscale_test_support::read_string("payloads/subtensor/test_types.json");
+        let json = ferroscale_fixtures::read_string("payloads/subtensor/test_types.json");
         let reg: scale_info::PortableRegistry = serde_json::from_str(&json).expect("registry json");
         let mut graph = TypeGraph::new();
         let types = import_registry(&mut graph, &reg, "scale_info").expect("import");
@@ -102,7 +102,7 @@ fn main() {
             .find(|t| matches!(&t.ty.type_def, scale_info::TypeDef::Sequence(s) if s.type_param.id == di_id))
             .map(|t| t.id)
             .expect("Vec<DelegateInfo> in registry");
-        let bytes = ferroscale_test_support::read_hex("payloads/subtensor/delegates_info.hex");
+        let bytes = ferroscale_fixtures::read_hex("payloads/subtensor/delegates_info.hex");
         let plain = Context::new(&graph);
         let ss58 = Context::new(&graph).with_ss58(Some(42));
         assert_eq!(
@@ -166,7 +166,7 @@ fn main() {
     }
 
     // 100 event records, Polkadot spec 9180.
-    let md_bytes = ferroscale_test_support::read("metadata/polkadot-v14-spec9180.scale");
+    let md_bytes = ferroscale_fixtures::read("metadata/polkadot-v14-spec9180.scale");
     if wanted("events") {
         let md = Metadata::from_bytes(&md_bytes).unwrap();
         let types = md.types.as_ref().expect("V14 registry");
@@ -409,7 +409,7 @@ const BY_TYPE_ID: &str = "decode_value of the output type (by type id)";
 /// Polkadot 2003000 the example generator can fill: decoding cost per byte.
 /// Returns the number of calls built.
 fn extrinsic_formats(rows: &mut Vec<Row>, iters: usize) -> usize {
-    let bytes = ferroscale_test_support::read("metadata/polkadot-v16-spec2003000.scale");
+    let bytes = ferroscale_fixtures::read("metadata/polkadot-v16-spec2003000.scale");
     let mut graph = TypeGraph::new();
     let imported = import_metadata_bytes(&mut graph, &bytes).unwrap();
     let xt = graph.add(Node::Special(Special::Extrinsic), None);
@@ -506,7 +506,7 @@ fn example_or_zeros(graph: &TypeGraph, ctx: &Context<'_>, ty: TypeIdx, seed: u64
 /// encoded) decoded by name through the registry, and by the output's type
 /// id; and the one large real answer, the fixture's own metadata.
 fn runtime_api_results(rows: &mut Vec<Row>, iters: usize) {
-    let bytes = ferroscale_test_support::read("metadata/polkadot-v16-spec2003000.scale");
+    let bytes = ferroscale_fixtures::read("metadata/polkadot-v16-spec2003000.scale");
     let mut registry = Registry::new();
     registry.load_metadata(&bytes).unwrap();
     let md = Metadata::from_bytes(&bytes).unwrap();

@@ -44,7 +44,7 @@ impl Loaded {
 
 /// Every V14+ metadata fixture (names from the manifest).
 pub(crate) fn portable_fixtures() -> Vec<String> {
-    ferroscale_test_support::entries_under("metadata")
+    ferroscale_fixtures::entries_under("metadata")
         .iter()
         .map(|e| e.name.to_string())
         .filter(|n| {
@@ -64,7 +64,7 @@ pub(crate) fn portable_fixtures() -> Vec<String> {
 /// Imports `name` and lists its constants and storage defaults (an
 /// `Optional` storage default decodes as `Option<value>`).
 pub(crate) fn load(name: &str) -> Loaded {
-    let bytes = ferroscale_test_support::read(name);
+    let bytes = ferroscale_fixtures::read(name);
     let md = Metadata::load(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut graph = TypeGraph::new();
     let imported = import_metadata(&mut graph, &md).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -25,7 +25,7 @@ use serde_json::{json, Value as Json};
 
 /// The subtensor registry of `test_types.json`.
 pub(crate) fn registry() -> PortableRegistry {
-    let json = ferroscale_test_support::read_string("payloads/subtensor/test_types.json");
+    let json = ferroscale_fixtures::read_string("payloads/subtensor/test_types.json");
     serde_json::from_str(&json).expect("test_types.json is a PortableRegistry")
 }
 

@@ -66,14 +66,13 @@ fn the_readme_shows_this_crate_exactly() {
 
 #[test]
 fn the_example_decodes_block_18468942_typed_and_dynamically() {
-    let fixtures = ferroscale_test_support::dir();
+    let fixtures = ferroscale_fixtures::dir();
     // Verified against the manifest (present, right digest).
     let extrinsics =
-        ferroscale_test_support::read_string("payloads/polkadot-block-18468942/extrinsics.json");
-    let events =
-        ferroscale_test_support::read_string("payloads/polkadot-block-18468942/events.hex");
-    ferroscale_test_support::read("metadata/polkadot-v14-spec1000001.scale");
-    ferroscale_test_support::read("metadata/polkadot-v14-spec9180.scale");
+        ferroscale_fixtures::read_string("payloads/polkadot-block-18468942/extrinsics.json");
+    let events = ferroscale_fixtures::read_string("payloads/polkadot-block-18468942/events.hex");
+    ferroscale_fixtures::read("metadata/polkadot-v14-spec1000001.scale");
+    ferroscale_fixtures::read("metadata/polkadot-v14-spec9180.scale");
 
     let out = Command::new(env!("CARGO_BIN_EXE_ferroscale-example-indexer"))
         .arg(&fixtures)
@@ -92,7 +91,7 @@ fn the_example_decodes_block_18468942_typed_and_dynamically() {
     let signed = hexes
         .iter()
         .filter(|h| {
-            let b = ferroscale_test_support::decode_hex(h).unwrap();
+            let b = ferroscale_fixtures::decode_hex(h).unwrap();
             let len = [1, 2, 4][(b[0] & 3) as usize];
             b[len] & 0x80 != 0
         })
@@ -116,7 +115,7 @@ fn the_example_decodes_block_18468942_typed_and_dynamically() {
     // 50 KB parachain inherent).
     assert!(xt_lines[0].ends_with(" Timestamp.set"), "{stdout}");
     assert!(xt_lines[1].ends_with(" ParaInherent.enter"), "{stdout}");
-    let event_count = ferroscale_test_support::decode_hex(events.trim()).unwrap()[0] as usize >> 2;
+    let event_count = ferroscale_fixtures::decode_hex(events.trim()).unwrap()[0] as usize >> 2;
     assert!(
         stdout.contains(&format!("{event_count} events; fee payer 1")),
         "{stdout}"

@@ -3,7 +3,7 @@
 //! (`dynamic/tests/hardening_smoke_fuzz.rs` and
 //! `tests/tests/typed_smoke_fuzz.rs` include this folder by path, so it must
 //! only use crates both of those test crates can see: core, dynamic,
-//! test-support, frame-metadata, parity-scale-codec).
+//! ferroscale-fixtures, frame-metadata, parity-scale-codec).
 //!
 //! - [`targets`]: one entry point per fuzzed API; each takes arbitrary bytes
 //!   and must return without panicking, whatever they are.

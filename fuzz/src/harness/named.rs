@@ -41,7 +41,7 @@ pub fn all() -> &'static [Named] {
 }
 
 fn load(name: &'static str) -> Named {
-    let bytes = ferroscale_test_support::read(name);
+    let bytes = ferroscale_fixtures::read(name);
     let md = Metadata::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut registry = Registry::new();
     registry

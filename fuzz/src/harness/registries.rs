@@ -44,7 +44,7 @@ pub fn all() -> &'static [Registry] {
 }
 
 fn load(name: &'static str) -> Registry {
-    let bytes = ferroscale_test_support::read(name);
+    let bytes = ferroscale_fixtures::read(name);
     let mut graph = TypeGraph::new();
     let imported = import_metadata_bytes(&mut graph, &bytes)
         .unwrap_or_else(|e| panic!("fuzz registry {name} does not import: {e}"));

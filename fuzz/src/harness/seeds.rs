@@ -35,7 +35,7 @@ pub fn for_target(name: &str) -> Vec<Vec<u8>> {
 }
 
 fn metadata_fixtures() -> Vec<&'static str> {
-    ferroscale_test_support::entries_under("metadata")
+    ferroscale_fixtures::entries_under("metadata")
         .iter()
         .map(|e| e.name)
         .collect()
@@ -46,9 +46,9 @@ fn metadata_fixtures() -> Vec<&'static str> {
 pub fn metadata() -> Vec<Vec<u8>> {
     let mut out: Vec<Vec<u8>> = metadata_fixtures()
         .into_iter()
-        .map(ferroscale_test_support::read)
+        .map(ferroscale_fixtures::read)
         .collect();
-    let small = ferroscale_test_support::read("metadata/custom-values-v15.scale");
+    let small = ferroscale_fixtures::read("metadata/custom-values-v15.scale");
     out.push(small[4..].to_vec());
     let mut opaque = Compact(small.len() as u32).encode();
     opaque.extend_from_slice(&small);
@@ -72,7 +72,7 @@ pub fn typestr() -> Vec<Vec<u8>> {
         "metadata/polkadot-v14-spec9180.scale",
         "metadata/subtensor-v15-spec343.scale",
     ] {
-        let md = Metadata::from_bytes(&ferroscale_test_support::read(fixture))
+        let md = Metadata::from_bytes(&ferroscale_fixtures::read(fixture))
             .unwrap_or_else(|e| panic!("{fixture}: {e}"));
         for pallet in &md.pallets {
             let variants = pallet.calls().iter().chain(pallet.events());
@@ -168,7 +168,7 @@ pub fn preset() -> Vec<Vec<u8>> {
 pub fn dynamic_decode() -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     for (r, fixture) in REGISTRY_FIXTURES.iter().enumerate() {
-        let md = Metadata::from_bytes(&ferroscale_test_support::read(fixture))
+        let md = Metadata::from_bytes(&ferroscale_fixtures::read(fixture))
             .unwrap_or_else(|e| panic!("{fixture}: {e}"));
         let r = r as u8;
         for pallet in &md.pallets {
@@ -184,27 +184,27 @@ pub fn dynamic_decode() -> Vec<Vec<u8>> {
             }
         }
     }
-    let md = Metadata::from_bytes(&ferroscale_test_support::read(REGISTRY_FIXTURES[0]))
+    let md = Metadata::from_bytes(&ferroscale_fixtures::read(REGISTRY_FIXTURES[0]))
         .expect("polkadot spec 9180 loads");
     let account_ty = md
         .pallet("System")
         .and_then(|p| p.storage_entry("Account"))
         .and_then(|e| e.value.id())
         .expect("System.Account has a registry type") as u16;
-    let pairs: Vec<(String, String)> = serde_json::from_str(&ferroscale_test_support::read_string(
+    let pairs: Vec<(String, String)> = serde_json::from_str(&ferroscale_fixtures::read_string(
         "payloads/polkadot-block-10000000/storage_system_account.json",
     ))
     .expect("storage_system_account.json is [key, value] pairs");
     for (_, value) in pairs.iter().take(32) {
-        let bytes = ferroscale_test_support::decode_hex(value).expect("hex value");
+        let bytes = ferroscale_fixtures::decode_hex(value).expect("hex value");
         out.push(dynamic_input(0, account_ty, FLAG_SS58, &bytes));
     }
-    let extrinsics: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(
+    let extrinsics: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
         "payloads/polkadot-block-10000000/extrinsics.json",
     ))
     .expect("extrinsics.json is a list of hex strings");
     for x in &extrinsics {
-        let bytes = ferroscale_test_support::decode_hex(x).expect("hex extrinsic");
+        let bytes = ferroscale_fixtures::decode_hex(x).expect("hex extrinsic");
         out.push(dynamic_input(0, 0, FLAG_EXTRINSIC | FLAG_SS58, &bytes));
     }
     out
@@ -215,7 +215,7 @@ pub fn dynamic_decode() -> Vec<Vec<u8>> {
 /// and as hex, an account index address, and the raw bytes of those
 /// accounts behind a format (what the grouped encoders take).
 pub fn text() -> Vec<Vec<u8>> {
-    let json = ferroscale_test_support::read_string(
+    let json = ferroscale_fixtures::read_string(
         "payloads/polkadot-block-10000000/storage_system_account.json",
     );
     let accounts: Vec<[u8; 32]> = account_ids_in(&json).into_iter().take(16).collect();
@@ -262,7 +262,7 @@ pub fn named() -> Vec<Vec<u8>> {
     let zeros = [0u8; 4096];
     let mut out = Vec::new();
     for (r, n) in named_runtimes().iter().enumerate() {
-        let md = Metadata::from_bytes(&ferroscale_test_support::read(NAMED_FIXTURES[r]))
+        let md = Metadata::from_bytes(&ferroscale_fixtures::read(NAMED_FIXTURES[r]))
             .unwrap_or_else(|e| panic!("{}: {e}", n.name));
         let mut registry = n.registry.lock().expect("named registry");
         let r = r as u8;

@@ -25,9 +25,9 @@ fn stand_in_hash(number: u64) -> String {
 
 fn extrinsics(name: &str) -> Vec<Vec<u8>> {
     let list: Vec<String> =
-        serde_json::from_str(&ferroscale_test_support::read_string(name)).expect("extrinsics JSON");
+        serde_json::from_str(&ferroscale_fixtures::read_string(name)).expect("extrinsics JSON");
     list.iter()
-        .map(|h| ferroscale_test_support::decode_hex(h).expect("hex"))
+        .map(|h| ferroscale_fixtures::decode_hex(h).expect("hex"))
         .collect()
 }
 
@@ -49,7 +49,7 @@ pub(crate) fn block_18468942() -> Block {
         hash: stand_in_hash(18_468_942),
         spec_version: 1_000_001,
         extrinsics: extrinsics("payloads/polkadot-block-18468942/extrinsics.json"),
-        events: Some(ferroscale_test_support::read_hex(
+        events: Some(ferroscale_fixtures::read_hex(
             "payloads/polkadot-block-18468942/events.hex",
         )),
     }
@@ -59,9 +59,7 @@ pub(crate) fn block_18468942() -> Block {
 pub(crate) fn decoders() -> Decoders {
     let mut d = Decoders::new();
     for name in [META_9180, META_1000001] {
-        d.insert(
-            SpecDecoder::from_metadata(&ferroscale_test_support::read(name), None).expect(name),
-        );
+        d.insert(SpecDecoder::from_metadata(&ferroscale_fixtures::read(name), None).expect(name));
     }
     d
 }

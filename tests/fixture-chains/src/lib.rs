@@ -143,7 +143,7 @@ pub fn expected_counts(bytes: &[u8]) -> Result<Expected, String> {
 /// value does not decode, does not re-encode to its bytes, has no generated
 /// type, or when the numbers checked differ from what the metadata holds.
 pub fn check_chain(fixture: &str, roundtrip: Roundtrip) -> Counts {
-    let bytes = ferroscale_test_support::read(fixture);
+    let bytes = ferroscale_fixtures::read(fixture);
     let metadata = ferroscale_metadata::Metadata::load(&bytes)
         .unwrap_or_else(|e| panic!("{fixture}: metadata does not load: {e}"));
     let registry = metadata
@@ -289,7 +289,7 @@ mod tests {
     #[test]
     fn counts_come_from_the_metadata() {
         let counts = check_chain(FIXTURE, echo);
-        let expected = expected_counts(&ferroscale_test_support::read(FIXTURE)).unwrap();
+        let expected = expected_counts(&ferroscale_fixtures::read(FIXTURE)).unwrap();
         assert_eq!(counts.constants, expected.constants);
         assert_eq!(counts.storage_entries(), expected.storage_entries);
         assert!(counts.constants > 0 && counts.defaults > 0);
@@ -315,7 +315,7 @@ mod tests {
 
     #[test]
     fn legacy_metadata_has_nothing_to_count() {
-        let v13 = ferroscale_test_support::read("metadata/substrate-node-v13-spec265.scale");
+        let v13 = ferroscale_fixtures::read("metadata/substrate-node-v13-spec265.scale");
         assert!(expected_counts(&v13).unwrap_err().contains("V13"));
     }
 }

@@ -203,7 +203,7 @@ pub fn check_payloads(
     roundtrip: Roundtrip,
     dispatch: PayloadDispatch,
 ) -> PayloadCounts {
-    let bytes = ferroscale_test_support::read(fixture);
+    let bytes = ferroscale_fixtures::read(fixture);
     let metadata =
         Metadata::load(&bytes).unwrap_or_else(|e| panic!("{fixture}: metadata does not load: {e}"));
     let fingerprint = metadata

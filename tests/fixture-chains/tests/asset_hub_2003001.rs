@@ -70,7 +70,7 @@ fn asset_hub_2003001_view_function_query_is_typed_and_checked() {
         Err(ViewFunctionError::Decode(_))
     ));
 
-    let bytes = ferroscale_test_support::read("metadata/asset-hub-polkadot-v16-spec2003001.scale");
+    let bytes = ferroscale_fixtures::read("metadata/asset-hub-polkadot-v16-spec2003001.scale");
     let mut metadata = ferroscale_metadata::Metadata::load(&bytes).unwrap();
     let listed = metadata
         .pallet("Proxy")

@@ -30,8 +30,8 @@ fn every_v14_plus_fixture_is_round_tripped() {
     let sources = roundtrip_test_sources();
     let mut missing = Vec::new();
     let mut covered = 0;
-    for entry in ferroscale_test_support::entries_under("metadata") {
-        let bytes = ferroscale_test_support::read(entry.name);
+    for entry in ferroscale_fixtures::entries_under("metadata") {
+        let bytes = ferroscale_fixtures::read(entry.name);
         if bytes.get(4).copied().unwrap_or(0) < 14 {
             continue;
         }

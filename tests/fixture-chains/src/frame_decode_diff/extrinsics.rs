@@ -439,7 +439,7 @@ pub fn check_built_extrinsics(
 ) -> ExtrinsicCounts {
     check_built_extrinsics_of(
         fixture,
-        &ferroscale_test_support::read(fixture),
+        &ferroscale_fixtures::read(fixture),
         roundtrip,
         typed,
     )
@@ -591,7 +591,7 @@ pub fn check_real_extrinsics(
     extrinsics: &[Vec<u8>],
     typed: TypedExtrinsicDecoder,
 ) -> usize {
-    let bytes = ferroscale_test_support::read(fixture);
+    let bytes = ferroscale_fixtures::read(fixture);
     let (reference, mut registry) = load(fixture, &bytes);
     let keys: Vec<(String, String)> = registry
         .runtime()

@@ -55,13 +55,11 @@ macro_rules! with_reference {
 
 /// The hex strings of a JSON array fixture (`payloads/…/extrinsics.json`).
 pub fn hex_list(fixture: &str) -> Vec<Vec<u8>> {
-    let text = ferroscale_test_support::read_string(fixture);
+    let text = ferroscale_fixtures::read_string(fixture);
     let list: Vec<String> = serde_json::from_str(&text)
         .unwrap_or_else(|e| panic!("{fixture}: not a JSON list of strings: {e}"));
     list.iter()
-        .map(|h| {
-            ferroscale_test_support::decode_hex(h).unwrap_or_else(|e| panic!("{fixture}: {e}"))
-        })
+        .map(|h| ferroscale_fixtures::decode_hex(h).unwrap_or_else(|e| panic!("{fixture}: {e}")))
         .collect()
 }
 

@@ -79,7 +79,7 @@ pub fn check_storage_keys(
     roundtrip: Roundtrip,
     typed: StorageKeyDispatch,
 ) -> StorageCounts {
-    let bytes = ferroscale_test_support::read(fixture);
+    let bytes = ferroscale_fixtures::read(fixture);
     let (reference, mut registry) = load(fixture, &bytes);
     let metadata =
         Metadata::load(&bytes).unwrap_or_else(|e| panic!("{fixture}: metadata does not load: {e}"));
@@ -233,7 +233,7 @@ pub fn check_real_storage_keys(
     entry: &str,
     keys: &[Vec<u8>],
 ) -> usize {
-    let bytes = ferroscale_test_support::read(fixture);
+    let bytes = ferroscale_fixtures::read(fixture);
     let (reference, mut registry) = load(fixture, &bytes);
     let mut failures = Vec::new();
     for (i, key) in keys.iter().enumerate() {
