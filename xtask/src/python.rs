@@ -56,6 +56,10 @@ pub(crate) fn venv_python() -> Result<String, String> {
             "distributed>=2024.1",
             "pyspark>=4.0,<5",
             "pandas>=2.2,<3",
+            // The docs' examples (cargo xtask docs) query the tables with
+            // DuckDB and Polars, as the indexing guide shows.
+            "duckdb>=1.1",
+            "polars>=1.0",
             // Test-only: checks `_core.pyi` against the built module
             // (stubtest), the package's Python against the stubs, and
             // that its classes are valid in annotations (test_package_layout).

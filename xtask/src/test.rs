@@ -86,6 +86,8 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     )?;
     if !rust_only {
         crate::python::test()?;
+        // Last: the docs' commands use the CLI and the venv's module.
+        crate::docs::run(&[])?;
     }
     Ok(())
 }

@@ -1,54 +1,14 @@
-//! The README's "Use it from Rust" is this crate, and it works: the README
-//! shows exactly `src/main.rs` and this crate's dependency line, and the
-//! program decodes real block 18,468,942 typed and dynamically (its own
-//! `assert`s check that the two agree).
+//! The README's "Use it from Rust" program is this crate (`cargo xtask docs`
+//! checks that the README shows `src/main.rs`), and it works: the program
+//! decodes real block 18,468,942 typed and dynamically (its own `assert`s
+//! check that the two agree), and it needs no dependency but the facade.
 
 use std::process::Command;
 
-const README: &str = include_str!("../../../README.md");
-const MAIN: &str = include_str!("../src/main.rs");
 const MANIFEST: &str = include_str!("../Cargo.toml");
 
-/// The fenced blocks of a language inside the README's "Use it from Rust" section.
-fn readme_blocks(lang: &str) -> Vec<String> {
-    let start = README
-        .find("## Use it from Rust")
-        .expect("README has a \"Use it from Rust\" section");
-    let section = &README[start..];
-    let end = section[3..].find("\n## ").map_or(section.len(), |i| i + 3);
-    let mut blocks = Vec::new();
-    let mut rest = &section[..end];
-    // Only fences at the start of a line: the section also holds indented
-    // blocks (list items) that are other crates' doctests.
-    let fence = format!("\n```{lang}\n");
-    while let Some(i) = rest.find(&fence) {
-        let body = &rest[i + fence.len()..];
-        let close = body.find("\n```").expect("closed block");
-        blocks.push(body[..close + 1].to_owned());
-        rest = &body[close + 4..];
-    }
-    blocks
-}
-
 #[test]
-fn the_readme_shows_this_crate_exactly() {
-    let rust = readme_blocks("rust");
-    assert!(
-        rust.iter().any(|b| b == MAIN),
-        "README's \"Use it from Rust\" rust block differs from examples/indexer/src/main.rs"
-    );
-    // The dependency line, with the published version instead of the path.
-    let dependency = MANIFEST
-        .lines()
-        .find(|l| l.starts_with("ferroscale = "))
-        .expect("the facade dependency")
-        .replace("path = \"../..\"", "version = \"0.1\"");
-    let toml = readme_blocks("toml");
-    assert!(
-        toml.iter()
-            .any(|b| b.lines().collect::<Vec<_>>() == ["[dependencies]", dependency.as_str()]),
-        "README's Cargo.toml lines differ from `[dependencies]\\n{dependency}`"
-    );
+fn the_example_needs_the_facade_only() {
     // One dependency: nothing else under [dependencies].
     let deps = MANIFEST
         .split("[dependencies]")
