@@ -3,6 +3,8 @@
 //! and errors on stderr; the exit code is 0 on success, 1 when the input
 //! could not be read, decoded or encoded, 2 for a usage error.
 
+#![forbid(unsafe_code)]
+
 use std::io::Write as _;
 use std::process::ExitCode;
 

@@ -16,6 +16,8 @@
 //! decode-and-re-encode dispatch by type id (and one by runtime API method
 //! and view function name) used by the real-data tests.
 
+#![forbid(unsafe_code)]
+
 mod chain;
 mod codec;
 mod error;

@@ -29,6 +29,8 @@
 //! - a bit sequence of one zero bit renders `"0b0"`, like an empty one, and
 //!   encodes back as empty (py-scale-codec's `bin(0)` rendering).
 
+#![forbid(unsafe_code)]
+
 // Modules that are the API keep their paths; the engine's own modules are
 // private and export what users need below.
 mod account;

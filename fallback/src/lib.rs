@@ -57,6 +57,8 @@
 //! decoder runs on the same bytes, so errors and lenient readings stay the
 //! dynamic layer's own.
 
+#![forbid(unsafe_code)]
+
 use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;

@@ -2,6 +2,8 @@
 //! `fuzz_targets/` call, the real registries they decode against, and the
 //! seed corpora built from the fixtures. See the README's "Fuzzing" section.
 
+#![forbid(unsafe_code)]
+
 pub mod harness;
 #[cfg(feature = "index")]
 pub mod index;

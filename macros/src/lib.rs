@@ -32,6 +32,8 @@
 //! `roundtrip_type(type_id, bytes)` and `payload_roundtrip(…)` (the project's
 //! real-data tests).
 
+#![forbid(unsafe_code)]
+
 use std::path::{Path, PathBuf};
 
 use ferroscale_codegen::{Include, Options};

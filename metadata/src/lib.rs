@@ -31,6 +31,8 @@
 //! offset) or [`Error::MetadataContent`] (decoded, but does not hold
 //! together), never a panic; no allocation is sized by an untrusted length.
 
+#![forbid(unsafe_code)]
+
 mod error;
 pub mod fingerprint;
 mod hasher;

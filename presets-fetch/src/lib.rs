@@ -11,6 +11,8 @@
 //! CI) and the build script of `ferroscale-python`, so that `pip install
 //! ./python` on a fresh clone gets the presets without a step before it.
 
+#![forbid(unsafe_code)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -37,6 +37,8 @@
 //! answers from fixture data, for the tests of this crate and the crates
 //! above it.
 
+#![forbid(unsafe_code)]
+
 mod answer;
 mod blocking;
 mod blocks;

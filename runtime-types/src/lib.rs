@@ -14,6 +14,8 @@
 //! `TYPED_DECODERS`, its types' decoders by structural hash ([`typed`]),
 //! which the dynamic layer uses where a runtime's type matches.
 
+#![forbid(unsafe_code)]
+
 // Generated code names this crate by its absolute path so the same code also
 // works when the proc-macro expands it in another crate.
 extern crate self as ferroscale_runtime_types;

@@ -13,6 +13,8 @@
 //! impls, and name `ferroscale-runtime-types` directly (this crate does not
 //! depend on the facade).
 
+#![forbid(unsafe_code)]
+
 #[ferroscale_macros::runtime(
     fixture = "metadata/polkadot-v14-spec9180.scale",
     crate = "::ferroscale_runtime_types",

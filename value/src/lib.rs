@@ -13,6 +13,8 @@
 //! - [`render`]: py-scale-codec's text renderings (bit sequences).
 //! - [`json`]: compact JSON text of a value, and the JSON string escaping.
 
+#![forbid(unsafe_code)]
+
 mod to_value;
 mod value;
 

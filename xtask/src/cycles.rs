@@ -8,7 +8,8 @@
 //! `a → b` of `m`'s children. References to a module's own ancestors or
 //! descendants are not edges (a parent declares and re-exports its
 //! children). Every crate of the workspace is checked, generated chains
-//! included, and each cycle is printed with a file that makes each edge.
+//! included, and so are the packages the workspace excludes (`fuzz/`); each
+//! cycle is printed with a file that makes each edge.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -16,18 +17,30 @@ use std::path::{Path, PathBuf};
 
 use crate::workspace::workspace_root;
 
-/// The crates whose modules are checked: the root package and every
-/// workspace member (the `members = [...]` line of the root `Cargo.toml`).
+/// The crates whose modules are checked: the root package, every workspace
+/// member (the `members = [...]` line of the root `Cargo.toml`) and the
+/// packages kept out of the workspace (`exclude = [...]`: `fuzz/`, a
+/// cargo-fuzz package with a workspace of its own).
 fn crates(root: &Path) -> Result<Vec<String>, String> {
     let manifest = root.join("Cargo.toml");
     let text = fs::read_to_string(&manifest)
         .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
-    let line = text
-        .lines()
-        .find(|l| l.trim_start().starts_with("members = ["))
+    let list = |key: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(&format!("{key} = [")))
+            .map(|line| {
+                line.split('"')
+                    .skip(1)
+                    .step_by(2)
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            })
+    };
+    let members = list("members")
         .ok_or_else(|| format!("{} has no `members = [...]` line", manifest.display()))?;
     let mut out = vec![".".to_owned()];
-    out.extend(line.split('"').skip(1).step_by(2).map(str::to_owned));
+    out.extend(members);
+    out.extend(list("exclude").unwrap_or_default());
     Ok(out)
 }
 

@@ -10,6 +10,8 @@
 //! as a format-4 signed extrinsic and as a format-5 general transaction
 //! (cost per byte), and runtime API results decoded by name and by type id.
 
+#![forbid(unsafe_code)]
+
 use std::time::{Duration, Instant};
 
 use ferroscale_dynamic::encode_value;

@@ -1,3 +1,4 @@
+#![forbid(unsafe_code)]
 //! An indexer's first steps with ferroscale: a real Polkadot block, typed and dynamic.
 use ferroscale::core::hex;
 use ferroscale::dynamic::registry::Registry;

@@ -2,6 +2,8 @@
 //! seeds (see `harness::seeds`) into `DIR/<target>/` (default `fuzz/corpus`),
 //! one file per seed named by a hash of its content.
 
+#![forbid(unsafe_code)]
+
 use std::path::PathBuf;
 
 use ferroscale_fuzz::harness::{seeds, targets::TARGETS};

@@ -12,10 +12,13 @@
 //! - [`named`]: the V16 runtimes whose runtime APIs, view functions, storage
 //!   maps and extrinsics the `named` target reaches by name.
 //! - [`seeds`]: seed inputs taken from the real fixtures.
+//! - [`inputs`]: the layouts of the inputs that name a registry or runtime
+//!   and an item (the targets read them, the seeds build them).
 //! - [`mutate`]: a seeded xorshift mutator (the smoke fuzz's engine; libFuzzer
 //!   has its own).
 //! - [`smoke`]: the smoke fuzz's runner (seeds first, then mutated inputs).
 
+pub mod inputs;
 pub mod mutate;
 pub mod named;
 pub mod registries;

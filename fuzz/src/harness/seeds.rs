@@ -13,9 +13,9 @@ use ferroscale_dynamic::preset::{presets_dir, Definition, EnumVariants, Preset, 
 use ferroscale_metadata::{Metadata, StorageModifier, TypeRef};
 use parity_scale_codec::{Compact, Encode};
 
+use super::inputs::{dynamic_input, named_input, NamedKind, FLAG_EXTRINSIC, FLAG_SS58};
 use super::named::{all as named_runtimes, NAMED_FIXTURES};
 use super::registries::REGISTRY_FIXTURES;
-use super::targets::{dynamic_input, named_input, NamedKind, FLAG_EXTRINSIC, FLAG_SS58};
 
 /// The seeds of target `name` (see `targets::TARGETS`).
 ///

@@ -13,6 +13,7 @@ use ferroscale_dynamic::typestr::{convert_type_string, parse, parse_key, rewrite
 use ferroscale_dynamic::{decode_prefix, decode_value, Context, TypeGraph, TypeIdx, ValueSink};
 use ferroscale_metadata::Metadata;
 
+use super::inputs::{FLAG_EXTRINSIC, FLAG_SS58};
 use super::{named, registries};
 
 /// The fuzz targets, by the name of their cargo-fuzz binary and corpus folder.
@@ -200,23 +201,6 @@ pub fn text(data: &[u8]) {
     }
 }
 
-/// Bit of the flags byte of a [`dynamic_decode`] input: decode as a whole
-/// extrinsic instead of the selected type.
-pub const FLAG_EXTRINSIC: u8 = 0x80;
-/// Bit of the flags byte: render account ids as SS58 (format 42).
-pub const FLAG_SS58: u8 = 0x01;
-
-/// Builds a [`dynamic_decode`] input: registry `registry` (index into
-/// [`registries::REGISTRY_FIXTURES`]), graph node `ty`, `flags`, then the bytes.
-pub fn dynamic_input(registry: u8, ty: u16, flags: u8, payload: &[u8]) -> Vec<u8> {
-    let mut v = Vec::with_capacity(4 + payload.len());
-    v.push(registry);
-    v.extend_from_slice(&ty.to_le_bytes());
-    v.push(flags);
-    v.extend_from_slice(payload);
-    v
-}
-
 /// Dynamic decoding of arbitrary bytes against every type of the real
 /// registries. Input: byte 0 picks the registry, bytes 1–2 (little-endian)
 /// the graph node (modulo the node count, so every node is reachable), byte 3
@@ -279,33 +263,15 @@ pub fn preset(data: &[u8]) {
     let _ = defs.len();
 }
 
-/// What a [`named`] input decodes (its byte 3, modulo 4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NamedKind {
-    /// A runtime API method's result.
-    RuntimeApiResult = 0,
-    /// A view function's whole `state_call` answer.
-    ViewFunctionAnswer = 1,
-    /// A storage map's key after its 32-byte prefix, read back into parts.
-    StorageKey = 2,
-    /// A whole extrinsic (formats 4 and 5).
-    Extrinsic = 3,
-}
-
-/// Builds a [`named`] input: runtime `runtime` (index into
-/// [`named::NAMED_FIXTURES`]), item `item` of `kind`, then the bytes.
-pub fn named_input(runtime: u8, item: u16, kind: NamedKind, payload: &[u8]) -> Vec<u8> {
-    dynamic_input(runtime, item, kind as u8, payload)
-}
-
 /// What clients reach by name on V15/V16 runtimes, fed arbitrary bytes:
 /// runtime API results and view function answers decoded by name, storage
 /// keys of every map read back into their parts, whole extrinsics of
 /// formats 4 and 5 (bare, signed, general with its extension version).
 /// Input: byte 0 picks the runtime, bytes 1–2 the item (modulo the number
-/// of items of that kind), byte 3 the kind ([`NamedKind`]); the rest is
-/// decoded (a storage key gets the entry's real prefix in front, so the
-/// hashers and keys are reached). Returns whether the bytes decoded (the
+/// of items of that kind), byte 3 the kind
+/// ([`NamedKind`](super::inputs::NamedKind)); the rest is decoded (a
+/// storage key gets the entry's real prefix in front, so the hashers and
+/// keys are reached). Returns whether the bytes decoded (the
 /// seeds' test checks that every seed does).
 pub fn named(data: &[u8]) -> bool {
     let [r, lo, hi, kind, payload @ ..] = data else {

@@ -17,6 +17,8 @@
 //! [`check_storage_keys`] hold extrinsics (formats 4 and 5) and storage keys
 //! of the typed and dynamic layers against Parity's `frame-decode`.
 
+#![forbid(unsafe_code)]
+
 mod frame_decode_diff;
 mod payloads;
 
