@@ -23,10 +23,10 @@ extern crate self as ferroscale_runtime_types;
 mod accounts;
 pub mod bits;
 mod bytes;
-mod chains;
 pub mod codec_impl;
 mod collections;
 mod extrinsic;
+mod generated;
 mod opaque;
 mod payload;
 mod storage;
@@ -35,8 +35,6 @@ pub mod values;
 
 pub use accounts::{AccountId32, MultiAddress, DEFAULT_SS58_FORMAT};
 pub use bytes::{AccountId20, H160, H256, H512, I256, U256};
-#[allow(unused_imports, unreachable_pub)] // empty when no chain feature is enabled
-pub use chains::*;
 pub use collections::{BTreeMap, BTreeSet};
 pub use extrinsic::{GeneralExtensions, GeneralPart, Preamble, SignedPart, UncheckedExtrinsic};
 /// What each generated module records about its runtime (`RUNTIME`).
@@ -46,6 +44,8 @@ pub use ferroscale_core::hashing::{storage_key, StorageHasher};
 /// Typed map keys read back from storage keys (the generated
 /// `pallets::<pallet>::storage::<entry>_decode_key` functions).
 pub use ferroscale_core::hashing::{StorageKeyError, StorageKeyErrorKind, StorageKeyReader};
+#[allow(unused_imports, unreachable_pub)] // empty when no chain feature is enabled
+pub use generated::*;
 pub use opaque::WrapperKeepOpaque;
 /// The SCALE codec the generated types implement (`Encode`, `Decode`), named
 /// through this crate so a crate using the proc-macro needs no dependency of

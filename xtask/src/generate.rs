@@ -3,14 +3,16 @@
 //! - `generate` (no argument): every chain of the table.
 //! - `generate --chain NAME`: one chain of the table.
 //! - `generate --metadata FILE [--name NAME]`: any other V14+ blob, written
-//!   as `runtime-types/src/<NAME>.rs` with a cargo feature `NAME`.
+//!   as `runtime-types/src/generated/<NAME>.rs` with a cargo feature `NAME`.
 //! - `generate --url URL --name NAME [--at HASH]`: the same from a node's
 //!   metadata (the newest of V14–V16 it offers, fetched by the `ferroscale` CLI).
 //! - `generate --check`: regenerate every chain of the table in memory and
 //!   fail if a checked-in file differs (CI runs this).
 //!
-//! Shipped chains go to `runtime-types/src/<chain>.rs`, registered in
-//! `runtime-types/src/chains.rs` and as cargo features. Test-only chains are
+//! Shipped chains go to `runtime-types/src/generated/<chain>.rs` (a folder
+//! of generated files only: `.gitattributes` marks them generated, `.ignore`
+//! keeps them out of code search), registered in
+//! `runtime-types/src/generated/mod.rs` and as cargo features. Test-only chains are
 //! not written here: the ferroscale-tests crate (`tests/src/lib.rs`) and the
 //! fixture chains (`tests/fixture-chains/`) expand them from the fixtures at
 //! compile time with `#[ferroscale_macros::runtime(fixture = "…")]`.
@@ -173,14 +175,17 @@ fn module_name(chain: &str) -> String {
     chain.replace('-', "_")
 }
 
+/// The folder of generated chain modules (nothing hand-written in it).
+const GENERATED_DIR: &str = "runtime-types/src/generated";
+
 fn output_path(chain: &str) -> PathBuf {
     workspace_root()
-        .join("runtime-types/src")
+        .join(GENERATED_DIR)
         .join(format!("{}.rs", module_name(chain)))
 }
 
 fn chains_rs() -> PathBuf {
-    workspace_root().join("runtime-types/src/chains.rs")
+    workspace_root().join(GENERATED_DIR).join("mod.rs")
 }
 
 /// A metadata file's bytes.
@@ -291,7 +296,7 @@ fn register(name: &str) -> Result<(), String> {
     std::fs::write(chains_rs(), registration_text(&chains)).map_err(|e| format!("{e}"))
 }
 
-/// The text of `runtime-types/src/chains.rs` for these chains.
+/// The text of `runtime-types/src/generated/mod.rs` for these chains.
 fn registration_text(chains: &[String]) -> String {
     let mut out = String::from(
         "//! The generated chain modules, one cargo feature each. Written by `cargo xtask generate`.\n",
