@@ -6,8 +6,11 @@
 //! check of the variant indexes, a `match` per field) was three quarters of
 //! the text rustc type-checked for a whole runtime. These impls do the same
 //! work with one call per field into `ferroscale_runtime_types::codec_impl`,
-//! which also keeps the derive's error messages (``Could not decode
-//! `AccountInfo::nonce` ``), so a decode error reads as it did.
+//! each naming its field for the error (`AccountInfo.nonce`; the labels'
+//! grammar is documented there), which `decode_all` writes as one line with
+//! the byte offset. The runtime's call, event and error enums label their
+//! pallets' variants `pallet 19 (Treasury) event`, so that an unknown item
+//! reads `pallet 19 (Treasury) has no event variant 8`.
 
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::{format_ident, quote};
@@ -133,12 +136,14 @@ impl Fields {
     }
 
     /// The value built from its fields decoded in order, `what` naming the
-    /// type (and variant) in error messages as the derive does.
-    fn construct(&self, path: TokenStream, what: &str) -> TokenStream {
+    /// type (and variant) in error labels (`Type.field`, `Type::Variant.0`),
+    /// or `label` naming the only field.
+    fn construct(&self, path: TokenStream, what: &str, label: Option<&str>) -> TokenStream {
         let reads = self.list.iter().enumerate().map(|(i, f)| {
-            let at = match &f.name {
-                Some(name) => format!("Could not decode `{what}::{}`", unraw(name)),
-                None => format!("Could not decode `{what}.{i}`"),
+            let at = match (&f.name, label) {
+                (_, Some(label)) => label.to_owned(),
+                (Some(name), None) => format!("{what}.{}", unraw(name)),
+                (None, None) => format!("{what}.{i}"),
             };
             let read = if f.compact {
                 quote!(::ferroscale_runtime_types::codec_impl::compact_field(__input, #at)?)
@@ -161,12 +166,14 @@ impl Fields {
 }
 
 /// The three impls for definition `name` (written `name` in messages) with
-/// generic parameters `generics`.
+/// generic parameters `generics`; `outer` is `Some("call")`, `"event"` or
+/// `"error"` for the runtime's enum of that kind over its pallets.
 pub(crate) fn codec_impls(
     name: &Ident,
     generics: &[Ident],
     layout: &Layout,
     bounds: Bounds,
+    outer: Option<&str>,
 ) -> TokenStream {
     let what = unraw(name);
     let (encode_bounds, decode_bounds) = match bounds {
@@ -192,7 +199,7 @@ pub(crate) fn codec_impls(
                 let steps = fields.encode_bound();
                 quote!(let #pattern = self; #steps)
             };
-            let value = fields.construct(quote!(Self), &what);
+            let value = fields.construct(quote!(Self), &what, None);
             (encode, quote!(::core::result::Result::Ok(#value)))
         }
         Layout::Enum(variants) => {
@@ -206,9 +213,16 @@ pub(crate) fn codec_impls(
             let decode_arms = variants.iter().map(|v| {
                 let vname = &v.name;
                 let index = v.index;
-                let value = v
-                    .fields
-                    .construct(quote!(Self::#vname), &format!("{what}::{}", unraw(vname)));
+                // A pallet's variant of the runtime's outer enum holds the
+                // pallet's own enum: its one field is labelled by the pallet.
+                let label = outer
+                    .filter(|_| v.fields.list.len() == 1)
+                    .map(|kind| format!("pallet {index} ({}) {kind}", v.metadata_name));
+                let value = v.fields.construct(
+                    quote!(Self::#vname),
+                    &format!("{what}::{}", unraw(vname)),
+                    label.as_deref(),
+                );
                 if v.fields.list.is_empty() {
                     return quote!(#index => ::core::result::Result::Ok(#value));
                 }
@@ -223,12 +237,16 @@ pub(crate) fn codec_impls(
                     })()
                 }
             });
-            let read_failed = format!("Could not decode `{what}`, failed to read variant byte");
-            let unknown = format!("Could not decode `{what}`, variant doesn't exist");
+            let refuse = if outer.is_some() {
+                quote!(no_pallet)
+            } else {
+                quote!(no_variant)
+            };
             // Every byte taken (`Era`'s 256 variants): no arm is left for
             // an unknown one.
-            let otherwise = (variants.len() < 256)
-                .then(|| quote!(_ => ::core::result::Result::Err(#unknown.into()),));
+            let otherwise = (variants.len() < 256).then(|| {
+                quote!(__v => ::core::result::Result::Err(::ferroscale_runtime_types::codec_impl::#refuse(#what, __v)),)
+            });
             // `*self`: an enum without variants matches with no arms.
             let encode = if variants.is_empty() {
                 quote!(match *self {})
@@ -238,7 +256,7 @@ pub(crate) fn codec_impls(
             (
                 encode,
                 quote! {
-                    match ::ferroscale_runtime_types::codec_impl::variant_index(__input, #read_failed)? {
+                    match ::ferroscale_runtime_types::codec_impl::variant_index(__input, #what)? {
                         #(#decode_arms,)*
                         #otherwise
                     }

@@ -49,6 +49,9 @@ pub struct Generated {
     pub registry_types: usize,
     /// Struct and enum definitions written.
     pub definitions: usize,
+    /// The runtime's `spec_name` and `spec_version`, when its metadata
+    /// records them (`System.Version`).
+    pub spec: Option<(String, u32)>,
 }
 
 /// Generates the module body for a `RuntimeMetadataPrefixed` blob (V14+),
@@ -77,7 +80,21 @@ pub fn generate_from_with(
         .extrinsic
         .as_ref()
         .is_some_and(|e| e.has_other_extension_versions());
-    let gen = types::TypeGen::new(&input.types)?.with_general_extensions(general);
+    let outer = [
+        (input.extrinsic.as_ref().map(|e| e.call), "call"),
+        (
+            input
+                .runtime_event
+                .or_else(|| chain::event_enum_from_storage(input)),
+            "event",
+        ),
+        (input.runtime_error, "error"),
+    ]
+    .into_iter()
+    .filter_map(|(id, kind)| Some((id?, kind)));
+    let gen = types::TypeGen::new(&input.types)?
+        .with_general_extensions(general)
+        .with_outer_enums(outer);
     let mut tokens = chain::module_body(input, &gen, options);
     if let Some(path) = &options.crate_path {
         tokens = options::rename_crates(tokens, path);
@@ -87,6 +104,10 @@ pub fn generate_from_with(
         metadata_version: input.version,
         registry_types: gen.len(),
         definitions: gen.shapes.len(),
+        spec: input
+            .fingerprint
+            .as_ref()
+            .and_then(|f| f.spec_name.clone().zip(f.spec_version)),
     })
 }
 

@@ -105,7 +105,7 @@ fn constants(gen: &TypeGen<'_>, p: &PalletInfo) -> TokenStream {
             quote! {
                 #[doc = #doc]
                 #[inline]
-                pub fn #f() -> Result<#ty, ::parity_scale_codec::Error> {
+                pub fn #f() -> Result<#ty, ::ferroscale_runtime_types::DecodeError> {
                     ::ferroscale_runtime_types::decode_all(#bytes)
                 }
             }

@@ -131,7 +131,7 @@ pub(crate) fn storage_module(gen: &TypeGen<'_>, p: &PalletInfo) -> TokenStream {
             out.extend(quote! {
                 #[doc = #doc]
                 #[inline]
-                pub fn #f() -> Result<#alias, ::parity_scale_codec::Error> {
+                pub fn #f() -> Result<#alias, ::ferroscale_runtime_types::DecodeError> {
                     ::ferroscale_runtime_types::decode_all(#bytes)
                 }
             });

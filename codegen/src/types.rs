@@ -155,6 +155,9 @@ pub(crate) struct TypeGen<'a> {
     /// `UncheckedExtrinsic` carries the chain's `TransactionExtensions`
     /// (wherever the type appears: runtime API parameters, blocks).
     general_extensions: bool,
+    /// The runtime's call, event and error enums over its pallets, by type
+    /// id: `"call"`, `"event"`, `"error"` (their variants are pallets).
+    outer: BTreeMap<u32, &'static str>,
 }
 
 impl<'a> TypeGen<'a> {
@@ -207,6 +210,7 @@ impl<'a> TypeGen<'a> {
             compact_shapes: RefCell::new(BTreeSet::new()),
             used: Vec::new(),
             general_extensions: false,
+            outer: BTreeMap::new(),
         };
         check_inline_cycles(&gen)?;
         gen.compute_used_params();
@@ -325,6 +329,16 @@ impl<'a> TypeGen<'a> {
     /// `TransactionExtensions` as the general transactions' extensions.
     pub(crate) fn with_general_extensions(mut self, yes: bool) -> Self {
         self.general_extensions = yes;
+        self
+    }
+
+    /// The runtime's outer enums (`RuntimeCall` …), whose decode errors name
+    /// the pallet: type id and `"call"`, `"event"` or `"error"`.
+    pub(crate) fn with_outer_enums(
+        mut self,
+        outer: impl IntoIterator<Item = (u32, &'static str)>,
+    ) -> Self {
+        self.outer.extend(outer);
         self
     }
 
@@ -516,7 +530,11 @@ impl<'a> TypeGen<'a> {
         } else {
             Bounds::FieldTypes
         };
-        let codec = codec_impls(&name, &generics, &layout, bounds);
+        let outer = shape
+            .instances
+            .iter()
+            .find_map(|id| self.outer.get(id).copied());
+        let codec = codec_impls(&name, &generics, &layout, bounds, outer);
         quote!(#item #codec)
     }
 

@@ -192,12 +192,15 @@ impl<A: Decode, C: Decode, S: Decode, E: Decode, G: GeneralExtensions> Decode
         let first = u8::decode(&mut counted)?;
         let preamble = match (first & VERSION_BITS, first & !VERSION_BITS) {
             (version @ (4 | 5), 0) => Preamble::Bare(version),
-            (4, SIGNED) => Preamble::Signed(SignedPart::decode(&mut counted)?),
+            (4, SIGNED) => {
+                Preamble::Signed(SignedPart::decode(&mut counted).map_err(|e| e.chain(PREAMBLE))?)
+            }
             (5, GENERAL) => {
                 let extension_version = u8::decode(&mut counted)?;
                 Preamble::General(GeneralPart {
                     extension_version,
-                    extensions: G::decode_version(extension_version, &mut counted)?,
+                    extensions: G::decode_version(extension_version, &mut counted)
+                        .map_err(|e| e.chain(PREAMBLE))?,
                 })
             }
             _ => {
@@ -206,13 +209,18 @@ impl<A: Decode, C: Decode, S: Decode, E: Decode, G: GeneralExtensions> Decode
                 ))
             }
         };
-        let function = C::decode(&mut counted)?;
+        let function =
+            C::decode(&mut counted).map_err(|e| e.chain("UncheckedExtrinsic.function"))?;
         if counted.read != len {
             return Err("extrinsic: length prefix does not match its contents".into());
         }
         Ok(UncheckedExtrinsic { preamble, function })
     }
 }
+
+/// The label of a decode error in the signed or general part (see
+/// `codec_impl`).
+const PREAMBLE: &str = "UncheckedExtrinsic.preamble";
 
 /// An input that refuses to read past `limit` bytes and counts what it read.
 struct Counted<'a, I: Input> {

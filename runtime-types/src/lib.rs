@@ -25,6 +25,7 @@ pub mod bits;
 mod bytes;
 pub mod codec_impl;
 mod collections;
+mod decode;
 mod extrinsic;
 mod generated;
 mod opaque;
@@ -36,6 +37,7 @@ pub mod values;
 pub use accounts::{AccountId32, MultiAddress, DEFAULT_SS58_FORMAT};
 pub use bytes::{AccountId20, H160, H256, H512, I256, U256};
 pub use collections::{BTreeMap, BTreeSet};
+pub use decode::{decode_all, roundtrip, DecodeError, DecodeErrorKind, MAX_DECODE_DEPTH};
 pub use extrinsic::{GeneralExtensions, GeneralPart, Preamble, SignedPart, UncheckedExtrinsic};
 /// What each generated module records about its runtime (`RUNTIME`).
 pub use ferroscale_core::fingerprint::{ItemHash, ItemKind, RuntimeFingerprint, RuntimeItem};
@@ -66,80 +68,4 @@ pub use values::ToValue;
 pub trait TypeHash {
     /// The hash.
     const TYPE_HASH: u128;
-}
-
-/// Nesting depth at which generated decoders give up (deeper input is hostile:
-/// real calls nest a handful of levels through `batch`/`proxy`/`sudo`).
-pub const MAX_DECODE_DEPTH: u32 = 256;
-
-/// Decodes `bytes` as a `T` (every byte used, nesting capped at
-/// [`MAX_DECODE_DEPTH`]) and encodes it again: the round-trip the real-data
-/// tests compare with the input.
-pub fn roundtrip<T>(bytes: &[u8]) -> Result<Vec<u8>, parity_scale_codec::Error>
-where
-    T: parity_scale_codec::Decode + parity_scale_codec::Encode,
-{
-    let value = decode_all::<T>(bytes)?;
-    Ok(value.encode())
-}
-
-/// Decodes `bytes` as a `T`, requiring every byte to be used, capping the
-/// nesting depth at [`MAX_DECODE_DEPTH`] and the stack the decode may use at
-/// [`ferroscale_core::stack::DEFAULT_STACK_BUDGET`] (in a debug build, 256
-/// levels of a recursive type can take more than a spawned thread's 2 MiB):
-/// the safe way to decode outside input.
-pub fn decode_all<T: parity_scale_codec::Decode>(
-    bytes: &[u8],
-) -> Result<T, parity_scale_codec::Error> {
-    use parity_scale_codec::DecodeLimit;
-    let mut rest = bytes;
-    let value = T::decode_with_depth_limit(MAX_DECODE_DEPTH, &mut StackBudget::new(&mut rest))?;
-    if rest.is_empty() {
-        Ok(value)
-    } else {
-        Err("Input buffer has still data left after decoding!".into())
-    }
-}
-
-/// An input that refuses to go one level deeper once the decode has used
-/// its stack budget: every recursive type reaches itself through a `Box`,
-/// `Vec` or map, whose `Decode` calls [`Input::descend_ref`] first.
-///
-/// [`Input::descend_ref`]: parity_scale_codec::Input::descend_ref
-struct StackBudget<'i, 'b> {
-    input: &'i mut &'b [u8],
-    base: ferroscale_core::stack::StackBase,
-}
-
-impl<'i, 'b> StackBudget<'i, 'b> {
-    fn new(input: &'i mut &'b [u8]) -> Self {
-        StackBudget {
-            input,
-            base: ferroscale_core::stack::StackBase::here(),
-        }
-    }
-}
-
-impl parity_scale_codec::Input for StackBudget<'_, '_> {
-    fn remaining_len(&mut self) -> Result<Option<usize>, parity_scale_codec::Error> {
-        self.input.remaining_len()
-    }
-
-    fn read(&mut self, into: &mut [u8]) -> Result<(), parity_scale_codec::Error> {
-        self.input.read(into)
-    }
-
-    fn read_byte(&mut self) -> Result<u8, parity_scale_codec::Error> {
-        self.input.read_byte()
-    }
-
-    fn descend_ref(&mut self) -> Result<(), parity_scale_codec::Error> {
-        if self
-            .base
-            .exhausted(ferroscale_core::stack::DEFAULT_STACK_BUDGET)
-        {
-            return Err("nesting used more than the decoder's stack budget".into());
-        }
-        Ok(())
-    }
 }

@@ -34,7 +34,7 @@ use std::marker::PhantomData;
 use ferroscale_core::fingerprint::{ItemKind, RuntimeFingerprint, RuntimeItem};
 use parity_scale_codec::{Compact, Decode, Encode, Error};
 
-use crate::decode_all;
+use crate::{decode_all, DecodeError, DecodeErrorKind};
 
 /// The runtime API a node runs view functions through.
 pub const VIEW_FUNCTION_METHOD: &str = "RuntimeViewFunction_execute_view_function";
@@ -120,7 +120,7 @@ impl<R> RuntimeApiPayload<R> {
 impl<R: Decode> RuntimeApiPayload<R> {
     /// Decodes the node's answer as the method's result type (every byte
     /// used, nesting capped).
-    pub fn decode_result(&self, answer: &[u8]) -> Result<R, Error> {
+    pub fn decode_result(&self, answer: &[u8]) -> Result<R, DecodeError> {
         decode_all(answer)
     }
 }
@@ -226,7 +226,7 @@ impl<R> ViewFunctionPayload<R> {
 impl<R: Decode> ViewFunctionPayload<R> {
     /// Decodes the view function's output bytes (the `Ok` payload of the
     /// answer) as its result type.
-    pub fn decode_result(&self, output: &[u8]) -> Result<R, Error> {
+    pub fn decode_result(&self, output: &[u8]) -> Result<R, DecodeError> {
         decode_all(output)
     }
 
@@ -242,7 +242,9 @@ impl<R: Decode> ViewFunctionPayload<R> {
                     .map_err(ViewFunctionError::Decode)
             }
             Some((1, rest)) => Err(ViewFunctionError::Dispatch(rest.to_vec())),
-            _ => Err(ViewFunctionError::Decode(Error::from(
+            _ => Err(ViewFunctionError::Decode(DecodeError::other(
+                DecodeErrorKind::Invalid,
+                0,
                 "view function answer is not a Result (first byte must be 0 or 1)",
             ))),
         }
@@ -254,7 +256,7 @@ impl<R: Decode> ViewFunctionPayload<R> {
 pub enum ViewFunctionError {
     /// The answer does not decode as `Result<Vec<u8>, _>` with the output
     /// type inside.
-    Decode(Error),
+    Decode(DecodeError),
     /// The runtime refused the query: the encoded
     /// `ViewFunctionDispatchError` (decode it with the chain's
     /// `runtime_apis::runtime_view_function::execute_view_function` result
@@ -299,7 +301,7 @@ pub fn roundtrip_arg<T: Decode>(args: &[&[u8]], i: usize) -> Result<T, Error> {
     let bytes = args
         .get(i)
         .ok_or(Error::from("fewer arguments than the method takes"))?;
-    decode_all(bytes)
+    Ok(decode_all(bytes)?)
 }
 
 /// A runtime API payload's round trip: its request, and `result` through
