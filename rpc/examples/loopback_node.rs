@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use ferroscale_rpc::test_server::{TestBlock, TestNode, TestRuntime};
-use ferroscale_test_support::{read, read_string};
+use ferroscale_fixtures::{read, read_string};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let minutes: u64 = match std::env::args().nth(1) {
