@@ -25,35 +25,16 @@
 //! (whether the installed `scalecodec` files are all ours), [`index`]
 //! (columnar decoding to Arrow and Parquet; the `index` feature).
 
-pub mod catalogue;
-pub mod classes;
 pub mod config;
-pub mod config_base;
 pub mod convert;
-pub mod declared;
-pub mod detached;
 pub mod errors;
 #[cfg(feature = "index")]
 pub mod index;
-pub mod kinds;
 pub mod metadata;
-pub mod metadata_objects;
-pub mod metadata_views;
-pub mod object;
+pub mod objects;
 pub mod ops;
-pub mod ownership;
-pub mod parts_origin;
+pub mod package;
 pub mod registry;
-pub mod runtime_api;
-pub mod scale_bytes;
-pub mod scale_views;
-pub mod sink;
-pub mod ss58;
-pub mod storage;
-pub mod text;
-pub mod typed_parts;
-pub mod value_decoder;
-pub mod views;
 
 use pyo3::prelude::*;
 
@@ -68,46 +49,95 @@ fn convert_type_string(name: &str) -> String {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<registry::PyRegistry>()?;
-    m.add_class::<scale_bytes::PyScaleBytes>()?;
-    m.add_class::<object::ScaleObject>()?;
-    m.add_class::<config_base::ConfigBase>()?;
-    m.add_class::<object::FastNode>()?;
-    m.add_class::<value_decoder::ValueDecoder>()?;
-    m.add("UNSET", object::unset(m.py()))?;
-    m.add_function(wrap_pyfunction!(object::restore_object, m)?)?;
-    m.add_class::<kinds::TypeKind>()?;
-    metadata_objects::register(m)?;
-    scale_views::register(m)?;
-    m.add_function(wrap_pyfunction!(kinds::tuple_elements, m)?)?;
-    m.add_function(wrap_pyfunction!(ss58::ss58_encode, m)?)?;
-    m.add_function(wrap_pyfunction!(ss58::ss58_decode, m)?)?;
-    m.add_function(wrap_pyfunction!(ss58::is_valid_ss58_address, m)?)?;
-    m.add_function(wrap_pyfunction!(ss58::ss58_encode_account_index, m)?)?;
-    m.add_function(wrap_pyfunction!(ss58::ss58_decode_account_index, m)?)?;
-    m.add_function(wrap_pyfunction!(ss58::get_ss58_format, m)?)?;
-    m.add_function(wrap_pyfunction!(metadata::metadata_info, m)?)?;
-    m.add_function(wrap_pyfunction!(metadata::set_presets_dir, m)?)?;
-    m.add_function(wrap_pyfunction!(metadata::presets_dir, m)?)?;
-    m.add_function(wrap_pyfunction!(metadata::metadata_definitions, m)?)?;
+    m.add_class::<convert::scale_bytes::PyScaleBytes>()?;
+    m.add_class::<objects::object::ScaleObject>()?;
+    m.add_class::<config::ConfigBase>()?;
+    m.add_class::<objects::object::FastNode>()?;
+    m.add_class::<registry::value_decoder::ValueDecoder>()?;
+    m.add("UNSET", objects::object::unset(m.py()))?;
+    m.add_function(wrap_pyfunction!(objects::object::restore_object, m)?)?;
+    m.add_class::<registry::kinds::TypeKind>()?;
+    // the metadata object API's views
+    m.add_class::<metadata::entries::FieldView>()?;
+    m.add_class::<metadata::entries::VariantView>()?;
+    m.add_class::<metadata::entries::TypeDefVariantView>()?;
+    m.add_class::<metadata::entries::ArgumentView>()?;
+    m.add_class::<metadata::entries::ScaleInfoArgumentView>()?;
+    m.add_class::<metadata::entries::FunctionView>()?;
+    m.add_class::<metadata::entries::PalletEnumView>()?;
+    m.add_class::<metadata::storage::StorageEntryView>()?;
+    m.add_class::<metadata::storage::ScaleInfoStorageEntryView>()?;
+    m.add_class::<metadata::entries::RuntimeCallDefinitionView>()?;
+    m.add_class::<metadata::entries::EntryView>()?;
+    m.add_class::<metadata::entries::EventView>()?;
+    m.add_class::<metadata::entries::ConstantView>()?;
+    m.add_class::<metadata::entries::ScaleInfoConstantView>()?;
+    m.add_class::<metadata::pallet::PalletView>()?;
+    m.add_class::<metadata::pallet::ScaleInfoPalletView>()?;
+    m.add_class::<metadata::versioned::MetadataAllView>()?;
+    m.add_class::<metadata::versioned::MetadataVersionedView>()?;
+    m.add_class::<objects::views::extrinsic::CallView>()?;
+    m.add_class::<objects::views::extrinsic::ExtrinsicView>()?;
+    // the other scale classes' views
+    m.add_class::<objects::views::values::EnumView>()?;
+    m.add_class::<objects::views::values::SetView>()?;
+    m.add_class::<objects::views::values::SeqView>()?;
+    m.add_class::<objects::views::values::MapView>()?;
+    m.add_class::<objects::views::values::EraView>()?;
+    m.add_class::<objects::views::accounts::AccountIdView>()?;
+    m.add_class::<objects::views::accounts::MultiAddressView>()?;
+    m.add_class::<objects::views::events::RuntimeEventView>()?;
+    m.add_class::<objects::views::events::EventRecordView>()?;
+    m.add_class::<objects::views::values::StorageHasherView>()?;
+    m.add_class::<objects::views::values::ContractResultView>()?;
+    m.add_class::<objects::views::codec::CompositeView>()?;
+    m.add_class::<objects::views::codec::RawBytesView>()?;
+    m.add_class::<objects::views::codec::FloatView>()?;
+    m.add_class::<objects::views::codec::TextView>()?;
+    m.add_class::<objects::views::codec::BytesView>()?;
+    m.add_function(wrap_pyfunction!(registry::kinds::tuple_elements, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::ss58::ss58_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::ss58::ss58_decode, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::ss58::is_valid_ss58_address, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::ss58::ss58_encode_account_index, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::ss58::ss58_decode_account_index, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::ss58::get_ss58_format, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata::model::metadata_info, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata::model::set_presets_dir, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata::model::presets_dir, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata::model::metadata_definitions, m)?)?;
     m.add_function(wrap_pyfunction!(ops::multi_account_id, m)?)?;
     m.add_function(wrap_pyfunction!(ops::encode_compact, m)?)?;
     m.add_function(wrap_pyfunction!(ops::trailing_zeros, m)?)?;
     m.add_function(wrap_pyfunction!(ops::next_power_of_two, m)?)?;
-    m.add_function(wrap_pyfunction!(ops::decode_metadata, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata::model::decode_metadata, m)?)?;
     m.add_function(wrap_pyfunction!(ops::check_type_def, m)?)?;
     m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
-    m.add_function(wrap_pyfunction!(typed_parts::typed_part, m)?)?;
-    m.add_function(wrap_pyfunction!(catalogue::set_catalogue, m)?)?;
-    m.add_function(wrap_pyfunction!(typed_parts::wrap_parts, m)?)?;
-    m.add_function(wrap_pyfunction!(typed_parts::value_object_of, m)?)?;
-    m.add_function(wrap_pyfunction!(typed_parts::portable_entry, m)?)?;
-    m.add_function(wrap_pyfunction!(declared::user_definition, m)?)?;
-    m.add_function(wrap_pyfunction!(ownership::check_ownership, m)?)?;
+    m.add_function(wrap_pyfunction!(objects::typed_parts::typed_part, m)?)?;
+    m.add_function(wrap_pyfunction!(package::catalogue::set_catalogue, m)?)?;
+    m.add_function(wrap_pyfunction!(objects::typed_parts::wrap_parts, m)?)?;
+    m.add_function(wrap_pyfunction!(objects::typed_parts::value_object_of, m)?)?;
+    m.add_function(wrap_pyfunction!(objects::typed_parts::portable_entry, m)?)?;
+    m.add_function(wrap_pyfunction!(config::declared::user_definition, m)?)?;
+    m.add_function(wrap_pyfunction!(package::ownership::check_ownership, m)?)?;
     #[cfg(feature = "index")]
-    index::register(m)?;
+    {
+        // columnar decoding (`scalecodec.index`)
+        m.add_class::<index::PySpecDecoder>()?;
+        m.add_class::<index::IndexBatch>()?;
+        m.add_class::<index::ArrowTable>()?;
+        m.add_function(wrap_pyfunction!(index::restore_spec_decoder, m)?)?;
+        m.add_function(wrap_pyfunction!(index::decode_blocks, m)?)?;
+        m.add_function(wrap_pyfunction!(index::read_blocks, m)?)?;
+        m.add_function(wrap_pyfunction!(index::index_json_lines, m)?)?;
+        m.add_function(wrap_pyfunction!(index::partition_finished, m)?)?;
+        m.add_function(wrap_pyfunction!(index::block_ranges, m)?)?;
+        m.add_function(wrap_pyfunction!(index::index_decoder_stats, m)?)?;
+        m.add_function(wrap_pyfunction!(index::keep_freed_memory, m)?)?;
+    }
     m.add(
         "STORAGE_VERSION_VALUE",
-        metadata::storage_version_value(m.py())?,
+        metadata::model::storage_version_value(m.py())?,
     )?;
     Ok(())
 }

@@ -1,5 +1,5 @@
 //! The bookkeeping of a `RuntimeConfigurationObject` (the Python class
-//! deriving from [`ConfigBase`](crate::config_base::ConfigBase)): its class cache, value decoders, the
+//! deriving from [`ConfigBase`](crate::config::ConfigBase)): its class cache, value decoders, the
 //! mirror of the presets' `types` it keeps in `type_registry`, and the
 //! imports of portable registries. The methods of `ConfigBase` named alike
 //! call these; what stays in Python is what makes classes.
@@ -9,9 +9,9 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyType};
 
-use crate::object::own_class_attr;
+use crate::objects::object::own_class_attr;
+use crate::registry::value_decoder::ValueDecoder;
 use crate::registry::PyRegistry;
-use crate::value_decoder::ValueDecoder;
 
 /// The class cache (`_classes`); a `ValueError` before `__init__` set it.
 fn classes<'py>(slf: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
@@ -28,7 +28,7 @@ fn clear_classes(slf: &Bound<'_, PyAny>) -> PyResult<()> {
 }
 
 /// `get_decoder_class`: the cached class of `type_string`, else the one
-/// [`make_class`](crate::classes::make_class) makes (cached, `None` for an unknown type too); `None` for
+/// [`make_class`](crate::config::classes::make_class) makes (cached, `None` for an unknown type too); `None` for
 /// a dict (py-scale-codec's inline definitions are not type strings).
 pub(crate) fn decoder_class<'py>(
     slf: &Bound<'py, PyAny>,
@@ -46,7 +46,7 @@ pub(crate) fn decoder_class<'py>(
         None => same_class_as_before(
             slf,
             type_string,
-            crate::classes::make_class(slf, type_string)?,
+            crate::config::classes::make_class(slf, type_string)?,
         )?,
     };
     // read again: making the class may have reset the configuration
@@ -134,7 +134,7 @@ fn alike(a: &Bound<'_, PyType>, b: &Bound<'_, PyType>) -> PyResult<bool> {
 
 /// py-scale-codec keeps one class per type, not per name: a name the
 /// presets define as another type string (`"Index": "u32"`, followed to the
-/// end of such a chain by `Definitions::follow_aliases`, as `crate::kinds`
+/// end of such a chain by `Definitions::follow_aliases`, as `crate::registry::kinds`
 /// does) has that type's class itself, when both name the same type; a
 /// class a user put in `type_registry['types']` is the name's class as it
 /// is. `None` for any other name (a cycle of names included).
@@ -362,7 +362,7 @@ fn mirror_types(slf: &Bound<'_, PyAny>, types: &Bound<'_, PyAny>) -> PyResult<()
 }
 
 /// `clear_type_registry`: forgets every definition, the portable registry
-/// and the runtime (`crate::declared` then defines the user's classes again).
+/// and the runtime (`crate::config::declared` then defines the user's classes again).
 pub(crate) fn clear_type_registry(slf: &Bound<'_, PyAny>) -> PyResult<()> {
     let py = slf.py();
     let registry = slf.getattr(intern!(py, "_registry"))?;
@@ -408,7 +408,7 @@ pub(crate) fn state<'py>(slf: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>
 }
 
 /// `__setstate__`: a pickled configuration (see [`state`]) over a new
-/// registry (`crate::declared` then pairs the user's classes with the
+/// registry (`crate::config::declared` then pairs the user's classes with the
 /// definitions the registry replayed).
 pub(crate) fn set_state(slf: &Bound<'_, PyAny>, state: &Bound<'_, PyAny>) -> PyResult<()> {
     let py = slf.py();

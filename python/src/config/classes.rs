@@ -13,11 +13,11 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 
-use crate::catalogue::catalogue;
-use crate::kinds::{ClassInfo, TypeKind};
-use crate::object::{FastNode, ScaleObject};
+use crate::objects::object::{FastNode, ScaleObject};
+use crate::objects::views::codec::CompositeView;
+use crate::package::catalogue::catalogue;
+use crate::registry::kinds::{ClassInfo, TypeKind};
 use crate::registry::PyRegistry;
-use crate::scale_views::CompositeView;
 
 /// Methods whose override means a class decodes differently from its node.
 const DECODE_HOOKS: [&str; 4] = ["decode", "_decode_value", "_before_decode", "_after_decode"];
@@ -85,7 +85,7 @@ fn class_for_node<'py>(
     idx: u32,
 ) -> PyResult<Bound<'py, PyType>> {
     let py = config.py();
-    let info: ClassInfo = crate::kinds::class_info(
+    let info: ClassInfo = crate::registry::kinds::class_info(
         py,
         registry.try_borrow()?.inner(),
         type_string,
@@ -99,7 +99,7 @@ fn class_for_node<'py>(
     };
     let base = match classes.by_kind.get_item(info.kind)? {
         Some(base) => base,
-        None => crate::catalogue::scale_class(py, fallback)?,
+        None => crate::package::catalogue::scale_class(py, fallback)?,
     };
     let attrs = PyDict::new(py);
     attrs.set_item(intern!(py, "__module__"), MADE_CLASSES_MODULE)?;
@@ -215,7 +215,7 @@ fn portable_type_of<'py>(config: &Bound<'py, PyAny>, type_id: &str) -> PyResult<
         .and_then(|registry| registry.getattr(intern!(py, "value")))
         .and_then(|value| value.get_item("types"));
     match types {
-        Ok(types) => crate::typed_parts::portable_entry(
+        Ok(types) => crate::objects::typed_parts::portable_entry(
             &types,
             &type_id.into_pyobject(py)?.into_any(),
             config.clone(),

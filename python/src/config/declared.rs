@@ -9,8 +9,8 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyType};
 
-use crate::catalogue::catalogue;
-use crate::classes::declared_in;
+use crate::config::classes::declared_in;
+use crate::package::catalogue::catalogue;
 
 /// `getattr(obj, name, None)`.
 fn attr_or_none<'py>(
@@ -46,7 +46,7 @@ fn static_type_string<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAn
 #[pyfunction]
 pub fn user_definition<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
     let py = cls.py();
-    let kinds = crate::catalogue::catalogue(py)?.by_name;
+    let kinds = crate::package::catalogue::catalogue(py)?.by_name;
     let is = |name: &str| -> PyResult<bool> {
         match kinds.get_item(name)? {
             Some(kind) => cls.is_subclass(&kind),
@@ -157,7 +157,7 @@ fn declare<'py>(
     let name = cls.name()?;
     let types = PyDict::new(py);
     types.set_item(&name, definition)?;
-    match crate::config::update_type_registry_types(config, &types) {
+    match crate::config::books::update_type_registry_types(config, &types) {
         Ok(()) => {}
         // a class whose attributes make no definition stays unknown by name
         Err(e)

@@ -3,6 +3,12 @@
 //! without `__init__`, with the fast path its `_fast_node` allows), and the
 //! methods that only reach the registry or the configuration's books
 //! (`crate::config`).
+//!
+//! Children: [`books`] (the class cache, preset mirror and registry imports), [`classes`] (the class made per type string), [`declared`] (users' own scale classes).
+
+pub mod books;
+pub mod classes;
+pub mod declared;
 
 use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::gc::PyVisit;
@@ -11,9 +17,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 use pyo3::PyTraverseError;
 
-use crate::object::{new_instance, own_class_attr, FastNode, FastPath, ScaleObject};
+use crate::convert::scale_bytes::{unsupported, PyScaleBytes};
+use crate::objects::object::{new_instance, own_class_attr, FastNode, FastPath, ScaleObject};
 use crate::registry::PyRegistry;
-use crate::scale_bytes::{unsupported, PyScaleBytes};
 
 /// The registry and class cache of a `RuntimeConfigurationObject`
 /// (`_registry`, `_classes`), and its `create_scale_object`.
@@ -91,7 +97,7 @@ impl ConfigBase {
         slf: &Bound<'py, Self>,
         type_string: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::config::decoder_class(slf.as_any(), type_string)
+        crate::config::books::decoder_class(slf.as_any(), type_string)
     }
 
     /// cyscale 0.8's value decoder: a callable taking the bytes of one
@@ -102,7 +108,7 @@ impl ConfigBase {
         slf: &Bound<'py, Self>,
         type_string: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::config::value_decoder(slf.as_any(), type_string)
+        crate::config::books::value_decoder(slf.as_any(), type_string)
     }
 
     /// The class of `type_string` once the portable-registry type's
@@ -114,7 +120,11 @@ impl ConfigBase {
         scale_info_type: &Bound<'py, PyAny>,
         prefix: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::config::class_for_scale_info_definition(slf.as_any(), type_string, scale_info_type)
+        crate::config::books::class_for_scale_info_definition(
+            slf.as_any(),
+            type_string,
+            scale_info_type,
+        )
     }
 
     /// Imports a V14+ metadata object's portable registry and runtime
@@ -125,7 +135,7 @@ impl ConfigBase {
         metadata: &Bound<'_, PyAny>,
         prefix: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        crate::config::add_portable_registry(slf.as_any(), metadata, prefix)
+        crate::config::books::add_portable_registry(slf.as_any(), metadata, prefix)
     }
 
     /// Imports a bare portable registry (`{"id", "type"}` values or their
@@ -136,7 +146,7 @@ impl ConfigBase {
         scale_info_types: &Bound<'_, PyAny>,
         prefix: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        crate::config::update_from_scale_info_types(slf.as_any(), scale_info_types, prefix)
+        crate::config::books::update_from_scale_info_types(slf.as_any(), scale_info_types, prefix)
     }
 
     /// Applies a preset (`{"types": …, "versioning": …, "runtime_id": …}`).
@@ -144,7 +154,7 @@ impl ConfigBase {
         slf: &Bound<'_, Self>,
         type_registry: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        crate::config::update_type_registry(slf.as_any(), type_registry)
+        crate::config::books::update_type_registry(slf.as_any(), type_registry)
     }
 
     /// Adds or overrides type definitions `{"Name": definition}`.
@@ -152,31 +162,31 @@ impl ConfigBase {
         slf: &Bound<'_, Self>,
         types_dict: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        crate::config::update_type_registry_types(slf.as_any(), types_dict)
+        crate::config::books::update_type_registry_types(slf.as_any(), types_dict)
     }
 
     /// The configuration as it pickles (id, registry state, `type_registry`
     /// tables, `implements_scale_info`, `chain_id`).
     fn __getstate__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
-        crate::config::state(slf.as_any())
+        crate::config::books::state(slf.as_any())
     }
 
     /// Restores a pickled configuration over a new registry.
     fn __setstate__(slf: &Bound<'_, Self>, state: &Bound<'_, PyAny>) -> PyResult<()> {
-        crate::config::set_state(slf.as_any(), state)?;
-        crate::declared::pair_declared(slf.as_any())
+        crate::config::books::set_state(slf.as_any(), state)?;
+        crate::config::declared::pair_declared(slf.as_any())
     }
 
     /// Forgets every definition, the portable registry and the runtime.
     fn clear_type_registry(slf: &Bound<'_, Self>) -> PyResult<()> {
-        crate::config::clear_type_registry(slf.as_any())?;
-        crate::declared::declare_classes(slf.as_any())
+        crate::config::books::clear_type_registry(slf.as_any())?;
+        crate::config::declared::declare_classes(slf.as_any())
     }
 
     /// Defines every scale class users declared, by its name (as
     /// py-scale-codec registers every class it knows in a new configuration).
     fn _declare_classes(slf: &Bound<'_, Self>) -> PyResult<()> {
-        crate::declared::declare_classes(slf.as_any())
+        crate::config::declared::declare_classes(slf.as_any())
     }
 
     /// The type string of a user's declared class here, defining it first
@@ -186,7 +196,7 @@ impl ConfigBase {
         slf: &Bound<'py, Self>,
         cls: &Bound<'py, PyType>,
     ) -> PyResult<Bound<'py, PyString>> {
-        crate::declared::declared_name(slf.as_any(), cls)
+        crate::config::declared::declared_name(slf.as_any(), cls)
     }
 
     /// cyscale's `batch_decode`: decodes `data_list[i]` (`bytes`,
@@ -207,12 +217,12 @@ impl ConfigBase {
 
     /// The runtime APIs of the loaded metadata (V15+; see `_core.pyi`).
     fn runtime_apis<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        crate::runtime_api::runtime_apis(&self.registry(py)?)
+        crate::registry::runtime_api::runtime_apis(&self.registry(py)?)
     }
 
     /// The view functions of the loaded metadata (V16).
     fn view_functions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        crate::runtime_api::view_functions(&self.registry(py)?)
+        crate::registry::runtime_api::view_functions(&self.registry(py)?)
     }
 
     /// `(method, "0x…" data)` to pass to `state_call` for `api.method`.
@@ -224,7 +234,7 @@ impl ConfigBase {
         method: &str,
         params: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(String, String)> {
-        crate::runtime_api::runtime_api_request(&self.registry(py)?, api, method, params)
+        crate::registry::runtime_api::runtime_api_request(&self.registry(py)?, api, method, params)
     }
 
     /// The value of `api.method`'s answer (`bytes`, `bytearray` or hex).
@@ -235,7 +245,12 @@ impl ConfigBase {
         method: &str,
         data: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::runtime_api::decode_runtime_api_result(&self.registry(py)?, api, method, data)
+        crate::registry::runtime_api::decode_runtime_api_result(
+            &self.registry(py)?,
+            api,
+            method,
+            data,
+        )
     }
 
     /// `(method, "0x…" data)` to pass to `state_call` for the view function `pallet.name`.
@@ -247,7 +262,12 @@ impl ConfigBase {
         name: &str,
         params: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(String, String)> {
-        crate::runtime_api::view_function_request(&self.registry(py)?, pallet, name, params)
+        crate::registry::runtime_api::view_function_request(
+            &self.registry(py)?,
+            pallet,
+            name,
+            params,
+        )
     }
 
     /// The value of the view function's output bytes.
@@ -258,7 +278,12 @@ impl ConfigBase {
         name: &str,
         data: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::runtime_api::decode_view_function_result(&self.registry(py)?, pallet, name, data)
+        crate::registry::runtime_api::decode_view_function_result(
+            &self.registry(py)?,
+            pallet,
+            name,
+            data,
+        )
     }
 
     /// The value of the view function's whole `state_call` answer (an `Err` raises).
@@ -269,7 +294,12 @@ impl ConfigBase {
         name: &str,
         data: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::runtime_api::decode_view_function_answer(&self.registry(py)?, pallet, name, data)
+        crate::registry::runtime_api::decode_view_function_answer(
+            &self.registry(py)?,
+            pallet,
+            name,
+            data,
+        )
     }
 
     /// The `"0x…"` storage key of `pallet.entry` for `params` (none: the
@@ -283,7 +313,7 @@ impl ConfigBase {
         entry: &str,
         params: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<String> {
-        crate::storage::storage_key(&self.registry(py)?, pallet, entry, params)
+        crate::registry::storage::storage_key(&self.registry(py)?, pallet, entry, params)
     }
 
     /// `"0x…"` storage keys of `pallet.entry`, one per item of `params_list`
@@ -295,8 +325,8 @@ impl ConfigBase {
         entry: &str,
         params_list: &Bound<'_, PyAny>,
     ) -> PyResult<Vec<String>> {
-        let list = crate::storage::params_list(params_list)?;
-        crate::storage::storage_keys(&self.registry(py)?, pallet, entry, &list)
+        let list = crate::registry::storage::params_list(params_list)?;
+        crate::registry::storage::storage_keys(&self.registry(py)?, pallet, entry, &list)
     }
 
     /// A full storage key of `pallet.entry` read back: `[{"hasher", "value"}]`.
@@ -307,7 +337,7 @@ impl ConfigBase {
         entry: &str,
         key: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        crate::storage::decode_storage_key(&self.registry(py)?, pallet, entry, key)
+        crate::registry::storage::decode_storage_key(&self.registry(py)?, pallet, entry, key)
     }
 
     /// The value of `pallet.entry` in `data` (`bytes`, `bytearray` or hex).
@@ -318,7 +348,7 @@ impl ConfigBase {
         entry: &str,
         data: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::storage::decode_storage(&self.registry(py)?, pallet, entry, data)
+        crate::registry::storage::decode_storage(&self.registry(py)?, pallet, entry, data)
     }
 
     /// SS58 format account ids render in (`None`: `"0x…"` hex).
@@ -548,7 +578,7 @@ impl ConfigBase {
             }
             None => None,
         };
-        // Classes marked by `crate::classes` are scale classes; any other
+        // Classes marked by `crate::config::classes` are scale classes; any other
         // class must be one before it is instantiated here.
         if fast.is_none() && !cls.is_subclass_of::<ScaleObject>()? {
             return Ok(None);

@@ -5,7 +5,7 @@
 //! side by side.
 //!
 //! Inputs below [`DETACH_MIN`] bytes keep the one-pass
-//! [`crate::sink::PySink`]: the intermediate tree costs about one Rust
+//! [`crate::convert::sink::PySink`]: the intermediate tree costs about one Rust
 //! allocation per Python object made, as much again as making the objects
 //! (measured on the 23.7 KB events of Polkadot block 18468942: 100 µs of CPU
 //! one-pass, 250 µs through the tree), so it only pays where the walk is a
@@ -16,7 +16,7 @@ use ferroscale_value::Value;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 
-use crate::sink::{NameCache, PySink};
+use crate::convert::sink::{NameCache, PySink};
 
 /// Inputs of at least this many bytes are decoded with the lock released
 /// (see the module documentation for why not smaller ones).

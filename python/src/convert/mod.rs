@@ -5,6 +5,13 @@
 //! keys, and scale objects (anything with a `value` attribute, which is used
 //! in their place; see [`stand_in_value`]). Nesting is capped so a self-referencing list cannot
 //! recurse without bound.
+//!
+//! Children: the Python → `Value` conversion is here; [`sink`] decodes straight into Python objects, [`detached`] with the interpreter lock released, [`text`] writes hex into Python strings, [`scale_bytes`] is `ScaleBytes`.
+
+pub mod detached;
+pub mod scale_bytes;
+pub mod sink;
+pub mod text;
 
 use ferroscale_value::Value;
 use pyo3::exceptions::{PyTypeError, PyValueError};

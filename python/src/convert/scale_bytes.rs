@@ -183,7 +183,7 @@ impl PyScaleBytes {
 
     /// `"0x…"` hex of the whole buffer.
     fn to_hex<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        crate::text::hex_prefixed(py, &self.to_vec(py)?)
+        crate::convert::text::hex_prefixed(py, &self.to_vec(py)?)
     }
 
     /// Pickles as `(class, (bytearray,), offset)`.

@@ -318,7 +318,7 @@ impl<'py> Sink<'_> for PySink<'py, '_> {
         self.names.get(self.py, n).into_any()
     }
     fn hex(&mut self, bytes: &[u8]) -> Self::Out {
-        match crate::text::hex_prefixed(self.py, bytes) {
+        match crate::convert::text::hex_prefixed(self.py, bytes) {
             Ok(s) => s.into_any(),
             Err(_) => self.null(),
         }

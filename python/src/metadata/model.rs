@@ -10,7 +10,7 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 
 use ferroscale_dynamic::registry::legacy_signed_extension;
 
-use crate::errors::guard;
+use crate::errors::{guard, raise};
 use crate::registry::PyRegistry;
 
 fn type_string(t: &TypeRef) -> String {
@@ -147,7 +147,7 @@ fn pallet_dict<'py>(py: Python<'py>, p: &Pallet) -> PyResult<Bound<'py, PyDict>>
 #[pyfunction]
 pub fn metadata_info<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
     // Read with the interpreter lock released (other threads run meanwhile).
-    let md = crate::detached::detached(py, "reading metadata", || Metadata::load(data))
+    let md = crate::convert::detached::detached(py, "reading metadata", || Metadata::load(data))
         .map_err(PyValueError::new_err)?
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     guard("reading metadata", || {
@@ -214,4 +214,47 @@ pub fn metadata_definitions(py: Python<'_>) -> PyResult<Bound<'_, PyRegistry>> {
             .map_err(|e| crate::errors::to_py(py, &e))
     })?;
     Bound::new(py, PyRegistry::with_inner(inner))
+}
+
+/// Decodes runtime metadata (`MetadataVersioned`, V9–V16) from the start of
+/// `data` with py-scale-codec's metadata definitions, whatever presets a
+/// configuration holds: `(value, bytes used, model)` where the model is
+/// [`metadata_info`]'s dict.
+#[pyfunction]
+pub fn decode_metadata<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyBytes>,
+) -> PyResult<(Bound<'py, PyAny>, usize, Bound<'py, PyAny>)> {
+    let bytes = data.as_bytes();
+    if bytes.len() >= 5
+        && &bytes[..4] == b"meta"
+        && !ferroscale_dynamic::registry::METADATA_VERSIONS.contains(&bytes[4])
+    {
+        return Err(PyValueError::new_err(format!(
+            "metadata version {} is not supported (only V9 to V16)",
+            bytes[4]
+        )));
+    }
+    let info = metadata_info(py, bytes).map_err(|e| {
+        raise(
+            py,
+            "InvalidScaleTypeValueException",
+            e.value(py).to_string(),
+        )
+    })?;
+    let registry = PyRegistry::metadata_definitions(py)?;
+    let ty = guard("resolving a type", || {
+        registry
+            .try_borrow_mut()?
+            .resolve_idx(py, "MetadataVersioned")
+    })?;
+    let (value, used) = PyRegistry::decode_in(
+        registry,
+        ty,
+        Some("MetadataVersioned"),
+        data.as_any(),
+        0,
+        false,
+    )?;
+    Ok((value, used, info.into_any()))
 }

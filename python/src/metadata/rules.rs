@@ -1,4 +1,4 @@
-//! FRAME rules the metadata objects ([`crate::metadata_objects`]) read from a
+//! FRAME rules the metadata objects ([`crate::metadata`]) read from a
 //! decoded metadata value (py-scale-codec's dicts): a storage entry's key,
 //! value and hasher types by its shape, and the V9–V13 numbering of
 //! pallets in call, event and error indexes.

@@ -1,6 +1,6 @@
 //! The hot path of py-scale-codec's object API, in Rust: the base class of
 //! every scale object (that of `RuntimeConfigurationObject` is in
-//! `crate::config_base`).
+//! `crate::config`).
 //!
 //! `config.create_scale_object("u32", ScaleBytes(b)).decode()` is the call
 //! py-scale-codec users make for every value. Through Python methods it took
@@ -8,14 +8,14 @@
 //! decode. Here the three steps are Rust (`scalecodec.base` subclasses
 //! these classes):
 //!
-//! * [`PyScaleBytes`] (`crate::scale_bytes`) is py-scale-codec's `ScaleBytes`
+//! * [`PyScaleBytes`] (`crate::convert::scale_bytes`) is py-scale-codec's `ScaleBytes`
 //!   (buffer, offset and its helper methods);
 //! * `ConfigBase::create_scale_object` finds the class in the
 //!   configuration's class cache and creates the object without running
 //!   `__init__`, as the Python version did;
 //! * `ScaleObject::decode` and `ScaleObject::encode` go straight to the
 //!   registry when the object's class was made for a graph node and changes
-//!   nothing about decoding or encoding (`crate::classes` marks such classes
+//!   nothing about decoding or encoding (`crate::config::classes` marks such classes
 //!   with a [`FastNode`]); otherwise they follow py-scale-codec's steps and
 //!   call the class's hooks (`_before_decode`, `_decode_value`,
 //!   `_after_decode`, `_encode_value`, `_encoded_value`: the defaults are
@@ -26,21 +26,28 @@
 //!
 //! `create_scale_object` with options, or on the first use of a type string,
 //! takes the general path (`ConfigBase::create_slow`): the class from
-//! `get_decoder_class`, which makes it (`crate::classes`).
+//! `get_decoder_class`, which makes it (`crate::config::classes`).
 
-use ferroscale_dynamic::TypeIdx;
 use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::gc::PyVisit;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyFloat, PyString, PyTuple, PyType};
+use pyo3::types::{PyByteArray, PyDict, PyFloat, PyString, PyTuple, PyType};
 use pyo3::PyTraverseError;
 use std::sync::Arc;
 
-use crate::parts_origin::PartsOrigin;
+mod codec;
+mod make;
+mod pickle;
+
+pub(crate) use make::{new_instance, own_class_attr};
+
+pub use pickle::restore_object;
+
+use crate::convert::scale_bytes::PyScaleBytes;
+use crate::objects::parts_origin::PartsOrigin;
 use crate::registry::PyRegistry;
-use crate::scale_bytes::{unsupported, PyScaleBytes};
 
 /// The "not built yet" marker of `_value_object` (`scalecodec.base._UNSET`).
 static UNSET: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -56,7 +63,7 @@ pub fn unset(py: Python<'_>) -> &Bound<'_, PyAny> {
         .bind(py)
 }
 
-/// `_fast_node` of a class made by `crate::classes`: its graph node, the
+/// `_fast_node` of a class made by `crate::config::classes`: its graph node, the
 /// registry generation it was resolved in, and whether the class decodes
 /// and encodes exactly as the node does (no Python hook overridden).
 #[pyclass(frozen, module = "scalecodec._core", name = "FastNode")]
@@ -88,7 +95,7 @@ impl FastNode {
 }
 
 /// What an object created by `ConfigBase::create_scale_object`
-/// (`crate::config_base`) needs to decode and encode without going through Python.
+/// (`crate::config`) needs to decode and encode without going through Python.
 pub(crate) struct FastPath {
     node: u32,
     registry: Py<PyRegistry>,
@@ -113,7 +120,7 @@ impl FastPath {
     }
 }
 
-/// The start of the `__dict__` names a view (`crate::views`) keeps derived data under (an
+/// The start of the `__dict__` names a view (`crate::objects::views`) keeps derived data under (an
 /// index over its parts): recomputed on demand, so pickling leaves them out.
 pub(crate) const CACHE_PREFIX: &str = "_ferroscale_cache_";
 
@@ -144,7 +151,7 @@ pub struct ScaleObject {
     encoded: bool,
     metadata: Option<Py<PyAny>>,
     fast: Option<FastPath>,
-    /// Set on a typed part (`crate::typed_parts`): where it and its own
+    /// Set on a typed part (`crate::objects::typed_parts`): where it and its own
     /// parts come from; its `value_object` is built from that.
     origin: Option<Py<PartsOrigin>>,
 }
@@ -535,7 +542,7 @@ impl ScaleObject {
         let py = cls.py();
         let type_string: Option<String> = cls.getattr(intern!(py, "type_string"))?.extract().ok();
         if let Some(text) = type_string.filter(|t| t.starts_with('(') && t.ends_with(')')) {
-            let elements = PyTuple::new(py, crate::kinds::tuple_elements(&text))?;
+            let elements = PyTuple::new(py, crate::registry::kinds::tuple_elements(&text))?;
             cls.setattr(intern!(py, "type_mapping"), elements)?;
         }
         Ok(())
@@ -647,42 +654,7 @@ impl ScaleObject {
     /// A typed part has no bytes of its own: it pickles as the
     /// `typed_part` call that makes it again, with its attributes.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
-        let this = slf.borrow();
-        if let Some(origin) = &this.origin {
-            let value = opt(py, &this.value).into_bound(py);
-            let config = opt(py, &this.runtime_config).into_bound(py);
-            let origin = origin.clone_ref(py);
-            drop(this);
-            let type_string = slf.getattr(intern!(py, "type_string"))?;
-            let args = origin.get().remake_args(py, value, type_string, config)?;
-            let remake = py.import("scalecodec._core")?.getattr("typed_part")?;
-            let attrs = slf
-                .getattr(intern!(py, "__dict__"))?
-                .cast_into::<PyDict>()?
-                .copy()?;
-            for key in attrs.keys() {
-                if key
-                    .extract::<&str>()
-                    .is_ok_and(|k| k.starts_with(CACHE_PREFIX))
-                {
-                    attrs.del_item(key)?;
-                }
-            }
-            return (remake, args, attrs).into_pyobject(py);
-        }
-        let data = match (&this.data, this.data_end_offset) {
-            (Some(_), Some(_)) => {
-                let used = this.get_used_bytes(py)?;
-                PyBytes::new(py, &used.extract::<Vec<u8>>()?).into_any()
-            }
-            _ => py.None().into_bound(py),
-        };
-        let config = opt(py, &this.runtime_config);
-        drop(this);
-        let restore = py.import("scalecodec._core")?.getattr("restore_object")?;
-        let type_string = slf.getattr(intern!(py, "type_string"))?;
-        (restore, (type_string, data, config)).into_pyobject(py)
+        Self::reduce(slf)
     }
 
     /// Decodes `data` (or the data given at creation) and returns the value;
@@ -697,55 +669,7 @@ impl ScaleObject {
         data: Option<&Bound<'py, PyAny>>,
         check_remaining: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let py = slf.py();
-        if let Some(data) = data {
-            let Ok(buffer) = data.cast::<PyScaleBytes>() else {
-                return Err(unsupported(data));
-            };
-            let offset = buffer.get().offset();
-            let mut this = slf.borrow_mut();
-            this.data = Some(data.clone().unbind());
-            this.data_start_offset = Some(offset);
-            this.decoded = false;
-            this.encoded = false;
-        } else if slf.borrow().decoded {
-            // py-scale-codec decodes once: again without new data, the value stays
-            return Ok(opt(py, &slf.borrow().value).into_bound(py));
-        }
-        if let Some(value) = Self::decode_fast(slf, check_remaining)? {
-            return Ok(value);
-        }
-        let (buffer, start) = {
-            let mut this = slf.borrow_mut();
-            let Some(data) = &this.data else {
-                return Err(PyValueError::new_err("No data to decode"));
-            };
-            let buffer = data.bind(py).clone();
-            // where the data stands now, as py-scale-codec reads it (an object
-            // made before other values were read from the same data starts after them)
-            let start = buffer.getattr(intern!(py, "offset"))?.extract()?;
-            this.data_start_offset = Some(start);
-            (buffer, start)
-        };
-        slf.call_method0(intern!(py, "_before_decode"))?;
-        let bytes = buffer.getattr(intern!(py, "data"))?;
-        let (value, used): (Bound<'py, PyAny>, usize) = slf
-            .call_method1(
-                intern!(py, "_decode_value"),
-                (bytes, start, check_remaining),
-            )?
-            .extract()?;
-        let end = start + used;
-        buffer.setattr(intern!(py, "offset"), end)?;
-        {
-            let mut this = slf.borrow_mut();
-            this.data_end_offset = Some(end);
-            this.value = Some(value.unbind());
-            this.value_object = None;
-            this.decoded = true;
-        }
-        slf.call_method0(intern!(py, "_after_decode"))?;
-        Ok(opt(py, &slf.borrow().value).into_bound(py))
+        Self::decode_with(slf, data, check_remaining)
     }
 
     /// Encodes `value` (default: the current value) and returns the bytes
@@ -758,84 +682,7 @@ impl ScaleObject {
         args: &Bound<'py, PyTuple>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyScaleBytes>> {
-        let py = slf.py();
-        let keyword = match kwargs {
-            Some(kw) if !kw.is_empty() => {
-                let value = kw.get_item(intern!(py, "value"))?;
-                if value.is_none() || kw.len() > 1 || !args.is_empty() {
-                    return Err(pyo3::exceptions::PyTypeError::new_err(
-                        "encode() takes one argument, `value`",
-                    ));
-                }
-                value
-            }
-            _ => None,
-        };
-        let args = match keyword {
-            Some(v) => PyTuple::new(py, [v])?,
-            None => args.clone(),
-        };
-        let value = match args.len() {
-            0 => opt(py, &slf.borrow().value).into_bound(py),
-            1 => {
-                let v = args.get_item(0)?;
-                if v.is(unset(py)) {
-                    opt(py, &slf.borrow().value).into_bound(py)
-                } else {
-                    v
-                }
-            }
-            n => {
-                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                    "encode() takes at most 1 argument ({n} given)"
-                )))
-            }
-        };
-        let fast = Self::fast_encoder(slf);
-        if fast.is_none() || slf.borrow().metadata.is_some() {
-            slf.call_method0(intern!(py, "_before_decode"))?;
-        }
-        let raw: Vec<u8> = match &fast {
-            Some((node, registry, name)) => {
-                let converted = crate::convert::to_value(&value)?;
-                let Ok(mut reg) = registry.bind(py).try_borrow_mut() else {
-                    return Err(PyValueError::new_err("registry is busy"));
-                };
-                reg.encode_node(py, TypeIdx(*node), name.as_deref(), &value, converted)?
-            }
-            None => slf
-                .call_method1(intern!(py, "_encode_value"), (&value,))?
-                .extract()?,
-        };
-        let length = raw.len();
-        let buffer = Bound::new(
-            py,
-            PyScaleBytes::with(PyByteArray::new(py, &raw).into_any().unbind(), length),
-        )?;
-        {
-            let mut this = slf.borrow_mut();
-            this.data = Some(buffer.clone().into_any().unbind());
-            this.data_start_offset = Some(0);
-            this.data_end_offset = Some(length);
-            // as py-scale-codec's: the object holds its value now, and
-            // `decode()` without new data gives it back
-            this.decoded = true;
-            this.encoded = true;
-        }
-        if fast.is_some() {
-            // `_encoded_value` of the base class: a scale object stands for its value.
-            let plain = match value.cast::<ScaleObject>() {
-                Ok(object) => crate::convert::stand_in_value(object.as_any())?,
-                Err(_) => value,
-            };
-            let mut this = slf.borrow_mut();
-            this.value = Some(plain.unbind());
-            this.value_object = None;
-        } else {
-            let plain = slf.call_method1(intern!(py, "_encoded_value"), (&value,))?;
-            slf.setattr(intern!(py, "value"), plain)?;
-        }
-        Ok(buffer)
+        Self::encode_with(slf, args, kwargs)
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
@@ -863,53 +710,6 @@ impl ScaleObject {
 }
 
 impl ScaleObject {
-    /// Fills in an object `create_scale_object` made without `__init__`.
-    pub(crate) fn init_created(
-        &mut self,
-        config: Py<PyAny>,
-        buffer: Option<&Bound<'_, PyScaleBytes>>,
-        fast: Option<FastPath>,
-    ) {
-        self.runtime_config = Some(config);
-        self.data_start_offset = buffer.map(|b| b.get().offset());
-        self.data = buffer.map(|b| b.clone().into_any().unbind());
-        self.fast = fast;
-    }
-
-    /// Whether `obj` is a scale object whose value it encoded itself (its
-    /// `data` is that encoding), not one it decoded.
-    pub(crate) fn was_encoded(obj: &Bound<'_, PyAny>) -> bool {
-        obj.cast::<ScaleObject>()
-            .is_ok_and(|o| o.try_borrow().is_ok_and(|o| o.encoded))
-    }
-
-    /// An object with nothing set (what `__new__` makes).
-    pub(crate) fn empty() -> Self {
-        ScaleObject {
-            runtime_config: None,
-            data: None,
-            data_start_offset: None,
-            data_end_offset: None,
-            value: None,
-            value_object: None,
-            decoded: false,
-            encoded: false,
-            metadata: None,
-            fast: None,
-            origin: None,
-        }
-    }
-
-    /// Makes a new object the typed part holding `value` in `config`.
-    pub fn set_part(&mut self, config: Py<PyAny>, value: Py<PyAny>, origin: Py<PartsOrigin>) {
-        self.runtime_config = Some(config);
-        self.value = Some(value);
-        self.decoded = true;
-        self.origin = Some(origin);
-    }
-}
-
-impl ScaleObject {
     /// The object's type string, or a `NotImplementedError` saying it cannot `what`.
     fn type_string_for<'py>(slf: &Bound<'py, Self>, what: &str) -> PyResult<Bound<'py, PyAny>> {
         let type_string = slf.getattr(intern!(slf.py(), "type_string"))?;
@@ -929,100 +729,6 @@ impl ScaleObject {
             None => Err(PyValueError::new_err("the object has no data")),
         }
     }
-
-    /// The node and registry to encode with, when the object's class encodes
-    /// exactly as its graph node does and the registry has not changed.
-    fn fast_encoder(slf: &Bound<'_, Self>) -> Option<(u32, Py<PyRegistry>, Option<Arc<str>>)> {
-        let py = slf.py();
-        let this = slf.borrow();
-        let fast = this.fast.as_ref().filter(|f| f.encode)?;
-        let current = fast
-            .registry
-            .bind(py)
-            .try_borrow()
-            .ok()?
-            .current_generation();
-        (current == fast.generation).then(|| {
-            (
-                fast.node,
-                fast.registry.clone_ref(py),
-                fast.type_name.clone(),
-            )
-        })
-    }
-
-    /// The decode of an object whose class decodes as its graph node does:
-    /// `None` when the general (Python) path must run instead.
-    fn decode_fast<'py>(
-        slf: &Bound<'py, Self>,
-        check_remaining: bool,
-    ) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let py = slf.py();
-        // The object is not borrowed while it decodes: a large input is
-        // decoded with the interpreter lock released, and other threads may
-        // read the object meanwhile.
-        let (node, registry, data) = {
-            let this = slf.borrow();
-            let (Some(fast), None, Some(data)) = (&this.fast, &this.metadata, &this.data) else {
-                return Ok(None);
-            };
-            if !fast.decode {
-                return Ok(None);
-            }
-            let Ok(buffer) = data.bind(py).cast::<PyScaleBytes>() else {
-                return Ok(None);
-            };
-            let registry = fast.registry.bind(py).clone();
-            let Ok(reg) = registry.try_borrow() else {
-                return Ok(None);
-            };
-            if reg.current_generation() != fast.generation {
-                return Ok(None);
-            }
-            (fast.node, registry.clone(), buffer.clone())
-        };
-        let buffer = data.get();
-        let start = buffer.offset();
-        let (value, used) = PyRegistry::decode_in(
-            &registry,
-            TypeIdx(node),
-            None,
-            buffer.buffer().bind(py),
-            start,
-            check_remaining,
-        )?;
-        let end = start + used;
-        buffer.set_offset_to(end);
-        let mut this = slf.try_borrow_mut()?;
-        this.data_start_offset = Some(start);
-        this.data_end_offset = Some(end);
-        this.value = Some(value.clone().unbind());
-        this.value_object = None;
-        this.decoded = true;
-        Ok(Some(value))
-    }
-}
-
-/// Unpickles a scale object: `type_string`'s object in `config`, decoded
-/// from `data` when there is data.
-#[pyfunction]
-pub fn restore_object<'py>(
-    type_string: &Bound<'py, PyAny>,
-    data: Option<&[u8]>,
-    config: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let py = config.py();
-    let buffer = match data {
-        Some(d) => {
-            Bound::new(py, PyScaleBytes::new(&PyByteArray::new(py, d).into_any())?)?.into_any()
-        }
-        None => py.None().into_bound(py),
-    };
-    let obj = config.call_method1(intern!(py, "create_scale_object"), (type_string, buffer))?;
-    if data.is_some() {
-        obj.call_method0(intern!(py, "decode"))?;
-    }
-    Ok(obj)
 }
 
 /// `None` as Python `None`.
@@ -1030,72 +736,6 @@ fn opt(py: Python<'_>, v: &Option<Py<PyAny>>) -> Py<PyAny> {
     match v {
         Some(v) => v.clone_ref(py),
         None => py.None(),
-    }
-}
-
-/// `cls.__dict__.get(name)`: the class's own attribute, not an inherited one
-/// (a user subclass of a generated class does not inherit `_fast_node`).
-#[cfg(not(feature = "abi3"))]
-pub(crate) fn own_class_attr<'py>(
-    cls: &Bound<'py, PyType>,
-    name: &Bound<'py, PyString>,
-) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let py = cls.py();
-    // SAFETY: `tp_dict` of a ready type object is its (borrowed) class
-    // dict, alive as long as the class, which `cls` keeps alive; it is
-    // only read here, through a new strong reference.
-    let dict = unsafe {
-        let d = (*cls.as_type_ptr()).tp_dict;
-        if d.is_null() {
-            return Ok(None);
-        }
-        Bound::from_borrowed_ptr(py, d).cast_into_unchecked::<PyDict>()
-    };
-    dict.get_item(name)
-}
-
-/// `cls.__dict__.get(name)`, as above. The stable ABI hides the type
-/// object's fields: this goes through the `__dict__` mapping proxy.
-#[cfg(feature = "abi3")]
-pub(crate) fn own_class_attr<'py>(
-    cls: &Bound<'py, PyType>,
-    name: &Bound<'py, PyString>,
-) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let py = cls.py();
-    let dict = cls.getattr(pyo3::intern!(py, "__dict__"))?;
-    match dict.get_item(name) {
-        Ok(v) => Ok(Some(v)),
-        Err(e) if e.is_instance_of::<pyo3::exceptions::PyKeyError>(py) => Ok(None),
-        Err(e) => Err(e),
-    }
-}
-
-/// `cls.__new__(cls)` without `__init__`, as the Python code did.
-pub(crate) fn new_instance<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
-    let py = cls.py();
-    let args = PyTuple::empty(py);
-    // SAFETY: `tp_new` of a ready type (here a subclass of `ScaleObject`,
-    // which defines it) takes the type, an argument tuple and optional
-    // keywords, and returns a new reference or NULL with an exception set.
-    unsafe {
-        let ty = cls.as_type_ptr();
-        #[cfg(not(feature = "abi3"))]
-        let tp_new = (*ty).tp_new;
-        // The stable ABI reads the slot through PyType_GetSlot (static
-        // types too from 3.10); a NULL slot is `None`.
-        #[cfg(feature = "abi3")]
-        let tp_new = {
-            let slot = pyo3::ffi::PyType_GetSlot(ty, pyo3::ffi::Py_tp_new);
-            (!slot.is_null())
-                .then(|| std::mem::transmute::<*mut std::ffi::c_void, pyo3::ffi::newfunc>(slot))
-        };
-        let Some(tp_new) = tp_new else {
-            return Err(pyo3::exceptions::PyTypeError::new_err(
-                "scale class cannot be instantiated",
-            ));
-        };
-        let raw = tp_new(ty, args.as_ptr(), std::ptr::null_mut());
-        Bound::from_owned_ptr_or_err(py, raw)
     }
 }
 
@@ -1116,12 +756,4 @@ fn default_config(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 fn next_bytes(slf: &Bound<'_, PyAny>, length: usize) -> PyResult<Vec<u8>> {
     slf.call_method1(intern!(slf.py(), "get_next_bytes"), (length,))?
         .extract()
-}
-
-#[cfg(test)]
-mod cache_name_tests {
-    #[test]
-    fn cache_names_are_left_out_of_pickles() {
-        assert!(super::STORAGE_INDEX_ATTR.starts_with(super::CACHE_PREFIX));
-    }
 }

@@ -14,9 +14,9 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{IntoPyDict, PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 
-use crate::catalogue::{catalogue, scale_class};
-use crate::object::{new_instance, ScaleObject};
-use crate::parts_origin::PartsOrigin;
+use crate::objects::object::{new_instance, ScaleObject};
+use crate::objects::parts_origin::PartsOrigin;
+use crate::package::catalogue::{catalogue, scale_class};
 
 /// A decoded list, tuple or dict with each element, item or value wrapped
 /// as a plain part (`_Part`) of `config`; anything else as it is.

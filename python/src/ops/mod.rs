@@ -1,15 +1,15 @@
-//! Module functions over `ferroscale_dynamic::ops` and the metadata
-//! definitions: multisig accounts, `MultiAddress` accounts,
-//! compact integers, IEEE floats, py-scale-codec's integer helpers and the
-//! decoding of `MetadataVersioned`.
+//! Module functions over `ferroscale_dynamic::ops`: multisig accounts,
+//! `MultiAddress` accounts, compact integers, IEEE floats, py-scale-codec's
+//! integer helpers, portable-registry type checks; SS58 ([`ss58`]).
+
+pub mod ss58;
 
 use ferroscale_dynamic::ops;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyFloat};
 
-use crate::errors::{guard, raise, to_py};
-use crate::registry::PyRegistry;
+use crate::errors::{raise, to_py};
 
 /// The multisig account (`"0x…"`) of `accounts` (SS58 addresses, hex keys or
 /// bytes, 32 bytes each) with `threshold`.
@@ -20,7 +20,7 @@ pub fn multi_account_id(accounts: Vec<Bound<'_, PyAny>>, threshold: i64) -> PyRe
     let keys = accounts
         .iter()
         .map(|a| {
-            let hex = crate::ss58::ss58_decode_any(a)?;
+            let hex = crate::ops::ss58::ss58_decode_any(a)?;
             <[u8; 32]>::try_from(hex.as_slice())
                 .map_err(|_| PyValueError::new_err("a multisig signatory is a 32-byte account"))
         })
@@ -114,49 +114,6 @@ pub fn next_power_of_two(value: i128) -> PyResult<u128> {
     let v = u128::try_from(value.max(1)).unwrap_or(1);
     v.checked_next_power_of_two()
         .ok_or_else(|| PyValueError::new_err("no power of two that large"))
-}
-
-/// Decodes runtime metadata (`MetadataVersioned`, V9–V16) from the start of
-/// `data` with py-scale-codec's metadata definitions, whatever presets a
-/// configuration holds: `(value, bytes used, model)` where the model is
-/// [`crate::metadata::metadata_info`]'s dict.
-#[pyfunction]
-pub fn decode_metadata<'py>(
-    py: Python<'py>,
-    data: &Bound<'py, PyBytes>,
-) -> PyResult<(Bound<'py, PyAny>, usize, Bound<'py, PyAny>)> {
-    let bytes = data.as_bytes();
-    if bytes.len() >= 5
-        && &bytes[..4] == b"meta"
-        && !ferroscale_dynamic::registry::METADATA_VERSIONS.contains(&bytes[4])
-    {
-        return Err(PyValueError::new_err(format!(
-            "metadata version {} is not supported (only V9 to V16)",
-            bytes[4]
-        )));
-    }
-    let info = crate::metadata::metadata_info(py, bytes).map_err(|e| {
-        raise(
-            py,
-            "InvalidScaleTypeValueException",
-            e.value(py).to_string(),
-        )
-    })?;
-    let registry = PyRegistry::metadata_definitions(py)?;
-    let ty = guard("resolving a type", || {
-        registry
-            .try_borrow_mut()?
-            .resolve_idx(py, "MetadataVersioned")
-    })?;
-    let (value, used) = PyRegistry::decode_in(
-        registry,
-        ty,
-        Some("MetadataVersioned"),
-        data.as_any(),
-        0,
-        false,
-    )?;
-    Ok((value, used, info.into_any()))
 }
 
 /// Checks that a portable-registry type (a `RegistryType` value or its

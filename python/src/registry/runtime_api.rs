@@ -2,7 +2,7 @@
 //! listing, what a client passes to `state_call`, and the decoding of the
 //! answer, over `ferroscale_dynamic::registry` (its runtime-API module). The
 //! configuration object's methods (`RuntimeConfigurationObject.runtime_apis`
-//! …, in [`crate::config_base`]) call these.
+//! …, in [`crate::config`]) call these.
 //!
 //! Types are named as async-substrate-interface names them for
 //! `encode_scale`/`decode_scale` (`scale_info::N`, the portable type id), and
@@ -17,9 +17,9 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
+use crate::convert::sink::{NameCache, PySink};
 use crate::errors::{guard, to_py};
 use crate::registry::PyRegistry;
-use crate::sink::{NameCache, PySink};
 
 /// The loaded metadata, when it lists `kind` (V15+ runtime APIs, V16 view
 /// functions); the dynamic layer's error otherwise.

@@ -4,7 +4,7 @@
 //! into their parts, and values decoded — over `ferroscale_dynamic`'s
 //! storage-by-name API (`Registry::storage_key`, `decode_storage_key`). The
 //! configuration object's methods (`RuntimeConfigurationObject.storage_key`
-//! …, in [`crate::config_base`]) call these.
+//! …, in [`crate::config`]) call these.
 
 use ferroscale_value::Value;
 use pyo3::exceptions::PyTypeError;
@@ -13,10 +13,10 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 
 use ferroscale_dynamic::Sink;
 
-use crate::detached::{to_python, BuiltSink};
+use crate::convert::detached::{to_python, BuiltSink};
+use crate::convert::sink::NameCache;
 use crate::errors::{guard, to_py};
 use crate::registry::PyRegistry;
-use crate::sink::NameCache;
 
 /// The key values of one storage key: `None` (none: the entry's prefix, or a
 /// plain value's key), one value for a one-key map, or a list/tuple of them
@@ -90,7 +90,7 @@ pub fn decode_storage_key<'py>(
     key: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyList>> {
     let py = registry.py();
-    let bytes = crate::runtime_api::input_bytes(key)?;
+    let bytes = crate::registry::runtime_api::input_bytes(key)?;
     let parts = {
         let mut reg = registry.try_borrow_mut()?;
         guard("reading a storage key", || {
@@ -128,7 +128,7 @@ pub fn decode_storage<'py>(
             .storage_value_type(pallet, entry)
             .map_err(|e| to_py(py, &e))
     })?;
-    crate::runtime_api::decode_output(registry, ty, &format!("{pallet}.{entry}"), data)
+    crate::registry::runtime_api::decode_output(registry, ty, &format!("{pallet}.{entry}"), data)
 }
 
 /// A list of key parameters given where one list per key is expected.

@@ -3,15 +3,25 @@
 //! (`class GenericAccountId(_core.AccountIdView, ScaleType)`), so that the
 //! objects stay py-scale-codec's classes while what they answer is Rust.
 //! A view holds nothing of its own: it reads the object's `value` and
-//! `value_object`. The views are in `crate::metadata_objects` (the
-//! metadata object API) and `crate::scale_views` (the other classes).
+//! `value_object`. The metadata object API's views are in
+//! [`crate::metadata`]; the other classes' are here: [`values`] (enums,
+//! sets, sequences, maps, Era, storage hashers, contract results),
+//! [`accounts`], [`events`], [`extrinsic`] (calls and extrinsics),
+//! [`codec`] (the classes that decode beside the type graph).
+
+pub mod accounts;
+pub mod codec;
+pub mod events;
+pub mod extrinsic;
+pub mod shared;
+pub mod values;
 
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::pyclass_init::PyClassInitializer;
 use pyo3::types::PyBytes;
 
-use crate::object::ScaleObject;
+use crate::objects::object::ScaleObject;
 
 /// `obj.value[key]`.
 pub(crate) fn item<'py>(obj: &Bound<'py, PyAny>, key: &str) -> PyResult<Bound<'py, PyAny>> {

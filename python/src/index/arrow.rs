@@ -1,0 +1,244 @@
+//! What a decode gives Python: an `IndexBatch` of tables, each an
+//! `ArrowTable` that reaches pyarrow (or any Arrow consumer) through the
+//! Arrow PyCapsule interface, without a copy.
+
+use std::collections::BTreeMap;
+use std::ffi::{CStr, CString};
+use std::path::PathBuf;
+
+use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
+use arrow_array::ffi_stream::FFI_ArrowArrayStream;
+use arrow_array::{Array, RecordBatch, RecordBatchIterator, StructArray};
+use ferroscale_index::{partition, Table, Tables};
+use pyo3::exceptions::{PyKeyError, PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyCapsule, PyDict};
+
+use crate::errors::guard;
+
+pub(crate) fn table_named(name: &str) -> PyResult<Table> {
+    Table::ALL
+        .into_iter()
+        .find(|t| t.name() == name)
+        .ok_or_else(|| {
+            PyKeyError::new_err(format!(
+                "no table {name:?}; the tables are {}",
+                Table::ALL.map(Table::name).join(", ")
+            ))
+        })
+}
+
+/// Decoded rows of a batch of blocks: five tables.
+#[pyclass(name = "IndexBatch", module = "scalecodec._core", frozen)]
+pub struct IndexBatch {
+    pub(super) tables: Tables,
+    /// The lowest and highest block number of the batch.
+    pub(super) blocks: (Option<u64>, Option<u64>),
+}
+
+#[pymethods]
+impl IndexBatch {
+    /// The tables' names.
+    #[getter]
+    fn tables(&self) -> Vec<&'static str> {
+        Table::ALL.map(Table::name).to_vec()
+    }
+
+    /// Rows of each table, by name.
+    #[getter]
+    fn num_rows(&self) -> BTreeMap<&'static str, usize> {
+        Table::ALL
+            .iter()
+            .map(|t| (t.name(), self.tables.num_rows(*t)))
+            .collect()
+    }
+
+    /// Lowest block number (`None`: no blocks).
+    #[getter]
+    fn first_block(&self) -> Option<u64> {
+        self.blocks.0
+    }
+
+    /// Highest block number (`None`: no blocks).
+    #[getter]
+    fn last_block(&self) -> Option<u64> {
+        self.blocks.1
+    }
+
+    /// The table `name` (`blocks`, `extrinsics`, `calls`, `events`, `errors`)
+    /// as an Arrow table: `pyarrow.table(batch.table("events"))`.
+    fn table(&self, name: &str) -> PyResult<ArrowTable> {
+        Ok(self.arrow_table(table_named(name)?))
+    }
+
+    fn __getitem__(&self, name: &str) -> PyResult<ArrowTable> {
+        self.table(name)
+    }
+
+    /// Every table, by name in `TABLES` order, as [`IndexBatch::table`]
+    /// gives each.
+    fn all_tables<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let tables = PyDict::new(py);
+        for table in Table::ALL {
+            tables.set_item(table.name(), self.arrow_table(table))?;
+        }
+        Ok(tables)
+    }
+
+    /// Writes the rows as the Parquet partition of blocks `first..=last`
+    /// (default: the lowest and highest block) under `out`, with the index's
+    /// writer (zstd, atomic rename; GIL released). Returns the bytes written.
+    #[pyo3(signature = (out, first=None, last=None))]
+    fn write_parquet(
+        &self,
+        py: Python<'_>,
+        out: PathBuf,
+        first: Option<u64>,
+        last: Option<u64>,
+    ) -> PyResult<u64> {
+        let (Some(first), Some(last)) = (first.or(self.blocks.0), last.or(self.blocks.1)) else {
+            return Err(PyValueError::new_err(
+                "write_parquet: the batch has no blocks; give first and last",
+            ));
+        };
+        if first > last {
+            return Err(PyValueError::new_err(format!(
+                "write_parquet: first ({first}) is after last ({last})"
+            )));
+        }
+        py.detach(|| {
+            guard("writing a Parquet partition", || {
+                partition::write_partition(&out, first, last, &self.tables)
+                    .map_err(|e| PyOSError::new_err(e.to_string()))
+            })
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        let counts = Table::ALL
+            .iter()
+            .map(|t| format!("{}={}", t.name(), self.tables.num_rows(*t)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!("IndexBatch({counts})")
+    }
+}
+
+impl IndexBatch {
+    fn arrow_table(&self, table: Table) -> ArrowTable {
+        ArrowTable {
+            table,
+            tables: self.tables.clone(),
+        }
+    }
+}
+
+/// One table of an [`IndexBatch`], exported through the Arrow PyCapsule
+/// interface (each export hands out pointers to the same Rust buffers).
+#[pyclass(name = "ArrowTable", module = "scalecodec._core", frozen)]
+pub struct ArrowTable {
+    table: Table,
+    /// The batch's tables (record batches share their buffers: a clone
+    /// copies no rows).
+    tables: Tables,
+}
+
+pub(crate) const STREAM: &CStr = c"arrow_array_stream";
+pub(crate) const SCHEMA: &CStr = c"arrow_schema";
+pub(crate) const ARRAY: &CStr = c"arrow_array";
+
+impl ArrowTable {
+    fn batches(&self) -> &[RecordBatch] {
+        self.tables.batches(self.table)
+    }
+}
+
+#[pymethods]
+impl ArrowTable {
+    /// The table's name.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.table.name()
+    }
+
+    /// Number of rows.
+    #[getter]
+    fn num_rows(&self) -> usize {
+        self.tables.num_rows(self.table)
+    }
+
+    /// The column names, in order.
+    #[getter]
+    fn column_names(&self) -> Vec<String> {
+        self.table
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.name().clone())
+            .collect()
+    }
+
+    fn __len__(&self) -> usize {
+        self.num_rows()
+    }
+
+    /// The schema as an `arrow_schema` capsule.
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        let schema = FFI_ArrowSchema::try_from(self.table.schema().as_ref())
+            .map_err(|e| PyValueError::new_err(format!("{}: schema: {e}", self.name())))?;
+        PyCapsule::new(py, schema, Some(CString::from(SCHEMA)))
+    }
+
+    /// The table as an `arrow_array_stream` capsule: its record batches, one
+    /// per run of blocks decoded together, in block order.
+    /// `requested_schema` is accepted and ignored, as the protocol allows:
+    /// the table has one schema.
+    #[pyo3(signature = (requested_schema=None))]
+    fn __arrow_c_stream__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        let _ = requested_schema;
+        let batches: Vec<_> = self.batches().iter().cloned().map(Ok).collect();
+        let reader = RecordBatchIterator::new(batches, self.table.schema());
+        let stream = FFI_ArrowArrayStream::new(Box::new(reader));
+        PyCapsule::new(py, stream, Some(CString::from(STREAM)))
+    }
+
+    /// The table as a struct array: `(arrow_schema, arrow_array)` capsules
+    /// (a table of several record batches is joined into one for it, GIL
+    /// released).
+    #[pyo3(signature = (requested_schema=None))]
+    fn __arrow_c_array__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<(Bound<'py, PyCapsule>, Bound<'py, PyCapsule>)> {
+        let _ = requested_schema;
+        let batch = py.detach(|| {
+            guard("joining a table's record batches", || {
+                self.tables
+                    .concat(self.table)
+                    .map_err(|e| PyValueError::new_err(format!("{}: {e}", self.name())))
+            })
+        })?;
+        let array = StructArray::from(batch);
+        let schema = FFI_ArrowSchema::try_from(array.data_type())
+            .map_err(|e| PyValueError::new_err(format!("{}: schema: {e}", self.name())))?;
+        let array = FFI_ArrowArray::new(&array.to_data());
+        Ok((
+            PyCapsule::new(py, schema, Some(CString::from(SCHEMA)))?,
+            PyCapsule::new(py, array, Some(CString::from(ARRAY)))?,
+        ))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ArrowTable({}: {} rows × {} columns)",
+            self.name(),
+            self.num_rows(),
+            self.table.schema().fields().len()
+        )
+    }
+}

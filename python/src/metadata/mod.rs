@@ -1,0 +1,14 @@
+//! py-scale-codec's metadata API: the metadata model as Python data and
+//! the decoding of `MetadataVersioned` ([`model`]), the FRAME rules read
+//! from a decoded metadata value ([`rules`]), and the metadata object
+//! classes: [`versioned`] (the metadata itself), [`pallet`], [`storage`]
+//! (storage entries), [`entries`] (calls, events, errors, constants,
+//! fields, variants), with what they share in [`read`].
+
+pub mod entries;
+pub mod model;
+pub mod pallet;
+pub mod read;
+pub mod rules;
+pub mod storage;
+pub mod versioned;

@@ -1,0 +1,8 @@
+//! Scale objects: the Rust base of every scale object ([`object`]), the
+//! typed parts of decoded values ([`typed_parts`], [`parts_origin`]), and
+//! the view classes the package mixes into its scale classes ([`views`]).
+
+pub mod object;
+pub mod parts_origin;
+pub mod typed_parts;
+pub mod views;

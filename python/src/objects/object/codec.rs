@@ -1,0 +1,230 @@
+//! Decoding and encoding a scale object: the fast path through its class's
+//! graph node, else py-scale-codec's steps with the class's Python hooks.
+
+use crate::convert::scale_bytes::{unsupported, PyScaleBytes};
+use crate::registry::PyRegistry;
+use ferroscale_dynamic::TypeIdx;
+use pyo3::exceptions::PyValueError;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyDict, PyTuple};
+use std::sync::Arc;
+
+use super::{opt, unset, ScaleObject};
+
+impl ScaleObject {
+    /// `decode`: the fast path when the class allows it, else py-scale-codec's steps.
+    pub(super) fn decode_with<'py>(
+        slf: &Bound<'py, Self>,
+        data: Option<&Bound<'py, PyAny>>,
+        check_remaining: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        if let Some(data) = data {
+            let Ok(buffer) = data.cast::<PyScaleBytes>() else {
+                return Err(unsupported(data));
+            };
+            let offset = buffer.get().offset();
+            let mut this = slf.borrow_mut();
+            this.data = Some(data.clone().unbind());
+            this.data_start_offset = Some(offset);
+            this.decoded = false;
+            this.encoded = false;
+        } else if slf.borrow().decoded {
+            // py-scale-codec decodes once: again without new data, the value stays
+            return Ok(opt(py, &slf.borrow().value).into_bound(py));
+        }
+        if let Some(value) = Self::decode_fast(slf, check_remaining)? {
+            return Ok(value);
+        }
+        let (buffer, start) = {
+            let mut this = slf.borrow_mut();
+            let Some(data) = &this.data else {
+                return Err(PyValueError::new_err("No data to decode"));
+            };
+            let buffer = data.bind(py).clone();
+            // where the data stands now, as py-scale-codec reads it (an object
+            // made before other values were read from the same data starts after them)
+            let start = buffer.getattr(intern!(py, "offset"))?.extract()?;
+            this.data_start_offset = Some(start);
+            (buffer, start)
+        };
+        slf.call_method0(intern!(py, "_before_decode"))?;
+        let bytes = buffer.getattr(intern!(py, "data"))?;
+        let (value, used): (Bound<'py, PyAny>, usize) = slf
+            .call_method1(
+                intern!(py, "_decode_value"),
+                (bytes, start, check_remaining),
+            )?
+            .extract()?;
+        let end = start + used;
+        buffer.setattr(intern!(py, "offset"), end)?;
+        {
+            let mut this = slf.borrow_mut();
+            this.data_end_offset = Some(end);
+            this.value = Some(value.unbind());
+            this.value_object = None;
+            this.decoded = true;
+        }
+        slf.call_method0(intern!(py, "_after_decode"))?;
+        Ok(opt(py, &slf.borrow().value).into_bound(py))
+    }
+
+    /// `encode`: the value given (or kept), through the graph node when the class allows it.
+    pub(super) fn encode_with<'py>(
+        slf: &Bound<'py, Self>,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyScaleBytes>> {
+        let py = slf.py();
+        let keyword = match kwargs {
+            Some(kw) if !kw.is_empty() => {
+                let value = kw.get_item(intern!(py, "value"))?;
+                if value.is_none() || kw.len() > 1 || !args.is_empty() {
+                    return Err(pyo3::exceptions::PyTypeError::new_err(
+                        "encode() takes one argument, `value`",
+                    ));
+                }
+                value
+            }
+            _ => None,
+        };
+        let args = match keyword {
+            Some(v) => PyTuple::new(py, [v])?,
+            None => args.clone(),
+        };
+        let value = match args.len() {
+            0 => opt(py, &slf.borrow().value).into_bound(py),
+            1 => {
+                let v = args.get_item(0)?;
+                if v.is(unset(py)) {
+                    opt(py, &slf.borrow().value).into_bound(py)
+                } else {
+                    v
+                }
+            }
+            n => {
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "encode() takes at most 1 argument ({n} given)"
+                )))
+            }
+        };
+        let fast = Self::fast_encoder(slf);
+        if fast.is_none() || slf.borrow().metadata.is_some() {
+            slf.call_method0(intern!(py, "_before_decode"))?;
+        }
+        let raw: Vec<u8> = match &fast {
+            Some((node, registry, name)) => {
+                let converted = crate::convert::to_value(&value)?;
+                let Ok(mut reg) = registry.bind(py).try_borrow_mut() else {
+                    return Err(PyValueError::new_err("registry is busy"));
+                };
+                reg.encode_node(py, TypeIdx(*node), name.as_deref(), &value, converted)?
+            }
+            None => slf
+                .call_method1(intern!(py, "_encode_value"), (&value,))?
+                .extract()?,
+        };
+        let length = raw.len();
+        let buffer = Bound::new(
+            py,
+            PyScaleBytes::with(PyByteArray::new(py, &raw).into_any().unbind(), length),
+        )?;
+        {
+            let mut this = slf.borrow_mut();
+            this.data = Some(buffer.clone().into_any().unbind());
+            this.data_start_offset = Some(0);
+            this.data_end_offset = Some(length);
+            // as py-scale-codec's: the object holds its value now, and
+            // `decode()` without new data gives it back
+            this.decoded = true;
+            this.encoded = true;
+        }
+        if fast.is_some() {
+            // `_encoded_value` of the base class: a scale object stands for its value.
+            let plain = match value.cast::<ScaleObject>() {
+                Ok(object) => crate::convert::stand_in_value(object.as_any())?,
+                Err(_) => value,
+            };
+            let mut this = slf.borrow_mut();
+            this.value = Some(plain.unbind());
+            this.value_object = None;
+        } else {
+            let plain = slf.call_method1(intern!(py, "_encoded_value"), (&value,))?;
+            slf.setattr(intern!(py, "value"), plain)?;
+        }
+        Ok(buffer)
+    }
+
+    /// The node and registry to encode with, when the object's class encodes
+    /// exactly as its graph node does and the registry has not changed.
+    fn fast_encoder(slf: &Bound<'_, Self>) -> Option<(u32, Py<PyRegistry>, Option<Arc<str>>)> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let fast = this.fast.as_ref().filter(|f| f.encode)?;
+        let current = fast
+            .registry
+            .bind(py)
+            .try_borrow()
+            .ok()?
+            .current_generation();
+        (current == fast.generation).then(|| {
+            (
+                fast.node,
+                fast.registry.clone_ref(py),
+                fast.type_name.clone(),
+            )
+        })
+    }
+
+    /// The decode of an object whose class decodes as its graph node does:
+    /// `None` when the general (Python) path must run instead.
+    fn decode_fast<'py>(
+        slf: &Bound<'py, Self>,
+        check_remaining: bool,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let py = slf.py();
+        // The object is not borrowed while it decodes: a large input is
+        // decoded with the interpreter lock released, and other threads may
+        // read the object meanwhile.
+        let (node, registry, data) = {
+            let this = slf.borrow();
+            let (Some(fast), None, Some(data)) = (&this.fast, &this.metadata, &this.data) else {
+                return Ok(None);
+            };
+            if !fast.decode {
+                return Ok(None);
+            }
+            let Ok(buffer) = data.bind(py).cast::<PyScaleBytes>() else {
+                return Ok(None);
+            };
+            let registry = fast.registry.bind(py).clone();
+            let Ok(reg) = registry.try_borrow() else {
+                return Ok(None);
+            };
+            if reg.current_generation() != fast.generation {
+                return Ok(None);
+            }
+            (fast.node, registry.clone(), buffer.clone())
+        };
+        let buffer = data.get();
+        let start = buffer.offset();
+        let (value, used) = PyRegistry::decode_in(
+            &registry,
+            TypeIdx(node),
+            None,
+            buffer.buffer().bind(py),
+            start,
+            check_remaining,
+        )?;
+        let end = start + used;
+        buffer.set_offset_to(end);
+        let mut this = slf.try_borrow_mut()?;
+        this.data_start_offset = Some(start);
+        this.data_end_offset = Some(end);
+        this.value = Some(value.clone().unbind());
+        this.value_object = None;
+        this.decoded = true;
+        Ok(Some(value))
+    }
+}

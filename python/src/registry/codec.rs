@@ -1,0 +1,253 @@
+//! Decoding and encoding through the registry: a node from bytes (the
+//! stack-copy fast path for small inputs, the detached walk for large
+//! ones), a value given to a scale object encoded with py-scale-codec's
+//! input rules, the inner type of opaque wrappers.
+
+use ferroscale_dynamic::decode_prefix;
+use ferroscale_dynamic::graph::{Node, Special};
+use ferroscale_dynamic::ops::opaque::Fallback;
+use ferroscale_dynamic::registry::Registry;
+use ferroscale_dynamic::{Error, TypeIdx};
+use ferroscale_value::Value;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyTuple};
+
+use std::sync::Arc;
+
+use crate::convert::detached::{detached, to_python, BuiltSink, DETACH_MIN};
+use crate::convert::sink::{GcPause, NameCache, PySink};
+use crate::errors::{guard, to_py};
+
+use super::PyRegistry;
+
+/// `(variant, signature text)` of a signature value `{"Sr25519": "0x…"}`.
+pub(super) fn signature_parts(sig: &Value) -> Option<(&str, &str)> {
+    match sig {
+        Value::Dict(entries) if entries.len() == 1 => {
+            Some((&*entries[0].0, entries[0].1.as_str()?))
+        }
+        _ => None,
+    }
+}
+
+/// Where a decode of `bytes[offset..]` stopped.
+pub(super) struct Left {
+    offset: usize,
+    used: usize,
+    length: usize,
+}
+
+impl Left {
+    /// py-scale-codec's `RemainingScaleBytesNotEmptyException` when
+    /// `check` asks for every byte to be used and some are left.
+    fn check(
+        &self,
+        py: Python<'_>,
+        check: bool,
+        registry: &Registry,
+        ty: TypeIdx,
+        type_name: Option<&str>,
+    ) -> PyResult<()> {
+        if !check || self.offset + self.used >= self.length {
+            return Ok(());
+        }
+        let e = Error::RemainingScaleBytesNotEmpty {
+            ty: type_name
+                .map(str::to_owned)
+                .unwrap_or_else(|| registry.graph().describe(ty)),
+            offset: self.offset + self.used,
+            length: self.length,
+        };
+        Err(to_py(py, &e))
+    }
+}
+
+/// Inputs up to this size are copied to the stack before decoding, the rest
+/// to the heap (see [`PyRegistry::decode_at`]).
+pub(super) const STACK_COPY: usize = 64;
+
+impl PyRegistry {
+    /// Encodes `value` given to a scale object of node `ty` (type string
+    /// `type_name`, when known), with py-scale-codec's input rules for such
+    /// values ([`ferroscale_dynamic::ops::object`]); `converted` is
+    /// `to_value(value)`, made by the caller before it borrowed the registry
+    /// (a scale object in the value may decode through it). An extrinsic
+    /// signature given as `signature_version` plus text is written back into
+    /// the caller's dict as encoded, as py-scale-codec does.
+    pub(crate) fn encode_node(
+        &mut self,
+        py: Python<'_>,
+        ty: TypeIdx,
+        type_name: Option<&str>,
+        value: &Bound<'_, PyAny>,
+        converted: Value,
+    ) -> PyResult<Vec<u8>> {
+        let is_call = matches!(
+            self.inner.graph().get(ty),
+            Some(Node::Special(Special::Call))
+        );
+        if is_call && !matches!(converted, Value::Dict(_)) {
+            return Err(PyTypeError::new_err(format!(
+                "a call is encoded from a dict, not {}",
+                value.get_type().name()?
+            )));
+        }
+        let encoded = guard("encoding", || {
+            ferroscale_dynamic::ops::object::encode_object(
+                &self.inner.context(),
+                ty,
+                type_name,
+                &converted,
+            )
+            .map_err(|e| to_py(py, &e))
+        })?;
+        if let Some((variant, text)) = encoded.signature.as_ref().and_then(signature_parts) {
+            if let Ok(dict) = value.cast::<PyDict>() {
+                let d = PyDict::new(py);
+                d.set_item(variant, text)?;
+                dict.set_item("signature", d)?;
+            }
+        }
+        Ok(encoded.bytes)
+    }
+
+    /// The wrapped type of an opaque wrapper class (see `decode_opaque`) and
+    /// what its value is when the bytes do not decode as one.
+    pub(super) fn opaque_inner(
+        &mut self,
+        py: Python<'_>,
+        type_string: &str,
+        type_mapping: &Bound<'_, PyAny>,
+    ) -> PyResult<(Option<TypeIdx>, Fallback)> {
+        if type_string.eq_ignore_ascii_case("OpaqueCall") {
+            let call = guard("resolving a type", || self.resolve_idx(py, "Call"))?;
+            return Ok((Some(call), Fallback::Fail));
+        }
+        let pair =
+            type_mapping.is_instance_of::<PyList>() || type_mapping.is_instance_of::<PyTuple>();
+        let from_mapping = match pair && type_mapping.len()? == 2 {
+            true => type_mapping.get_item(1)?.extract::<String>().ok(),
+            false => None,
+        };
+        let inner = from_mapping.or_else(|| crate::registry::kinds::sub_type_text(type_string));
+        let idx = match inner {
+            Some(t) => Some(guard("resolving a type", || self.resolve_idx(py, &t))?),
+            None => None,
+        };
+        Ok((idx, Fallback::Hex))
+    }
+
+    /// Decodes node `ty` from `data[offset:]` (`bytes` or `bytearray`);
+    /// `(value, bytes used)`.
+    pub(crate) fn decode_at<'py>(
+        &mut self,
+        py: Python<'py>,
+        ty: TypeIdx,
+        type_name: Option<&str>,
+        data: &Bound<'py, PyAny>,
+        offset: usize,
+        check_remaining: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        // bytes are borrowed; a bytearray is copied (Python code run while
+        // the sink builds objects, e.g. a finalizer, could resize it while
+        // we read), small ones to the stack: most single values are a few
+        // bytes, and a heap copy would be a malloc per decode.
+        let mut stack = [0u8; STACK_COPY];
+        let owned: Vec<u8>;
+        let bytes: &[u8] = if let Ok(b) = data.cast::<PyBytes>() {
+            b.as_bytes()
+        } else if let Ok(b) = data.cast::<PyByteArray>() {
+            if b.len() <= STACK_COPY {
+                let n = b.len();
+                // SAFETY: the slice is copied at once, with no Python code
+                // running in between that could resize the bytearray.
+                stack[..n].copy_from_slice(unsafe { b.as_bytes() });
+                &stack[..n]
+            } else {
+                owned = b.to_vec();
+                &owned
+            }
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "data must be bytes or bytearray, not {}",
+                data.get_type().name()?
+            )));
+        };
+        guard("decoding", || {
+            let input = bytes.get(offset..).unwrap_or(&[]);
+            let ctx = self.inner.context();
+            let _gc = GcPause::for_input(py, input.len());
+            let mut sink = PySink {
+                py,
+                names: &mut self.names,
+            };
+            let (value, used) =
+                decode_prefix(&ctx, ty, input, &mut sink).map_err(|e| to_py(py, &e))?;
+            let left = Left {
+                offset,
+                used,
+                length: bytes.len(),
+            };
+            left.check(py, check_remaining, &self.inner, ty, type_name)?;
+            Ok((value, used))
+        })
+    }
+
+    /// [`Self::decode_at`] of the registry `slf`: an input of
+    /// [`DETACH_MIN`] bytes or more is decoded with the interpreter lock
+    /// released, against a shared snapshot of the registry, into Rust data
+    /// the Python objects are made from afterwards ([`crate::convert::detached`]).
+    pub(crate) fn decode_in<'py>(
+        slf: &Bound<'py, Self>,
+        ty: TypeIdx,
+        type_name: Option<&str>,
+        data: &Bound<'py, PyAny>,
+        offset: usize,
+        check_remaining: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        let py = slf.py();
+        let owned: Vec<u8>;
+        let bytes: &[u8] = match (data.cast::<PyBytes>(), data.cast::<PyByteArray>()) {
+            (Ok(b), _) if b.as_bytes().len().saturating_sub(offset) >= DETACH_MIN => b.as_bytes(),
+            (_, Ok(b)) if b.len().saturating_sub(offset) >= DETACH_MIN => {
+                // copied: another thread could resize it while we read
+                owned = b.to_vec();
+                &owned
+            }
+            _ => {
+                return slf.try_borrow_mut()?.decode_at(
+                    py,
+                    ty,
+                    type_name,
+                    data,
+                    offset,
+                    check_remaining,
+                )
+            }
+        };
+        let snapshot = Arc::clone(&slf.try_borrow()?.inner);
+        let input = bytes.get(offset..).unwrap_or(&[]);
+        let (built, used) = detached(py, "decoding", || {
+            decode_prefix(&snapshot.context(), ty, input, &mut BuiltSink)
+        })
+        .map_err(PyValueError::new_err)?
+        .map_err(|e| to_py(py, &e))?;
+        let left = Left {
+            offset,
+            used,
+            length: bytes.len(),
+        };
+        left.check(py, check_remaining, &snapshot, ty, type_name)?;
+        let value = guard("decoding", || {
+            let _gc = GcPause::for_input(py, bytes.len());
+            Ok(match slf.try_borrow_mut() {
+                Ok(mut reg) => to_python(py, &mut reg.names, built),
+                // in use further up this thread's stack (a finalizer): the
+                // names are interned again for this value
+                Err(_) => to_python(py, &mut NameCache::default(), built),
+            })
+        })?;
+        Ok((value, used))
+    }
+}
