@@ -9,7 +9,8 @@
 //! - a field: `Type.field`, `Type.0` (tuple struct), `Type::Variant.field`,
 //!   `Type::Variant.0`;
 //! - the field of a pallet's variant in the runtime's call, event or error
-//!   enum: `pallet 19 (Treasury) event` ([`pallet_label`] reads it back);
+//!   enum: `pallet 19 (Treasury) event` (`decode_all` merges it with the
+//!   pallet enum's refusal: `pallet 19 (Treasury) has no event variant 8`);
 //! - an enum's variant byte: `Type` (only when the input ran out there);
 //! - an unknown variant: `Type has no variant 8` ([`no_variant`]), or for the
 //!   runtime's outer enums `RuntimeEvent has no pallet with index 200`
