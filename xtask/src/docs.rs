@@ -50,6 +50,8 @@ enum Directive {
     File(String),
     /// Not run here; the reason names what runs it.
     Skip(String),
+    /// A misspelt directive: an error, not a block quietly left unchecked.
+    Unknown(String),
 }
 
 /// `cargo xtask docs [FILE…]`.
@@ -248,6 +250,11 @@ fn check_block(
             counts.files += 1;
             return check_in_file(&env.root, path, &block.body);
         }
+        Some(Directive::Unknown(what)) => {
+            return Err(format!(
+                "unknown directive `doctest: {what}` (`file PATH` or `skip REASON`)"
+            ))
+        }
         None if !checked => return Ok(()),
         None => {}
     }
@@ -332,13 +339,13 @@ fn parse_blocks(text: &str) -> Result<Vec<Block>, String> {
 fn parse_directive(line: &str) -> Option<Directive> {
     let inner = line.strip_prefix("<!--")?.strip_suffix("-->")?.trim();
     let rest = inner.strip_prefix("doctest:")?.trim();
-    if let Some(path) = rest.strip_prefix("file ") {
-        Some(Directive::File(path.trim().to_owned()))
+    Some(if let Some(path) = rest.strip_prefix("file ") {
+        Directive::File(path.trim().to_owned())
     } else if let Some(reason) = rest.strip_prefix("skip") {
-        Some(Directive::Skip(reason.trim().to_owned()))
+        Directive::Skip(reason.trim().to_owned())
     } else {
-        None
-    }
+        Directive::Unknown(rest.to_owned())
+    })
 }
 
 /// The lines compared between a block and a file: doc-comment prefixes and
