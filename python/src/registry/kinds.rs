@@ -4,132 +4,52 @@
 //! `element_count`, the preset's `base_class`), plus a type's decomposition
 //! as Python data.
 
-use ferroscale_dynamic::graph::{Fields, Node, Prim, Special, TypeGraph, Variant};
+use ferroscale_dynamic::graph::{Fields, Node, Special, TypeGraph, Variant};
 use ferroscale_dynamic::ops::decomposition::Decomposition;
 use ferroscale_dynamic::ops::portable_decomposition::Shape;
 use ferroscale_dynamic::preset::{Definition, EnumVariants, TypeRef};
 use ferroscale_dynamic::registry::Registry;
+use ferroscale_dynamic::NodeKind;
 use ferroscale_dynamic::TypeIdx;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-/// What a type-graph node is.
-#[pyclass(
-    eq,
-    eq_int,
-    hash,
-    frozen,
-    module = "scalecodec._core",
-    name = "TypeKind"
-)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[allow(missing_docs)]
-pub enum TypeKind {
-    Bool,
-    U8,
-    U16,
-    U32,
-    U64,
-    U128,
-    U256,
-    I8,
-    I16,
-    I32,
-    I64,
-    I128,
-    I256,
-    Char,
-    Str,
-    Null,
-    Compact,
-    Seq,
-    Bytes,
-    ByteArray,
-    Array,
-    Tuple,
-    Struct,
-    Enum,
-    #[pyo3(name = "Option")]
-    OptionOf,
-    #[pyo3(name = "Result")]
-    ResultOf,
-    Set,
-    BitSeq,
-    Map,
-    AccountId,
-    EthereumAccountId,
-    AccountIndex,
-    MultiAddress,
-    LegacyAddress,
-    Era,
-    Call,
-    Extrinsic,
-    Event,
-    ScaleInfoEvent,
-    EventRecord,
-    IdentityData,
-    HexBytes,
-    MetadataVersioned,
-    Vote,
-    WrapperKeepOpaque,
-    Unresolved,
+/// Declares `TypeKind` with the engine's node kinds
+/// ([`ferroscale_dynamic::with_node_kinds!`]), in its order (`int(kind)` is
+/// the position), and its conversion from [`NodeKind`].
+macro_rules! type_kind {
+    ($($kind:ident),* $(,)?) => {
+        /// What a type-graph node is (the engine's [`NodeKind`], as a Python enum).
+        #[pyclass(
+            eq,
+            eq_int,
+            hash,
+            frozen,
+            module = "scalecodec._core",
+            name = "TypeKind"
+        )]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[allow(missing_docs)]
+        pub enum TypeKind {
+            $($kind),*
+        }
+
+        impl From<NodeKind> for TypeKind {
+            fn from(kind: NodeKind) -> Self {
+                match kind {
+                    $(NodeKind::$kind => TypeKind::$kind),*
+                }
+            }
+        }
+    };
 }
+
+ferroscale_dynamic::with_node_kinds!(type_kind);
 
 impl TypeKind {
     /// The kind of `node`.
     pub fn of(node: &Node) -> Self {
-        match node {
-            Node::Prim(p) => match p {
-                Prim::Bool => TypeKind::Bool,
-                Prim::U8 => TypeKind::U8,
-                Prim::U16 => TypeKind::U16,
-                Prim::U32 => TypeKind::U32,
-                Prim::U64 => TypeKind::U64,
-                Prim::U128 => TypeKind::U128,
-                Prim::U256 => TypeKind::U256,
-                Prim::I8 => TypeKind::I8,
-                Prim::I16 => TypeKind::I16,
-                Prim::I32 => TypeKind::I32,
-                Prim::I64 => TypeKind::I64,
-                Prim::I128 => TypeKind::I128,
-                Prim::I256 => TypeKind::I256,
-                Prim::Char => TypeKind::Char,
-                Prim::Str => TypeKind::Str,
-            },
-            Node::Null => TypeKind::Null,
-            Node::Compact(_) => TypeKind::Compact,
-            Node::Seq(_) => TypeKind::Seq,
-            Node::Bytes => TypeKind::Bytes,
-            Node::ByteArray(_) => TypeKind::ByteArray,
-            Node::Array(..) => TypeKind::Array,
-            Node::Tuple(_) => TypeKind::Tuple,
-            Node::Struct(_) => TypeKind::Struct,
-            Node::Enum(_) => TypeKind::Enum,
-            Node::Option(_) => TypeKind::OptionOf,
-            Node::Result(..) => TypeKind::ResultOf,
-            Node::Set { .. } => TypeKind::Set,
-            Node::BitSeq { .. } => TypeKind::BitSeq,
-            Node::Map(..) => TypeKind::Map,
-            Node::Special(s) => match s {
-                Special::AccountId => TypeKind::AccountId,
-                Special::EthereumAccountId => TypeKind::EthereumAccountId,
-                Special::AccountIndex => TypeKind::AccountIndex,
-                Special::MultiAddress(_) => TypeKind::MultiAddress,
-                Special::LegacyAddress => TypeKind::LegacyAddress,
-                Special::Era => TypeKind::Era,
-                Special::Call => TypeKind::Call,
-                Special::Extrinsic => TypeKind::Extrinsic,
-                Special::Event => TypeKind::Event,
-                Special::ScaleInfoEvent(_) => TypeKind::ScaleInfoEvent,
-                Special::EventRecord(_) => TypeKind::EventRecord,
-                Special::IdentityData => TypeKind::IdentityData,
-                Special::HexBytes => TypeKind::HexBytes,
-                Special::MetadataVersioned => TypeKind::MetadataVersioned,
-                Special::Vote => TypeKind::Vote,
-                Special::WrapperKeepOpaque(_) => TypeKind::WrapperKeepOpaque,
-            },
-            Node::Unresolved(_) => TypeKind::Unresolved,
-        }
+        node.kind().into()
     }
 }
 
