@@ -45,14 +45,12 @@ view!(
     extends = ScaleObject,
     init = base(),
     docs = "docs",
+    getters = {
+        /// The fields (`GenericField` objects).
+        args: part("fields"),
+    },
     {
         //! A variant (a call, event or error of a V14+ pallet).
-
-        /// The fields (`GenericField` objects).
-        #[getter]
-        fn args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            part(slf.as_any(), "fields")
-        }
 
         /// `{field name: type decomposition}` of the fields.
         #[pyo3(signature = (max_recursion = None))]
@@ -113,14 +111,12 @@ view!(
     "ArgumentView",
     extends = ScaleObject,
     init = base(),
+    getters = {
+        /// The argument name.
+        name: item("name"),
+    },
     {
         //! An argument of a V9–V13 call.
-
-        /// The argument name.
-        #[getter]
-        fn name<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            item(slf.as_any(), "name")
-        }
 
         /// The argument type, normalised.
         #[getter(r#type)]
@@ -160,14 +156,12 @@ view!(
     extends = ScaleObject,
     init = base(),
     docs = "documentation",
+    getters = {
+        /// The arguments (`GenericFunctionArgumentMetadata` objects).
+        args: inner_part("args"),
+    },
     {
         //! A V9–V13 call.
-
-        /// The arguments (`GenericFunctionArgumentMetadata` objects).
-        #[getter]
-        fn args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            inner_part(slf.as_any(), "args")
-        }
 
         /// The call name.
         fn get_identifier<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
@@ -307,13 +301,11 @@ view!(
     "EventView",
     extends = EntryView,
     init = base().add_subclass(EntryView),
+    getters = {
+        /// The argument types (a `Vec<Type>` object).
+        args: part("args"),
+    },
     {
         //! A V9–V13 event: name, documentation and argument types.
-
-        /// The argument types (a `Vec<Type>` object).
-        #[getter]
-        fn args<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            part(slf.as_any(), "args")
-        }
     }
 );

@@ -23,32 +23,18 @@ view!(
     "PalletView",
     extends = ScaleObject,
     init = base(),
+    getters = {
+        /// The pallet name.
+        name: item("name"),
+        /// The calls (a `Vec` object), `None` when there are none.
+        calls: inner_part("calls"),
+        /// The constants (`GenericModuleConstantMetadata` objects).
+        constants: inner_part("constants"),
+        /// The errors.
+        errors: inner_part("errors"),
+    },
     {
         //! A V9–V13 module.
-
-        /// The pallet name.
-        #[getter]
-        fn name<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            item(slf.as_any(), "name")
-        }
-
-        /// The calls (a `Vec` object), `None` when there are none.
-        #[getter]
-        fn calls<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            inner_part(slf.as_any(), "calls")
-        }
-
-        /// The constants (`GenericModuleConstantMetadata` objects).
-        #[getter]
-        fn constants<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            inner_part(slf.as_any(), "constants")
-        }
-
-        /// The errors.
-        #[getter]
-        fn errors<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            inner_part(slf.as_any(), "errors")
-        }
 
         /// The events, `None` when there are none.
         #[getter]

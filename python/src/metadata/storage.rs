@@ -32,14 +32,12 @@ view!(
     extends = ScaleObject,
     init = base(),
     docs = "documentation",
+    getters = {
+        /// `"Optional"` or `"Default"`.
+        modifier: item("modifier"),
+    },
     {
         //! A V9–V13 storage function (and the storage-version entry of every pallet).
-
-        /// `"Optional"` or `"Default"`.
-        #[getter]
-        fn modifier<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            item(slf.as_any(), "modifier")
-        }
 
         /// `{"Plain": …}`, `{"Map": …}`, `{"DoubleMap": …}` or `{"NMap": …}`.
         #[getter(r#type)]

@@ -12,12 +12,13 @@
 
 use crate::metadata::read::find_by;
 use crate::objects::object::ScaleObject;
+use crate::objects::views::shared::data_bytes;
 use crate::objects::views::{base, inner_part, item, part, view};
 use pyo3::exceptions::{PyNotImplementedError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::pyclass_init::PyClassInitializer;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 
 impl MetadataAllView {
     /// The version's metadata object (`value_object[1]`).
@@ -160,16 +161,8 @@ view!(
         ) -> PyResult<(Bound<'py, PyAny>, usize)> {
             let _ = check_remaining;
             let py = slf.py();
-            let rest = match data.cast::<PyByteArray>() {
-                Ok(array) => PyBytes::new(py, array.to_vec().get(offset..).unwrap_or(&[])),
-                Err(_) => PyBytes::new(
-                    py,
-                    data.cast::<PyBytes>()?
-                        .as_bytes()
-                        .get(offset..)
-                        .unwrap_or(&[]),
-                ),
-            };
+            let bytes = data_bytes(data)?;
+            let rest = PyBytes::new(py, bytes.get(offset..).unwrap_or(&[]));
             let (value, used, info) = crate::metadata::model::decode_metadata(py, &rest)?;
             slf.setattr(intern!(py, "_info"), info)?;
             let used_bytes = PyBytes::new(py, &rest.as_bytes()[..used.min(rest.as_bytes().len())]);

@@ -7,7 +7,7 @@
 //! [`crate::objects::views`]).
 
 use crate::objects::object::ScaleObject;
-use crate::objects::views::shared::hex;
+use crate::objects::views::shared::{data_bytes, hex};
 use crate::objects::views::{base, view};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -42,14 +42,6 @@ fn declared_fields(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(Option<String>, Stri
 /// The object's class has a type string of its own (not defined by its fields).
 fn has_type_string(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
     Ok(!obj.getattr(intern!(obj.py(), "type_string"))?.is_none())
-}
-
-/// `bytes` of the `data` a hook receives (a `bytearray`, or `bytes`).
-fn data_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
-    if let Ok(array) = data.cast::<pyo3::types::PyByteArray>() {
-        return Ok(array.to_vec());
-    }
-    Ok(data.cast::<PyBytes>()?.as_bytes().to_vec())
 }
 
 view!(

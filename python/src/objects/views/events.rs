@@ -36,6 +36,10 @@ view!(
     "RuntimeEventView",
     extends = EnumView,
     init = base().add_subclass(EnumView),
+    getters = {
+        /// The pallet and event index in hex.
+        event_index: value_get("event_index"),
+    },
     {
         //! A runtime event: `{"event_index", "module_id", "event_id", "attributes"}`.
 
@@ -43,12 +47,6 @@ view!(
         #[getter]
         fn event_idx(&self) -> Option<u32> {
             None
-        }
-
-        /// The pallet and event index in hex.
-        #[getter]
-        fn event_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            value_get(slf.as_any(), "event_index")
         }
 
         /// The event's arguments.
@@ -107,26 +105,16 @@ view!(
     "EventRecordView",
     extends = ScaleObject,
     init = base(),
+    getters = {
+        /// The event's index (hex).
+        event_index: value_get("event_index"),
+        /// The phase (`"ApplyExtrinsic"`, `"Finalization"`, `"Initialization"`).
+        phase: value_get("phase"),
+        /// The extrinsic's position for an `ApplyExtrinsic` phase.
+        extrinsic_idx: value_get("extrinsic_idx"),
+    },
     {
         //! An event record (phase, event, topics).
-
-        /// The event's index (hex).
-        #[getter]
-        fn event_index<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            value_get(slf.as_any(), "event_index")
-        }
-
-        /// The phase (`"ApplyExtrinsic"`, `"Finalization"`, `"Initialization"`).
-        #[getter]
-        fn phase<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            value_get(slf.as_any(), "phase")
-        }
-
-        /// The extrinsic's position for an `ApplyExtrinsic` phase.
-        #[getter]
-        fn extrinsic_idx<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            value_get(slf.as_any(), "extrinsic_idx")
-        }
 
         /// The event's arguments.
         #[getter]

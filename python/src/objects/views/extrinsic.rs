@@ -102,22 +102,16 @@ view!(
     "CallView",
     extends = ScaleObject,
     init = base(),
+    getters = {
+        /// The pallet: the metadata's pallet object (`.name`, `.calls` …).
+        call_module: part("call_module"),
+        /// The call: the metadata's call object (`.name`, `.args`, `.docs` …).
+        call_function: part("call_function"),
+    },
     {
         //! The call of a decoded value: `call_module` and `call_function` the
         //! metadata's pallet and call objects, `call_args` the call's argument
         //! definitions (see `call_value_object`).
-
-        /// The pallet: the metadata's pallet object (`.name`, `.calls` …).
-        #[getter]
-        fn call_module<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            part(slf.as_any(), "call_module")
-        }
-
-        /// The call: the metadata's call object (`.name`, `.args`, `.docs` …).
-        #[getter]
-        fn call_function<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            part(slf.as_any(), "call_function")
-        }
 
         /// The call's BLAKE2b-256 hash as `bytes` once encoded (as in
         /// py-scale-codec) or decoded (there `None`; the value holds it as

@@ -130,28 +130,40 @@ pub(crate) fn base() -> PyClassInitializer<ScaleObject> {
 
 /// Declares a view class (its Python name, its parent, how its scale
 /// object is made) with its methods, the `#[new]` that makes the empty
-/// scale object under it (the Python `__init__` fills it in), and with
-/// `docs = KEY` the `name` and `docs` getters of the value's `name` and `KEY`.
+/// scale object under it (the Python `__init__` fills it in), and its
+/// plain getters, one line each: `getters = { /// doc  name: reader("key") }`
+/// makes the getter `name` returning `reader(obj, "key")` ([`item`],
+/// [`value_get`], [`part`], [`inner_part`]); `docs = KEY` adds the `name`
+/// and `docs` getters of the value's `name` and `KEY`.
 ///
 /// The class's documentation is the block's inner doc comment (`//!`), so
 /// that the whole invocation is Rust that rustfmt formats.
 macro_rules! view {
     (
         $name:ident, $py_name:literal, extends = $parent:ident,
-        init = $init:expr, $(docs = $docs_key:literal,)? { $($body:tt)* }
+        init = $init:expr, $(docs = $docs_key:literal,)?
+        $(getters = { $($getters:tt)* },)? { $($body:tt)* }
     ) => {
-        view!(@docs [] $name, $py_name, $parent, $init, [$($docs_key)?] { $($body)* });
+        view!(@docs [] $name, $py_name, $parent, $init, [
+            $(
+                /// The name.
+                name: item("name"),
+                /// Documentation lines.
+                docs: item($docs_key),
+            )?
+            $($($getters)*)?
+        ] { $($body)* });
     };
     // Moves the block's leading inner doc lines onto the class, one at a time.
     (
         @docs [$($doc:tt)*] $name:ident, $py_name:literal, $parent:ident, $init:expr,
-        [$($docs_key:literal)?] { #![$line:meta] $($body:tt)* }
+        [$($getters:tt)*] { #![$line:meta] $($body:tt)* }
     ) => {
-        view!(@docs [$($doc)* #[$line]] $name, $py_name, $parent, $init, [$($docs_key)?] { $($body)* });
+        view!(@docs [$($doc)* #[$line]] $name, $py_name, $parent, $init, [$($getters)*] { $($body)* });
     };
     (
         @docs [$($doc:tt)*] $name:ident, $py_name:literal, $parent:ident, $init:expr,
-        [$($docs_key:literal)?] { $($body:tt)* }
+        [$($(#[$attr:meta])* $getter:ident: $reader:ident($key:expr)),* $(,)?] { $($body:tt)* }
     ) => {
         $($doc)*
         #[pyclass(extends = $parent, subclass, module = "scalecodec._core", name = $py_name)]
@@ -169,18 +181,12 @@ macro_rules! view {
             }
 
             $(
-                /// The name.
+                $(#[$attr])*
                 #[getter]
-                fn name<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-                    item(slf.as_any(), "name")
+                fn $getter<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                    $reader(slf.as_any(), $key)
                 }
-
-                /// Documentation lines.
-                #[getter]
-                fn docs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-                    item(slf.as_any(), $docs_key)
-                }
-            )?
+            )*
 
             $($body)*
         }

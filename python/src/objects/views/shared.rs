@@ -86,3 +86,11 @@ pub(crate) fn enum_index<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Py
     }
     Ok(py.None().into_bound(py))
 }
+
+/// `bytes` of the `data` a hook receives (a `bytearray`, or `bytes`).
+pub(crate) fn data_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(array) = data.cast::<pyo3::types::PyByteArray>() {
+        return Ok(array.to_vec());
+    }
+    Ok(data.cast::<pyo3::types::PyBytes>()?.as_bytes().to_vec())
+}
