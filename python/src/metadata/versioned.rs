@@ -10,6 +10,8 @@
 //! while what they answer is Rust. The classes hold nothing of their own:
 //! they read `value` and `value_object` of the object.
 
+use ferroscale_dynamic::ops::metadata_value::IndexTable;
+
 use crate::metadata::read::find_by;
 use crate::objects::object::ScaleObject;
 use crate::objects::views::shared::data_bytes;
@@ -49,18 +51,19 @@ impl MetadataAllView {
             let modules = inner.get_item("modules")?;
             let values = inner.getattr(intern!(py, "value"))?.get_item("modules")?;
             let found = crate::metadata::rules::legacy_metadata_index(version, &values)?;
-            for (table, m, i, key) in found {
-                let module = modules.get_item(m)?;
-                let field = ["calls", "events", "errors"][table];
+            for found in found {
+                let module = modules.get_item(found.module)?;
                 let entry = module
-                    .get_item(field)?
+                    .get_item(found.table.field())?
                     .getattr(intern!(py, "value_object"))?
-                    .get_item(i)?;
-                if table < 2 {
-                    entry.setattr(intern!(py, "lookup"), &key)?;
-                    tables[table].set_item(&key, (module, entry))?;
-                } else {
-                    tables[table].set_item(&key, entry)?;
+                    .get_item(found.entry)?;
+                let key = &found.key;
+                match found.table {
+                    IndexTable::Errors => tables[2].set_item(key, entry)?,
+                    table => {
+                        entry.setattr(intern!(py, "lookup"), key)?;
+                        tables[table as usize].set_item(key, (module, entry))?;
+                    }
                 }
             }
         }
