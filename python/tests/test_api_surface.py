@@ -21,11 +21,11 @@ _DECODER_STEP = ("a step of py-scale-codec's byte-by-byte Python decoder (state 
 _SCALE_INFO_HOOK = ("class hook of py-scale-codec's Python portable-registry importer; ferroscale imports "
                     "portable registries in Rust")
 _LEGACY_ADDRESS = ("pre-MultiAddress (2020) `Address` decoder state; the decoded value carries the account "
-                   "(see README, known gaps)")
+                   "(see docs/python.md, known gaps)")
 _CONTRACTS_V1 = ("contracts-pallet result before runtime spec 260 (2020), whose Python decoder fills these "
                  "while reading; not supported (the V2 result, GenericContractExecResultV2, is)")
 _DIGEST = ("filled by py-scale-codec's Python digest-item decoders; ferroscale's digest values keep the raw "
-           "fields (README, known gaps)")
+           "fields (docs/python.md, known gaps)")
 
 EXCEPTIONS = {
     "scalecodec.base:TYPE_CHECKING": "typing.TYPE_CHECKING, imported by py-scale-codec for annotations; not API",

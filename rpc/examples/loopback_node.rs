@@ -1,5 +1,5 @@
 //! The loopback node the tests index from, serving a chain of real blocks
-//! for the README's `ferroscale index --url` run: blocks 100–110 carry block
+//! for the docs' `ferroscale index --url` runs (docs/indexing.md, docs/cli.md): blocks 100–110 carry block
 //! 10,000,000's extrinsics under spec 9180 (block 110 enacts an upgrade),
 //! blocks 111–115 block 18,468,942's extrinsics and events under spec
 //! 1,000,001. It listens on `127.0.0.1` only, prints its URL and serves for
