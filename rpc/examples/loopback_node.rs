@@ -9,8 +9,8 @@
 
 use std::time::Duration;
 
-use ferroscale_rpc::test_server::{TestBlock, TestNode, TestRuntime};
 use ferroscale_fixtures::{read, read_string};
+use ferroscale_rpc::test_server::{TestBlock, TestNode, TestRuntime};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let minutes: u64 = match std::env::args().nth(1) {
