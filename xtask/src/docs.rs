@@ -67,7 +67,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         "cargo",
         &["build", "-p", "ferroscale-cli", "--features", "index"],
     )?;
-    let env = Environment::new(&root)?;
+    let env = Environment::new(&root);
     let mut failures = Vec::new();
     let mut counts = Counts::default();
     for file in &files {
@@ -129,11 +129,8 @@ struct Environment {
 }
 
 impl Environment {
-    fn new(root: &Path) -> Result<Self, String> {
-        let target = std::env::var_os("CARGO_TARGET_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| root.join("target"));
-        let bin = target.join("debug");
+    fn new(root: &Path) -> Self {
+        let bin = crate::workspace::target_dir().join("debug");
         let venv = root.join(".venv/bin");
         let path = format!(
             "{}:{}:{}",
@@ -141,11 +138,11 @@ impl Environment {
             venv.display(),
             std::env::var("PATH").unwrap_or_default()
         );
-        Ok(Self {
+        Self {
             root: root.to_path_buf(),
             path,
             python: venv.join("python"),
-        })
+        }
     }
 
     /// Runs `program args…` from the repository root in a process group of

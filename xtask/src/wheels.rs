@@ -66,10 +66,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
 
 /// `$CARGO_TARGET_DIR/wheels`, else `target/wheels` in the workspace.
 fn default_out() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("target"))
-        .join("wheels")
+    crate::workspace::target_dir().join("wheels")
 }
 
 /// `path` from the workspace root when relative (the steps run there).

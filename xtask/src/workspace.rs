@@ -11,6 +11,13 @@ pub(crate) fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// Cargo's build folder: `$CARGO_TARGET_DIR`, else `target/` in the workspace.
+pub(crate) fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target"))
+}
+
 /// Runs a command in the workspace root, failing with its description when it fails.
 pub(crate) fn run_step(what: &str, program: &str, args: &[&str]) -> Result<(), String> {
     eprintln!("\n=== {what}: {program} {}", args.join(" "));
