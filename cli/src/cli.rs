@@ -203,7 +203,7 @@ pub(crate) struct RegistryArgs {
 /// `ferroscale index`: where blocks come from, which ones, and where they go.
 #[cfg(feature = "index")]
 #[derive(ClapArgs, Debug)]
-#[command(group(clap::ArgGroup::new("blocks").required(true).args(["source", "url"])))]
+#[command(group(clap::ArgGroup::new("blocks").required(true).args(["source", "url", "check"])))]
 pub(crate) struct IndexArgs {
     /// Blocks dumped as JSON lines, one block a line:
     /// `{"number": N, "hash": "0x…", "spec_version": S, "extrinsics": ["0x…"], "events": "0x…"}`.
@@ -217,9 +217,16 @@ pub(crate) struct IndexArgs {
     /// Blocks fetched from the node at the same time.
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub(crate) concurrency: usize,
-    /// The output folder: `OUT/<table>/blocks_<first>_<last>.parquet`.
-    #[arg(long, value_name = "DIR")]
-    pub(crate) out: PathBuf,
+    /// The output folder: `OUT/<table>/blocks_<first>_<last>.parquet`, and
+    /// `OUT/_manifest/`, which says which blocks are done (a rerun skips
+    /// them, whatever the range and partition width).
+    #[arg(long, value_name = "DIR", required_unless_present = "check")]
+    pub(crate) out: Option<PathBuf>,
+    /// Verify a dataset instead of indexing: every block once, no gap (in
+    /// `--from`..`--to` when given), every file readable and as the
+    /// manifest lists it. Exits 1 when anything is wrong.
+    #[arg(long, value_name = "OUT", conflicts_with_all = ["source", "url", "out"])]
+    pub(crate) check: Option<PathBuf>,
     /// First block (inclusive).
     #[arg(long, value_name = "A")]
     pub(crate) from: Option<u64>,
@@ -248,4 +255,8 @@ pub(crate) struct IndexArgs {
     /// The final summary as JSON instead of a line of text.
     #[arg(long)]
     pub(crate) json: bool,
+    /// The source is a sample of the chain: blocks it lacks between the
+    /// ones it has are recorded in the manifest as absent, not an error.
+    #[arg(long)]
+    pub(crate) allow_gaps: bool,
 }

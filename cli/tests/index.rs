@@ -172,6 +172,14 @@ fn index_writes_sorted_partitions_and_resumes() {
         "100",
         "--json",
     ];
+    // The file is a sample (blocks 0–2, 100–104, 200): refused as it is,
+    // naming the first block missing, with the blocks before it written.
+    let r = run(&args);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("block 3 is missing"), "{err}");
+    std::fs::remove_dir_all(&out).unwrap();
+    let args = [&args[..], &["--allow-gaps"]].concat();
     let summary = ok_json(&args);
     let per_block: u64 = independent_event_counts().values().sum();
     assert_eq!(per_block, 58);
@@ -274,6 +282,24 @@ fn index_writes_sorted_partitions_and_resumes() {
         modified
     );
 
+    // --check: every block once, the gaps allowed; refused without.
+    let out_s = out.to_str().unwrap();
+    let r = run(&["index", "--check", out_s, "--allow-gaps"]);
+    let report = String::from_utf8_lossy(&r.stdout);
+    assert!(r.status.success(), "{report}");
+    assert!(
+        report.contains("2 partitions, blocks 1..=104 (7 blocks), 10 files"),
+        "{report}"
+    );
+    assert!(
+        report.contains("97 blocks absent (gaps allowed)"),
+        "{report}"
+    );
+    let r = run(&["index", "--check", out_s]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("blocks 3..=99 are in no partition"), "{err}");
+
     // --metadata files instead of the folder, the whole file, text summary.
     let out2 = dir.join("out2");
     let out = run(&[
@@ -286,6 +312,7 @@ fn index_writes_sorted_partitions_and_resumes() {
         ferroscale_fixtures::path(META_9180).to_str().unwrap(),
         "--metadata",
         ferroscale_fixtures::path(META_1000001).to_str().unwrap(),
+        "--allow-gaps",
     ]);
     assert!(
         out.status.success(),
@@ -330,6 +357,7 @@ fn index_errors_name_the_problem() {
         "--metadata-dir",
         md.to_str().unwrap(),
         "--json",
+        "--allow-gaps",
     ]);
     assert_eq!(summary["blocks"], 9, "{summary}");
     assert_eq!(summary["errors"], 6, "{summary}");
@@ -348,6 +376,7 @@ fn index_errors_name_the_problem() {
         dir.join("out2").to_str().unwrap(),
         "--metadata-dir",
         md.to_str().unwrap(),
+        "--allow-gaps",
     ]);
     assert_eq!(r.status.code(), Some(1));
     let err = String::from_utf8_lossy(&r.stderr);

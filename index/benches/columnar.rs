@@ -164,8 +164,15 @@ fn main() {
                 .sum::<usize>() as f64
                 / 1e6;
             let t = Instant::now();
-            let parquet =
-                ferroscale_index::partition::write_partition(&dir, 0, 499, &tables).expect("write");
+            let parquet = ferroscale_index::partition::write_partition(
+                &dir,
+                0,
+                499,
+                &tables,
+                "benchmark",
+                ferroscale_index::Gaps::Refused,
+            )
+            .expect("write");
             let s = t.elapsed().as_secs_f64();
             println!(
                 "{name}: writing one 500-block partition: {:.3} s ({:.3} ms/block), {json_mb:.1} MB of JSON args, {:.2} MB Parquet",

@@ -18,7 +18,9 @@
 //!   every JSON output); [`store`]: the rows, stored by column
 //!   ([`columns`]: text columns in Arrow's layout).
 //! - [`tables`]: schemas and rows → `RecordBatch`es, uncopied;
-//!   [`partition`]: Parquet files written atomically, resume.
+//!   [`partition`]: Parquet files written atomically, each with its
+//!   provenance; [`manifest`]: which blocks are done (resume by block
+//!   number) and [`check`]: a dataset verified against it.
 //! - [`pipeline`]: source → decode (rayon) → write, streamed;
 //!   [`allocator`]: malloc settings for the program that runs it.
 //!
@@ -34,8 +36,10 @@
 
 pub mod allocator;
 pub mod block;
+pub mod check;
 pub mod columns;
 pub mod line_index;
+pub mod manifest;
 pub mod metadata_dir;
 pub mod partition;
 pub mod pipeline;
@@ -48,6 +52,8 @@ pub mod store;
 pub mod tables;
 
 pub use block::Block;
+pub use manifest::Manifest;
+pub use partition::Gaps;
 pub use pipeline::{run, run_observed, Decoders, IndexError, Options, Progress, Summary};
 pub use rows::decode_block;
 pub use spec::SpecDecoder;

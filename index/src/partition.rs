@@ -1,28 +1,34 @@
 //! Parquet partitions: one zstd file per table per block range,
-//! `DIR/<table>/blocks_<first>_<last>.parquet`.
+//! `DIR/<table>/blocks_<first>_<last>.parquet`, holding every block
+//! `first..=last` (a partition with a gap is refused, naming the block).
 //!
-//! A partition's files are first written under hidden temporary names
-//! (`.blocks_…parquet.tmp`, which `*.parquet` globs do not match) and renamed
-//! only when every table of the partition is complete: an interrupted run
-//! leaves no half-written `.parquet` file, and a partition whose tables all
-//! exist is finished, which a rerun skips ([`is_finished`]).
+//! A partition is committed in three steps: its files are written under
+//! hidden temporary names (`.blocks_…parquet.tmp`, which `*.parquet` globs
+//! do not match) and synced, its manifest entry is written
+//! ([`crate::manifest`]), then the files are renamed into place. Resuming
+//! asks the manifest which blocks are done; an interrupted run leaves no
+//! half-written `.parquet` file. Each file's key-value metadata says what
+//! wrote it, from what, and which blocks and runtimes it holds
+//! ([`PROVENANCE_KEYS`]).
 
 use std::fmt;
 use std::fs::{self, File};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use arrow_array::{Array, ListArray, RecordBatch, StringArray};
+use arrow_array::{Array, ListArray, RecordBatch, StringArray, UInt32Array, UInt64Array};
 use arrow_select::interleave::interleave_record_batch;
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowRowGroupWriterFactory};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::errors::ParquetError;
+use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::format::SortingColumn;
 use parquet::schema::types::ColumnPath;
 use rayon::prelude::*;
 
+use crate::manifest::{self, Entry, FileEntry};
 use crate::tables::{Table, Tables};
 
 /// A partition that could not be written.
@@ -32,6 +38,9 @@ pub struct WriteError {
     pub path: PathBuf,
     /// What went wrong.
     pub reason: String,
+    /// The partition was refused for what it holds (a block missing, blocks
+    /// another partition has), not lost to an I/O failure.
+    pub refused: bool,
 }
 
 impl fmt::Display for WriteError {
@@ -71,45 +80,230 @@ pub fn partition_path(out: &Path, table: Table, first: u64, last: u64) -> PathBu
         .join(format!("blocks_{first}_{last}.parquet"))
 }
 
-fn temp_path(out: &Path, table: Table, first: u64, last: u64) -> PathBuf {
+/// The hidden name a partition's file of `table` is written under before
+/// it is renamed into place.
+pub(crate) fn temp_path(out: &Path, table: Table, first: u64, last: u64) -> PathBuf {
     out.join(table.name())
         .join(format!(".blocks_{first}_{last}.parquet.tmp"))
 }
 
-/// Whether every table's file of blocks `first..=last` exists (renamed into
-/// place, so complete).
-pub fn is_finished(out: &Path, first: u64, last: u64) -> bool {
-    Table::ALL
-        .iter()
-        .all(|t| partition_path(out, *t, first, last).is_file())
-}
-
-/// Writes the tables of blocks `first..=last` as one partition (the rows of
-/// the tables that have a pallet and a name sorted by them,
-/// [`Tables::sorted_rows`]); returns the bytes written. The tables are
-/// encoded in parallel on the rayon pool (zstd over the JSON columns is
-/// most of a partition's writing time).
+/// Writes the tables of blocks `first..=last` as one partition and records
+/// it in the manifest (the rows of the tables that have a pallet and a name
+/// sorted by them, [`Tables::sorted_rows`]); returns the bytes written.
+/// `source` says where the blocks came from (the manifest entry and the
+/// files' metadata keep it). The blocks must be exactly `first..=last`, each
+/// once: a block missing from the source is an error here, never a
+/// partition marked done without it, unless `gaps` allows them (a sample
+/// of a chain), when the entry lists the blocks absent. The tables are encoded in parallel on
+/// the rayon pool (zstd over the JSON columns is most of a partition's
+/// writing time).
 pub fn write_partition(
     out: &Path,
     first: u64,
     last: u64,
     tables: &Tables,
+    source: &str,
+    gaps: Gaps,
 ) -> Result<u64, WriteError> {
+    let (spec_versions, absent) = check_blocks(out, first, last, tables, gaps)?;
+    check_not_done(out, first, last)?;
+    let provenance = Provenance {
+        source,
+        first,
+        last,
+        spec_versions: &spec_versions,
+    };
     let temps = Table::ALL
         .par_iter()
-        .map(|table| write_table(out, *table, first, last, tables))
+        .map(|table| write_table(out, *table, first, last, tables, &provenance))
         .collect::<Result<Vec<_>, _>>()?;
-    // Renamed only once all are written: a partition is finished exactly when
-    // all its files exist.
+    let entry = Entry {
+        first,
+        last,
+        absent,
+        spec_versions,
+        source: source.to_string(),
+        decoder: manifest::DECODER.to_string(),
+        files: Table::ALL
+            .iter()
+            .zip(&temps)
+            .map(|(table, (_, _, bytes))| FileEntry {
+                table: table.name().to_string(),
+                rows: tables.num_rows(*table) as u64,
+                bytes: *bytes,
+            })
+            .collect(),
+    };
+    // The entry first, then the renames: a file in place is always listed,
+    // and a run killed in between leaves temporary files the manifest's
+    // next opening renames (`Manifest::open`).
+    manifest::write_entry(out, &entry).map_err(|e| WriteError {
+        path: out.join(manifest::DIR),
+        reason: e.0,
+        refused: false,
+    })?;
     let mut written = 0;
     for (tmp, path, bytes) in temps {
         fs::rename(&tmp, &path).map_err(|e| WriteError {
-            path,
+            path: path.clone(),
             reason: format!("renaming {} into place: {e}", tmp.display()),
+            refused: false,
         })?;
         written += bytes;
     }
+    for table in Table::ALL {
+        let dir = out.join(table.name());
+        manifest::sync_dir(&dir).map_err(|e| WriteError {
+            path: dir,
+            reason: format!("syncing the folder: {e}"),
+            refused: false,
+        })?;
+    }
     Ok(written)
+}
+
+/// Refuses a partition over blocks another finished partition holds (the
+/// same range is a rewrite of that partition, which its renames replace).
+fn check_not_done(out: &Path, first: u64, last: u64) -> Result<(), WriteError> {
+    let refuse = |reason: String, refused: bool| WriteError {
+        path: out.join(manifest::DIR),
+        reason,
+        refused,
+    };
+    let done = manifest::Manifest::scan(out).map_err(|e| refuse(e.0, false))?;
+    let overlap = done
+        .partitions()
+        .find(|&(a, b)| b >= first && a <= last && (a, b) != (first, last));
+    match overlap {
+        Some((a, b)) => Err(refuse(
+            format!(
+                "blocks {a}..={b} are done already (partition blocks_{a}_{b}): a partition of \
+                 blocks {first}..={last} would hold some twice; write only the blocks the \
+                 manifest lacks (`Manifest::missing`)"
+            ),
+            true,
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Whether a partition may lack blocks of its range.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Gaps {
+    /// Every block of the range must be there (a missing one is an error).
+    #[default]
+    Refused,
+    /// The source is a sample: blocks it lacks are recorded as absent. The
+    /// first and last block must still be there.
+    Allowed,
+}
+
+/// Checks that the `blocks` table holds blocks `first..=last` in order,
+/// each once, all of them unless `gaps` allows; returns their spec versions
+/// (sorted, each once) and the runs of blocks absent.
+#[allow(clippy::type_complexity)]
+fn check_blocks(
+    out: &Path,
+    first: u64,
+    last: u64,
+    tables: &Tables,
+    gaps: Gaps,
+) -> Result<(Vec<u32>, Vec<(u64, u64)>), WriteError> {
+    let fail = |reason: String| WriteError {
+        path: out
+            .join(Table::Blocks.name())
+            .join(format!("blocks_{first}_{last}.parquet")),
+        reason,
+        refused: true,
+    };
+    if last < first {
+        return Err(fail(format!(
+            "the range ends ({last}) before it starts ({first})"
+        )));
+    }
+    let mut specs = Vec::new();
+    let mut absent = Vec::new();
+    // The block expected next (`None`: past u64::MAX).
+    let mut expected = Some(first);
+    for batch in tables.batches(Table::Blocks) {
+        let numbers = column::<UInt64Array>(batch, "number");
+        let versions = column::<UInt32Array>(batch, "spec_version");
+        for (&number, &spec) in numbers.values().iter().zip(versions.values()) {
+            let Some(want) = expected.filter(|w| number >= *w && number <= last) else {
+                return Err(fail(format!(
+                    "block {number} is not one of blocks {first}..={last} in order, each once"
+                )));
+            };
+            if number > want {
+                if gaps == Gaps::Refused || want == first {
+                    return Err(fail(format!(
+                        "block {want} is missing (the blocks go on with {number}); a partition \
+                         holds every block of its range"
+                    )));
+                }
+                absent.push((want, number - 1));
+            }
+            specs.push(spec);
+            expected = number.checked_add(1);
+        }
+    }
+    if let Some(want) = expected.filter(|w| *w <= last) {
+        return Err(fail(if want == first {
+            format!("no blocks: the source gave none of blocks {first}..={last}")
+        } else {
+            format!(
+                "blocks {want}..={last} are missing (the source ended at block {})",
+                want - 1
+            )
+        }));
+    }
+    specs.sort_unstable();
+    specs.dedup();
+    Ok((specs, absent))
+}
+
+fn column<'a, T: 'static>(batch: &'a RecordBatch, name: &str) -> &'a T {
+    batch
+        .column_by_name(name)
+        .and_then(|c| c.as_any().downcast_ref::<T>())
+        .expect("the blocks table's schema has this column")
+}
+
+/// What the files of a partition say of themselves.
+struct Provenance<'a> {
+    source: &'a str,
+    first: u64,
+    last: u64,
+    spec_versions: &'a [u32],
+}
+
+/// The key-value metadata keys of every Parquet file: what decoded it
+/// ([`manifest::DECODER`]), where the blocks came from, its first and last
+/// block, and the spec versions of its blocks (comma-separated).
+pub const PROVENANCE_KEYS: [&str; 5] = [
+    "ferroscale.decoder",
+    "ferroscale.source",
+    "ferroscale.first_block",
+    "ferroscale.last_block",
+    "ferroscale.spec_versions",
+];
+
+impl Provenance<'_> {
+    fn key_values(&self) -> Vec<KeyValue> {
+        let specs: Vec<String> = self.spec_versions.iter().map(u32::to_string).collect();
+        let values = [
+            manifest::DECODER.to_string(),
+            self.source.to_string(),
+            self.first.to_string(),
+            self.last.to_string(),
+            specs.join(","),
+        ];
+        PROVENANCE_KEYS
+            .iter()
+            .zip(values)
+            .map(|(key, value)| KeyValue::new(key.to_string(), value))
+            .collect()
+    }
 }
 
 /// One table of a partition under its temporary name, synced to disk:
@@ -120,17 +314,19 @@ fn write_table(
     first: u64,
     last: u64,
     tables: &Tables,
+    provenance: &Provenance<'_>,
 ) -> Result<(PathBuf, PathBuf, u64), WriteError> {
     let tmp = temp_path(out, table, first, last);
     let fail = |reason: String| WriteError {
         path: tmp.clone(),
         reason,
+        refused: false,
     };
     if let Some(dir) = tmp.parent() {
         fs::create_dir_all(dir).map_err(|e| fail(format!("creating the folder: {e}")))?;
     }
     let file = File::create(&tmp).map_err(|e| fail(e.to_string()))?;
-    let props = properties(table);
+    let props = properties(table, provenance);
     let batches: Vec<&RecordBatch> = tables.batches(table).iter().collect();
     let order = tables.sorted_rows(table);
     let sizes = {
@@ -269,8 +465,8 @@ fn encode_row_group(
     writers.into_iter().map(|w| w.close()).collect()
 }
 
-/// zstd, and the sort order recorded in the file's metadata.
-fn properties(table: Table) -> WriterProperties {
+/// zstd, and the sort order and provenance recorded in the file's metadata.
+fn properties(table: Table, provenance: &Provenance<'_>) -> WriterProperties {
     let schema = table.schema();
     let sorting: Vec<SortingColumn> = table
         .sort_columns()
@@ -284,7 +480,8 @@ fn properties(table: Table) -> WriterProperties {
         .collect();
     let mut builder = WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::default()))
-        .set_sorting_columns((!sorting.is_empty()).then_some(sorting));
+        .set_sorting_columns((!sorting.is_empty()).then_some(sorting))
+        .set_key_value_metadata(Some(provenance.key_values()));
     // Columns of long, mostly distinct text (JSON, hashes, signatures): a
     // dictionary would hash every value for nothing; zstd compresses them.
     for name in [

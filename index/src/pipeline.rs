@@ -7,8 +7,11 @@
 //! on that same pool (so a run uses the threads it was given, and decoding
 //! and writing share them).
 //! Stages hand over through channels of capacity one, so at most a few
-//! partitions are in memory whatever the length of the range. Finished
-//! partitions ([`crate::partition::is_finished`]) are not decoded again.
+//! partitions are in memory whatever the length of the range. Blocks the
+//! output's manifest lists as done ([`crate::manifest`]) are not decoded
+//! again; every other block of the range must come from the source, in
+//! order: a block missing is an error naming it, after the blocks read
+//! before it are written.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -22,8 +25,9 @@ use ferroscale_dynamic::Document;
 use rayon::prelude::*;
 
 use crate::block::Block;
+use crate::manifest::{Manifest, ManifestError};
 use crate::metadata_dir;
-use crate::partition::{is_finished, write_partition, WriteError};
+use crate::partition::{write_partition, Gaps, WriteError};
 use crate::rows::decode_block_into;
 use crate::source::SourceError;
 use crate::spec::{SpecDecoder, SpecError};
@@ -212,15 +216,33 @@ pub struct Options {
     /// Threads decoding and writing share (`None`: every core); the
     /// source is read on a thread of its own.
     pub threads: Option<usize>,
+    /// The first block the source must give (unless the manifest has it):
+    /// `None`, whichever comes first.
+    pub from: Option<u64>,
+    /// The last block the source must give (unless the manifest has it):
+    /// `None`, wherever the source ends.
+    pub to: Option<u64>,
+    /// Where the blocks come from, in the manifest and the files' metadata
+    /// (a path, a node's URL).
+    pub source: String,
+    /// Whether the source may lack blocks of the range (a sample of a
+    /// chain: the manifest records them as absent); by default a block
+    /// missing is an error.
+    pub gaps: Gaps,
 }
 
 impl Options {
-    /// Defaults: 1,000-block partitions on every core.
+    /// Defaults: 1,000-block partitions on every core, the source's blocks
+    /// wherever they start and end.
     pub fn new(out: impl Into<PathBuf>) -> Self {
         Options {
             out: out.into(),
             partition_blocks: 1000,
             threads: None,
+            from: None,
+            to: None,
+            source: String::new(),
+            gaps: Gaps::Refused,
         }
     }
 }
@@ -230,7 +252,7 @@ impl Options {
 pub struct Summary {
     /// Blocks decoded.
     pub blocks: u64,
-    /// Blocks of finished partitions, skipped.
+    /// Blocks the manifest lists as done, skipped.
     pub skipped_blocks: u64,
     /// Extrinsics decoded.
     pub extrinsics: u64,
@@ -242,7 +264,7 @@ pub struct Summary {
     pub errors: u64,
     /// Partitions written.
     pub partitions: u64,
-    /// Partitions skipped as finished.
+    /// Finished partitions (of earlier runs) whose blocks were skipped.
     pub skipped_partitions: u64,
     /// SCALE bytes of the decoded blocks.
     pub scale_bytes: u64,
@@ -290,8 +312,8 @@ pub struct Progress<'a> {
     pub summary: &'a Summary,
     /// The last block of the partition just done.
     pub last_block: u64,
-    /// Its spec version.
-    pub spec_version: u32,
+    /// Its spec version (`None`: blocks done before, skipped).
+    pub spec_version: Option<u32>,
 }
 
 /// Why a run stopped.
@@ -306,6 +328,15 @@ pub enum IndexError {
         /// The block before it.
         after: u64,
     },
+    /// A block of the range is neither in the source nor done.
+    Missing {
+        /// The first block missing.
+        block: u64,
+        /// The block the source gave instead (`None`: it ended).
+        next: Option<u64>,
+    },
+    /// The output's manifest cannot be trusted as it is.
+    Manifest(ManifestError),
     /// A partition could not be written.
     Write(WriteError),
     /// The thread pool could not be built.
@@ -334,6 +365,17 @@ impl fmt::Display for IndexError {
                 f,
                 "source: block {block} comes after block {after} (blocks must be in increasing order)"
             ),
+            IndexError::Missing { block, next: Some(next) } => write!(
+                f,
+                "source: block {block} is missing (the source went on with block {next}); \
+                 the blocks before it are written, a rerun resumes there"
+            ),
+            IndexError::Missing { block, next: None } => write!(
+                f,
+                "source: block {block} is missing (the source ended before it); \
+                 the blocks before it are written, a rerun resumes there"
+            ),
+            IndexError::Manifest(e) => write!(f, "manifest: {e}"),
             IndexError::Write(e) => write!(f, "{e}"),
             IndexError::Threads(e) => write!(f, "thread pool: {e}"),
             IndexError::Options(e) => write!(f, "options: {e}"),
@@ -353,6 +395,140 @@ struct Partition {
     first: u64,
     last: u64,
     blocks: Vec<Block>,
+}
+
+/// What the reader hands the decoder.
+enum Read {
+    /// A partition to decode (consecutive blocks of one window).
+    Partition(Partition),
+    /// Blocks the manifest has, read past: how many, the last, and how many
+    /// finished partitions they began.
+    Skipped {
+        blocks: u64,
+        last: u64,
+        partitions: u64,
+    },
+}
+
+/// The reader: the source's blocks into partitions (consecutive blocks of
+/// one `width` window), past the blocks `done` has, checking that no other
+/// block is missing between `from` and `to`. On any error the partition
+/// being filled is handed over first, so its blocks are written.
+fn read_partitions<I>(
+    source: I,
+    done: &Manifest,
+    options: &Options,
+    send: &mut dyn FnMut(Result<Read, IndexError>) -> bool,
+) where
+    I: Iterator<Item = Result<Block, SourceError>>,
+{
+    let width = options.partition_blocks;
+    let mut pending = Pending::default();
+    // The next block the range needs, once known.
+    let mut expected = options.from;
+    let mut last_entry: Option<u64> = None;
+    for item in source {
+        let block = match item {
+            Ok(b) => b,
+            Err(e) => return pending.fail(IndexError::Source(e), send),
+        };
+        let n = block.number;
+        if options.to.is_some_and(|to| n > to) {
+            break;
+        }
+        match expected {
+            Some(e) if n < e => {
+                let after = e.saturating_sub(1);
+                let error = IndexError::OutOfOrder { block: n, after };
+                return pending.fail(error, send);
+            }
+            Some(e) if n > e && options.gaps == Gaps::Refused => {
+                if let Some(&(gap, _)) = done.missing(e, n - 1).first() {
+                    let error = IndexError::Missing {
+                        block: gap,
+                        next: Some(n),
+                    };
+                    return pending.fail(error, send);
+                }
+            }
+            _ => {}
+        }
+        expected = n.checked_add(1);
+        if let Some((first, _)) = done.partition_of(n) {
+            if pending.partition.is_some() && !pending.flush(send) {
+                return;
+            }
+            let (blocks, last, partitions) = pending.skipped.get_or_insert((0, n, 0));
+            *blocks += 1;
+            *last = n;
+            if last_entry != Some(first) {
+                *partitions += 1;
+                last_entry = Some(first);
+            }
+            continue;
+        }
+        // A partition is cut at its window's end and around blocks done
+        // before (blocks the source lacks, where allowed, stay inside).
+        let starts_anew = pending
+            .partition
+            .as_ref()
+            .is_some_and(|p| n / width != p.first / width || done.any_done(p.last + 1, n - 1));
+        if (starts_anew || pending.skipped.is_some()) && !pending.flush(send) {
+            return;
+        }
+        let p = pending.partition.get_or_insert_with(|| Partition {
+            first: n,
+            last: n,
+            blocks: Vec::new(),
+        });
+        p.last = n;
+        p.blocks.push(block);
+    }
+    let refused = options.gaps == Gaps::Refused;
+    if let (Some(e), Some(to), true) = (expected, options.to, refused) {
+        if let Some(&(gap, _)) = done.missing(e, to).first() {
+            let error = IndexError::Missing {
+                block: gap,
+                next: None,
+            };
+            return pending.fail(error, send);
+        }
+    }
+    pending.flush(send);
+}
+
+/// What the reader has read and not handed over yet: a partition being
+/// filled, or a run of skipped blocks (never both: each is handed over
+/// before the other begins, so they reach the decoder in block order).
+#[derive(Default)]
+struct Pending {
+    partition: Option<Partition>,
+    /// (blocks, last block, finished partitions begun).
+    skipped: Option<(u64, u64, u64)>,
+}
+
+impl Pending {
+    /// Hands over what is pending; false when the decoder has stopped.
+    fn flush(&mut self, send: &mut dyn FnMut(Result<Read, IndexError>) -> bool) -> bool {
+        let partition = self.partition.take().map(Read::Partition);
+        let skipped = self
+            .skipped
+            .take()
+            .map(|(blocks, last, partitions)| Read::Skipped {
+                blocks,
+                last,
+                partitions,
+            });
+        partition.into_iter().chain(skipped).all(|r| send(Ok(r)))
+    }
+
+    /// Hands over what is pending, then `error`: the blocks read before a
+    /// failure are written.
+    fn fail(&mut self, error: IndexError, send: &mut dyn FnMut(Result<Read, IndexError>) -> bool) {
+        if self.flush(send) {
+            send(Err(error));
+        }
+    }
 }
 
 /// Runs the pipeline over `source` (blocks in increasing number order),
@@ -388,50 +564,20 @@ where
         .map_err(|e| IndexError::Threads(e.to_string()))?;
     let start = Instant::now();
     let mut summary = Summary::default();
-    let width = options.partition_blocks;
     let out = options.out.as_path();
+    let done = Manifest::open(out).map_err(IndexError::Manifest)?;
+    let source_name = options.source.as_str();
 
     std::thread::scope(|scope| {
-        let (read_tx, read_rx) = sync_channel::<Result<Partition, IndexError>>(1);
+        let (read_tx, read_rx) = sync_channel::<Result<Read, IndexError>>(1);
         let (write_tx, write_rx) = sync_channel::<(u64, u64, Tables)>(1);
 
         // Reader: the source into partitions.
+        let done = &done;
         scope.spawn(move || {
-            let mut current: Option<Partition> = None;
-            for item in source {
-                let block = match item {
-                    Ok(b) => b,
-                    Err(e) => {
-                        let _ = read_tx.send(Err(IndexError::Source(e)));
-                        return;
-                    }
-                };
-                if let Some(p) = &current {
-                    if block.number <= p.last {
-                        let _ = read_tx.send(Err(IndexError::OutOfOrder {
-                            block: block.number,
-                            after: p.last,
-                        }));
-                        return;
-                    }
-                    if block.number / width != p.first / width {
-                        let done = current.take().expect("checked above");
-                        if read_tx.send(Ok(done)).is_err() {
-                            return;
-                        }
-                    }
-                }
-                let p = current.get_or_insert_with(|| Partition {
-                    first: block.number,
-                    last: block.number,
-                    blocks: Vec::new(),
-                });
-                p.last = block.number;
-                p.blocks.push(block);
-            }
-            if let Some(p) = current {
-                let _ = read_tx.send(Ok(p));
-            }
+            read_partitions(source, done, options, &mut |item| {
+                read_tx.send(item).is_ok()
+            });
         });
 
         // Writer: each decoded partition to Parquet, on the run's pool too:
@@ -442,7 +588,9 @@ where
         let writer = scope.spawn(move || -> Result<(u64, u64), WriteError> {
             let (mut partitions, mut bytes) = (0, 0);
             for (first, last, tables) in write_rx {
-                bytes += pool.install(|| write_partition(out, first, last, &tables))?;
+                bytes += pool.install(|| {
+                    write_partition(out, first, last, &tables, source_name, options.gaps)
+                })?;
                 partitions += 1;
             }
             Ok((partitions, bytes))
@@ -452,24 +600,28 @@ where
         let mut failed = None;
         for item in read_rx {
             let p = match item {
-                Ok(p) => p,
+                Ok(Read::Partition(p)) => p,
+                Ok(Read::Skipped {
+                    blocks,
+                    last,
+                    partitions,
+                }) => {
+                    summary.skipped_blocks += blocks;
+                    summary.skipped_partitions += partitions;
+                    summary.seconds = start.elapsed().as_secs_f64();
+                    observer(&Progress {
+                        summary: &summary,
+                        last_block: last,
+                        spec_version: None,
+                    });
+                    continue;
+                }
                 Err(e) => {
                     failed = Some(e);
                     break;
                 }
             };
-            let spec_version = p.blocks.last().map_or(0, |b| b.spec_version);
-            if is_finished(out, p.first, p.last) {
-                summary.skipped_blocks += p.blocks.len() as u64;
-                summary.skipped_partitions += 1;
-                summary.seconds = start.elapsed().as_secs_f64();
-                observer(&Progress {
-                    summary: &summary,
-                    last_block: p.last,
-                    spec_version,
-                });
-                continue;
-            }
+            let spec_version = p.blocks.last().map(|b| b.spec_version);
             let mut specs: Vec<u32> = p.blocks.iter().map(|b| b.spec_version).collect();
             specs.dedup();
             if let Err(e) = decoders.prepare(&specs) {

@@ -3,9 +3,9 @@
 //! fetched once into the metadata folder ([`crate::metadata_dir`]).
 //!
 //! The range is walked in windows that are exactly the pipeline's
-//! partitions (`partition_blocks` wide, cut by `from`/`to`), so a finished
-//! partition is skipped before any of its blocks is fetched (counted in
-//! [`Skipped`]). For each window:
+//! partitions (`partition_blocks` wide, cut by `from`/`to` and around the
+//! blocks the output's manifest has: [`Manifest::plan`]), so a block done
+//! before is never fetched again (counted in [`Skipped`]). For each window:
 //!
 //! 1. **Runtimes, by bisection.** A block executes with the runtime of its
 //!    parent's state (the block that sets new code still runs the old one),
@@ -39,8 +39,8 @@ use std::sync::Arc;
 use ferroscale_rpc::{BlockIter, BlockingClient, FetchedBlock, Hash, RangeOptions, RuntimeVersion};
 
 use crate::block::Block;
+use crate::manifest::Manifest;
 use crate::metadata_dir;
-use crate::partition::is_finished;
 use crate::source::SourceError;
 
 /// What the RPC source fetches and where it keeps what it learns.
@@ -52,7 +52,7 @@ pub struct RpcOptions {
     pub to: u64,
     /// The pipeline's partition width (windows are its partitions).
     pub partition_blocks: u64,
-    /// The pipeline's output folder (finished partitions are not fetched).
+    /// The pipeline's output folder (blocks its manifest has are not fetched).
     pub out: PathBuf,
     /// The metadata folder runtimes are cached in.
     pub metadata_dir: PathBuf,
@@ -60,8 +60,9 @@ pub struct RpcOptions {
     pub range: RangeOptions,
 }
 
-/// Partitions and blocks skipped as finished without fetching them (shared
-/// with the caller, who adds them to the pipeline's summary).
+/// The finished partitions and the blocks of the range the manifest has,
+/// not fetched (shared with the caller, who adds them to the pipeline's
+/// summary).
 #[derive(Debug, Default)]
 pub struct Skipped {
     /// Finished partitions not fetched.
@@ -71,7 +72,7 @@ pub struct Skipped {
 }
 
 impl Skipped {
-    /// (partitions, blocks) skipped so far.
+    /// (partitions, blocks) skipped.
     pub fn get(&self) -> (u64, u64) {
         (
             self.partitions.load(Ordering::Relaxed),
@@ -91,28 +92,56 @@ struct Window<'c> {
 pub struct RpcBlocks<'c> {
     client: &'c BlockingClient,
     options: RpcOptions,
-    /// The next block not yet given to a window.
-    next: u64,
+    /// The windows not opened yet, in order.
+    windows: std::collections::VecDeque<(u64, u64)>,
     window: Option<Window<'c>>,
     /// Runtime versions at block hashes already asked for, by block number
     /// (pruned to the current window).
     versions: HashMap<u64, RuntimeVersion>,
     skipped: Arc<Skipped>,
     done: bool,
+    /// An error to give before anything else (the manifest unreadable).
+    failed: Option<SourceError>,
 }
 
 impl<'c> RpcBlocks<'c> {
     /// The source over `client`; an empty range (`to < from`) or a zero
     /// partition width gives no blocks (the pipeline refuses the latter).
     pub fn new(client: &'c BlockingClient, options: RpcOptions) -> Self {
+        let skipped = Arc::<Skipped>::default();
+        let (windows, failed) = match Manifest::scan(&options.out) {
+            Ok(done) if options.from <= options.to => {
+                let windows = done.plan(options.from, options.to, options.partition_blocks);
+                let planned: u64 = windows.iter().map(|(a, b)| b - a + 1).sum();
+                let partitions = done
+                    .partitions()
+                    .filter(|(a, b)| *b >= options.from && *a <= options.to)
+                    .count();
+                skipped
+                    .partitions
+                    .store(partitions as u64, Ordering::Relaxed);
+                let total = options.to - options.from + 1;
+                skipped.blocks.store(total - planned, Ordering::Relaxed);
+                (windows.into(), None)
+            }
+            Ok(_) => (Default::default(), None),
+            Err(e) => (
+                Default::default(),
+                Some(SourceError::Node {
+                    block: None,
+                    reason: format!("manifest: {e}"),
+                }),
+            ),
+        };
         RpcBlocks {
             client,
-            next: options.from,
-            done: options.to < options.from || options.partition_blocks == 0,
+            windows,
+            done: false,
+            failed,
             options,
             window: None,
             versions: HashMap::new(),
-            skipped: Arc::default(),
+            skipped,
         }
     }
 
@@ -254,24 +283,17 @@ impl<'c> RpcBlocks<'c> {
                     None => self.window = None,
                 }
             }
+            if let Some(e) = self.failed.take() {
+                self.done = true;
+                return Some(Err(e));
+            }
             if self.done {
                 return None;
             }
-            let width = self.options.partition_blocks;
-            let first = self.next;
-            let last = crate::partition::partition_end(first, width, self.options.to);
-            if last >= self.options.to {
+            let Some((first, last)) = self.windows.pop_front() else {
                 self.done = true;
-            } else {
-                self.next = last + 1;
-            }
-            if is_finished(&self.options.out, first, last) {
-                self.skipped.partitions.fetch_add(1, Ordering::Relaxed);
-                self.skipped
-                    .blocks
-                    .fetch_add(last - first + 1, Ordering::Relaxed);
-                continue;
-            }
+                return None;
+            };
             match self.open(first, last) {
                 Ok(w) => self.window = Some(w),
                 Err(e) => {

@@ -10,7 +10,7 @@ use arrow_array::{RecordBatch, UInt32Array, UInt64Array};
 use common::*;
 use ferroscale_index::partition::{partition_path, write_partition};
 use ferroscale_index::pipeline::decode_blocks;
-use ferroscale_index::{Block, Table, Tables};
+use ferroscale_index::{Block, Gaps, Table, Tables};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 
 #[test]
@@ -35,7 +35,7 @@ fn a_large_table_is_written_as_one_row_group_per_thread() {
     assert_eq!(tables.num_rows(Table::Errors), 0);
     let dir = temp_dir("row_groups");
     let (first, last) = (blocks[0].number, blocks[79].number);
-    pool.install(|| write_partition(&dir, first, last, &tables))
+    pool.install(|| write_partition(&dir, first, last, &tables, "row_groups test", Gaps::Refused))
         .expect("written");
 
     for (table, groups) in [(Table::Extrinsics, 3), (Table::Blocks, 1)] {

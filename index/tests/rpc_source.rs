@@ -19,7 +19,7 @@ use arrow_array::types::{UInt32Type, UInt64Type};
 use common::*;
 use ferroscale_index::partition::partition_path;
 use ferroscale_index::rpc_source::{RpcBlocks, RpcOptions};
-use ferroscale_index::{run, Decoders, Options, Summary, Table};
+use ferroscale_index::{run, Decoders, Gaps, Options, Summary, Table};
 use ferroscale_rpc::test_server::{TestBlock, TestNode, TestRuntime, TestServer};
 use ferroscale_rpc::{BlockingClient, RangeOptions, RetryPolicy};
 
@@ -191,10 +191,12 @@ fn a_block_the_node_lacks_is_an_error_naming_it() {
         text.contains("block 119") && text.contains("no such block"),
         "{text}"
     );
-    // Partitions handed on before the error were written; the one being
-    // read when the source failed is lost (at most one), none half-written.
+    // Every block fetched before the error is written, the partition being
+    // filled when the source failed too: the dataset holds 101–114 whole.
     let out = dir.join("out");
     assert!(partition_path(&out, Table::Events, 105, 109).is_file());
-    assert!(!partition_path(&out, Table::Events, 110, 114).exists());
+    assert!(partition_path(&out, Table::Events, 110, 114).is_file());
+    let report = ferroscale_index::check::check(&out, Some((101, 114)), Gaps::Refused);
+    assert!(report.is_ok(), "{report}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -130,7 +130,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add_function(wrap_pyfunction!(index::decode_blocks, m)?)?;
         m.add_function(wrap_pyfunction!(index::read_blocks, m)?)?;
         m.add_function(wrap_pyfunction!(index::index_json_lines, m)?)?;
-        m.add_function(wrap_pyfunction!(index::partition_finished, m)?)?;
+        m.add_function(wrap_pyfunction!(index::missing_blocks, m)?)?;
+        m.add_function(wrap_pyfunction!(index::check_index, m)?)?;
         m.add_function(wrap_pyfunction!(index::block_ranges, m)?)?;
         m.add_function(wrap_pyfunction!(index::index_decoder_stats, m)?)?;
         m.add_function(wrap_pyfunction!(index::keep_freed_memory, m)?)?;

@@ -24,6 +24,7 @@ from scalecodec.index import (
     TABLES,
     decode_blocks,
     index_json_lines,
+    check_index,
     index_decoder_stats,
     read_blocks,
     to_pyarrow,
@@ -226,10 +227,21 @@ def test_parquet_equals_the_pipeline(tmp_path):
         for n, h, s, xt, e in blocks))
     assert read_blocks(source) == [(n, h, s, xt, e) for n, h, s, xt, e in blocks]
     assert read_blocks(source, 18_000_000, 19_000_000) == blocks[1:]
-    summary = index_json_lines(source, decoders(), tmp_path / "pipeline", partition_blocks=1_000_000)
+    # Two blocks far apart: a sample, whose gap must be allowed.
+    with pytest.raises(ValueError, match="block 10000001 is missing"):
+        index_json_lines(source, decoders(), tmp_path / "refused", partition_blocks=1_000_000)
+    summary = index_json_lines(source, decoders(), tmp_path / "pipeline", partition_blocks=1_000_000,
+                               allow_gaps=True)
     assert (summary["blocks"], summary["events"], summary["errors"], summary["partitions"]) == (2, 58, 0, 2)
     batch = decode_blocks(read_blocks(source), decoders())
-    assert batch.write_parquet(tmp_path / "py") > 0
+    with pytest.raises(ValueError, match="block 10000001 is missing"):
+        batch.write_parquet(tmp_path / "py")
+    assert batch.write_parquet(tmp_path / "py", allow_gaps=True) > 0
+    report = check_index(tmp_path / "py")
+    assert report["ok"] and report["blocks"] == 18_468_942 - 10_000_000 + 1, report["text"]
+    # Written again over the same blocks: refused, naming the partition.
+    with pytest.raises(ValueError, match="are done already"):
+        batch.write_parquet(tmp_path / "py", 10_000_000, 18_468_943, allow_gaps=True)
     written = tmp_path / "py" / "events" / "blocks_10000000_18468942.parquet"
     assert written.is_file()
     for name in TABLES:

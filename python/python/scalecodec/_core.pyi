@@ -72,7 +72,8 @@ __all__ = [
     "metadata_info",
     "multi_account_id",
     "next_power_of_two",
-    "partition_finished",
+    "missing_blocks",
+    "check_index",
     "portable_entry",
     "presets_dir",
     "read_blocks",
@@ -732,8 +733,11 @@ class IndexBatch:
     def all_tables(self) -> Dict[str, ArrowTable]:
         """Every table by name."""
     def write_parquet(self, out: Union[str, "os.PathLike[str]"], first: Optional[int] = None,
-                      last: Optional[int] = None) -> int:
-        """Writes the partition ``out/<table>/blocks_<first>_<last>.parquet`` (zstd); returns bytes written."""
+                      last: Optional[int] = None, source: str = "", allow_gaps: bool = False) -> int:
+        """Writes the partition ``out/<table>/blocks_<first>_<last>.parquet`` (zstd) and its manifest
+        entry; the batch must hold every block of the range (``allow_gaps``: a sample's gaps are
+        recorded as absent), none another partition holds (``ValueError`` otherwise). Returns bytes
+        written."""
 
 def decode_blocks(blocks: Iterable[_Block], decoders: Union[SpecDecoder, Iterable[SpecDecoder]]) -> IndexBatch:
     """Decodes blocks (GIL released, every core) with each block's spec decoder."""
@@ -743,9 +747,14 @@ def read_blocks(path: Union[str, "os.PathLike[str]"], first: Optional[int] = Non
     range, only its lines are parsed, through the file's line index (built once per process)."""
 def index_json_lines(source: Union[str, "os.PathLike[str]"], decoders: Union[SpecDecoder, Iterable[SpecDecoder]],
                      out: Union[str, "os.PathLike[str]"], partition_blocks: int = 1000,
-                     threads: Optional[int] = None) -> Dict[str, Union[int, float]]:
+                     threads: Optional[int] = None, allow_gaps: bool = False) -> Dict[str, Union[int, float]]:
     """The index pipeline over a JSON-lines file into Parquet partitions; the run's summary."""
-def partition_finished(out: Union[str, "os.PathLike[str]"], first: int, last: int) -> bool: ...
+def missing_blocks(out: Union[str, "os.PathLike[str]"], first: int, last: int) -> List[Tuple[int, int]]:
+    """The blocks of ``first..=last`` the manifest of ``out`` does not list as done, as runs."""
+def check_index(out: Union[str, "os.PathLike[str]"], first: Optional[int] = None, last: Optional[int] = None,
+                allow_gaps: bool = False) -> Dict[str, Any]:
+    """The dataset under ``out`` checked against its manifest: ``ok``, ``problems``, ``partitions``,
+    ``blocks``, ``files`` and the report as ``text``."""
 def block_ranges(first: int, last: int, width: int) -> List[Tuple[int, int]]:
     """``first..=last`` cut at multiples of ``width`` (the index's partitions)."""
 def keep_freed_memory() -> bool:

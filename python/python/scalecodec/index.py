@@ -42,8 +42,9 @@ from scalecodec._core import (  # noqa: F401
     decode_blocks,
     index_json_lines,
     index_decoder_stats,
+    check_index,
     keep_freed_memory,
-    partition_finished,
+    missing_blocks,
     read_blocks,
 )
 
@@ -83,23 +84,35 @@ class JsonLinesSource:
         return f"JsonLinesSource({self.path!r})"
 
 
-def index_range(block_range, decoders, source, out=None):
+def index_range(block_range, decoders, source, out=None, allow_gaps=False):
     """One task: decode the blocks of ``block_range`` from ``source``.
 
-    With ``out``, writes the range's Parquet partition (skipped when already
-    finished) and returns a summary dict; without, returns the tables as
-    pyarrow tables by name.
+    With ``out``, writes the blocks of the range that the output's manifest
+    does not list as done (a partition per run of them; none when all are
+    done) and returns a summary dict; without, returns the tables as pyarrow
+    tables by name. Every block of the range must come from ``source``
+    (``allow_gaps``: a sample, whose missing blocks are recorded as absent):
+    a block missing raises ``ValueError`` naming it, and nothing of that run
+    is marked done.
     """
     first, last = block_range
-    if out is not None and partition_finished(out, first, last):
-        return {"first": first, "last": last, "skipped": True, "pid": os.getpid()}
-    batch = decode_blocks(source(first, last), decoders)
     if out is None:
+        batch = decode_blocks(source(first, last), decoders)
+        got = batch.num_rows["blocks"]
+        if not allow_gaps and got != last - first + 1:
+            raise ValueError(f"blocks {first}..={last}: the source gave {got} of "
+                             f"{last - first + 1} blocks")
         return to_pyarrow(batch)
-    written = batch.write_parquet(out, first, last)
-    summary = {"first": first, "last": last, "skipped": False, "pid": os.getpid(),
-               "parquet_bytes": written}
-    summary.update(batch.num_rows)
+    summary = {"first": first, "last": last, "skipped": True, "pid": os.getpid(),
+               "parquet_bytes": 0}
+    summary.update({name: 0 for name in TABLES})
+    for a, b in missing_blocks(out, first, last):
+        batch = decode_blocks(source(a, b), decoders)
+        summary["parquet_bytes"] += batch.write_parquet(out, a, b, source=repr(source),
+                                                        allow_gaps=allow_gaps)
+        summary["skipped"] = False
+        for name, rows in batch.num_rows.items():
+            summary[name] += rows
     return summary
 
 
@@ -131,8 +144,9 @@ def index_on_dask(client, decoders, ranges, source, out=None):
     ``(first, last) -> blocks`` such as :class:`JsonLinesSource`.
 
     With ``out`` (a folder every worker sees), each task writes its range's
-    Parquet partition (``out/<table>/blocks_<first>_<last>.parquet``; finished
-    partitions are skipped on a rerun) and the per-task summaries are
+    Parquet partition (``out/<table>/blocks_<first>_<last>.parquet``, and its
+    entry in ``out/_manifest``; blocks the manifest has are skipped on a
+    rerun, whatever the ranges were then) and the per-task summaries are
     returned. Without it, the tables come back to the client as
     ``pyarrow.Table`` objects by name, ranges in the given order.
     """

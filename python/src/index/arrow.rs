@@ -87,15 +87,21 @@ impl IndexBatch {
 
     /// Writes the rows as the Parquet partition of blocks `first..=last`
     /// (default: the lowest and highest block) under `out`, with the index's
-    /// writer (zstd, atomic rename; GIL released). Returns the bytes written.
-    #[pyo3(signature = (out, first=None, last=None))]
+    /// writer (zstd, atomic rename, a manifest entry; GIL released); the
+    /// batch must hold every block of the range (`allow_gaps`: all but
+    /// the blocks of a sample's gaps, recorded as absent). `source` is
+    /// recorded as where the blocks came from. Returns the bytes written.
+    #[pyo3(signature = (out, first=None, last=None, source="", allow_gaps=false))]
     fn write_parquet(
         &self,
         py: Python<'_>,
         out: PathBuf,
         first: Option<u64>,
         last: Option<u64>,
+        source: &str,
+        allow_gaps: bool,
     ) -> PyResult<u64> {
+        let gaps = super::gaps_arg(allow_gaps);
         let (Some(first), Some(last)) = (first.or(self.blocks.0), last.or(self.blocks.1)) else {
             return Err(PyValueError::new_err(
                 "write_parquet: the batch has no blocks; give first and last",
@@ -108,8 +114,15 @@ impl IndexBatch {
         }
         py.detach(|| {
             guard("writing a Parquet partition", || {
-                partition::write_partition(&out, first, last, &self.tables)
-                    .map_err(|e| PyOSError::new_err(e.to_string()))
+                partition::write_partition(&out, first, last, &self.tables, source, gaps).map_err(
+                    |e| {
+                        if !e.refused {
+                            PyOSError::new_err(e.to_string())
+                        } else {
+                            PyValueError::new_err(e.to_string())
+                        }
+                    },
+                )
             })
         })
     }

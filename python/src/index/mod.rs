@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 use ferroscale_index::line_index::LineIndex;
 use ferroscale_index::pipeline::{self, Decoders, Options};
 use ferroscale_index::source::JsonLines;
-use ferroscale_index::{partition, Block};
+use ferroscale_index::{partition, Block, Gaps, Manifest};
 use pyo3::exceptions::{PyKeyError, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
@@ -306,7 +306,7 @@ fn line_index(path: &std::path::Path) -> Result<Arc<LineIndex>, String> {
 /// Runs the index pipeline (every core; source → decode → Parquet,
 /// resumable) over a JSON-lines file, GIL released; returns the summary.
 #[pyfunction]
-#[pyo3(signature = (source, decoders, out, partition_blocks=1000, threads=None))]
+#[pyo3(signature = (source, decoders, out, partition_blocks=1000, threads=None, allow_gaps=false))]
 pub fn index_json_lines<'py>(
     py: Python<'py>,
     source: PathBuf,
@@ -314,6 +314,7 @@ pub fn index_json_lines<'py>(
     out: PathBuf,
     partition_blocks: u64,
     threads: Option<usize>,
+    allow_gaps: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     // The file's spec versions are known only while it streams: every
     // decoder is built.
@@ -321,6 +322,8 @@ pub fn index_json_lines<'py>(
     let mut options = Options::new(out);
     options.partition_blocks = partition_blocks;
     options.threads = threads;
+    options.source = source.display().to_string();
+    options.gaps = gaps_arg(allow_gaps);
     let summary = py.detach(|| {
         guard("running the index pipeline", || {
             let file = std::fs::File::open(&source)
@@ -344,11 +347,49 @@ pub fn index_json_lines<'py>(
     Ok(d)
 }
 
-/// Whether the partition of blocks `first..=last` under `out` is complete
-/// (every table's file renamed into place).
+/// `allow_gaps` as the index's [`Gaps`].
+pub(crate) fn gaps_arg(allow_gaps: bool) -> Gaps {
+    if allow_gaps {
+        Gaps::Allowed
+    } else {
+        Gaps::Refused
+    }
+}
+
+/// The blocks of `first..=last` that the manifest of `out` does not list
+/// as done: `(first, last)` runs in order (empty: all done).
 #[pyfunction]
-pub fn partition_finished(out: PathBuf, first: u64, last: u64) -> bool {
-    partition::is_finished(&out, first, last)
+pub fn missing_blocks(out: PathBuf, first: u64, last: u64) -> PyResult<Vec<(u64, u64)>> {
+    let done = Manifest::scan(&out).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(done.missing(first, last))
+}
+
+/// The dataset under `out` checked against its manifest
+/// ([`ferroscale_index::check::check`]): a dict with `ok`, `problems` (a
+/// list of text), `partitions`, `blocks`, `files`, the report as `text`.
+#[pyfunction]
+#[pyo3(signature = (out, first=None, last=None, allow_gaps=false))]
+pub fn check_index<'py>(
+    py: Python<'py>,
+    out: PathBuf,
+    first: Option<u64>,
+    last: Option<u64>,
+    allow_gaps: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let gaps = gaps_arg(allow_gaps);
+    let report = py.detach(|| {
+        guard("checking an index", || {
+            Ok(ferroscale_index::check::check(&out, first.zip(last), gaps))
+        })
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("ok", report.is_ok())?;
+    d.set_item("problems", &report.problems)?;
+    d.set_item("partitions", report.partitions)?;
+    d.set_item("blocks", report.blocks)?;
+    d.set_item("files", report.files)?;
+    d.set_item("text", report.to_string())?;
+    Ok(d)
 }
 
 /// Asks glibc's malloc to keep the memory decoding frees for reuse

@@ -26,17 +26,37 @@ pub(crate) fn run(args: &IndexArgs, pretty: bool) -> Result<String, String> {
             return Err(format!("--to {to} is before --from {from}"));
         }
     }
+    if let Some(dir) = &args.check {
+        let range = args.from.zip(args.to);
+        let gaps = if args.allow_gaps {
+            ferroscale_index::Gaps::Allowed
+        } else {
+            ferroscale_index::Gaps::Refused
+        };
+        let report = ferroscale_index::check::check(dir, range, gaps);
+        return if report.is_ok() {
+            Ok(report.to_string())
+        } else {
+            Err(report.to_string())
+        };
+    }
+    let out = args.out.as_deref().ok_or("give --out DIR")?;
     let metadata_dir = match (&args.url, &args.metadata_dir) {
-        (Some(_), None) => Some(args.out.join("metadata")),
+        (Some(_), None) => Some(out.join("metadata")),
         (_, dir) => dir.clone(),
     };
     // This process is the indexer's own: its large buffers are reused from
     // one partition to the next instead of being faulted in anew.
     ferroscale_index::allocator::keep_freed_memory();
     let mut decoders = decoders(args, metadata_dir.as_deref())?;
-    let mut options = Options::new(&args.out);
+    let mut options = Options::new(out);
     options.partition_blocks = args.partition_blocks;
     options.threads = args.threads;
+    options.from = args.from;
+    options.to = args.to;
+    if args.allow_gaps {
+        options.gaps = ferroscale_index::Gaps::Allowed;
+    }
     let total = args.from.zip(args.to).map(|(a, b)| b - a + 1);
     let mut reporter = Reporter::new(std::io::stderr().is_terminal(), total);
     let summary = match (&args.source, &args.url, metadata_dir) {
@@ -44,10 +64,15 @@ pub(crate) fn run(args: &IndexArgs, pretty: bool) -> Result<String, String> {
             let file =
                 File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             let blocks = in_range(JsonLines::new(BufReader::new(file)), args.from, args.to);
+            options.source = std::fs::canonicalize(path)
+                .unwrap_or_else(|_| path.clone())
+                .display()
+                .to_string();
             run_observed(blocks, &mut decoders, &options, &mut |p| reporter.update(p))
                 .map_err(|e| format!("{}: {e}", path.display()))
         }
         (None, Some(url), Some(dir)) => {
+            options.source = url.clone();
             let client = BlockingClient::connect(url).map_err(|e| format!("{url}: {e}"))?;
             let source = RpcBlocks::new(
                 &client,
@@ -55,7 +80,7 @@ pub(crate) fn run(args: &IndexArgs, pretty: bool) -> Result<String, String> {
                     from: args.from.unwrap_or(0),
                     to: args.to.unwrap_or(0),
                     partition_blocks: args.partition_blocks,
-                    out: args.out.clone(),
+                    out: out.to_path_buf(),
                     metadata_dir: dir,
                     range: RangeOptions {
                         concurrency: args.concurrency.max(1),

@@ -74,10 +74,10 @@ fn render(p: &Progress<'_>, total: Option<u64>) -> String {
             line += &format!(", ETA {}", clock(left));
         }
     }
-    line += &format!(
-        ", spec {}, at block {}, {} errors",
-        p.spec_version, p.last_block, s.errors
-    );
+    if let Some(spec) = p.spec_version {
+        line += &format!(", spec {spec}");
+    }
+    line += &format!(", at block {}, {} errors", p.last_block, s.errors);
     line
 }
 
@@ -109,7 +109,7 @@ mod tests {
         let p = Progress {
             summary: &summary,
             last_block: 1999,
-            spec_version: 9180,
+            spec_version: Some(9180),
         };
         assert_eq!(
             render(&p, Some(4000)),
