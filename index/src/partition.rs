@@ -491,6 +491,7 @@ fn properties(table: Table, provenance: &Provenance<'_>) -> WriterProperties {
         "hash",
         "call_hash",
         "error",
+        "bytes",
     ] {
         if schema.index_of(name).is_ok() {
             builder = builder.set_column_dictionary_enabled(ColumnPath::from(name), false);
@@ -498,7 +499,7 @@ fn properties(table: Table, provenance: &Provenance<'_>) -> WriterProperties {
     }
     // Min/max of JSON text says nothing a reader can skip by, and comparing
     // values of tens of kilobytes costs.
-    for name in ["args", "signature", "extensions"] {
+    for name in ["args", "signature", "extensions", "bytes"] {
         if schema.index_of(name).is_ok() {
             builder = builder
                 .set_column_statistics_enabled(ColumnPath::from(name), EnabledStatistics::None);

@@ -45,9 +45,23 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
         extrinsic_count: block.extrinsics.len() as u32,
         event_count: None,
     };
+    let spec_version = block.spec_version;
     let Some(spec) = spec else {
-        let error = format!("no metadata for spec version {}", block.spec_version);
-        rows.errors.push(n, "block", &error);
+        // Every item kept with its bytes, to be decoded once the runtime
+        // is known.
+        let error = format!("no metadata for spec version {spec_version}");
+        if let Some(events) = &block.events {
+            rows.errors
+                .push(n, spec_version, "events", &error, events.as_ref());
+        }
+        for (i, bytes) in block.extrinsics.iter().enumerate() {
+            let item = format!("extrinsic {i}");
+            rows.errors
+                .push(n, spec_version, &item, &error, bytes.as_ref());
+        }
+        if block.events.is_none() && block.extrinsics.is_empty() {
+            rows.errors.push(n, spec_version, "block", &error, &[]);
+        }
         rows.blocks.push(block_row);
         return;
     };
@@ -63,7 +77,10 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
         };
         match decoded.and_then(|()| push_events(n, doc.root(), &mut outcomes, rows)) {
             Ok(count) => block_row.event_count = Some(count),
-            Err(error) => rows.errors.push(n, "events", &error),
+            // `event_count` stays NULL: not "no events", which is 0.
+            Err(error) => rows
+                .errors
+                .push(n, spec_version, "events", &error, bytes.as_ref()),
         }
     }
     for (i, bytes) in block.extrinsics.iter().enumerate() {
@@ -81,7 +98,8 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
                 push_extrinsic(n, i as u32, doc.root(), nested, outcomes[i], rows)
             });
         if let Err(error) = pushed {
-            rows.errors.push(n, &format!("extrinsic {i}"), &error);
+            let item = format!("extrinsic {i}");
+            rows.errors.push(n, spec_version, &item, &error, bytes);
         }
     }
     rows.blocks.push(block_row);

@@ -123,10 +123,15 @@ pub struct EventRow<'a> {
 pub struct ErrorRow<'a> {
     /// Block number.
     pub block_number: u64,
+    /// The block's spec version (the runtime the bytes were decoded with).
+    pub spec_version: u32,
     /// What failed: `extrinsic N`, `events`, `block`.
     pub item: &'a str,
     /// Why.
     pub error: &'a str,
+    /// The item's bytes as `0x` hex, so that the row can be decoded again
+    /// later without the node.
+    pub bytes: &'a str,
 }
 
 /// The `blocks` table's columns.
@@ -193,8 +198,10 @@ pub struct EventRows {
 #[derive(Clone, Default)]
 pub struct ErrorRows {
     pub(crate) block_number: Vec<u64>,
+    pub(crate) spec_version: Vec<u32>,
     pub(crate) item: TextColumn,
     pub(crate) error: TextColumn,
+    pub(crate) bytes: TextColumn,
 }
 
 /// What every table's columns answer: how many rows, and row `i` read back.
@@ -290,8 +297,10 @@ table_rows!(EventRows, EventRow, block_number, |t, i| EventRow {
 
 table_rows!(ErrorRows, ErrorRow, block_number, |t, i| ErrorRow {
     block_number: t.block_number[i],
+    spec_version: t.spec_version[i],
     item: t.item.get(i).unwrap_or_default(),
     error: t.error.get(i).unwrap_or_default(),
+    bytes: t.bytes.get(i).unwrap_or_default(),
 });
 
 impl BlockRows {
@@ -305,10 +314,22 @@ impl BlockRows {
 }
 
 impl ErrorRows {
-    pub(crate) fn push(&mut self, block_number: u64, item: &str, error: &str) {
+    /// A row for `item` of block `block_number` (of `spec_version`), which
+    /// failed with `error`; its `bytes` are kept as hex.
+    pub(crate) fn push(
+        &mut self,
+        block_number: u64,
+        spec_version: u32,
+        item: &str,
+        error: &str,
+        bytes: &[u8],
+    ) {
         self.block_number.push(block_number);
+        self.spec_version.push(spec_version);
         self.item.push(item);
         self.error.push(error);
+        self.bytes
+            .push(&ferroscale_core::hex::encode_prefixed(bytes));
     }
 }
 

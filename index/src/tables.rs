@@ -126,8 +126,10 @@ fn build_schema(table: Table) -> SchemaRef {
         ],
         Table::Errors => vec![
             field("block_number", UInt64, false),
+            field("spec_version", UInt32, false),
             field("item", Utf8, false),
             field("error", Utf8, false),
+            field("bytes", Utf8, false),
         ],
     };
     Arc::new(Schema::new(fields))
@@ -307,7 +309,13 @@ impl Rows {
             )?,
             batch(
                 Table::Errors,
-                vec![u64s(r.block_number), text(r.item)?, text(r.error)?],
+                vec![
+                    u64s(r.block_number),
+                    u32s(r.spec_version),
+                    text(r.item)?,
+                    text(r.error)?,
+                    text(r.bytes)?,
+                ],
             )?,
         ])
     }

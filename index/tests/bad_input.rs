@@ -97,6 +97,18 @@ fn undecodable_items_become_error_rows() {
     let rows = decode_block(&block, decoders.get(block.spec_version));
     let items: Vec<&str> = rows.errors.iter().map(|e| e.item).collect();
     assert_eq!(items, ["events", "extrinsic 2"], "{:?}", rows.errors);
+    // Each keeps the bytes it failed on and the runtime it was read with,
+    // so that it can be decoded again without the node.
+    let kept: Vec<Vec<u8>> = rows
+        .errors
+        .iter()
+        .map(|e| ferroscale_core::hex::decode(e.bytes).expect("hex"))
+        .collect();
+    assert_eq!(
+        kept,
+        [block.events.clone().unwrap(), block.extrinsics[2].clone()]
+    );
+    assert!(rows.errors.iter().all(|e| e.spec_version == 1_000_001));
     assert_eq!(
         rows.extrinsics.len(),
         3,
@@ -108,16 +120,16 @@ fn undecodable_items_become_error_rows() {
     let mut unknown = block_10000000();
     unknown.spec_version = 1;
     let rows = decode_block(&unknown, decoders.get(unknown.spec_version));
-    assert_eq!(rows.errors.len(), 1);
-    assert!(
-        rows.errors
-            .get(0)
-            .expect("error row")
-            .error
-            .contains("spec version 1"),
-        "{:?}",
-        rows.errors
-    );
+    // A row per item, each with its bytes, to decode once the runtime is known.
+    assert_eq!(rows.errors.len(), unknown.extrinsics.len());
+    for (i, e) in rows.errors.iter().enumerate() {
+        assert!(e.error.contains("no metadata for spec version 1"), "{e:?}");
+        assert_eq!(e.item, format!("extrinsic {i}"));
+        assert_eq!(
+            ferroscale_core::hex::decode(e.bytes).unwrap(),
+            unknown.extrinsics[i]
+        );
+    }
 
     // Through the pipeline they reach the errors table.
     let out = temp_dir("errors");

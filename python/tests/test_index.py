@@ -239,9 +239,10 @@ def test_parquet_equals_the_pipeline(tmp_path):
     assert batch.write_parquet(tmp_path / "py", allow_gaps=True) > 0
     report = check_index(tmp_path / "py")
     assert report["ok"] and report["blocks"] == 18_468_942 - 10_000_000 + 1, report["text"]
-    # Written again over the same blocks: refused, naming the partition.
-    with pytest.raises(ValueError, match="are done already"):
-        batch.write_parquet(tmp_path / "py", 10_000_000, 18_468_943, allow_gaps=True)
+    # A partition over blocks another holds: refused, naming it.
+    last_only = decode_blocks(read_blocks(source, 18_000_000, 19_000_000), decoders())
+    with pytest.raises(ValueError, match="blocks 10000000..=18468942 are done already"):
+        last_only.write_parquet(tmp_path / "py")
     written = tmp_path / "py" / "events" / "blocks_10000000_18468942.parquet"
     assert written.is_file()
     for name in TABLES:
