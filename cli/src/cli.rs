@@ -217,6 +217,14 @@ pub(crate) struct IndexArgs {
     /// Blocks fetched from the node at the same time.
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub(crate) concurrency: usize,
+    /// Tries after the first for a request that failed transiently (no
+    /// answer, a dropped connection, HTTP 429 or 5xx, a node error), each
+    /// after a growing wait with jitter, or the `Retry-After` the node gave.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub(crate) retries: u32,
+    /// Seconds one request may wait for its answer.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub(crate) timeout: u64,
     /// The output folder: `OUT/<table>/blocks_<first>_<last>.parquet`, and
     /// `OUT/_manifest/`, which says which blocks are done (a rerun skips
     /// them, whatever the range and partition width).

@@ -52,8 +52,12 @@ pub struct FetchedBlock {
 }
 
 /// How failed requests are retried: `max_attempts` tries in all, waiting
-/// `initial_backoff`, then twice as long each time, at most `max_backoff`.
-/// Only transient failures are retried ([`Error::is_transient`]).
+/// `initial_backoff`, then twice as long each time, at most `max_backoff`,
+/// each wait drawn between half and all of that (jitter, so that requests
+/// that failed together do not come back together), or what the node asked
+/// for (`Retry-After` of a 429 or 503 answer). Only transient failures are
+/// retried ([`Error::is_transient`]); one that outlives its tries is an
+/// [`Error::GaveUp`] saying how many and for how long.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetryPolicy {
     /// Tries per request, the first included (at least 1).
@@ -93,20 +97,43 @@ impl RetryPolicy {
             .min(self.max_backoff)
     }
 
+    /// The wait after failed attempt `attempt` with `error`: what the node
+    /// asked for, else [`RetryPolicy::backoff`] less up to half (jitter).
+    pub fn wait(&self, attempt: u32, error: &Error) -> Duration {
+        if let Some(after) = error.retry_after() {
+            return after;
+        }
+        let full = self.backoff(attempt);
+        // Jitter from the clock's nanoseconds: no generator needed for a
+        // spread that only has to differ between requests.
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        full / 2 + full.mul_f64(f64::from(nanos % 1000) / 2000.0)
+    }
+
     /// Runs `op` until it succeeds, fails for good, or the attempts are
-    /// used up; the last error is returned.
+    /// used up (then [`Error::GaveUp`] around the last failure).
     pub async fn run<T, F, Fut>(&self, mut op: F) -> Result<T, Error>
     where
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<T, Error>>,
     {
+        let started = std::time::Instant::now();
         let mut attempt = 1;
         loop {
             match op().await {
                 Ok(v) => return Ok(v),
                 Err(e) if e.is_transient() && attempt < self.max_attempts.max(1) => {
-                    tokio::time::sleep(self.backoff(attempt)).await;
+                    tokio::time::sleep(self.wait(attempt, &e)).await;
                     attempt += 1;
+                }
+                Err(e) if e.is_transient() && attempt > 1 => {
+                    return Err(Error::GaveUp {
+                        attempts: attempt,
+                        elapsed: started.elapsed(),
+                        source: Box::new(e),
+                    })
                 }
                 Err(e) => return Err(e),
             }

@@ -33,6 +33,18 @@ pub enum Error {
         /// The timeout that ran out.
         after: Duration,
     },
+    /// The node (or a gateway before it) answered with an HTTP status that
+    /// says "later": 429 Too Many Requests, 500, 502, 503 or 504.
+    Busy {
+        /// The endpoint.
+        url: String,
+        /// The JSON-RPC method asked.
+        method: String,
+        /// The HTTP status.
+        status: u16,
+        /// How long the server asked to wait (`Retry-After`, in seconds).
+        retry_after: Option<Duration>,
+    },
     /// The endpoint answers, but not as a Substrate node: an HTTP status
     /// instead of JSON-RPC, no such method, or not JSON-RPC at all.
     NotSubstrate {
@@ -72,6 +84,15 @@ pub enum Error {
         /// The failure.
         source: Box<Error>,
     },
+    /// A transient failure that outlived its retries.
+    GaveUp {
+        /// Tries made, the first included.
+        attempts: u32,
+        /// Time from the first try to the last failure.
+        elapsed: Duration,
+        /// The last failure.
+        source: Box<Error>,
+    },
     /// The blocking client could not start its runtime.
     Runtime(String),
 }
@@ -82,20 +103,29 @@ impl Error {
     /// methods and missing blocks are not retried.
     pub fn is_transient(&self) -> bool {
         match self {
-            Error::Unreachable { .. } | Error::Timeout { .. } => true,
+            Error::Unreachable { .. } | Error::Timeout { .. } | Error::Busy { .. } => true,
             // -32601 method not found and -32602 invalid params are answers
             // that do not change; every other error code (internal error,
             // overloaded, execution failure) may.
             Error::Rpc { code, .. } => !matches!(code, -32601 | -32602),
             Error::Block { source, .. } => source.is_transient(),
+            // The retries are spent.
             _ => false,
+        }
+    }
+
+    /// How long the node asked to wait before asking again (`Retry-After`).
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self.root() {
+            Error::Busy { retry_after, .. } => *retry_after,
+            _ => None,
         }
     }
 
     /// The error inside the per-block context, if any.
     pub fn root(&self) -> &Error {
         match self {
-            Error::Block { source, .. } => source.root(),
+            Error::Block { source, .. } | Error::GaveUp { source, .. } => source.root(),
             other => other,
         }
     }
@@ -108,6 +138,18 @@ impl fmt::Display for Error {
             Error::Unreachable { url, reason } => write!(f, "cannot reach {url}: {reason}"),
             Error::Timeout { url, method, after } => {
                 write!(f, "{url}: {method} got no answer within {after:?}")
+            }
+            Error::Busy {
+                url,
+                method,
+                status,
+                retry_after,
+            } => {
+                write!(f, "{url}: {method}: the node is busy (HTTP status {status}")?;
+                if let Some(after) = retry_after {
+                    write!(f, ", retry after {} s", after.as_secs())?;
+                }
+                f.write_str(")")
             }
             Error::NotSubstrate {
                 url,
@@ -124,6 +166,15 @@ impl fmt::Display for Error {
             }
             Error::NotFound { what } => write!(f, "{what}: not found on the node"),
             Error::Block { number, source } => write!(f, "block {number}: {source}"),
+            Error::GaveUp {
+                attempts,
+                elapsed,
+                source,
+            } => write!(
+                f,
+                "{source} (gave up after {attempts} tries over {:.1} s)",
+                elapsed.as_secs_f64()
+            ),
             Error::Runtime(reason) => write!(f, "cannot start the RPC client's runtime: {reason}"),
         }
     }

@@ -45,9 +45,12 @@ mod blocks;
 mod client;
 mod config;
 mod error;
+#[cfg(feature = "test-server")]
+pub mod fault_proxy;
 mod metadata;
 #[cfg(feature = "test-server")]
 pub mod test_server;
+mod throttle;
 mod transport;
 
 pub use answer::Hash;

@@ -6,12 +6,16 @@ use std::time::Duration;
 
 use jsonrpsee_core::client::{ClientT, Error as RpcError};
 use jsonrpsee_core::params::ArrayParams;
-use jsonrpsee_http_client::{HttpClient, HttpClientBuilder};
+use jsonrpsee_http_client::{HttpBackend, HttpClient, HttpClientBuilder, RpcLogger, RpcService};
 use jsonrpsee_ws_client::{WsClient, WsClientBuilder};
 use serde_json::Value;
 
 use crate::config::ClientConfig;
 use crate::error::Error;
+use crate::throttle::{self, ThrottleLayer, ThrottleService};
+
+/// The HTTP client with [`ThrottleLayer`] before its backend.
+type Http = HttpClient<RpcLogger<RpcService<ThrottleService<HttpBackend>>>>;
 
 /// JSON-RPC "method not found".
 const METHOD_NOT_FOUND: i32 = -32601;
@@ -50,7 +54,7 @@ pub(crate) fn scheme(url: &str) -> Result<Scheme, Error> {
 
 /// One open connection.
 pub(crate) enum Transport {
-    Http(HttpClient),
+    Http(Http),
     Ws(WsClient),
 }
 
@@ -61,6 +65,7 @@ impl Transport {
         let size = u32::try_from(config.max_response_bytes).unwrap_or(u32::MAX);
         match scheme(url)? {
             Scheme::Http => HttpClientBuilder::default()
+                .set_http_middleware(tower::ServiceBuilder::new().layer(ThrottleLayer))
                 .request_timeout(config.request_timeout)
                 .connect_timeout(config.connect_timeout)
                 .max_response_size(size)
@@ -157,12 +162,34 @@ fn sort(url: &str, method: &str, timeout: Duration, error: RpcError) -> Error {
             reason: format!("not a JSON-RPC answer: {e}"),
         },
         RpcError::Transport(e) => {
-            // An HTTP server that is not a JSON-RPC endpoint answers with a
-            // status; anything else is the network.
-            if let Some(jsonrpsee_http_client::transport::Error::Rejected { status_code }) =
-                e.downcast_ref::<jsonrpsee_http_client::transport::Error>()
+            // A busy node or gateway answers 429 or a 5xx status (asked
+            // again later); an HTTP server that is not a JSON-RPC endpoint
+            // answers with another status; anything else is the network.
+            if let Some(t) = throttle::throttled(e.as_ref()) {
+                return match t.status {
+                    429 | 500 | 502 | 503 | 504 => Error::Busy {
+                        url: url.to_owned(),
+                        method: method.to_owned(),
+                        status: t.status,
+                        retry_after: t.retry_after,
+                    },
+                    status => not_substrate(format!("HTTP status {status}")),
+                };
+            }
+            // An answer whose body is not JSON (jsonrpsee checks the
+            // Content-Type): the endpoint was reached, and is not JSON-RPC
+            // (a gateway's error page, a web server).
+            if let Some(jsonrpsee_http_client::transport::Error::Http(
+                jsonrpsee_core::http_helpers::HttpError::Malformed,
+            )) = e.downcast_ref::<jsonrpsee_http_client::transport::Error>()
             {
-                return not_substrate(format!("HTTP status {status_code}"));
+                return Error::Malformed {
+                    method: method.to_owned(),
+                    reason: format!(
+                        "{url} answered, but not with JSON: not a JSON-RPC endpoint, or a \
+                         gateway's error page"
+                    ),
+                };
             }
             let text = chain(e.as_ref());
             if text.contains("Connection timeout") || text.contains("timed out") {

@@ -13,7 +13,7 @@ use std::path::Path;
 use ferroscale_index::rpc_source::{RpcBlocks, RpcOptions};
 use ferroscale_index::source::{in_range, JsonLines};
 use ferroscale_index::{run_observed, Decoders, Options, Progress, SpecDecoder, Summary};
-use ferroscale_rpc::{BlockingClient, RangeOptions};
+use ferroscale_rpc::{BlockingClient, ClientConfig, RangeOptions, RetryPolicy};
 use ferroscale_value::Value;
 
 use crate::cli::IndexArgs;
@@ -73,7 +73,12 @@ pub(crate) fn run(args: &IndexArgs, pretty: bool) -> Result<String, String> {
         }
         (None, Some(url), Some(dir)) => {
             options.source = url.clone();
-            let client = BlockingClient::connect(url).map_err(|e| format!("{url}: {e}"))?;
+            let config = ClientConfig {
+                request_timeout: std::time::Duration::from_secs(args.timeout.max(1)),
+                ..ClientConfig::default()
+            };
+            let client =
+                BlockingClient::connect_with(url, config).map_err(|e| format!("{url}: {e}"))?;
             let source = RpcBlocks::new(
                 &client,
                 RpcOptions {
@@ -84,6 +89,10 @@ pub(crate) fn run(args: &IndexArgs, pretty: bool) -> Result<String, String> {
                     metadata_dir: dir,
                     range: RangeOptions {
                         concurrency: args.concurrency.max(1),
+                        retry: RetryPolicy {
+                            max_attempts: args.retries.saturating_add(1),
+                            ..RetryPolicy::default()
+                        },
                         ..RangeOptions::default()
                     },
                 },

@@ -1,0 +1,223 @@
+//! The RPC source through a fault-injecting HTTP proxy in front of the
+//! loopback node (`ferroscale_rpc::fault_proxy`): 429 with and without
+//! `Retry-After`, 503, dropped connections and answers later than the
+//! request timeout are retried, and the dataset equals a clean run's (every
+//! block once, the same rows); an HTML page instead of JSON-RPC, or faults
+//! past the retry budget, stop the run with an error naming the cause,
+//! after the blocks fetched before are written, and a rerun completes it.
+
+#![cfg(feature = "rpc")]
+
+mod common;
+
+use std::path::Path;
+use std::time::Duration;
+
+use common::*;
+use ferroscale_index::check::check;
+use ferroscale_index::rpc_source::{RpcBlocks, RpcOptions};
+use ferroscale_index::{run, Decoders, Gaps, IndexError, Options, Summary, Table};
+use ferroscale_rpc::fault_proxy::{Fault, FaultProxy};
+use ferroscale_rpc::test_server::{TestBlock, TestNode, TestRuntime, TestServer};
+use ferroscale_rpc::{BlockingClient, ClientConfig, RangeOptions, RetryPolicy};
+
+/// Blocks 100–115 across the upgrade, as in `rpc_source.rs`.
+fn node() -> TestServer {
+    let read = ferroscale_fixtures::read;
+    let a = TestRuntime::new("polkadot", 9180, vec![read(META_9180)]);
+    let b = TestRuntime::new("polkadot", 1_000_001, vec![read(META_1000001)]);
+    let (old, new) = (block_10000000(), block_18468942());
+    let mut node = TestNode::new(a).runtime(b).first_number(100);
+    for n in 100..=115u64 {
+        let (runtime, template) = match n {
+            ..=109 => (0, &old),
+            110 => (1, &old),
+            _ => (1, &new),
+        };
+        node = node.block(TestBlock {
+            runtime,
+            extrinsics: template.extrinsics.clone(),
+            events: template.events.clone(),
+        });
+    }
+    node.lifetime(Duration::from_secs(120))
+        .start()
+        .expect("test node")
+}
+
+/// Blocks 101–114 from `url` into `out`, requests timing out after
+/// `timeout`, tried `attempts` times.
+fn index(url: &str, out: &Path, timeout: Duration, attempts: u32) -> Result<Summary, IndexError> {
+    let config = ClientConfig {
+        request_timeout: timeout,
+        ..ClientConfig::default()
+    };
+    let client = BlockingClient::connect_with(url, config).expect("connect");
+    let metadata = out.join("metadata");
+    let source = RpcBlocks::new(
+        &client,
+        RpcOptions {
+            from: 101,
+            to: 114,
+            partition_blocks: 5,
+            out: out.to_path_buf(),
+            metadata_dir: metadata.clone(),
+            range: RangeOptions {
+                concurrency: 4,
+                retry: RetryPolicy {
+                    max_attempts: attempts,
+                    initial_backoff: Duration::from_millis(20),
+                    max_backoff: Duration::from_millis(200),
+                },
+                ..RangeOptions::default()
+            },
+        },
+    );
+    let mut options = Options::new(out);
+    options.partition_blocks = 5;
+    (options.from, options.to) = (Some(101), Some(114));
+    run(
+        source,
+        &mut Decoders::with_metadata_dir(metadata, None),
+        &options,
+    )
+}
+
+/// Every table's rows, sorted, as text: two datasets equal in this are
+/// the same data.
+fn rows(out: &Path) -> Vec<String> {
+    let mut all = Vec::new();
+    for table in Table::ALL {
+        let dir = out.join(table.name());
+        let Ok(listing) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for path in listing.map(|e| e.unwrap().path()) {
+            if path.extension().is_none_or(|x| x != "parquet") {
+                continue;
+            }
+            for batch in read_parquet(&path) {
+                for i in 0..batch.num_rows() {
+                    let row: Vec<String> = batch
+                        .columns()
+                        .iter()
+                        .map(|c| arrow_cast_free(c, i))
+                        .collect();
+                    all.push(format!("{}: {}", table.name(), row.join(" | ")));
+                }
+            }
+        }
+    }
+    all.sort();
+    all
+}
+
+/// One cell as text, through Arrow's own debug rendering of a one-row slice.
+fn arrow_cast_free(column: &arrow_array::ArrayRef, row: usize) -> String {
+    format!("{:?}", column.slice(row, 1))
+        .lines()
+        .skip(1)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn transient_faults_are_retried_and_the_dataset_equals_a_clean_run() {
+    let dir = temp_dir("rpc-faults");
+    let server = node();
+    let clean = dir.join("clean");
+    index(&server.http_url(), &clean, Duration::from_secs(30), 1).expect("clean run");
+
+    // About one request in four gets a fault: 429 (some with Retry-After:
+    // 1), 503, 500, a dropped connection, an answer after the timeout.
+    let proxy = FaultProxy::start(&server.http_url(), |n, _| match n % 16 {
+        1 => Fault::Status {
+            status: 429,
+            retry_after: (n % 64 == 1).then_some(1),
+        },
+        5 => Fault::Status {
+            status: 503,
+            retry_after: None,
+        },
+        9 => Fault::Drop,
+        12 if n % 32 == 12 => Fault::Delay(Duration::from_millis(1500)),
+        14 => Fault::Status {
+            status: 500,
+            retry_after: None,
+        },
+        _ => Fault::Pass,
+    })
+    .expect("proxy");
+    let faulty = dir.join("faulty");
+    let summary = index(&proxy.http_url(), &faulty, Duration::from_secs(1), 8).expect("run");
+    assert_eq!((summary.blocks, summary.errors), (14, 0), "{summary}");
+    assert!(proxy.faults() >= 10, "{} faults", proxy.faults());
+    println!(
+        "{} requests, {} faults injected: {summary}",
+        proxy.requests(),
+        proxy.faults()
+    );
+    let report = check(&faulty, Some((101, 114)), Gaps::Refused);
+    assert!(report.is_ok(), "{report}");
+    assert_eq!(rows(&faulty), rows(&clean));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn faults_that_are_not_transient_or_outlive_the_retries_are_named() {
+    let dir = temp_dir("rpc-faults-fatal");
+    let server = node();
+
+    // A gateway's HTML page where JSON-RPC was expected: the node was
+    // reached, and the error says what it answered.
+    let html = FaultProxy::start(&server.http_url(), |_, method| {
+        if method == "chain_getBlock" {
+            Fault::NotJson
+        } else {
+            Fault::Pass
+        }
+    })
+    .expect("proxy");
+    let error = index(
+        &html.http_url(),
+        &dir.join("html"),
+        Duration::from_secs(5),
+        4,
+    )
+    .expect_err("no JSON")
+    .to_string();
+    assert!(!error.contains("cannot reach"), "{error}");
+    assert!(
+        error.contains("not JSON-RPC") || error.contains("malformed"),
+        "{error}"
+    );
+
+    // A node that answers 503 to every block request: the run gives up
+    // after the tries it was given, saying so, with the blocks fetched
+    // before kept.
+    let busy = FaultProxy::start(&server.http_url(), |_, method| {
+        if method == "chain_getBlock" {
+            Fault::Status {
+                status: 503,
+                retry_after: None,
+            }
+        } else {
+            Fault::Pass
+        }
+    })
+    .expect("proxy");
+    let out = dir.join("busy");
+    let error = index(&busy.http_url(), &out, Duration::from_secs(5), 3)
+        .expect_err("always busy")
+        .to_string();
+    assert!(
+        error.contains("HTTP status 503") && error.contains("gave up after 3 tries"),
+        "{error}"
+    );
+    // The rerun, with the node well again, completes the range.
+    let summary = index(&server.http_url(), &out, Duration::from_secs(5), 3).expect("rerun");
+    assert_eq!(summary.blocks + summary.skipped_blocks, 14, "{summary}");
+    let report = check(&out, Some((101, 114)), Gaps::Refused);
+    assert!(report.is_ok(), "{report}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
