@@ -167,6 +167,9 @@ impl Environment {
             .args(args)
             .current_dir(&self.root)
             .env("PATH", &self.path)
+            // `ls` and `sort` order names by the locale: the docs show
+            // the C locale's order (`_manifest` before `blocks`).
+            .env("LC_ALL", "C")
             .stdin(Stdio::null())
             .stdout(stdout)
             .stderr(stderr)

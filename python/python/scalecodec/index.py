@@ -218,7 +218,7 @@ _SUMMARY_SCHEMA = ("first long, last long, skipped boolean, pid long, parquet_by
 def index_on_spark(spark, decoders, ranges, source, out):
     """Decodes block ``ranges`` on Spark, one task per range, each writing its
     range's Parquet partitions under ``out`` (a folder every executor sees;
-    finished partitions are skipped on a rerun). Returns the per-task
+    blocks the manifest has are skipped on a rerun). Returns the per-task
     summaries as dicts, ranges in the given order; ``built`` is the task's
     process's ``index_decoder_stats()["built"]`` as JSON.
 
