@@ -4,11 +4,12 @@ block ranges per runtime), the ranges, the Rust pipeline's own output over
 that file as the reference, and the comparison of an engine's partitions
 with it."""
 import json
+import os
 
 import pyarrow.parquet as pq
 
 from test_index import canonical, decoders, real_blocks
-from scalecodec.index import TABLES, block_ranges, index_json_lines
+from scalecodec.index import TABLES, block_ranges, index_json_lines, read_blocks
 
 COPIES = {9180: 4, 1_000_001: 8}
 WIDTH = 2
@@ -56,3 +57,26 @@ def assert_same_partitions(out, tmp_path):
         assert canonical(pq.read_table(out / name)) == expected, name
         assert sorted(p.name for p in (out / name).glob("*.parquet")) == sorted(
             p.name for p in (tmp_path / "pipeline" / name).glob("*.parquet")), name
+
+
+def flaky_source(path, markers, kill_range=None, broken_range=None):
+    """A source that fails the first read of every range (an ``OSError``,
+    once per range, remembered by a marker file under ``markers``, which
+    every process sees), exits its process on the first read of
+    ``kill_range`` (a worker dying mid-task), and always fails on
+    ``broken_range``. A closure, so that Dask's and Spark's cloudpickle send
+    it by value to workers that cannot import this test module."""
+    path, markers = os.fspath(path), os.fspath(markers)
+
+    def source(first, last):
+        if (first, last) == broken_range:
+            raise OSError(f"blocks {first}..={last}: injected permanent failure")
+        marker = os.path.join(markers, f"{first}-{last}")
+        if not os.path.exists(marker):
+            open(marker, "w").close()
+            if (first, last) == kill_range:
+                os._exit(1)
+            raise OSError(f"blocks {first}..={last}: injected transient failure")
+        return read_blocks(path, first, last)
+
+    return source

@@ -312,3 +312,20 @@ def test_keep_freed_memory_is_opt_in_and_decoding_is_unchanged():
     import platform
     assert took is (sys.platform == "linux" and platform.libc_ver()[0] == "glibc")
     assert same and rows == 6
+
+
+def test_each_engine_is_one_install_line():
+    """``pip install "ferroscale[arrow|dask|spark]"`` brings what each way of
+    indexing imports: the installed distribution declares it."""
+    from importlib.metadata import metadata
+
+    meta = metadata("ferroscale")
+    assert {"arrow", "dask", "spark"} <= set(meta.get_all("Provides-Extra"))
+    needs = {}
+    for requirement in meta.get_all("Requires-Dist"):
+        name, _, marker = requirement.partition(";")
+        extra = marker.split("extra ==")[-1].strip().strip("\"'")
+        needs.setdefault(extra, set()).add(name.strip().split(">")[0].split("<")[0].split("=")[0])
+    assert needs["arrow"] == {"pyarrow"}
+    assert needs["dask"] == {"pyarrow", "distributed"}
+    assert needs["spark"] == {"pyarrow", "pyspark", "pandas"}

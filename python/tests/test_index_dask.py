@@ -9,11 +9,15 @@ tasks of that runtime (the decoders are broadcast once, not shipped per task).""
 import pyarrow.parquet as pq
 from distributed import Client, LocalCluster
 
-from index_cluster import assert_same_partitions, assert_summaries, source_and_reference
+import pytest
+
+from index_cluster import assert_same_partitions, assert_summaries, flaky_source, source_and_reference
 from test_index import canonical, decoders
 from scalecodec.index import (
     TABLES,
     JsonLinesSource,
+    PartitionsFailed,
+    check_index,
     index_on_dask,
     index_decoder_stats,
     share_decoders,
@@ -46,3 +50,29 @@ def test_dask_cluster_indexes_like_the_pipeline(tmp_path):
     for worker, s in stats.items():
         assert set(s["built"]) <= {9180, 1_000_001} and all(n == 1 for n in s["built"].values()), (worker, s)
     assert {spec for s in stats.values() for spec in s["built"]} == {9180, 1_000_001}
+
+
+def test_dask_retries_failed_tasks_and_dead_workers(tmp_path):
+    """Every range's first read fails, and one kills its worker: the tasks
+    are run again (the dead worker's on another, restarted, worker) and the
+    dataset equals the pipeline's. A range that always fails is named in
+    :class:`PartitionsFailed`, which keeps the other ranges' summaries, and
+    their partitions are written."""
+    source, ranges = source_and_reference(tmp_path)
+    (tmp_path / "markers").mkdir()
+    flaky = flaky_source(source, tmp_path / "markers", kill_range=ranges[2])
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                      worker_dashboard_address=None) as cluster, Client(cluster) as client:
+        summaries = index_on_dask(client, decoders(), ranges, flaky, out=tmp_path / "dask", retries=3)
+        assert [(s["first"], s["last"], s["skipped"]) for s in summaries] == [(a, b, False) for a, b in ranges]
+        assert_same_partitions(tmp_path / "dask", tmp_path)
+        assert check_index(tmp_path / "dask", allow_gaps=True)["ok"]
+
+        broken = flaky_source(source, tmp_path / "markers", broken_range=ranges[4])
+        with pytest.raises(PartitionsFailed, match="1 of 6 block ranges failed") as failed:
+            index_on_dask(client, decoders(), ranges, broken, out=tmp_path / "partial", retries=1)
+    outcomes = failed.value.outcomes
+    assert [("error" in o) for o in outcomes] == [i == 4 for i in range(6)]
+    assert "injected permanent failure" in outcomes[4]["error"]
+    report = check_index(tmp_path / "partial", allow_gaps=True)
+    assert report["ok"] and report["blocks"] == 10, report["text"]

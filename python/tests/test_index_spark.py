@@ -15,12 +15,14 @@ import pyarrow.parquet as pq
 import pytest
 from pyspark.sql import SparkSession
 
-from index_cluster import assert_same_partitions, assert_summaries, source_and_reference
+from index_cluster import assert_same_partitions, assert_summaries, flaky_source, source_and_reference
 from test_index import canonical, decoders
 from scalecodec.index import (
     TABLES,
     JsonLinesSource,
+    PartitionsFailed,
     _for_spark,
+    check_index,
     index_on_spark,
     share_decoders_spark,
     spark_table,
@@ -86,3 +88,24 @@ def test_unsigned_columns_become_signed_or_fail_naming_the_column():
 def test_spark_table_refuses_unknown_tables(spark):
     with pytest.raises(ValueError, match="no table 'event'"):
         spark_table(spark, decoders(), [(1, 2)], JsonLinesSource("x"), "event")
+
+
+def test_spark_retries_failed_ranges_and_reports_the_rest(spark, tmp_path):
+    """Every range's first read fails: each is tried again in its task
+    (local Spark does not retry a task) and the dataset equals the
+    pipeline's. A range that always fails is named in
+    :class:`PartitionsFailed`; the others are written."""
+    source, ranges = source_and_reference(tmp_path)
+    (tmp_path / "markers").mkdir()
+    flaky = flaky_source(source, tmp_path / "markers")
+    summaries = index_on_spark(spark, decoders(), ranges, flaky, tmp_path / "spark", retries=2)
+    assert [(s["first"], s["last"], s["skipped"]) for s in summaries] == [(a, b, False) for a, b in ranges]
+    assert_same_partitions(tmp_path / "spark", tmp_path)
+
+    broken = flaky_source(source, tmp_path / "markers", broken_range=ranges[1])
+    with pytest.raises(PartitionsFailed, match="1 of 6 block ranges failed") as failed:
+        index_on_spark(spark, decoders(), ranges, broken, tmp_path / "partial", retries=1)
+    outcomes = failed.value.outcomes
+    assert [("error" in o) for o in outcomes] == [i == 1 for i in range(6)]
+    report = check_index(tmp_path / "partial", allow_gaps=True)
+    assert report["ok"] and report["blocks"] == 10, report["text"]

@@ -33,6 +33,7 @@ write the Parquet partitions, or one table becomes a Spark DataFrame.
 import importlib
 import json
 import os
+import time
 
 from scalecodec._core import (  # noqa: F401
     ArrowTable,
@@ -134,7 +135,30 @@ def share_decoders(client, decoders):
     return shared
 
 
-def index_on_dask(client, decoders, ranges, source, out=None):
+class PartitionsFailed(Exception):
+    """Some block ranges of a distributed run failed after their retries.
+
+    ``outcomes`` holds every range's outcome, in the order given: the
+    summary dict of each range that finished (its files and manifest entry
+    written), and for each that failed ``{"first", "last", "error"}``. What
+    finished is kept: a rerun writes only what is missing.
+    """
+
+    def __init__(self, outcomes):
+        self.outcomes = outcomes
+        failed = [o for o in outcomes if "error" in o]
+        shown = "; ".join(f"blocks {o['first']}..={o['last']}: {o['error']}" for o in failed[:3])
+        more = f" (and {len(failed) - 3} more)" if len(failed) > 3 else ""
+        super().__init__(f"{len(failed)} of {len(outcomes)} block ranges failed: {shown}{more}")
+
+
+def _raise_failed(outcomes):
+    if any("error" in o for o in outcomes):
+        raise PartitionsFailed(outcomes)
+    return outcomes
+
+
+def index_on_dask(client, decoders, ranges, source, out=None, allow_gaps=False, retries=2):
     """Decodes block ``ranges`` on a ``distributed`` cluster.
 
     ``decoders``: the future :func:`share_decoders` returned, or
@@ -142,6 +166,10 @@ def index_on_dask(client, decoders, ranges, source, out=None):
     this run only); ``ranges``: ``(first, last)`` pairs (see
     :func:`block_ranges`), one task each; ``source``: a picklable callable
     ``(first, last) -> blocks`` such as :class:`JsonLinesSource`.
+
+    A task that fails (a source error, a worker that died) is run again up
+    to ``retries`` times; a range that still fails makes the call raise
+    :class:`PartitionsFailed`, which holds every range's outcome.
 
     With ``out`` (a folder every worker sees), each task writes its range's
     Parquet partition (``out/<table>/blocks_<first>_<last>.parquet``, and its
@@ -153,13 +181,38 @@ def index_on_dask(client, decoders, ranges, source, out=None):
     if isinstance(decoders, (SpecDecoder, list, tuple)):
         decoders = share_decoders(client, decoders)
     out = None if out is None else os.fspath(out)
-    futures = client.map(index_range, list(ranges), decoders=decoders, source=source, out=out,
-                         pure=False)
-    results = client.gather(futures)
+    ranges = list(ranges)
+    futures = client.map(index_range, ranges, decoders=decoders, source=source, out=out,
+                         allow_gaps=allow_gaps, pure=False, retries=retries)
+    # Every task's outcome, failed or not: gathering stops at the first
+    # failure and would lose the summaries of the ranges that finished.
+    importlib.import_module("distributed").wait(futures)
+    outcomes = []
+    for (first, last), future in zip(ranges, futures):
+        if future.status == "finished":
+            outcomes.append(future.result())
+        else:
+            outcomes.append({"first": first, "last": last, "error": repr(future.exception())})
+    _raise_failed(outcomes)
     if out is not None:
-        return results
+        return outcomes
     pa = _pyarrow()
-    return {name: pa.concat_tables([r[name] for r in results]) for name in TABLES}
+    return {name: pa.concat_tables([r[name] for r in outcomes]) for name in TABLES}
+
+
+def _index_with_retries(block_range, decoders, source, out, allow_gaps, retries):
+    """:func:`index_range` tried up to ``1 + retries`` times in this process
+    (Spark's local mode does not retry a failed task), waiting 0.2 s, 0.4 s
+    … between tries; the summary, or ``{"first", "last", "error"}``."""
+    first, last = block_range
+    for attempt in range(retries + 1):
+        try:
+            return index_range(block_range, decoders, source, out, allow_gaps)
+        except Exception as e:  # noqa: BLE001 - reported as the range's outcome
+            error = repr(e)
+            if attempt < retries:
+                time.sleep(0.2 * 2 ** attempt)
+    return {"first": first, "last": last, "error": error}
 
 
 # --- Spark ---------------------------------------------------------------------------------------
@@ -212,10 +265,10 @@ def _range_rows(batches):
 
 
 _SUMMARY_SCHEMA = ("first long, last long, skipped boolean, pid long, parquet_bytes long, "
-                   + ", ".join(f"{name} long" for name in TABLES) + ", built string")
+                   + ", ".join(f"{name} long" for name in TABLES) + ", built string, error string")
 
 
-def index_on_spark(spark, decoders, ranges, source, out):
+def index_on_spark(spark, decoders, ranges, source, out, allow_gaps=False, retries=2):
     """Decodes block ``ranges`` on Spark, one task per range, each writing its
     range's Parquet partitions under ``out`` (a folder every executor sees;
     blocks the manifest has are skipped on a rerun). Returns the per-task
@@ -225,22 +278,38 @@ def index_on_spark(spark, decoders, ranges, source, out):
     ``decoders``: :class:`SpecDecoder` objects or the broadcast
     :func:`share_decoders_spark` returned; ``source``: a picklable
     ``source(first, last) -> blocks`` such as :class:`JsonLinesSource`.
+
+    A range that fails is tried again in its task up to ``retries`` times;
+    one that still fails is reported, not fatal to the others: the call
+    raises :class:`PartitionsFailed` with every range's outcome.
     """
     pa = _pyarrow()
     shared = _broadcast(spark, decoders)
     out = os.fspath(out)
+    # Typed, not inferred: a column of None (no range failed) would be
+    # Arrow's null type, which Spark cannot read as the string it declared.
+    schema = pa.schema(
+        [(key, pa.int64()) for key in ("first", "last")] + [("skipped", pa.bool_())]
+        + [(key, pa.int64()) for key in ("pid", "parquet_bytes", *TABLES)]
+        + [("built", pa.string()), ("error", pa.string())])
 
     def run(batches):
         for first, last in _range_rows(batches):
-            summary = index_range((first, last), shared.value, source, out)
-            row = {key: summary.get(key) for key in ("first", "last", "skipped", "pid", "parquet_bytes")}
+            summary = _index_with_retries((first, last), shared.value, source, out, allow_gaps,
+                                          retries)
+            keys = ("first", "last", "skipped", "pid", "parquet_bytes", "error")
+            row = {key: summary.get(key) for key in keys}
             row.update({name: summary.get(name) for name in TABLES})
             row["built"] = json.dumps(index_decoder_stats()["built"], sort_keys=True)
-            yield pa.RecordBatch.from_pylist([row])
+            yield pa.RecordBatch.from_pylist([row], schema=schema)
 
     rows = _ranges_frame(spark, ranges).mapInArrow(run, _SUMMARY_SCHEMA).collect()
     order = {(int(a), int(b)): i for i, (a, b) in enumerate(ranges)}
-    return sorted((r.asDict() for r in rows), key=lambda r: order[(r["first"], r["last"])])
+    outcomes = sorted((r.asDict() for r in rows), key=lambda r: order[(r["first"], r["last"])])
+    for o in outcomes:
+        if o["error"] is None:
+            del o["error"]
+    return _raise_failed(outcomes)
 
 
 def spark_table(spark, decoders, ranges, source, name):
