@@ -222,6 +222,10 @@ pub(crate) struct IndexArgs {
     /// after a growing wait with jitter, or the `Retry-After` the node gave.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub(crate) retries: u32,
+    /// Index blocks past the node's finalized head too (they may still
+    /// change); by default a range stops at the head with an error.
+    #[arg(long)]
+    pub(crate) unfinalized: bool,
     /// Seconds one request may wait for its answer.
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub(crate) timeout: u64,

@@ -48,6 +48,8 @@ pub fn item_block(data: &[u8]) -> Block {
         spec_version: if kind % 4 == 1 { 9180 } else { 1_000_001 },
         extrinsics,
         events,
+        header: None,
+        finalized: None,
     }
 }
 
@@ -77,6 +79,8 @@ pub fn line_seeds() -> Vec<Vec<u8>> {
         spec_version: 9180,
         extrinsics: vec![timestamp.clone()],
         events,
+        header: None,
+        finalized: None,
     };
     [block(None), block(Some(vec![0]))]
         .iter()

@@ -27,6 +27,8 @@ fn fixture_block(number: u64, spec_version: u32, dir: &str, events: bool) -> Blo
             .map(|h| ferroscale_fixtures::decode_hex(h).expect("hex"))
             .collect(),
         events: events.then(|| ferroscale_fixtures::read_hex(&format!("{dir}/events.hex"))),
+        header: None,
+        finalized: None,
     }
 }
 

@@ -187,6 +187,8 @@ mod tests {
             spec_version: 1,
             extrinsics: vec![vec![number as u8; 3]],
             events: number.is_multiple_of(2).then(|| vec![0]),
+            header: None,
+            finalized: None,
         }
     }
 

@@ -58,6 +58,21 @@ pub struct Entry {
     pub decoder: String,
     /// Its files, one per table, in [`Table::ALL`]'s order.
     pub files: Vec<FileEntry>,
+    /// The hash of its last block: the next partition's first block must
+    /// name it as its parent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_hash: Option<String>,
+    /// The parent hash of its first block, when the source gave headers:
+    /// the block before must have it as its hash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_parent_hash: Option<String>,
+}
+
+impl Manifest {
+    /// The finished partition that starts at block `first`, if any.
+    pub fn partition_starting(&self, first: u64) -> Option<(u64, u64)> {
+        self.done.get(&first).map(|last| (first, *last))
+    }
 }
 
 /// One table's file of a partition.

@@ -106,6 +106,7 @@ pub fn write_partition(
     gaps: Gaps,
 ) -> Result<u64, WriteError> {
     let (spec_versions, absent) = check_blocks(out, first, last, tables, gaps)?;
+    let (first_parent_hash, last_hash) = chain_ends(tables);
     check_not_done(out, first, last)?;
     let provenance = Provenance {
         source,
@@ -124,6 +125,8 @@ pub fn write_partition(
         spec_versions,
         source: source.to_string(),
         decoder: manifest::DECODER.to_string(),
+        last_hash,
+        first_parent_hash,
         files: Table::ALL
             .iter()
             .zip(&temps)
@@ -185,6 +188,22 @@ fn check_not_done(out: &Path, first: u64, last: u64) -> Result<(), WriteError> {
         )),
         None => Ok(()),
     }
+}
+
+/// The parent hash of the first block (when the source gave headers) and
+/// the hash of the last, from the `blocks` table.
+fn chain_ends(tables: &Tables) -> (Option<String>, Option<String>) {
+    let text = |batch: &RecordBatch, name: &str, row: usize| {
+        let column = column::<StringArray>(batch, name);
+        column.is_valid(row).then(|| column.value(row).to_string())
+    };
+    let batches = tables.batches(Table::Blocks);
+    let first = batches.iter().find(|b| b.num_rows() > 0);
+    let last = batches.iter().rev().find(|b| b.num_rows() > 0);
+    (
+        first.and_then(|b| text(b, "parent_hash", 0)),
+        last.and_then(|b| text(b, "hash", b.num_rows() - 1)),
+    )
 }
 
 /// Whether a partition may lack blocks of its range.
@@ -266,7 +285,7 @@ fn column<'a, T: 'static>(batch: &'a RecordBatch, name: &str) -> &'a T {
     batch
         .column_by_name(name)
         .and_then(|c| c.as_any().downcast_ref::<T>())
-        .expect("the blocks table's schema has this column")
+        .expect("the blocks table's schema has this column, of this type")
 }
 
 /// What the files of a partition say of themselves.

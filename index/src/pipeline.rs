@@ -337,6 +337,15 @@ pub enum IndexError {
     },
     /// The output's manifest cannot be trusted as it is.
     Manifest(ManifestError),
+    /// A block does not continue the chain: its header does not hash to
+    /// its hash, or its parent is not the block before (a reorg, a wrong
+    /// node, blocks of two chains).
+    Chain {
+        /// The block.
+        block: u64,
+        /// What does not match.
+        reason: String,
+    },
     /// A partition could not be written.
     Write(WriteError),
     /// The thread pool could not be built.
@@ -376,6 +385,7 @@ impl fmt::Display for IndexError {
                  the blocks before it are written, a rerun resumes there"
             ),
             IndexError::Manifest(e) => write!(f, "manifest: {e}"),
+            IndexError::Chain { block, reason } => write!(f, "chain: block {block}: {reason}"),
             IndexError::Write(e) => write!(f, "{e}"),
             IndexError::Threads(e) => write!(f, "thread pool: {e}"),
             IndexError::Options(e) => write!(f, "options: {e}"),
@@ -427,6 +437,7 @@ fn read_partitions<I>(
     // The next block the range needs, once known.
     let mut expected = options.from;
     let mut last_entry: Option<u64> = None;
+    let mut chain = ChainCheck::default();
     for item in source {
         let block = match item {
             Ok(b) => b,
@@ -454,6 +465,9 @@ fn read_partitions<I>(
             _ => {}
         }
         expected = n.checked_add(1);
+        if let Err(error) = chain.check(&block, done, &options.out) {
+            return pending.fail(error, send);
+        }
         if let Some((first, _)) = done.partition_of(n) {
             if pending.partition.is_some() && !pending.flush(send) {
                 return;
@@ -495,6 +509,101 @@ fn read_partitions<I>(
         }
     }
     pending.flush(send);
+}
+
+/// The chain checks of the blocks read, in order: each header hashes to
+/// its block's hash, each parent is the block before, and at the ends of
+/// the partitions done before (whose entries keep their first parent and
+/// last hash) the blocks read join them.
+#[derive(Default)]
+struct ChainCheck {
+    /// The block read before, and its hash.
+    previous: Option<(u64, [u8; 32])>,
+}
+
+impl ChainCheck {
+    fn check(
+        &mut self,
+        block: &Block,
+        done: &Manifest,
+        out: &std::path::Path,
+    ) -> Result<(), IndexError> {
+        let n = block.number;
+        let fail = |reason: String| IndexError::Chain { block: n, reason };
+        let hex = |h: &[u8]| ferroscale_core::hex::encode_prefixed(h);
+        let hash: Option<[u8; 32]> = block
+            .hash
+            .strip_prefix("0x")
+            .and_then(|h| ferroscale_core::hex::decode(h).ok())
+            .and_then(|h| h.try_into().ok());
+        let previous = self.previous.take();
+        let Some(header) = &block.header else {
+            self.previous = hash.map(|h| (n, h));
+            return Ok(());
+        };
+        let Some(hash) = hash else {
+            return Err(fail(format!(
+                "its hash {:?} is not 32 bytes of 0x-hex",
+                block.hash
+            )));
+        };
+        let computed = header.hash(n);
+        if computed != hash {
+            return Err(fail(format!(
+                "its header hashes to {}, not to its hash {} (a header or a hash that is not \
+                 the block's)",
+                hex(&computed),
+                block.hash
+            )));
+        }
+        let parent = hex(&header.parent_hash);
+        let before = n.checked_sub(1);
+        match previous {
+            Some((p, previous_hash)) if Some(p) == before => {
+                if previous_hash != header.parent_hash {
+                    return Err(fail(format!(
+                        "its parent is {parent}, but block {p} is {} (a reorg, or blocks from \
+                         two chains)",
+                        hex(&previous_hash)
+                    )));
+                }
+            }
+            _ => {
+                // The partition done before that ends just before this block.
+                if let Some((a, b)) = before.and_then(|b| done.partition_of(b)) {
+                    let entry = Manifest::read_entry(out, a, b).map_err(IndexError::Manifest)?;
+                    if let Some(last) = entry.last_hash.filter(|l| !l.eq_ignore_ascii_case(&parent))
+                    {
+                        return Err(fail(format!(
+                            "its parent is {parent}, but block {b}, indexed before, is {last} \
+                             (the chain changed since: a reorg, or another node)"
+                        )));
+                    }
+                }
+            }
+        }
+        // The partition done before that starts just after this block.
+        if let Some((a, b)) = n
+            .checked_add(1)
+            .and_then(|next| done.partition_starting(next))
+        {
+            if done.partition_of(n).is_none() {
+                let entry = Manifest::read_entry(out, a, b).map_err(IndexError::Manifest)?;
+                if let Some(p) = entry
+                    .first_parent_hash
+                    .filter(|p| !p.eq_ignore_ascii_case(&block.hash))
+                {
+                    return Err(fail(format!(
+                        "its hash is {}, but block {a}, indexed before, names {p} as its parent \
+                         (the chain changed since: a reorg, or another node)",
+                        block.hash
+                    )));
+                }
+            }
+        }
+        self.previous = Some((n, hash));
+        Ok(())
+    }
 }
 
 /// What the reader has read and not handed over yet: a partition being
@@ -687,6 +796,8 @@ mod tests {
             spec_version: 0,
             extrinsics: vec![vec![0; bytes]],
             events: None,
+            header: None,
+            finalized: None,
         }
     }
 

@@ -38,12 +38,26 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
     rows: &mut Rows,
 ) {
     let n = block.number;
+    let header = HeaderText::of(block);
+    let (slot, author_index) = block
+        .header
+        .as_ref()
+        .and_then(|h| h.slot_and_author())
+        .map_or((None, None), |(s, a)| (Some(s), a));
     let mut block_row = BlockRow {
         number: n,
         hash: &block.hash,
         spec_version: block.spec_version,
         extrinsic_count: block.extrinsics.len() as u32,
         event_count: None,
+        parent_hash: header.as_ref().map(|h| h.parent_hash.as_str()),
+        state_root: header.as_ref().map(|h| h.state_root.as_str()),
+        extrinsics_root: header.as_ref().map(|h| h.extrinsics_root.as_str()),
+        digest: header.as_ref().map(|h| h.digest.as_str()),
+        slot,
+        author_index,
+        timestamp: None,
+        finalized: block.finalized,
     };
     let spec_version = block.spec_version;
     let Some(spec) = spec else {
@@ -97,9 +111,13 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
                 let nested = doc.calls() != Some(1);
                 push_extrinsic(n, i as u32, doc.root(), nested, outcomes[i], rows)
             });
-        if let Err(error) = pushed {
-            let item = format!("extrinsic {i}");
-            rows.errors.push(n, spec_version, &item, &error, bytes);
+        match pushed {
+            Ok(Some(now)) => block_row.timestamp = Some(now),
+            Ok(None) => {}
+            Err(error) => {
+                let item = format!("extrinsic {i}");
+                rows.errors.push(n, spec_version, &item, &error, bytes);
+            }
         }
     }
     rows.blocks.push(block_row);
@@ -127,7 +145,7 @@ fn push_extrinsic(
     nested: bool,
     success: Option<bool>,
     rows: &mut Rows,
-) -> Result<(), String> {
+) -> Result<Option<u64>, String> {
     let entries = v
         .entries()
         .ok_or_else(|| format!("extrinsic value is not a dict: {v:?}"))?;
@@ -199,7 +217,7 @@ fn push_extrinsic(
     t.length.push(length);
     t.hash.push(hash);
     t.success.push(success);
-    Ok(())
+    Ok(timestamp_set(pallet, name, args))
 }
 
 /// Appends `value`'s JSON to `column`, or a null.
@@ -211,6 +229,41 @@ fn push_json(column: &mut TextColumn, value: Option<ValueRef<'_, '_>>) {
 }
 
 /// A call value's pallet, name and arguments, when `v` is a call.
+/// The block's time, when this call is `Timestamp.set`: its `now`
+/// argument, milliseconds since the Unix epoch.
+fn timestamp_set(pallet: &str, name: &str, args: ValueRef<'_, '_>) -> Option<u64> {
+    if (pallet, name) != ("Timestamp", "set") {
+        return None;
+    }
+    args.items()?
+        .find(|arg| arg.get("name").and_then(|n| n.as_str()) == Some("now"))?
+        .get("value")?
+        .as_u128()
+        .and_then(|now| u64::try_from(now).ok())
+}
+
+/// A header's fields as the `blocks` table's text.
+struct HeaderText {
+    parent_hash: String,
+    state_root: String,
+    extrinsics_root: String,
+    digest: String,
+}
+
+impl HeaderText {
+    fn of<B>(block: &Block<B>) -> Option<HeaderText> {
+        let h = block.header.as_ref()?;
+        let hex = |b: &[u8]| ferroscale_core::hex::encode_prefixed(b);
+        let logs: Vec<String> = h.digest.iter().map(|l| format!("\"{}\"", hex(l))).collect();
+        Some(HeaderText {
+            parent_hash: hex(&h.parent_hash),
+            state_root: hex(&h.state_root),
+            extrinsics_root: hex(&h.extrinsics_root),
+            digest: format!("[{}]", logs.join(",")),
+        })
+    }
+}
+
 fn call_parts<'d, 'g>(v: ValueRef<'d, 'g>) -> Option<(&'d str, &'d str, ValueRef<'d, 'g>)> {
     if v.kind() != Kind::Dict {
         return None;

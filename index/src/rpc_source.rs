@@ -38,7 +38,7 @@ use std::sync::Arc;
 
 use ferroscale_rpc::{BlockIter, BlockingClient, FetchedBlock, Hash, RangeOptions, RuntimeVersion};
 
-use crate::block::Block;
+use crate::block::{Block, Header};
 use crate::manifest::Manifest;
 use crate::metadata_dir;
 use crate::source::SourceError;
@@ -58,6 +58,10 @@ pub struct RpcOptions {
     pub metadata_dir: PathBuf,
     /// Concurrency and retries of the block requests.
     pub range: RangeOptions,
+    /// Whether blocks past the node's finalized head may be indexed (they
+    /// may still change: a fork choice can replace them). By default a
+    /// range reaching past it stops there with an error naming the head.
+    pub unfinalized: bool,
 }
 
 /// The finished partitions and the blocks of the range the manifest has,
@@ -102,6 +106,8 @@ pub struct RpcBlocks<'c> {
     done: bool,
     /// An error to give before anything else (the manifest unreadable).
     failed: Option<SourceError>,
+    /// The newest finalized block, once asked.
+    finalized: Option<u64>,
 }
 
 impl<'c> RpcBlocks<'c> {
@@ -138,6 +144,7 @@ impl<'c> RpcBlocks<'c> {
             windows,
             done: false,
             failed,
+            finalized: None,
             options,
             window: None,
             versions: HashMap::new(),
@@ -234,6 +241,37 @@ impl<'c> RpcBlocks<'c> {
         Ok(())
     }
 
+    /// The last block of `first..=last` that may be indexed: `last`, or the
+    /// node's finalized head when the window reaches past it (unless the
+    /// options allow unfinalized blocks, which are then marked); an error
+    /// when `first` is past it. The head is asked again only when a window
+    /// reaches past the one known.
+    fn final_part(&mut self, first: u64, last: u64) -> Result<u64, SourceError> {
+        if self.finalized.is_some_and(|f| last <= f) {
+            return Ok(last);
+        }
+        let retry = self.options.range.retry;
+        let client = self.client.client();
+        let head = self
+            .client
+            .block_on(retry.run(|| client.finalized_number()))
+            .map_err(|e| node(first, format!("the finalized head: {e}")))?;
+        self.finalized = Some(head);
+        if self.options.unfinalized || last <= head {
+            return Ok(last);
+        }
+        if first <= head {
+            return Ok(head);
+        }
+        Err(node(
+            first,
+            format!(
+                "past the node's finalized head (block {head}): blocks after it may still \
+                 change; index up to {head}, or allow unfinalized blocks (`--unfinalized`)"
+            ),
+        ))
+    }
+
     /// Opens the window `first..=last`: runtimes, metadata, then the fetch.
     fn open(&mut self, first: u64, last: u64) -> Result<Window<'c>, SourceError> {
         // Block n runs with the runtime of the state after block n − 1
@@ -269,8 +307,11 @@ impl<'c> RpcBlocks<'c> {
             if let Some(w) = &mut self.window {
                 match w.blocks.next() {
                     Some(Ok(fetched)) => {
-                        let spec = spec_of(&w.specs, fetched.block.number);
-                        return Some(Ok(to_block(fetched, spec)));
+                        let number = fetched.block.number;
+                        let spec = spec_of(&w.specs, number);
+                        // The head was asked before the window opened.
+                        let finalized = self.finalized.is_none_or(|head| number <= head);
+                        return Some(Ok(to_block(fetched, spec, finalized)));
                     }
                     Some(Err(e)) => {
                         self.done = true;
@@ -293,6 +334,18 @@ impl<'c> RpcBlocks<'c> {
             let Some((first, last)) = self.windows.pop_front() else {
                 self.done = true;
                 return None;
+            };
+            let last = match self.final_part(first, last) {
+                Ok(end) if end < last => {
+                    // The final part now; the rest fails as the next window.
+                    self.windows.push_front((end + 1, last));
+                    end
+                }
+                Ok(_) => last,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
             };
             match self.open(first, last) {
                 Ok(w) => self.window = Some(w),
@@ -334,13 +387,21 @@ fn spec_of(specs: &[(u64, u32)], number: u64) -> u32 {
         .map_or(0, |(_, s)| *s)
 }
 
-fn to_block(fetched: FetchedBlock, spec_version: u32) -> Block {
+fn to_block(fetched: FetchedBlock, spec_version: u32, finalized: bool) -> Block {
+    let b = fetched.block;
     Block {
-        number: fetched.block.number,
-        hash: ferroscale_core::hex::encode_prefixed(&fetched.block.hash),
+        number: b.number,
+        hash: ferroscale_core::hex::encode_prefixed(&b.hash),
         spec_version,
-        extrinsics: fetched.block.extrinsics,
+        extrinsics: b.extrinsics,
         events: fetched.events,
+        header: Some(Header {
+            parent_hash: b.parent_hash,
+            state_root: b.state_root,
+            extrinsics_root: b.extrinsics_root,
+            digest: b.digest,
+        }),
+        finalized: Some(finalized),
     }
 }
 

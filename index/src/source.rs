@@ -2,7 +2,9 @@
 //!
 //! Each non-blank line is one block:
 //! `{"number": N, "hash": "0x…", "spec_version": S, "extrinsics": ["0x…", …], "events": "0x…"}`
-//! (`events` may be absent or `null`). Lines are streamed, never the whole
+//! (`events` may be absent or `null`), and optionally its header,
+//! `"parent_hash"`, `"state_root"`, `"extrinsics_root"` (`0x…`, together)
+//! and `"digest"` (the logs, `["0x…", …]`), and `"finalized"` (true/false). Lines are streamed, never the whole
 //! file held, and a line longer than [`MAX_LINE_BYTES`] is an error rather
 //! than an allocation the file decides.
 
@@ -11,7 +13,7 @@ use std::io::{BufRead, Read};
 
 use serde::Deserialize;
 
-use crate::block::Block;
+use crate::block::{Block, Header};
 
 /// Longest line accepted (a Polkadot block with its events is well under
 /// 10 MB; the cap stops a file without line breaks from filling memory).
@@ -75,6 +77,16 @@ struct Line<'a> {
     extrinsics: Vec<&'a str>,
     #[serde(default, borrow)]
     events: Option<&'a str>,
+    #[serde(default)]
+    parent_hash: Option<&'a str>,
+    #[serde(default)]
+    state_root: Option<&'a str>,
+    #[serde(default)]
+    extrinsics_root: Option<&'a str>,
+    #[serde(default, borrow)]
+    digest: Option<Vec<&'a str>>,
+    #[serde(default)]
+    finalized: Option<bool>,
 }
 
 /// Blocks read from JSON lines, in file order.
@@ -157,13 +169,50 @@ pub(crate) fn parse_line(text: &[u8]) -> Result<Block, String> {
         .events
         .map(|e| decode_hex(e).map_err(|e| format!("block {}: events: {e}", line.number)))
         .transpose()?;
+    let header = header(&line).map_err(|e| format!("block {}: {e}", line.number))?;
     Ok(Block {
         number: line.number,
         hash: line.hash,
         spec_version: line.spec_version,
         extrinsics,
         events,
+        header,
+        finalized: line.finalized,
     })
+}
+
+/// The header of a line: its three hashes come together (with the digest's
+/// logs, none when absent), or not at all.
+fn header(line: &Line<'_>) -> Result<Option<Header>, String> {
+    let hash = |name: &str, text: &str| -> Result<[u8; 32], String> {
+        decode_hex(text)?
+            .try_into()
+            .map_err(|_| format!("{name} is not 32 bytes"))
+    };
+    let (parent, state, extrinsics) =
+        match (line.parent_hash, line.state_root, line.extrinsics_root) {
+            (Some(p), Some(s), Some(x)) => (p, s, x),
+            (None, None, None) if line.digest.is_none() => return Ok(None),
+            _ => {
+                return Err(
+                    "parent_hash, state_root and extrinsics_root come together (with digest)"
+                        .into(),
+                )
+            }
+        };
+    let digest = line
+        .digest
+        .iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, log)| decode_hex(log).map_err(|e| format!("digest log {i}: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Some(Header {
+        parent_hash: hash("parent_hash", parent)?,
+        state_root: hash("state_root", state)?,
+        extrinsics_root: hash("extrinsics_root", extrinsics)?,
+        digest,
+    }))
 }
 
 /// `0x`-prefixed hex into bytes.
@@ -177,13 +226,22 @@ fn decode_hex(text: &str) -> Result<Vec<u8>, String> {
 /// A block as one JSON line (no trailing newline), the format [`JsonLines`] reads.
 pub fn block_to_json_line(block: &Block) -> String {
     let hex = |b: &[u8]| ferroscale_core::hex::encode_prefixed(b);
-    let value = serde_json::json!({
+    let mut value = serde_json::json!({
         "number": block.number,
         "hash": block.hash,
         "spec_version": block.spec_version,
         "extrinsics": block.extrinsics.iter().map(|x| hex(x)).collect::<Vec<_>>(),
         "events": block.events.as_deref().map(hex),
     });
+    if let Some(h) = &block.header {
+        value["parent_hash"] = hex(&h.parent_hash).into();
+        value["state_root"] = hex(&h.state_root).into();
+        value["extrinsics_root"] = hex(&h.extrinsics_root).into();
+        value["digest"] = h.digest.iter().map(|l| hex(l)).collect::<Vec<_>>().into();
+    }
+    if let Some(finalized) = block.finalized {
+        value["finalized"] = finalized.into();
+    }
     value.to_string()
 }
 

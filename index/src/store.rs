@@ -25,6 +25,22 @@ pub struct BlockRow<'a> {
     /// Event records in `System.Events`; `None` when the source had no events
     /// or they did not decode.
     pub event_count: Option<u32>,
+    /// The parent's hash, `"0x…"` (`None`: the source gave no header).
+    pub parent_hash: Option<&'a str>,
+    /// The state root, `"0x…"`.
+    pub state_root: Option<&'a str>,
+    /// The extrinsics root, `"0x…"`.
+    pub extrinsics_root: Option<&'a str>,
+    /// The digest's logs as a JSON list of `"0x…"` SCALE `DigestItem`s.
+    pub digest: Option<&'a str>,
+    /// The BABE or Aura slot.
+    pub slot: Option<u64>,
+    /// The BABE author's index in the authority set.
+    pub author_index: Option<u32>,
+    /// Milliseconds since the Unix epoch, from the block's `Timestamp.set`.
+    pub timestamp: Option<u64>,
+    /// Whether the block was final when fetched (`None`: unknown).
+    pub finalized: Option<bool>,
 }
 
 /// A row of the `extrinsics` table.
@@ -142,6 +158,14 @@ pub struct BlockRows {
     pub(crate) spec_version: Vec<u32>,
     pub(crate) extrinsic_count: Vec<u32>,
     pub(crate) event_count: Vec<Option<u32>>,
+    pub(crate) parent_hash: TextColumn,
+    pub(crate) state_root: TextColumn,
+    pub(crate) extrinsics_root: TextColumn,
+    pub(crate) digest: TextColumn,
+    pub(crate) slot: Vec<Option<u64>>,
+    pub(crate) author_index: Vec<Option<u32>>,
+    pub(crate) timestamp: Vec<Option<u64>>,
+    pub(crate) finalized: Vec<Option<bool>>,
 }
 
 /// The `extrinsics` table's columns.
@@ -247,6 +271,14 @@ table_rows!(BlockRows, BlockRow, number, |t, i| BlockRow {
     spec_version: t.spec_version[i],
     extrinsic_count: t.extrinsic_count[i],
     event_count: t.event_count[i],
+    parent_hash: t.parent_hash.get(i),
+    state_root: t.state_root.get(i),
+    extrinsics_root: t.extrinsics_root.get(i),
+    digest: t.digest.get(i),
+    slot: t.slot[i],
+    author_index: t.author_index[i],
+    timestamp: t.timestamp[i],
+    finalized: t.finalized[i],
 });
 
 table_rows!(ExtrinsicRows, ExtrinsicRow, block_number, |t, i| {
@@ -310,6 +342,21 @@ impl BlockRows {
         self.spec_version.push(row.spec_version);
         self.extrinsic_count.push(row.extrinsic_count);
         self.event_count.push(row.event_count);
+        for (column, text) in [
+            (&mut self.parent_hash, row.parent_hash),
+            (&mut self.state_root, row.state_root),
+            (&mut self.extrinsics_root, row.extrinsics_root),
+            (&mut self.digest, row.digest),
+        ] {
+            match text {
+                Some(text) => column.push(text),
+                None => column.push_null(),
+            }
+        }
+        self.slot.push(row.slot);
+        self.author_index.push(row.author_index);
+        self.timestamp.push(row.timestamp);
+        self.finalized.push(row.finalized);
     }
 }
 

@@ -71,6 +71,7 @@ fn index(url: &str, out: &Path, timeout: Duration, attempts: u32) -> Result<Summ
                 },
                 ..RangeOptions::default()
             },
+            unfinalized: false,
         },
     );
     let mut options = Options::new(out);

@@ -64,6 +64,7 @@ fn options(out: &Path, metadata: &Path) -> RpcOptions {
             },
             ..RangeOptions::default()
         },
+        unfinalized: false,
     }
 }
 
@@ -175,27 +176,42 @@ fn a_block_the_node_lacks_is_an_error_naming_it() {
     let dir = temp_dir("rpc-missing");
     let server = node().start().expect("test node");
     let client = BlockingClient::connect(&server.ws_url()).expect("connect");
-    let mut opts = options(&dir.join("out"), &dir.join("metadata"));
-    opts.to = 130;
-    let mut pipeline = Options::new(dir.join("out"));
-    pipeline.partition_blocks = 5;
-    let err = run(
-        RpcBlocks::new(&client, opts),
-        &mut Decoders::with_metadata_dir(dir.join("metadata"), None),
-        &pipeline,
-    )
-    .expect_err("blocks past the chain's end");
-    let text = err.to_string();
-    // Opening window 115–119 asks for the runtime after block 119.
+    let index = |out: &Path, unfinalized: bool| {
+        let mut opts = options(out, &dir.join("metadata"));
+        opts.to = 130;
+        opts.unfinalized = unfinalized;
+        let mut pipeline = Options::new(out);
+        pipeline.partition_blocks = 5;
+        run(
+            RpcBlocks::new(&client, opts),
+            &mut Decoders::with_metadata_dir(dir.join("metadata"), None),
+            &pipeline,
+        )
+        .expect_err("blocks past the chain's end")
+        .to_string()
+    };
+    // The range stops at the node's finalized head (its best block, 115),
+    // naming it, with every final block written: the window 115–119 is
+    // cut at 115.
+    let out = dir.join("out");
+    let text = index(&out, false);
+    assert!(
+        text.contains("block 116") && text.contains("finalized head (block 115)"),
+        "{text}"
+    );
+    assert!(partition_path(&out, Table::Events, 110, 114).is_file());
+    assert!(partition_path(&out, Table::Events, 115, 115).is_file());
+    let report = ferroscale_index::check::check(&out, Some((101, 115)), Gaps::Refused);
+    assert!(report.is_ok(), "{report}");
+
+    // Unfinalized blocks allowed: the node lacks block 119, which opening
+    // window 115–119 asks the runtime after; the blocks before are written.
+    let out = dir.join("out-unfinalized");
+    let text = index(&out, true);
     assert!(
         text.contains("block 119") && text.contains("no such block"),
         "{text}"
     );
-    // Every block fetched before the error is written, the partition being
-    // filled when the source failed too: the dataset holds 101–114 whole.
-    let out = dir.join("out");
-    assert!(partition_path(&out, Table::Events, 105, 109).is_file());
-    assert!(partition_path(&out, Table::Events, 110, 114).is_file());
     let report = ferroscale_index::check::check(&out, Some((101, 114)), Gaps::Refused);
     assert!(report.is_ok(), "{report}");
     let _ = std::fs::remove_dir_all(&dir);

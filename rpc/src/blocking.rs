@@ -70,6 +70,11 @@ impl BlockingClient {
         self.block_on(self.client.metadata(at))
     }
 
+    /// See [`Client::finalized_number`].
+    pub fn finalized_number(&self) -> Result<u64, Error> {
+        self.block_on(self.client.finalized_number())
+    }
+
     /// See [`Client::block_hash`].
     pub fn block_hash(&self, number: u64) -> Result<Option<Hash>, Error> {
         self.block_on(self.client.block_hash(number))

@@ -24,8 +24,28 @@ pub struct Block {
     pub hash: Hash,
     /// The parent block's hash.
     pub parent_hash: Hash,
+    /// The state root after the block.
+    pub state_root: Hash,
+    /// The root of the block's extrinsics.
+    pub extrinsics_root: Hash,
+    /// The header's digest logs, each a SCALE `DigestItem`.
+    pub digest: Vec<Vec<u8>>,
     /// The extrinsics, in block order.
     pub extrinsics: Vec<Vec<u8>>,
+}
+
+impl Block {
+    /// The hash of the header as the node gives it (BLAKE2b-256 of its
+    /// SCALE encoding), to compare with the hash the block was asked by.
+    pub fn header_hash(&self) -> Hash {
+        ferroscale_core::hashing::header_hash(
+            &self.parent_hash,
+            self.number,
+            &self.state_root,
+            &self.extrinsics_root,
+            &self.digest,
+        )
+    }
 }
 
 /// The runtime version at a block (`state_getRuntimeVersion`).
@@ -194,6 +214,24 @@ impl Client {
         answer::hash(M, "the block hash", &answer).map(Some)
     }
 
+    /// The number of the newest finalized block (`chain_getFinalizedHead`,
+    /// then that block's header): blocks up to it will not change.
+    pub async fn finalized_number(&self) -> Result<u64, Error> {
+        let head = self.request("chain_getFinalizedHead", vec![]).await?;
+        let hash = answer::hash("chain_getFinalizedHead", "the finalized head", &head)?;
+        const M: &str = "chain_getHeader";
+        let header = self.request(M, vec![hex(&hash)]).await?;
+        if header.is_null() {
+            return Err(Error::NotFound {
+                what: format!(
+                    "the header of the finalized head {}",
+                    ferroscale_core::hex::encode_prefixed(&hash)
+                ),
+            });
+        }
+        answer::number(M, "number", answer::field(M, &header, "number")?)
+    }
+
     /// The block with hash `hash` (`chain_getBlock`); `None` when the node
     /// does not know it.
     pub async fn block(&self, hash: &Hash) -> Result<Option<Block>, Error> {
@@ -205,11 +243,23 @@ impl Client {
         let block = answer::field(M, &answer, "block")?;
         let header = answer::field(M, block, "header")?;
         let number = answer::number(M, "header.number", answer::field(M, header, "number")?)?;
-        let parent_hash = answer::hash(
-            M,
-            "header.parentHash",
-            answer::field(M, header, "parentHash")?,
-        )?;
+        let root = |name: &str| {
+            answer::hash(
+                M,
+                &format!("header.{name}"),
+                answer::field(M, header, name)?,
+            )
+        };
+        let parent_hash = root("parentHash")?;
+        let (state_root, extrinsics_root) = (root("stateRoot")?, root("extrinsicsRoot")?);
+        let logs = answer::field(M, answer::field(M, header, "digest")?, "logs")?
+            .as_array()
+            .ok_or_else(|| malformed(M, "`digest.logs` is not a list".into()))?;
+        let digest = logs
+            .iter()
+            .enumerate()
+            .map(|(i, log)| answer::hex_bytes(M, &format!("digest log {i}"), log))
+            .collect::<Result<Vec<_>, _>>()?;
         let list = answer::field(M, block, "extrinsics")?
             .as_array()
             .ok_or_else(|| malformed(M, "`extrinsics` is not a list".into()))?;
@@ -222,6 +272,9 @@ impl Client {
             number,
             hash: *hash,
             parent_hash,
+            state_root,
+            extrinsics_root,
+            digest,
             extrinsics,
         }))
     }

@@ -113,6 +113,26 @@ pub struct TestNode {
     delays: HashMap<String, Duration>,
     flaky: HashMap<String, u32>,
     lifetime: Duration,
+    /// Blocks behind the best one that are not final yet.
+    unfinalized: u64,
+    /// The first block of another fork (its state root differs, and so do
+    /// its hash and every later one).
+    fork: Option<u64>,
+    /// A block whose header names a parent that is not its parent.
+    broken_parent: Option<u64>,
+}
+
+/// A BABE pre-runtime digest log, as a relay chain's block carries: a
+/// secondary-plain pre-digest of authority `number % 7` at slot `number + 1000`.
+fn babe_log(number: u64) -> Vec<u8> {
+    let mut predigest = vec![2u8];
+    predigest.extend_from_slice(&((number % 7) as u32).to_le_bytes());
+    predigest.extend_from_slice(&(number + 1000).to_le_bytes());
+    let mut log = vec![6u8];
+    log.extend_from_slice(b"BABE");
+    Compact(predigest.len() as u32).encode_to(&mut log);
+    log.extend_from_slice(&predigest);
+    log
 }
 
 /// Every method the node serves (a list of `'static` names, as jsonrpsee
@@ -120,6 +140,8 @@ pub struct TestNode {
 const METHODS: &[&str] = &[
     "chain_getBlockHash",
     "chain_getBlock",
+    "chain_getHeader",
+    "chain_getFinalizedHead",
     "state_getStorage",
     "state_getRuntimeVersion",
     "state_getMetadata",
@@ -142,6 +164,9 @@ impl TestNode {
             delays: HashMap::new(),
             flaky: HashMap::new(),
             lifetime: Duration::from_secs(120),
+            unfinalized: 0,
+            fork: None,
+            broken_parent: None,
         }
     }
 
@@ -193,6 +218,32 @@ impl TestNode {
     pub fn flaky(mut self, method: &str, failures: u32) -> TestNode {
         self.flaky.insert(method.to_owned(), failures);
         self
+    }
+
+    /// Leaves the last `blocks` blocks unfinalized (`chain_getFinalizedHead`
+    /// names the one before them; default: every block is final).
+    pub fn unfinalized(mut self, blocks: u64) -> TestNode {
+        self.unfinalized = blocks;
+        self
+    }
+
+    /// Serves another fork from block `number` on: that block's state root
+    /// differs, so its hash and every later block's differ from a node
+    /// without the fork (a reorg, seen across two runs).
+    pub fn fork(mut self, number: u64) -> TestNode {
+        self.fork = Some(number);
+        self
+    }
+
+    /// Gives block `number` a header whose parent hash is not its parent's
+    /// (its header no longer hashes to the block's hash).
+    pub fn broken_parent(mut self, number: u64) -> TestNode {
+        self.broken_parent = Some(number);
+        self
+    }
+
+    fn state_root(&self, number: u64) -> [u8; 32] {
+        [u8::from(self.fork.is_some_and(|f| number >= f)); 32]
     }
 
     /// How long the server runs at most (default two minutes).
@@ -281,14 +332,17 @@ impl State {
         let mut hashes = Vec::with_capacity(node.blocks.len());
         let mut parents = Vec::with_capacity(node.blocks.len());
         let mut parent = [0u8; 32];
-        for (i, _) in node.blocks.iter().enumerate() {
-            // A real header's encoding (parent, compact number, state and
-            // extrinsics roots, empty digest) so hashes look like a chain's.
-            let mut header = parent.to_vec();
-            Compact(node.first_number + i as u64).encode_to(&mut header);
-            header.extend_from_slice(&[0u8; 64]);
-            Compact(0u32).encode_to(&mut header);
-            let hash = ferroscale_core::hashing::blake2_256(&header);
+        for i in 0..node.blocks.len() {
+            // A real header's encoding, so hashes are a chain's: each block
+            // names its parent, and a fork changes every hash after it.
+            let number = node.first_number + i as u64;
+            let hash = ferroscale_core::hashing::header_hash(
+                &parent,
+                number,
+                &node.state_root(number),
+                &[0; 32],
+                &[babe_log(number)],
+            );
             parents.push(parent);
             hashes.push(hash);
             parent = hash;
@@ -302,6 +356,22 @@ impl State {
             counts: Mutex::new(HashMap::new()),
             failures: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Block `i`'s header as `chain_getHeader` gives it.
+    fn header(&self, i: usize) -> Value {
+        let number = self.node.first_number + i as u64;
+        let parent = match self.node.broken_parent {
+            Some(n) if n == number => [0xee; 32],
+            _ => self.parents[i],
+        };
+        json!({
+            "parentHash": Self::hex(&parent),
+            "number": format!("0x{number:x}"),
+            "stateRoot": Self::hex(&self.node.state_root(number)),
+            "extrinsicsRoot": Self::hex(&[0; 32]),
+            "digest": {"logs": [Self::hex(&babe_log(number))]},
+        })
     }
 
     fn hex(bytes: &[u8]) -> Value {
@@ -353,17 +423,23 @@ impl State {
                 let block = &self.node.blocks[i];
                 Ok(json!({
                     "block": {
-                        "header": {
-                            "parentHash": Self::hex(&self.parents[i]),
-                            "number": format!("0x{:x}", self.node.first_number + i as u64),
-                            "stateRoot": Self::hex(&[0; 32]),
-                            "extrinsicsRoot": Self::hex(&[0; 32]),
-                            "digest": {"logs": []},
-                        },
+                        "header": self.header(i),
                         "extrinsics": block.extrinsics.iter().map(|x| Self::hex(x)).collect::<Vec<_>>(),
                     },
                     "justifications": null,
                 }))
+            }
+            "chain_getHeader" => {
+                let Some(i) = self.at(params.first()).ok().flatten() else {
+                    return Ok(Value::Null);
+                };
+                Ok(self.header(i))
+            }
+            "chain_getFinalizedHead" => {
+                let last = self.hashes.len().saturating_sub(1);
+                let unfinalized = usize::try_from(self.node.unfinalized).unwrap_or(usize::MAX);
+                let i = last.saturating_sub(unfinalized);
+                Ok(self.hashes.get(i).map_or(Value::Null, |h| Self::hex(h)))
             }
             "state_getStorage" => {
                 let key = params.first().and_then(Value::as_str).unwrap_or_default();

@@ -22,12 +22,14 @@
 pub mod blake2b_block;
 mod digest;
 mod hasher;
+mod header;
 mod key_reader;
 mod storage_key;
 
 pub(crate) use digest::blake2b_of_parts;
 pub use digest::{blake2_128, blake2_256, blake2_256_each, twox_128, twox_256, twox_64};
 pub use hasher::{hash, StorageHasher};
+pub use header::{header_encoding, header_hash};
 pub use key_reader::{
     split_storage_key, split_storage_key_with, KeyDecodeError, KeyPart, StorageKeyError,
     StorageKeyErrorKind, StorageKeyReader,

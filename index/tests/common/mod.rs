@@ -39,6 +39,8 @@ pub(crate) fn block_10000000() -> Block {
         spec_version: 9180,
         extrinsics: extrinsics("payloads/polkadot-block-10000000/extrinsics.json"),
         events: None,
+        header: None,
+        finalized: None,
     }
 }
 
@@ -52,6 +54,8 @@ pub(crate) fn block_18468942() -> Block {
         events: Some(ferroscale_fixtures::read_hex(
             "payloads/polkadot-block-18468942/events.hex",
         )),
+        header: None,
+        finalized: None,
     }
 }
 

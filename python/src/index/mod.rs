@@ -181,12 +181,16 @@ fn block_arg(i: usize, obj: &Bound<'_, PyAny>) -> PyResult<Block<InputBytes>> {
         Some(e) if !e.is_none() => Some(input_bytes(&e, &at("events"))?),
         _ => None,
     };
+    // Python's blocks carry no header: the chain checks and the header's
+    // columns need a source that has them (a node, a JSON-lines file).
     Ok(Block {
         number,
         hash,
         spec_version,
         extrinsics,
         events,
+        header: None,
+        finalized: None,
     })
 }
 

@@ -95,6 +95,7 @@ pub(crate) fn run(args: &IndexArgs, pretty: bool) -> Result<String, String> {
                         },
                         ..RangeOptions::default()
                     },
+                    unfinalized: args.unfinalized,
                 },
             );
             // Partitions the source found finished were never fetched:
