@@ -34,7 +34,7 @@ import importlib
 import json
 import os
 
-from scalecodec._core import (  # noqa: F401
+from ._core import (  # noqa: F401
     ArrowTable,
     IndexBatch,
     SpecDecoder,
