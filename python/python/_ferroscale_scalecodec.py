@@ -97,18 +97,29 @@ class Finder:
         if name != _NAME and name != _OURS and not name.startswith(_OURS + "."):
             return None
         try:
-            return self._find(name)
+            found = self._find(name)
         except Exception:  # never break an import: fall back to the other finders
             return None
+        if not isinstance(found, str):
+            return found
+        # An error while importing the package itself is the user's to see: were
+        # it swallowed, `ferroscale` would load a second time under its own name
+        # and fail on the PyO3 module's second initialisation instead.
+        import importlib.util
+
+        module = importlib.import_module(found)
+        # a package's alias is a package too (runpy and find_spec read that off the spec)
+        return importlib.util.spec_from_loader(name, _Alias(module), is_package=hasattr(module, "__path__"))
 
     def _find(self, name):
+        """``None`` (not ours to answer), the spec that loads ``ferroscale/``
+        as ``scalecodec``, or the name of the module ``name`` aliases."""
         if self.ours is None:
             self.ours, self.reason = decide()
         if not self.ours:
             return None
-        import importlib.util
-
         if name == _NAME:
+            import importlib.util
             from importlib.machinery import PathFinder
 
             own = PathFinder.find_spec(_OURS)
@@ -118,20 +129,13 @@ class Finder:
             return importlib.util.spec_from_file_location(_NAME, own.origin, submodule_search_locations=folder)
         if name == _OURS + ".__main__":
             return None  # `python -m ferroscale` runs the file (found through the shared __path__)
-        module = importlib.import_module(_NAME + name[len(_OURS):])
-        # a package's alias is a package too (runpy and find_spec read that off the spec)
-        return importlib.util.spec_from_loader(name, _Alias(module), is_package=hasattr(module, "__path__"))
+        return _NAME + name[len(_OURS):]
 
 
 def install():
     """Puts the finder first on ``sys.meta_path`` (once)."""
     if not any(getattr(f, "is_ferroscale_finder", False) for f in sys.meta_path):
         sys.meta_path.insert(0, Finder())
-
-
-def finder():
-    """This process's finder, if installed."""
-    return next((f for f in sys.meta_path if getattr(f, "is_ferroscale_finder", False)), None)
 
 
 try:

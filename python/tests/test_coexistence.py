@@ -137,6 +137,15 @@ def test_alone_import_scalecodec_gives_ours(tmp_path, wheel, downloads):
     assert gone.returncode != 0 and "ModuleNotFoundError" in gone.stderr
     assert _ours(venv.probe("ferroscale", FERROSCALE_SCALECODEC="0"))
 
+    site = Path(venv.run(venv.python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").stdout.strip())
+    # a `scalecodec/` folder without `__init__` (what an uninstall can leave) is no other package
+    (site / "scalecodec" / "__pycache__").mkdir(parents=True)
+    assert _ours(venv.probe("scalecodec"))
+    # the start-up hook gone (a damaged install): the interpreter starts, silently
+    (site / "_ferroscale_scalecodec.py").rename(site / "_ferroscale_scalecodec.py.away")
+    started = venv.run(venv.python, "-c", "print('started')")
+    assert started.stdout == "started\n" and started.stderr == ""
+
 
 @pytest.mark.parametrize("remove", ["ferroscale", "other"])
 @pytest.mark.parametrize("order", ["ferroscale first", "ferroscale last"])
