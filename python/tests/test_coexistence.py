@@ -9,6 +9,8 @@ both install a ``scalecodec/`` package), in fresh venvs, from the wheel
   ferroscale's after ``python -m ferroscale enable`` (or with
   ``FERROSCALE_SCALECODEC=1``), the other's again after ``disable`` (or with
   ``FERROSCALE_SCALECODEC=0``); ``import ferroscale`` always gives ours;
+* pickles made by ``import ferroscale`` beside the other distribution name
+  ferroscale's modules only, and load without importing the other's;
 * uninstalling either leaves the other importable and decoding;
 * with ferroscale alone, ``import scalecodec`` gives it.
 
@@ -59,6 +61,26 @@ for f in dist.files:
     if digest != f.hash.value:
         bad.append(f"{f}: changed")
 print(json.dumps({"bad": bad, "paths": paths}))
+"""
+
+
+# Pickles made by ferroscale imported under its own name (beside another
+# scalecodec) name only ferroscale's modules, and load in a fresh process
+# without importing the other distribution's package.
+PICKLE = """
+import pickle, re, subprocess, sys
+from ferroscale.base import RuntimeConfigurationObject, ScaleBytes
+from ferroscale.type_registry import load_type_registry_preset
+rc = RuntimeConfigurationObject()
+rc.update_type_registry(load_type_registry_preset("core"))
+obj = rc.create_scale_object("Vec<u32>", ScaleBytes("0x080100000002000000"))
+obj.decode()
+data = pickle.dumps({"rc": rc, "obj": obj, "decoder": rc.get_value_decoder("Vec<u32>")})
+names = sorted({m.decode() for m in re.findall(rb"(?:ferroscale|scalecodec)[\\w.]*", data)})
+load = ("import pickle, sys; d = pickle.loads(sys.stdin.buffer.read()); "
+        "print(d['obj'].value, d['decoder'](bytes.fromhex('080100000002000000')), 'scalecodec' in sys.modules)")
+out = subprocess.run([sys.executable, "-c", load], input=data, capture_output=True, check=True).stdout.decode()
+print(names, out.strip())
 """
 
 
@@ -167,6 +189,8 @@ def test_beside_another_scalecodec(tmp_path, wheel, downloads, other, order, rem
     assert _theirs(venv.probe("scalecodec"))
     assert _ours(venv.probe("ferroscale"))
     assert _ours(venv.probe("scalecodec", FERROSCALE_SCALECODEC="1"))
+    pickled = venv.run(venv.python, "-c", PICKLE).stdout.strip()
+    assert pickled == "['ferroscale._core', 'ferroscale.base'] [1, 2] [1, 2] False", pickled
     enabled = venv.run(venv.python, "-m", "ferroscale", "enable").stdout
     assert "import scalecodec gives: ferroscale" in enabled, enabled
     assert _ours(venv.probe("scalecodec")) and _ours(venv.probe("ferroscale"))
