@@ -1,5 +1,5 @@
 //! Puts py-scale-codec 1.2.12's type-registry presets into the Python package
-//! (`python/scalecodec/type_registry/`) when the wheel is built and they are
+//! (`python/ferroscale/type_registry/`) when the wheel is built and they are
 //! missing, so that `pip install ./python` on a fresh clone gives a complete
 //! module: the same pinned, sha256-checked fetch as `cargo xtask presets`
 //! (`ferroscale-presets-fetch`). maturin packs the Python sources after
@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 fn main() {
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
-    let dir = manifest.join("python/scalecodec/type_registry");
+    let dir = manifest.join("python/ferroscale/type_registry");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed={}", dir.display());
     println!("cargo:rerun-if-env-changed=PYO3_PYTHON");

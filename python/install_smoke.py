@@ -40,6 +40,9 @@ def main() -> None:
     site = Path(sysconfig.get_paths()["purelib"]).resolve()
     check(f"scalecodec imported from the environment ({Path(_core.__file__).name})",
           site in Path(_core.__file__).resolve().parents)
+    import ferroscale
+    # alone in the venv, ferroscale is the interpreter's scalecodec: the same modules under both names
+    check("import ferroscale gives the same package", ferroscale is scalecodec and ferroscale._core is _core)
 
     polkadot = load_type_registry_preset("polkadot")
     check("preset 'polkadot' loads with its types", bool(polkadot and polkadot.get("types")))

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 /// The `scalecodec.exceptions` class called `name`, else `ValueError`.
 pub fn raise(py: Python<'_>, name: &str, message: String) -> PyErr {
     match py
-        .import("scalecodec.exceptions")
+        .import(format!("{}.exceptions", crate::package::name::package()))
         .and_then(|m| m.getattr(name))
     {
         Ok(class) => match class.call1((message.clone(),)) {

@@ -1,4 +1,5 @@
-//! `scalecodec._core`: the Rust half of the `scalecodec` Python package.
+//! `ferroscale._core` (imported as `scalecodec._core` where ferroscale is the
+//! interpreter's `scalecodec`): the Rust half of the Python package.
 //!
 //! The Python package only declares py-scale-codec's names and adapts them;
 //! every decode, encode, type resolution, SS58 and FRAME rule runs here, once
@@ -21,8 +22,8 @@
 //! metadata's or any object's `value_object`, as scale objects), [`parts_origin`] (what a part
 //! keeps of where it comes from), [`catalogue`] (the package's class tables,
 //! registered on import), [`text`] (hex written straight into Python strings),
-//! [`value_decoder`] (cyscale's `get_value_decoder` callables), [`ownership`]
-//! (whether the installed `scalecodec` files are all ours), [`index`]
+//! [`value_decoder`] (cyscale's `get_value_decoder` callables), [`package`]
+//! (the name the package was imported under, its class tables), [`index`]
 //! (columnar decoding to Arrow and Parquet; the `index` feature).
 
 pub mod config;
@@ -48,6 +49,7 @@ fn convert_type_string(name: &str) -> String {
 /// The extension module.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    package::name::record(m)?;
     m.add_class::<registry::PyRegistry>()?;
     m.add_class::<convert::scale_bytes::PyScaleBytes>()?;
     m.add_class::<objects::object::ScaleObject>()?;
@@ -119,7 +121,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(objects::typed_parts::value_object_of, m)?)?;
     m.add_function(wrap_pyfunction!(objects::typed_parts::portable_entry, m)?)?;
     m.add_function(wrap_pyfunction!(config::declared::user_definition, m)?)?;
-    m.add_function(wrap_pyfunction!(package::ownership::check_ownership, m)?)?;
     #[cfg(feature = "index")]
     {
         // columnar decoding (`scalecodec.index`)

@@ -52,15 +52,37 @@ def test_types_exports_are_written_out():
     assert [n for n in listed if not hasattr(scalecodec, n)] == []
 
 
-def _imports(path: pathlib.Path) -> set:
+def _imports(name: str, path: pathlib.Path) -> set:
+    """The package's modules (and names of them) that module ``name`` imports;
+    the package imports itself relatively (its name is the one it was
+    imported under)."""
+    root = PACKAGE.name
+    own_package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     out = set()
     for node in ast.parse(path.read_text()).body:
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("scalecodec"):
-            out.add(node.module)
-            out.update(f"{node.module}.{a.name}" for a in node.names)
+        if isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                base = own_package[:len(own_package) - node.level + 1]
+                module = ".".join(base + ([module] if module else []))
+            if module == root or module.startswith(root + "."):
+                out.add(module)
+                out.update(f"{module}.{a.name}" for a in node.names)
         elif isinstance(node, ast.Import):
-            out.update(a.name for a in node.names if a.name.startswith("scalecodec"))
+            out.update(a.name for a in node.names if a.name.split(".")[0] in (root, "scalecodec"))
     return out
+
+
+def test_package_imports_itself_relatively():
+    """A module importing ``scalecodec.x`` by name would get another
+    distribution's module where that one is the interpreter's scalecodec,
+    and one importing ``ferroscale.x`` a second copy of the package's
+    modules where ferroscale's is."""
+    for name, path in _modules().items():
+        for node in ast.parse(path.read_text()).body:
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else \
+                [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            assert not [n for n in names if n.split(".")[0] in ("scalecodec", "ferroscale")], name
 
 
 def _modules() -> dict:
@@ -83,7 +105,8 @@ def test_no_imports_inside_functions():
 def test_modules_import_one_way():
     mods = _modules()
     # the package itself imports everything; below it, edges must not loop
-    graph = {m: {i for i in _imports(p) if i in mods and i != "scalecodec"} for m, p in mods.items() if m != "scalecodec"}
+    root = PACKAGE.name
+    graph = {m: {i for i in _imports(m, p) if i in mods and i != root} for m, p in mods.items() if m != root}
     state = {}
 
     def visit(m, path):
@@ -105,7 +128,9 @@ def test_every_public_class_is_usable_as_a_type(tmp_path):
     (a class made at run time by a call is "not valid as a type" to mypy).
     Checked by running mypy over an annotation with each of them."""
     names = [n for n in types.__all__ if isinstance(getattr(types, n), type)]
-    source = "from scalecodec import types\n\n" + "".join(
+    # type checkers read the package under its own name (``scalecodec`` is a
+    # name the start-up hook gives it at run time)
+    source = "from ferroscale import types\n\n" + "".join(
         f"def use_{i}(x: types.{n}) -> None: ...\n" for i, n in enumerate(names))
     snippet = tmp_path / "annotations.py"
     snippet.write_text(source)

@@ -1,7 +1,7 @@
 //! `cargo xtask …`: the developer's commands.
 //!
 //! - `test`: everything CI runs (format, lints, Rust tests, Python module and suites).
-//! - `presets`: fetch the py-scale-codec presets into `python/python/scalecodec/type_registry/`.
+//! - `presets`: fetch the py-scale-codec presets into `python/python/ferroscale/type_registry/`.
 //! - `generate --chain NAME | --metadata FILE [--name NAME] | --url URL --name NAME`: runtime types (codegen).
 //! - `cycles`: no import cycles between the modules of any crate.
 //! - `docs [FILE…]`: run every command and program README.md and docs/ show, and compare their output.

@@ -1,5 +1,5 @@
 //! `cargo xtask presets`: puts py-scale-codec 1.2.12's type-registry presets
-//! in `python/python/scalecodec/type_registry/` (gitignored), where the
+//! in `python/python/ferroscale/type_registry/` (gitignored), where the
 //! Python package carries them and the Rust tests read them. The fetch
 //! (pinned wheel, sha256-checked files) is `ferroscale-presets-fetch`, which
 //! the build script of `ferroscale-python` runs too.
@@ -10,7 +10,7 @@ use crate::workspace::workspace_root;
 
 /// Where the presets go.
 pub(crate) fn presets_dir() -> PathBuf {
-    workspace_root().join("python/python/scalecodec/type_registry")
+    workspace_root().join("python/python/ferroscale/type_registry")
 }
 
 /// Makes sure every preset is in place with its pinned checksum (the wheel

@@ -1,7 +1,8 @@
 //! The Python side of `cargo xtask test`: a venv with maturin and pytest (and
 //! pyarrow, dask's `distributed` and pyspark for the columnar tests), the
-//! `scalecodec` module built from `python/` and installed as users get it,
-//! our pytest suite, and py-scale-codec 1.2.12's own suite run against the
+//! `ferroscale` wheel built from `python/` and installed as users get it
+//! (the same wheel `test_coexistence.py` installs beside py-scale-codec and
+//! cyscale in fresh venvs), our pytest suite, and py-scale-codec 1.2.12's own suite run against the
 //! module under a ratchet.
 //!
 //! The ratchet: `python/compat/known-failures.txt` lists the reference-suite
@@ -15,7 +16,7 @@
 //! pin py-scale-codec's behaviour rather than ours.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::workspace::{run_step, workspace_root};
@@ -23,9 +24,13 @@ use crate::workspace::{run_step, workspace_root};
 /// The list of reference-suite tests known not to pass yet.
 const KNOWN_FAILURES: &str = "python/compat/known-failures.txt";
 /// The presets the wheel must carry (`cargo xtask presets` puts them there).
-const PRESETS: &str = "python/python/scalecodec/type_registry";
+const PRESETS: &str = "python/python/ferroscale/type_registry";
 /// Tests that also run on py-scale-codec 1.2.12.
 const PINNED_TESTS: &str = "python/pinned-tests";
+/// Where `cargo xtask test` builds the wheel it installs (under cargo's target folder).
+const TEST_WHEEL_DIR: &str = "python-test-wheel";
+/// The variable through which test_coexistence.py finds that wheel.
+const WHEEL_ENV_VAR: &str = "FERROSCALE_WHEEL";
 /// The script that runs py-scale-codec 1.2.12's suite against an interpreter's `scalecodec`.
 const COMPAT_SUITE: &str = "../shared/compat/pyscalecodec-suite";
 
@@ -78,11 +83,25 @@ pub(crate) fn test() -> Result<(), String> {
         ));
     }
     let py = venv_python()?;
+    let wheel = build_wheel(&py)?;
+    let wheel_s = wheel.to_string_lossy();
+    // --force-reinstall: the version does not change from build to build
     run_step(
-        "build scalecodec module from python/",
+        "install the wheel into .venv",
         &py,
-        &["-m", "pip", "install", "--quiet", "./python"],
+        &[
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--force-reinstall",
+            "--no-deps",
+            &wheel_s,
+        ],
     )?;
+    // test_coexistence.py installs the same wheel beside py-scale-codec and
+    // cyscale in fresh venvs (building it once serves both)
+    std::env::set_var(WHEEL_ENV_VAR, &*wheel_s);
     // What a type checker reads must be what the module is: every name,
     // signature and class of the installed extension against `_core.pyi`,
     // then the package's Python against those stubs.
@@ -94,7 +113,7 @@ pub(crate) fn test() -> Result<(), String> {
             "mypy.stubtest",
             "--mypy-config-file",
             "python/mypy.ini",
-            "scalecodec._core",
+            "ferroscale._core",
         ],
     )?;
     run_step(
@@ -105,7 +124,8 @@ pub(crate) fn test() -> Result<(), String> {
             "mypy",
             "--config-file",
             "python/mypy.ini",
-            "python/python/scalecodec",
+            "python/python/ferroscale",
+            "python/python/_ferroscale_scalecodec.py",
         ],
     )?;
     run_step(
@@ -127,6 +147,35 @@ pub(crate) fn test() -> Result<(), String> {
     )?;
     tests_against_reference()?;
     compat_suite(&py, KNOWN_FAILURES)
+}
+
+/// Builds the wheel from `python/` (as `pip install ./python` would, with
+/// the venv's maturin) into a folder of its own, and returns its path.
+fn build_wheel(py: &str) -> Result<PathBuf, String> {
+    let out = crate::workspace::target_dir().join(TEST_WHEEL_DIR);
+    // one wheel in the folder: the one just built
+    let _ = std::fs::remove_dir_all(&out);
+    let maturin = Path::new(py).with_file_name("maturin");
+    let out_s = out.to_string_lossy();
+    run_step(
+        "build the wheel from python/",
+        &maturin.to_string_lossy(),
+        &[
+            "build",
+            "--release",
+            "-m",
+            "python/Cargo.toml",
+            "-i",
+            py,
+            "-o",
+            &out_s,
+        ],
+    )?;
+    std::fs::read_dir(&out)
+        .map_err(|e| format!("cannot read {out_s}: {e}"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "whl"))
+        .ok_or_else(|| format!("maturin left no wheel in {out_s}"))
 }
 
 /// Runs the non-`extension` tests of `python/pinned-tests` on py-scale-codec 1.2.12.

@@ -38,6 +38,8 @@ const BUILD_REQUIREMENTS: [&str; 2] = ["maturin>=1.7,<2", "pip"];
 const MANIFEST: &str = "python/Cargo.toml";
 /// The distribution's name on PyPI.
 const DIST: &str = "ferroscale";
+/// The files at the top of every wheel that decide what `import scalecodec` gives.
+const HOOK_FILES: [&str; 2] = ["_ferroscale_scalecodec.py", "ferroscale_scalecodec.pth"];
 
 /// `cargo xtask wheels`.
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
@@ -125,7 +127,7 @@ fn build(out: &Path) -> Result<(), String> {
 /// and the sdist beside the module it builds, and an interpreter would
 /// import whichever it finds first.
 fn refuse_stray_modules() -> Result<(), String> {
-    let package = crate::workspace::workspace_root().join("python/python/scalecodec");
+    let package = crate::workspace::workspace_root().join("python/python/ferroscale");
     let stray: Vec<String> = read_dir(&package)?
         .iter()
         .filter_map(|p| p.file_name()?.to_str().map(str::to_owned))
@@ -350,7 +352,8 @@ fn import_check_other_versions(out: &Path, venvs: &Path, smoke: &str) -> Result<
     Ok(())
 }
 
-/// Every wheel's tag and files: the compiled module and the 20 presets.
+/// Every wheel's tag and files: the compiled module, the 20 presets and the
+/// start-up hook.
 fn inspect(out: &Path) -> Result<(), String> {
     let mut problems = Vec::new();
     for wheel in ours(out)? {
@@ -369,17 +372,25 @@ fn inspect(out: &Path) -> Result<(), String> {
             .lines()
             .filter_map(|l| l.split_whitespace().next())
             .filter(|f| {
-                f.starts_with("scalecodec/_core.") && (f.ends_with(".so") || f.ends_with(".pyd"))
+                f.starts_with("ferroscale/_core.") && (f.ends_with(".so") || f.ends_with(".pyd"))
             })
             .count();
         let presets = listing
             .lines()
-            .filter(|l| l.contains("scalecodec/type_registry/") && l.contains(".json"))
+            .filter(|l| l.contains("ferroscale/type_registry/") && l.contains(".json"))
             .count();
-        eprintln!("  {name}: {modules} extension module, {presets} presets");
+        // the start-up hook that makes `import scalecodec` give the package
+        // (python/python/_ferroscale_scalecodec.py), at the wheel's top
+        let files: Vec<&str> = listing
+            .lines()
+            .filter_map(|l| l.split_whitespace().next())
+            .collect();
+        let hook = HOOK_FILES.iter().all(|h| files.contains(h));
+        eprintln!("  {name}: {modules} extension module, {presets} presets, start-up hook: {hook}");
         if !name.contains(MANYLINUX)
             || modules != 1
             || presets != ferroscale_presets_fetch::FILES.len()
+            || !hook
         {
             problems.push(name.to_owned());
         }

@@ -5,7 +5,7 @@
 //!
 //! The 20 presets shipped in the `scalecodec` 1.2.12 wheel are not part of
 //! this repository: `cargo xtask presets` fetches the pinned wheel from PyPI,
-//! checks its sha256 and extracts them to `python/python/scalecodec/type_registry/`
+//! checks its sha256 and extracts them to `python/python/ferroscale/type_registry/`
 //! (where the Python package carries them). They are found at run time,
 //! never through a path compiled into this crate: a folder given explicitly
 //! ([`Preset::named_in`], `Registry::with_presets_from`), else
@@ -76,7 +76,7 @@ pub fn set_presets_dir(dir: impl Into<PathBuf>) {
 /// Where to get the presets, said by every error that could not find them.
 const WHERE: &str = "set FERROSCALE_PRESETS_DIR to a folder holding py-scale-codec 1.2.12's \
      type_registry/*.json, or call ferroscale_dynamic::preset::set_presets_dir(folder) \
-     (`cargo xtask presets` extracts them to python/python/scalecodec/type_registry/ of a \
+     (`cargo xtask presets` extracts them to python/python/ferroscale/type_registry/ of a \
      ferroscale checkout; `pip download scalecodec==1.2.12` has them under \
      scalecodec/type_registry/)";
 

@@ -8,6 +8,8 @@
 //! a `_fast_node`: Rust then decodes and encodes its objects without
 //! calling Python.
 
+use std::sync::OnceLock;
+
 use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -44,7 +46,7 @@ pub(crate) fn make_class<'py>(
         // a class of the package's own for this type string, bound to `config`
         let attrs = PyDict::new(py);
         attrs.set_item(intern!(py, "_runtime_config"), config)?;
-        attrs.set_item(intern!(py, "__module__"), MADE_CLASSES_MODULE)?;
+        attrs.set_item(intern!(py, "__module__"), made_classes_module())?;
         let name = own.getattr(intern!(py, "__name__"))?;
         return py
             .get_type::<PyType>()
@@ -65,8 +67,12 @@ pub(crate) fn make_class<'py>(
 }
 
 /// The module the classes made for type strings name as theirs (as
-/// py-scale-codec's, made in its `base`), not the caller's.
-const MADE_CLASSES_MODULE: &str = "scalecodec.base";
+/// py-scale-codec's, made in its `base`), not the caller's: the package's
+/// `base` under the name the package was imported as.
+fn made_classes_module() -> &'static str {
+    static MODULE: OnceLock<String> = OnceLock::new();
+    MODULE.get_or_init(|| format!("{}.base", crate::package::name::package()))
+}
 
 /// The configuration's Rust registry.
 fn registry_of<'py>(config: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyRegistry>> {
@@ -102,7 +108,7 @@ fn class_for_node<'py>(
         None => crate::package::catalogue::scale_class(py, fallback)?,
     };
     let attrs = PyDict::new(py);
-    attrs.set_item(intern!(py, "__module__"), MADE_CLASSES_MODULE)?;
+    attrs.set_item(intern!(py, "__module__"), made_classes_module())?;
     attrs.set_item(intern!(py, "type_string"), type_string)?;
     attrs.set_item(intern!(py, "_runtime_config"), config)?;
     attrs.set_item(intern!(py, "_node"), idx)?;

@@ -170,7 +170,7 @@ impl PySpecDecoder {
     /// Pickles as the metadata and settings; the registry is rebuilt lazily.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let restore = py
-            .import("scalecodec._core")?
+            .import(format!("{}._core", crate::package::name::package()))?
             .getattr("restore_spec_decoder")?;
         (
             restore,

@@ -747,7 +747,7 @@ const PRIMITIVES: [&str; 21] = [
 
 /// `RuntimeConfiguration()`: the shared default configuration.
 fn default_config(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    py.import(intern!(py, "scalecodec.base"))?
+    crate::package::name::import(py, "base")?
         .getattr(intern!(py, "RuntimeConfiguration"))?
         .call0()
 }

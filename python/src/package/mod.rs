@@ -1,6 +1,6 @@
-//! The installed Python package as Rust sees it: the class tables it
-//! registers on import ([`catalogue`]) and whether its files are all ours
-//! ([`ownership`]).
+//! The installed Python package as Rust sees it: the name it was imported
+//! under ([`name`]) and the class tables it registers on import
+//! ([`catalogue`]).
 
 pub mod catalogue;
-pub mod ownership;
+pub mod name;

@@ -20,7 +20,7 @@ impl ScaleObject {
             drop(this);
             let type_string = slf.getattr(intern!(py, "type_string"))?;
             let args = origin.get().remake_args(py, value, type_string, config)?;
-            let remake = py.import("scalecodec._core")?.getattr("typed_part")?;
+            let remake = crate::package::name::import(py, "_core")?.getattr("typed_part")?;
             let attrs = slf
                 .getattr(intern!(py, "__dict__"))?
                 .cast_into::<PyDict>()?
@@ -44,7 +44,7 @@ impl ScaleObject {
         };
         let config = opt(py, &this.runtime_config);
         drop(this);
-        let restore = py.import("scalecodec._core")?.getattr("restore_object")?;
+        let restore = crate::package::name::import(py, "_core")?.getattr("restore_object")?;
         let type_string = slf.getattr(intern!(py, "type_string"))?;
         (restore, (type_string, data, config)).into_pyobject(py)
     }

@@ -12,7 +12,7 @@ A fixed-point value comes in one of two shapes:
 from decimal import Decimal
 from typing import Any, Mapping, TypedDict, Union
 
-from scalecodec._core import next_power_of_two, trailing_zeros  # noqa: F401
+from .._core import next_power_of_two, trailing_zeros  # noqa: F401
 
 __all__ = ["trailing_zeros", "next_power_of_two", "FixedPoint", "FixedPointV2", "fixed_to_float",
            "fixed_to_decimal"]

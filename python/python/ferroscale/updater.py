@@ -2,7 +2,7 @@
 time. This package ships pinned presets inside the wheel instead; updating
 them is a build step (``cargo xtask presets``), so the function here only
 reports where the presets come from."""
-from scalecodec.type_registry import _HERE, ONLINE_BASE_URL, SUPPORTED_TYPE_REGISTRY_PRESETS  # noqa: F401
+from .type_registry import _HERE, ONLINE_BASE_URL, SUPPORTED_TYPE_REGISTRY_PRESETS  # noqa: F401
 
 __all__ = ["update_type_registries"]
 

@@ -21,10 +21,21 @@ import threading
 import types as _types
 from typing import Any, Dict, Optional, Set, Type
 
-from scalecodec import _core
-from scalecodec.constants import ScaleValue
-from scalecodec.constants import TYPE_DECOMP_MAX_RECURSIVE  # noqa: F401 (py-scale-codec exports it here too)
-from scalecodec.exceptions import InvalidScaleTypeValueException, RemainingScaleBytesNotEmptyException
+from . import _core
+from .constants import ScaleValue
+from .constants import TYPE_DECOMP_MAX_RECURSIVE  # noqa: F401 (py-scale-codec exports it here too)
+from .exceptions import InvalidScaleTypeValueException, RemainingScaleBytesNotEmptyException
+
+# The name this package was imported under: ``scalecodec`` when it is the
+# interpreter's scalecodec, ``ferroscale`` beside another one (see
+# ``_ferroscale_scalecodec``). The package's own classes and the classes Rust
+# makes per type string live in its modules; users' classes elsewhere.
+_PACKAGE = __name__.rpartition(".")[0]
+
+
+def _own_module(module: str) -> bool:
+    """Whether ``module`` (a class's ``__module__``) is one of this package's."""
+    return module == _PACKAGE or module.startswith(_PACKAGE + ".")
 
 # The Rust engine reads the core preset's metadata definitions from the
 # presets this package ships, wherever the wheel was unpacked.
@@ -211,7 +222,7 @@ class ScaleDecoder(_core.ScaleObject):
             _BY_CLASS_NAME.setdefault(cls.__name__, cls)
         _BY_KIND.update(dict.fromkeys(kinds, cls))
         _BY_TYPE_STRING.update(dict.fromkeys(names, cls))
-        if "_runtime_config" not in cls.__dict__ and not cls.__module__.startswith("scalecodec"):
+        if "_runtime_config" not in cls.__dict__ and not _own_module(cls.__module__):
             _DECLARED[cls.__name__.lower()] = cls
 
     def __init__(self, data: Optional[ScaleBytes] = None, sub_type: Optional[str] = None,

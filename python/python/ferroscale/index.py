@@ -35,7 +35,7 @@ import json
 import os
 import time
 
-from scalecodec._core import (  # noqa: F401
+from ._core import (  # noqa: F401
     ArrowTable,
     IndexBatch,
     SpecDecoder,

@@ -2,8 +2,8 @@
 computed by the Rust core with py-scale-codec 1.2.12's signatures: keys as
 hex strings (with or without ``0x``) or bytes; decoded keys as hex without
 ``0x``."""
-from scalecodec.base import RuntimeConfiguration, ScaleBytes  # noqa: F401 (py-scale-codec exports them here too)
-from scalecodec._core import (  # noqa: F401
+from ..base import RuntimeConfiguration, ScaleBytes  # noqa: F401 (py-scale-codec exports them here too)
+from .._core import (  # noqa: F401
     get_ss58_format,
     is_valid_ss58_address,
     ss58_decode,

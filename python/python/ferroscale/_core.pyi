@@ -1,4 +1,4 @@
-"""Type stubs for ``scalecodec._core``, the Rust half of the package: every
+"""Type stubs for ``ferroscale._core`` (``scalecodec._core`` when it is the interpreter's scalecodec), the Rust half of the package: every
 name the extension module exports."""
 import os
 from typing import Any, Callable, ClassVar, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, final
@@ -57,7 +57,6 @@ __all__ = [
     "ValueDecoder",
     "VariantView",
     "block_ranges",
-    "check_ownership",
     "check_type_def",
     "convert_type_string",
     "decode_blocks",
@@ -766,6 +765,3 @@ def index_decoder_stats() -> Dict[str, Dict[int, int]]:
 def restore_spec_decoder(metadata: bytes, ss58_format: Optional[int], spec_version: int) -> SpecDecoder:
     """Unpickles a SpecDecoder (lazily built)."""
 
-def check_ownership(package_dir: str) -> None:
-    """Raises ``ImportError`` when the package folder holds another distribution's compiled modules; warns
-    (``RuntimeWarning``) when other distributions or ``scalecodec`` packages claim it."""

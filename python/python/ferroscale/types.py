@@ -11,9 +11,9 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, List, Optional, Union
 
-from scalecodec import _core
-from scalecodec._core import TypeKind as K
-from scalecodec.base import (
+from . import _core
+from ._core import TypeKind as K
+from .base import (
     RuntimeConfiguration,
     RuntimeConfigurationObject,
     ScaleBytes,
@@ -21,12 +21,13 @@ from scalecodec.base import (
     ScalePrimitive,
     ScaleType,
     _Part,
+    _own_module,
     _user_definition,
 )
-from scalecodec.constants import TYPE_DECOMP_MAX_RECURSIVE
-from scalecodec.utils.math import next_power_of_two, trailing_zeros
-from scalecodec.utils.ss58 import is_valid_ss58_address, ss58_decode, ss58_decode_account_index, ss58_encode
-from scalecodec.exceptions import (  # noqa: F401 (py-scale-codec exports them here too)
+from .constants import TYPE_DECOMP_MAX_RECURSIVE
+from .utils.math import next_power_of_two, trailing_zeros
+from .utils.ss58 import is_valid_ss58_address, ss58_decode, ss58_decode_account_index, ss58_encode
+from .exceptions import (  # noqa: F401 (py-scale-codec exports them here too)
     InvalidScaleTypeValueException,
     MetadataCallFunctionNotFound,
     RemainingScaleBytesNotEmptyException,
@@ -69,7 +70,7 @@ class _DefinedTypeString:
     names_its_class = True
 
     def __get__(self, obj: Any, cls: type) -> Optional[str]:
-        if cls.__module__.startswith("scalecodec") or _user_definition(cls) is None:
+        if _own_module(cls.__module__) or _user_definition(cls) is None:
             return None
         if obj is not None:
             try:
