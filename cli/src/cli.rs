@@ -210,9 +210,9 @@ pub(crate) struct IndexArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) source: Option<PathBuf>,
     /// A node (`ws://…` or `http://…`) to fetch the range from (needs
-    /// `--from` and `--to`); each runtime's metadata is fetched once into
-    /// the metadata folder.
-    #[arg(long, value_name = "URL", requires_all = ["from", "to"])]
+    /// `--from`, and `--to` or `--follow`); each runtime's metadata is
+    /// fetched once into the metadata folder.
+    #[arg(long, value_name = "URL", requires = "from")]
     pub(crate) url: Option<String>,
     /// Blocks fetched from the node at the same time.
     #[arg(long, value_name = "N", default_value_t = 8)]
@@ -226,6 +226,14 @@ pub(crate) struct IndexArgs {
     /// change); by default a range stops at the head with an error.
     #[arg(long)]
     pub(crate) unfinalized: bool,
+    /// Follow the chain from `--from` on: each partition is written once
+    /// the finalized head has passed it, until Ctrl-C or SIGTERM, which
+    /// stop it between partitions (a restart resumes).
+    #[arg(long, requires_all = ["url", "from"], conflicts_with_all = ["to", "unfinalized"])]
+    pub(crate) follow: bool,
+    /// With `--follow`: seconds between two looks at the finalized head.
+    #[arg(long, value_name = "SECONDS", default_value_t = 6.0)]
+    pub(crate) poll: f64,
     /// Seconds one request may wait for its answer.
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub(crate) timeout: u64,

@@ -496,5 +496,52 @@ fn index_from_a_node() {
     // --url without a range is a usage error.
     let r = run(&["index", "--url", &url, "--out", out.to_str().unwrap()]);
     assert_eq!(r.status.code(), Some(2));
+
+    // --follow: every whole partition the finalized head (115) has passed,
+    // then waiting for more until SIGTERM, which stops it cleanly with the
+    // summary; started again, it resumes with nothing left to do.
+    let followed = dir.join("followed");
+    let follow = || {
+        let child = Command::new(env!("CARGO_BIN_EXE_ferroscale"))
+            .args([
+                "index", "--url", &url, "--from", "101", "--follow", "--poll", "0.05",
+            ])
+            .args(["--partition-blocks", "5", "--json", "--out"])
+            .arg(&followed)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("follow");
+        let done = followed.join("_manifest").join("blocks_110_114.json");
+        let started = std::time::Instant::now();
+        while !done.exists() && started.elapsed() < std::time::Duration::from_secs(30) {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let term = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(term.success());
+        let out = child.wait_with_output().expect("follow ends");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("JSON summary")
+    };
+    let first = follow();
+    assert_eq!(
+        (first["blocks"].as_u64(), first["partitions"].as_u64()),
+        (Some(14), Some(3)),
+        "{first}"
+    );
+    let again = follow();
+    assert_eq!(
+        (again["blocks"].as_u64(), again["skipped_blocks"].as_u64()),
+        (Some(0), Some(14)),
+        "{again}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,8 +11,9 @@ use arrow_array::{Array, UInt64Array};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ProjectionMask;
 
+use crate::layout::partition_path;
 use crate::manifest::{unlisted_files, Entry, Manifest};
-use crate::partition::{partition_path, Gaps};
+use crate::partition::Gaps;
 use crate::tables::Table;
 
 /// What [`check`] found.

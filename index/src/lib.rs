@@ -38,6 +38,9 @@ pub mod allocator;
 pub mod block;
 pub mod check;
 pub mod columns;
+#[cfg(feature = "rpc")]
+pub mod follow;
+pub mod layout;
 pub mod line_index;
 pub mod manifest;
 pub mod metadata_dir;

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::partition::{block_ranges, partition_path, temp_path};
+use crate::layout::{block_ranges, partition_path, temp_path};
 use crate::tables::Table;
 
 /// The manifest's folder under the output folder.

@@ -28,6 +28,8 @@ use parquet::format::SortingColumn;
 use parquet::schema::types::ColumnPath;
 use rayon::prelude::*;
 
+use crate::layout::temp_path;
+pub use crate::layout::{block_ranges, partition_end, partition_path};
 use crate::manifest::{self, Entry, FileEntry};
 use crate::tables::{Table, Tables};
 
@@ -50,42 +52,6 @@ impl fmt::Display for WriteError {
 }
 
 impl std::error::Error for WriteError {}
-
-/// The last block of the partition that starts at `first`: partitions are
-/// `width` block numbers wide (blocks `k·w ..= k·w + w − 1`), cut at `to`.
-/// `width` must be at least 1.
-pub fn partition_end(first: u64, width: u64, to: u64) -> u64 {
-    (first - first % width).saturating_add(width - 1).min(to)
-}
-
-/// The partitions of blocks `first..=last`, `width` block numbers wide:
-/// `(first, last)` pairs, in order (none for an empty range or a zero width).
-pub fn block_ranges(first: u64, last: u64, width: u64) -> Vec<(u64, u64)> {
-    let mut ranges = Vec::new();
-    let mut start = first;
-    while width > 0 && start <= last {
-        let end = partition_end(start, width, last);
-        ranges.push((start, end));
-        match end.checked_add(1) {
-            Some(next) => start = next,
-            None => break,
-        }
-    }
-    ranges
-}
-
-/// The file of `table` for blocks `first..=last` under `out`.
-pub fn partition_path(out: &Path, table: Table, first: u64, last: u64) -> PathBuf {
-    out.join(table.name())
-        .join(format!("blocks_{first}_{last}.parquet"))
-}
-
-/// The hidden name a partition's file of `table` is written under before
-/// it is renamed into place.
-pub(crate) fn temp_path(out: &Path, table: Table, first: u64, last: u64) -> PathBuf {
-    out.join(table.name())
-        .join(format!(".blocks_{first}_{last}.parquet.tmp"))
-}
 
 /// Writes the tables of blocks `first..=last` as one partition and records
 /// it in the manifest (the rows of the tables that have a pallet and a name

@@ -232,3 +232,63 @@ fn unfinalized_blocks_are_indexed_only_when_asked_and_then_marked() {
     assert_eq!(finalized, expected);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn follow_mode_writes_each_partition_once_the_head_passes_it() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = temp_dir("chain-follow");
+    let out = dir.join("out");
+    // The head starts at 103 and moves one block on every 40 ms, to 115.
+    let server = node()
+        .unfinalized(12)
+        .finalize_every(Duration::from_millis(40))
+        .start()
+        .expect("node");
+    let client = BlockingClient::connect(&server.ws_url()).expect("connect");
+    let rpc = RpcOptions {
+        from: 101,
+        to: 0,
+        partition_blocks: 5,
+        out: out.clone(),
+        metadata_dir: out.join("metadata"),
+        range: RangeOptions::default(),
+        unfinalized: false,
+    };
+    let mut options = Options::new(&out);
+    options.partition_blocks = 5;
+    let stop = AtomicBool::new(false);
+    let mut seen = Vec::new();
+    let summary = std::thread::scope(|scope| {
+        // Stops the run once the partition 110–114 is in the manifest (or
+        // after 20 s, which fails the test below).
+        scope.spawn(|| {
+            let done = out.join("_manifest").join("blocks_110_114.json");
+            let started = std::time::Instant::now();
+            while !done.exists() && started.elapsed() < Duration::from_secs(20) {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            stop.store(true, Ordering::Relaxed);
+        });
+        ferroscale_index::follow::follow(
+            &client,
+            &rpc,
+            &mut Decoders::with_metadata_dir(out.join("metadata"), None),
+            &options,
+            Duration::from_millis(20),
+            &stop,
+            &mut |p| seen.push(p.last_block),
+        )
+    })
+    .expect("follow");
+    // Partitions as the head passed them, never one before it was whole:
+    // block 115 (of partition 115–119) is not written.
+    assert_eq!(summary.blocks, 14, "{summary}");
+    let partitions: Vec<_> = ferroscale_index::Manifest::scan(&out)
+        .unwrap()
+        .partitions()
+        .collect();
+    assert_eq!(partitions, [(101, 104), (105, 109), (110, 114)]);
+    assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
+    assert!(check(&out, Some((101, 114)), Gaps::Refused).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}

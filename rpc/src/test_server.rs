@@ -120,6 +120,8 @@ pub struct TestNode {
     fork: Option<u64>,
     /// A block whose header names a parent that is not its parent.
     broken_parent: Option<u64>,
+    /// How often the finalized head moves one block on (`None`: it stays).
+    finalize_every: Option<Duration>,
 }
 
 /// A BABE pre-runtime digest log, as a relay chain's block carries: a
@@ -167,6 +169,7 @@ impl TestNode {
             unfinalized: 0,
             fork: None,
             broken_parent: None,
+            finalize_every: None,
         }
     }
 
@@ -224,6 +227,14 @@ impl TestNode {
     /// names the one before them; default: every block is final).
     pub fn unfinalized(mut self, blocks: u64) -> TestNode {
         self.unfinalized = blocks;
+        self
+    }
+
+    /// Moves the finalized head one block on every `interval` (from where
+    /// [`TestNode::unfinalized`] puts it at the start, up to the best
+    /// block), as a live chain's does.
+    pub fn finalize_every(mut self, interval: Duration) -> TestNode {
+        self.finalize_every = Some(interval);
         self
     }
 
@@ -325,6 +336,8 @@ struct State {
     by_hash: HashMap<Hash, usize>,
     counts: Mutex<HashMap<String, u64>>,
     failures: Mutex<HashMap<String, u32>>,
+    /// When the node started (the finalized head moves from then).
+    started: std::time::Instant,
 }
 
 impl State {
@@ -355,6 +368,7 @@ impl State {
             by_hash,
             counts: Mutex::new(HashMap::new()),
             failures: Mutex::new(HashMap::new()),
+            started: std::time::Instant::now(),
         }
     }
 
@@ -438,7 +452,11 @@ impl State {
             "chain_getFinalizedHead" => {
                 let last = self.hashes.len().saturating_sub(1);
                 let unfinalized = usize::try_from(self.node.unfinalized).unwrap_or(usize::MAX);
-                let i = last.saturating_sub(unfinalized);
+                let moved = self.node.finalize_every.map_or(0, |every| {
+                    let steps = self.started.elapsed().as_nanos() / every.as_nanos().max(1);
+                    usize::try_from(steps).unwrap_or(usize::MAX)
+                });
+                let i = last.saturating_sub(unfinalized.saturating_sub(moved));
                 Ok(self.hashes.get(i).map_or(Value::Null, |h| Self::hex(h)))
             }
             "state_getStorage" => {

@@ -295,8 +295,28 @@ fn malformed_answers_are_errors() {
             "not 0x-prefixed",
         ),
         (
-            json!({"block": {"header": {"number": "0x1", "parentHash": format!("0x{}", "00".repeat(32))}, "extrinsics": [7]}}),
+            json!({"block": {"header": {"number": "0x1", "parentHash": format!("0x{}", "00".repeat(32))}, "extrinsics": []}}),
+            "no `stateRoot` field",
+        ),
+        (
+            json!({"block": {"header": {
+                "number": "0x1",
+                "parentHash": format!("0x{}", "00".repeat(32)),
+                "stateRoot": format!("0x{}", "00".repeat(32)),
+                "extrinsicsRoot": format!("0x{}", "00".repeat(32)),
+                "digest": {"logs": ["0x06"]},
+            }, "extrinsics": [7]}}),
             "extrinsic 0 is not a string",
+        ),
+        (
+            json!({"block": {"header": {
+                "number": "0x1",
+                "parentHash": format!("0x{}", "00".repeat(32)),
+                "stateRoot": format!("0x{}", "00".repeat(32)),
+                "extrinsicsRoot": format!("0x{}", "00".repeat(32)),
+                "digest": {"logs": [7]},
+            }, "extrinsics": []}}),
+            "digest log 0",
         ),
     ] {
         let server = TestNode::new(runtime(&[V14]))

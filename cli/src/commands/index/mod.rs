@@ -9,6 +9,8 @@ mod progress;
 use std::fs::File;
 use std::io::{BufReader, IsTerminal as _};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use ferroscale_index::rpc_source::{RpcBlocks, RpcOptions};
 use ferroscale_index::source::{in_range, JsonLines};
@@ -79,25 +81,42 @@ pub(crate) fn run(args: &IndexArgs, pretty: bool) -> Result<String, String> {
             };
             let client =
                 BlockingClient::connect_with(url, config).map_err(|e| format!("{url}: {e}"))?;
-            let source = RpcBlocks::new(
-                &client,
-                RpcOptions {
-                    from: args.from.unwrap_or(0),
-                    to: args.to.unwrap_or(0),
-                    partition_blocks: args.partition_blocks,
-                    out: out.to_path_buf(),
-                    metadata_dir: dir,
-                    range: RangeOptions {
-                        concurrency: args.concurrency.max(1),
-                        retry: RetryPolicy {
-                            max_attempts: args.retries.saturating_add(1),
-                            ..RetryPolicy::default()
-                        },
-                        ..RangeOptions::default()
+            let rpc = RpcOptions {
+                from: args.from.unwrap_or(0),
+                to: args.to.unwrap_or(0),
+                partition_blocks: args.partition_blocks,
+                out: out.to_path_buf(),
+                metadata_dir: dir,
+                range: RangeOptions {
+                    concurrency: args.concurrency.max(1),
+                    retry: RetryPolicy {
+                        max_attempts: args.retries.saturating_add(1),
+                        ..RetryPolicy::default()
                     },
-                    unfinalized: args.unfinalized,
+                    ..RangeOptions::default()
                 },
-            );
+                unfinalized: args.unfinalized,
+            };
+            if args.follow {
+                let stop = stop_on_signals();
+                let poll = std::time::Duration::from_secs_f64(args.poll.clamp(0.05, 3600.0));
+                let followed = ferroscale_index::follow::follow(
+                    &client,
+                    &rpc,
+                    &mut decoders,
+                    &options,
+                    poll,
+                    &stop,
+                    &mut |p| reporter.update(p),
+                );
+                reporter.finish();
+                let summary = followed.map_err(|e| format!("{url}: {e}"))?;
+                return Ok(render(&summary, args, pretty));
+            }
+            if args.to.is_none() {
+                return Err("give --to B, or --follow".into());
+            }
+            let source = RpcBlocks::new(&client, rpc);
             // Partitions the source found finished were never fetched:
             // they count as skipped, in the progress line and the summary.
             let skipped = source.skipped();
@@ -122,12 +141,48 @@ pub(crate) fn run(args: &IndexArgs, pretty: bool) -> Result<String, String> {
         _ => Err("give --source FILE or --url URL".to_string()),
     };
     reporter.finish();
-    let summary = summary?;
-    Ok(if args.json {
-        crate::output::json(&summary_value(&summary), pretty)
+    Ok(render(&summary?, args, pretty))
+}
+
+/// The summary as the command prints it: a line, or JSON with `--json`.
+fn render(summary: &Summary, args: &IndexArgs, pretty: bool) -> String {
+    if args.json {
+        crate::output::json(&summary_value(summary), pretty)
     } else {
         summary.to_string()
-    })
+    }
+}
+
+/// A flag set by Ctrl-C or SIGTERM, which `--follow` reads between
+/// partitions: it then stops with every partition written whole.
+fn stop_on_signals() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    std::thread::spawn(move || {
+        let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .build()
+        else {
+            return;
+        };
+        runtime.block_on(async {
+            #[cfg(unix)]
+            {
+                use tokio::signal::unix::{signal, SignalKind};
+                let Ok(mut term) = signal(SignalKind::terminate()) else {
+                    return;
+                };
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            #[cfg(not(unix))]
+            let _ = tokio::signal::ctrl_c().await;
+        });
+        flag.store(true, Ordering::Relaxed);
+    });
+    stop
 }
 
 /// The runtimes given: `--metadata` files now, the metadata folder
