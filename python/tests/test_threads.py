@@ -95,3 +95,56 @@ def test_registry_changed_while_another_thread_decodes():
     values, changed = run_both(decoder, changer)
     assert changed
     assert all(v in (rendered[0], rendered[42]) for v in values)
+
+
+def test_sixteen_threads_share_one_configuration():
+    """Sixteen threads on one RuntimeConfigurationObject and its loaded
+    metadata, all at once: events decoded one by one and in batches, values
+    encoded, and the runtime loaded again (``add_portable_registry``, as a
+    client's ``init_runtime`` does on a runtime switch) while the others
+    decode. Every value equals the single-threaded one; no thread errs or
+    hangs (each must finish within two minutes)."""
+    rc, md = config_with_metadata(METADATA)
+    rc.ss58_format = 0
+    events = read_hex(EVENTS)
+    one = rc.create_scale_object("Vec<EventRecord>", ScaleBytes(events)).decode()
+    accounts = [bytes([i]) * 32 for i in range(100)]
+    batch_types = ["Vec<EventRecord>"] * 2 + ["AccountId"] * 100
+    batch_items = [events] * 2 + accounts
+    batch_one = rc.batch_decode(batch_types, batch_items)
+    amounts = [0, 1, 2**64, 2**128 - 1]
+    encoded = [rc.create_scale_object("Compact<Balance>").encode(a).data for a in amounts]
+
+    def decode_events():
+        return [rc.create_scale_object("Vec<EventRecord>", ScaleBytes(events)).decode() for _ in range(40)]
+
+    def decode_batches():
+        return [rc.batch_decode(batch_types, batch_items) for _ in range(20)]
+
+    def encode():
+        return [[rc.create_scale_object("Compact<Balance>").encode(a).data for a in amounts] for _ in range(100)]
+
+    def switch_runtime():
+        for _ in range(10):
+            rc.add_portable_registry(md)
+        return rc.create_scale_object("Vec<EventRecord>", ScaleBytes(events)).decode()
+
+    tasks = [decode_events] * 6 + [decode_batches] * 4 + [encode] * 4 + [switch_runtime] * 2
+    barrier = threading.Barrier(len(tasks))
+
+    def start(task):
+        barrier.wait()
+        return task()
+
+    with ThreadPoolExecutor(len(tasks)) as pool:
+        futures = [pool.submit(start, t) for t in tasks]
+        results = [f.result(timeout=120) for f in futures]
+    for task, result in zip(tasks, results):
+        if task is decode_events:
+            assert result == [one] * 40
+        elif task is decode_batches:
+            assert result == [batch_one] * 20
+        elif task is encode:
+            assert result == [encoded] * 100
+        else:
+            assert result == one
