@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use ferroscale_rpc::BlockingClient;
 
-use crate::pipeline::{run_observed, Decoders, IndexError, Options, Progress, Summary};
-use crate::rpc_source::{RpcBlocks, RpcOptions};
+use crate::pipeline::{Decoders, IndexError, Options, Progress, Summary};
+use crate::rpc_source::{index_range, RpcOptions};
 use crate::source::SourceError;
 
 /// How far one catching-up step goes at most, in partitions: the stop flag
@@ -59,15 +59,13 @@ pub fn follow(
             unfinalized: false,
             ..rpc.clone()
         };
-        let source = RpcBlocks::new(client, step_rpc);
-        let skipped = source.skipped();
         let step_options = Options {
             from: Some(next),
             to: Some(last),
             ..options.clone()
         };
         let done_before = total.clone();
-        let summary = run_observed(source, decoders, &step_options, &mut |p| {
+        let summary = index_range(client, step_rpc, decoders, &step_options, &mut |p| {
             let mut sum = add(&done_before, p.summary);
             sum.seconds = started.elapsed().as_secs_f64();
             observer(&Progress {
@@ -75,10 +73,7 @@ pub fn follow(
                 ..*p
             })
         })?;
-        let (partitions, blocks) = skipped.get();
         total = add(&total, &summary);
-        total.skipped_partitions += partitions;
-        total.skipped_blocks += blocks;
         next = last + 1;
     }
     total.seconds = started.elapsed().as_secs_f64();

@@ -41,6 +41,7 @@ use ferroscale_rpc::{BlockIter, BlockingClient, FetchedBlock, Hash, RangeOptions
 use crate::block::{Block, Header};
 use crate::manifest::Manifest;
 use crate::metadata_dir;
+use crate::pipeline::{run_observed, Decoders, IndexError, Options, Progress, Summary};
 use crate::source::SourceError;
 
 /// What the RPC source fetches and where it keeps what it learns.
@@ -356,6 +357,35 @@ impl<'c> RpcBlocks<'c> {
             }
         }
     }
+}
+
+/// Runs the pipeline over blocks `rpc.from..=rpc.to` of the node behind
+/// `client`: the blocks the manifest had were never fetched, and count as
+/// skipped in the progress `observer` sees and in the summary.
+pub fn index_range(
+    client: &BlockingClient,
+    rpc: RpcOptions,
+    decoders: &mut Decoders,
+    options: &Options,
+    observer: &mut dyn FnMut(&Progress<'_>),
+) -> Result<Summary, IndexError> {
+    let source = RpcBlocks::new(client, rpc);
+    let skipped = source.skipped();
+    let with_skipped = |s: &Summary| {
+        let (partitions, blocks) = skipped.get();
+        Summary {
+            skipped_partitions: s.skipped_partitions + partitions,
+            skipped_blocks: s.skipped_blocks + blocks,
+            ..s.clone()
+        }
+    };
+    run_observed(source, decoders, options, &mut |p| {
+        observer(&Progress {
+            summary: &with_skipped(p.summary),
+            ..*p
+        })
+    })
+    .map(|s| with_skipped(&s))
 }
 
 impl Iterator for RpcBlocks<'_> {

@@ -12,9 +12,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use ferroscale_index::rpc_source::{RpcBlocks, RpcOptions};
+use ferroscale_index::rpc_source::{index_range, RpcOptions};
 use ferroscale_index::source::{in_range, JsonLines};
-use ferroscale_index::{run_observed, Decoders, Options, Progress, SpecDecoder, Summary};
+use ferroscale_index::{run_observed, Decoders, Options, SpecDecoder, Summary};
 use ferroscale_rpc::{BlockingClient, ClientConfig, RangeOptions, RetryPolicy};
 use ferroscale_value::Value;
 
@@ -116,26 +116,9 @@ pub(crate) fn run(args: &IndexArgs, pretty: bool) -> Result<String, String> {
             if args.to.is_none() {
                 return Err("give --to B, or --follow".into());
             }
-            let source = RpcBlocks::new(&client, rpc);
-            // Partitions the source found finished were never fetched:
-            // they count as skipped, in the progress line and the summary.
-            let skipped = source.skipped();
-            let with_skipped = |s: &Summary| {
-                let (partitions, blocks) = skipped.get();
-                Summary {
-                    skipped_partitions: s.skipped_partitions + partitions,
-                    skipped_blocks: s.skipped_blocks + blocks,
-                    ..s.clone()
-                }
-            };
-            run_observed(source, &mut decoders, &options, &mut |p| {
-                let summary = with_skipped(p.summary);
-                reporter.update(&Progress {
-                    summary: &summary,
-                    ..*p
-                })
+            index_range(&client, rpc, &mut decoders, &options, &mut |p| {
+                reporter.update(p)
             })
-            .map(|s| with_skipped(&s))
             .map_err(|e| format!("{url}: {e}"))
         }
         _ => Err("give --source FILE or --url URL".to_string()),
