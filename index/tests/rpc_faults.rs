@@ -18,29 +18,13 @@ use ferroscale_index::check::check;
 use ferroscale_index::rpc_source::{RpcBlocks, RpcOptions};
 use ferroscale_index::{run, Decoders, Gaps, IndexError, Options, Summary, Table};
 use ferroscale_rpc::fault_proxy::{Fault, FaultProxy};
-use ferroscale_rpc::test_server::{TestBlock, TestNode, TestRuntime, TestServer};
+use ferroscale_rpc::test_server::TestServer;
 use ferroscale_rpc::{BlockingClient, ClientConfig, RangeOptions, RetryPolicy};
 
-/// Blocks 100–115 across the upgrade, as in `rpc_source.rs`.
+/// The loopback node across the upgrade (`common::upgrade_node`).
 fn node() -> TestServer {
-    let read = ferroscale_fixtures::read;
-    let a = TestRuntime::new("polkadot", 9180, vec![read(META_9180)]);
-    let b = TestRuntime::new("polkadot", 1_000_001, vec![read(META_1000001)]);
-    let (old, new) = (block_10000000(), block_18468942());
-    let mut node = TestNode::new(a).runtime(b).first_number(100);
-    for n in 100..=115u64 {
-        let (runtime, template) = match n {
-            ..=109 => (0, &old),
-            110 => (1, &old),
-            _ => (1, &new),
-        };
-        node = node.block(TestBlock {
-            runtime,
-            extrinsics: template.extrinsics.clone(),
-            events: template.events.clone(),
-        });
-    }
-    node.lifetime(Duration::from_secs(120))
+    upgrade_node()
+        .lifetime(Duration::from_secs(120))
         .start()
         .expect("test node")
 }
@@ -99,11 +83,8 @@ fn rows(out: &Path) -> Vec<String> {
             }
             for batch in read_parquet(&path) {
                 for i in 0..batch.num_rows() {
-                    let row: Vec<String> = batch
-                        .columns()
-                        .iter()
-                        .map(|c| arrow_cast_free(c, i))
-                        .collect();
+                    let row: Vec<String> =
+                        batch.columns().iter().map(|c| cell_text(c, i)).collect();
                     all.push(format!("{}: {}", table.name(), row.join(" | ")));
                 }
             }
@@ -114,7 +95,7 @@ fn rows(out: &Path) -> Vec<String> {
 }
 
 /// One cell as text, through Arrow's own debug rendering of a one-row slice.
-fn arrow_cast_free(column: &arrow_array::ArrayRef, row: usize) -> String {
+fn cell_text(column: &arrow_array::ArrayRef, row: usize) -> String {
     format!("{:?}", column.slice(row, 1))
         .lines()
         .skip(1)

@@ -20,32 +20,12 @@ use common::*;
 use ferroscale_index::partition::partition_path;
 use ferroscale_index::rpc_source::{RpcBlocks, RpcOptions};
 use ferroscale_index::{run, Decoders, Gaps, Options, Summary, Table};
-use ferroscale_rpc::test_server::{TestBlock, TestNode, TestRuntime, TestServer};
+use ferroscale_rpc::test_server::{TestNode, TestServer};
 use ferroscale_rpc::{BlockingClient, RangeOptions, RetryPolicy};
 
-/// Blocks 100–115: 100–110 built with spec 9180 (110 sets the new code, so
-/// the node reports spec 1,000,001 in its state but it ran on 9180),
-/// 111–115 with spec 1,000,001.
+/// The loopback node across the upgrade (`common::upgrade_node`).
 fn node() -> TestNode {
-    let read = ferroscale_fixtures::read;
-    let a = TestRuntime::new("polkadot", 9180, vec![read(META_9180)]);
-    let b = TestRuntime::new("polkadot", 1_000_001, vec![read(META_1000001)]);
-    let old = block_10000000();
-    let new = block_18468942();
-    let mut node = TestNode::new(a).runtime(b).first_number(100);
-    for n in 100..=115u64 {
-        let (runtime, template) = match n {
-            ..=109 => (0, &old),
-            110 => (1, &old),
-            _ => (1, &new),
-        };
-        node = node.block(TestBlock {
-            runtime,
-            extrinsics: template.extrinsics.clone(),
-            events: template.events.clone(),
-        });
-    }
-    node.lifetime(Duration::from_secs(60))
+    upgrade_node().lifetime(Duration::from_secs(60))
 }
 
 fn options(out: &Path, metadata: &Path) -> RpcOptions {

@@ -59,6 +59,38 @@ pub(crate) fn block_18468942() -> Block {
     }
 }
 
+/// The loopback test node over blocks 100–115: 100–110 built with spec 9180 (110 sets the new code, so
+/// the node reports spec 1,000,001 in its state but it ran on 9180),
+/// 111–115 with spec 1,000,001.
+#[cfg(feature = "rpc")]
+pub(crate) fn upgrade_node() -> ferroscale_rpc::test_server::TestNode {
+    let read = ferroscale_fixtures::read;
+    let a = ferroscale_rpc::test_server::TestRuntime::new("polkadot", 9180, vec![read(META_9180)]);
+    let b = ferroscale_rpc::test_server::TestRuntime::new(
+        "polkadot",
+        1_000_001,
+        vec![read(META_1000001)],
+    );
+    let old = block_10000000();
+    let new = block_18468942();
+    let mut node = ferroscale_rpc::test_server::TestNode::new(a)
+        .runtime(b)
+        .first_number(100);
+    for n in 100..=115u64 {
+        let (runtime, template) = match n {
+            ..=109 => (0, &old),
+            110 => (1, &old),
+            _ => (1, &new),
+        };
+        node = node.block(ferroscale_rpc::test_server::TestBlock {
+            runtime,
+            extrinsics: template.extrinsics.clone(),
+            events: template.events.clone(),
+        });
+    }
+    node
+}
+
 /// Decoders of both runtimes.
 pub(crate) fn decoders() -> Decoders {
     let mut d = Decoders::new();
