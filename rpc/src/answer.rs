@@ -47,6 +47,23 @@ pub(crate) fn hex_bytes(method: &str, what: &str, value: &Value) -> Result<Vec<u
         .map_err(|e| malformed(method, format!("{what} is not hex: {e}")))
 }
 
+/// A list of `0x` hex texts (`list`: its name in errors; item `i` is
+/// named `{item} {i}`).
+pub(crate) fn hex_list(
+    method: &str,
+    list: &str,
+    item: &str,
+    value: &Value,
+) -> Result<Vec<Vec<u8>>, Error> {
+    value
+        .as_array()
+        .ok_or_else(|| malformed(method, format!("`{list}` is not a list")))?
+        .iter()
+        .enumerate()
+        .map(|(i, x)| hex_bytes(method, &format!("{item} {i}"), x))
+        .collect()
+}
+
 /// `null` or `0x` hex text.
 pub(crate) fn opt_hex_bytes(
     method: &str,

@@ -252,22 +252,14 @@ impl Client {
         };
         let parent_hash = root("parentHash")?;
         let (state_root, extrinsics_root) = (root("stateRoot")?, root("extrinsicsRoot")?);
-        let logs = answer::field(M, answer::field(M, header, "digest")?, "logs")?
-            .as_array()
-            .ok_or_else(|| malformed(M, "`digest.logs` is not a list".into()))?;
-        let digest = logs
-            .iter()
-            .enumerate()
-            .map(|(i, log)| answer::hex_bytes(M, &format!("digest log {i}"), log))
-            .collect::<Result<Vec<_>, _>>()?;
-        let list = answer::field(M, block, "extrinsics")?
-            .as_array()
-            .ok_or_else(|| malformed(M, "`extrinsics` is not a list".into()))?;
-        let extrinsics = list
-            .iter()
-            .enumerate()
-            .map(|(i, x)| answer::hex_bytes(M, &format!("extrinsic {i}"), x))
-            .collect::<Result<Vec<_>, _>>()?;
+        let logs = answer::field(M, answer::field(M, header, "digest")?, "logs")?;
+        let digest = answer::hex_list(M, "digest.logs", "digest log", logs)?;
+        let extrinsics = answer::hex_list(
+            M,
+            "extrinsics",
+            "extrinsic",
+            answer::field(M, block, "extrinsics")?,
+        )?;
         Ok(Some(Block {
             number,
             hash: *hash,
