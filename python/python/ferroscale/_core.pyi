@@ -17,6 +17,7 @@ __all__ = [
     "ConfigBase",
     "ConstantView",
     "ContractResultView",
+    "DeferredValue",
     "EntryView",
     "EnumView",
     "EraView",
@@ -28,6 +29,7 @@ __all__ = [
     "FloatView",
     "FunctionView",
     "IndexBatch",
+    "LoadedMetadata",
     "MapView",
     "MetadataAllView",
     "MetadataVersionedView",
@@ -69,6 +71,7 @@ __all__ = [
     "keep_freed_memory",
     "metadata_definitions",
     "metadata_info",
+    "metadata_value",
     "multi_account_id",
     "next_power_of_two",
     "missing_blocks",
@@ -253,6 +256,8 @@ class ScaleObject:
     data_start_offset: Optional[int]
     data_end_offset: Optional[int]
     _value: Any
+    #: The value is decoded but not built as Python data yet (built on first read).
+    _value_deferred: bool
     _value_object: Any
     decoded: bool
     metadata: Any
@@ -404,8 +409,18 @@ class MetadataAllView(ScaleObject):
     def get_event(self, pallet_index: int, event_index: int) -> None: ...
     def get_metadata_pallet(self, name: str) -> Optional[Any]: ...
 
+@final
+class LoadedMetadata:
+    """Metadata the engine has read and checked (a ``MetadataVersioned``
+    object's ``_model``): its model and what ``add_portable_registry`` loads."""
+
+@final
+class DeferredValue:
+    """A decoded value not built as Python data yet (built on first read)."""
+
 class MetadataVersionedView(ScaleObject):
     _info: Optional[Dict[str, Any]]
+    _model: Optional[LoadedMetadata]
     _metadata_bytes: Optional[bytes]
     call_index: Dict[str, Any]
     event_index: Dict[str, Any]
@@ -635,6 +650,8 @@ def get_ss58_format(ss58_address: str) -> int: ...
 def metadata_info(data: bytes) -> Dict[str, Any]: ...
 def decode_metadata(data: bytes) -> Tuple[Any, int, Dict[str, Any]]:
     """``MetadataVersioned`` from the start of ``data``: (value, bytes used, model)."""
+def metadata_value(data: bytes) -> Any:
+    """py-scale-codec's value of the ``MetadataVersioned`` that ``data`` holds."""
 def metadata_definitions() -> Registry:
     """A new registry of the metadata definitions (``core`` preset's V9–V14, ours for V15/V16)."""
 def tuple_elements(type_string: str) -> List[str]:

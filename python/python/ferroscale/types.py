@@ -603,13 +603,15 @@ class GenericMetadataAll(_core.MetadataAllView, Enum):
 
 
 class GenericMetadataVersioned(_core.MetadataVersionedView, ScaleType, kinds=(K.MetadataVersioned,)):
-    """``MetadataVersioned``: runtime metadata V9–V16. Rust decodes the
-    value (py-scale-codec's dict) and reads the model behind
-    ``get_signed_extensions``; ``value_object`` is the object tree
-    (``value_object[1]`` the ``MetadataAll`` enum)."""
+    """``MetadataVersioned``: runtime metadata V9–V16. Rust reads and checks
+    the bytes at decode; the value (py-scale-codec's), the model behind
+    ``get_signed_extensions`` and ``value_object``, the object tree
+    (``value_object[1]`` the ``MetadataAll`` enum), are built when first
+    read."""
 
     type_string = "MetadataVersioned"
     _info: Optional[dict] = None
+    _model: Optional["_core.LoadedMetadata"] = None
     _metadata_bytes: Optional[bytes] = None
 
 

@@ -457,7 +457,13 @@ impl ConfigBase {
         // Borrowed, not copied: a metadata object is synced before every
         // decode of an object that carries one.
         let raw = raw.cast_into::<PyBytes>()?;
-        if PyRegistry::ensure_metadata_in(&self.registry(py)?, raw.as_bytes())? {
+        // the engine's reading of the same bytes, when the object kept it
+        let model = metadata.getattr(intern!(py, "_model")).ok().and_then(|m| {
+            m.cast::<crate::metadata::loaded::LoadedMetadata>()
+                .ok()
+                .map(|m| std::sync::Arc::clone(m.get().model()))
+        });
+        if PyRegistry::ensure_metadata_in(&self.registry(py)?, raw.as_bytes(), model)? {
             self.clear_classes(py)?;
         }
         Ok(())

@@ -146,10 +146,20 @@ fn pallet_dict<'py>(py: Python<'py>, p: &Pallet) -> PyResult<Bound<'py, PyDict>>
 /// `{"version", "spec_name", "spec_version", "pallets": [...], "extrinsic_version"}`.
 #[pyfunction]
 pub fn metadata_info<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
-    // Read with the interpreter lock released (other threads run meanwhile).
-    let md = crate::convert::detached::detached(py, "reading metadata", || Metadata::load(data))
+    let md = read_metadata(py, data)?;
+    info_dict(py, &md)
+}
+
+/// Reads metadata with the interpreter lock released (other threads run
+/// meanwhile); a `ValueError` saying what is wrong and where.
+pub(crate) fn read_metadata(py: Python<'_>, data: &[u8]) -> PyResult<Metadata> {
+    crate::convert::detached::detached(py, "reading metadata", || Metadata::load(data))
         .map_err(PyValueError::new_err)?
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// [`metadata_info`]'s dict of a metadata the engine has read.
+pub(crate) fn info_dict<'py>(py: Python<'py>, md: &Metadata) -> PyResult<Bound<'py, PyDict>> {
     guard("reading metadata", || {
         let d = PyDict::new(py);
         d.set_item("version", md.version)?;
@@ -216,16 +226,9 @@ pub fn metadata_definitions(py: Python<'_>) -> PyResult<Bound<'_, PyRegistry>> {
     Bound::new(py, PyRegistry::with_inner(inner))
 }
 
-/// Decodes runtime metadata (`MetadataVersioned`, V9–V16) from the start of
-/// `data` with py-scale-codec's metadata definitions, whatever presets a
-/// configuration holds: `(value, bytes used, model)` where the model is
-/// [`metadata_info`]'s dict.
-#[pyfunction]
-pub fn decode_metadata<'py>(
-    py: Python<'py>,
-    data: &Bound<'py, PyBytes>,
-) -> PyResult<(Bound<'py, PyAny>, usize, Bound<'py, PyAny>)> {
-    let bytes = data.as_bytes();
+/// Refuses metadata whose version byte (after the `meta` magic) is not one
+/// of V9–V16, as py-scale-codec words it.
+pub(crate) fn check_version(bytes: &[u8]) -> PyResult<()> {
     if bytes.len() >= 5
         && &bytes[..4] == b"meta"
         && !ferroscale_dynamic::registry::METADATA_VERSIONS.contains(&bytes[4])
@@ -235,26 +238,58 @@ pub fn decode_metadata<'py>(
             bytes[4]
         )));
     }
-    let info = metadata_info(py, bytes).map_err(|e| {
-        raise(
-            py,
-            "InvalidScaleTypeValueException",
-            e.value(py).to_string(),
-        )
-    })?;
+    Ok(())
+}
+
+/// Decodes runtime metadata (`MetadataVersioned`, V9–V16) from the start of
+/// `data` with py-scale-codec's metadata definitions, whatever presets a
+/// configuration holds: `(value, bytes used, model)` where the model is
+/// [`metadata_info`]'s dict.
+#[pyfunction]
+pub fn decode_metadata<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyBytes>,
+) -> PyResult<(Bound<'py, PyAny>, usize, Bound<'py, PyAny>)> {
+    check_version(data.as_bytes())?;
+    let info = metadata_info(py, data.as_bytes()).map_err(|e| not_metadata(py, &e))?;
+    let (value, used) = decode_value(data)?;
+    Ok((value, used, info.into_any()))
+}
+
+/// A metadata read error as py-scale-codec raises it.
+pub(crate) fn not_metadata(py: Python<'_>, e: &PyErr) -> PyErr {
+    raise(
+        py,
+        "InvalidScaleTypeValueException",
+        e.value(py).to_string(),
+    )
+}
+
+/// py-scale-codec's value of the `MetadataVersioned` in `data` (which
+/// holds it and nothing else), decoded with py-scale-codec's metadata
+/// definitions.
+#[pyfunction]
+pub fn metadata_value<'py>(data: &Bound<'py, PyBytes>) -> PyResult<Bound<'py, PyAny>> {
+    Ok(decode_value(data)?.0)
+}
+
+/// [`metadata_value`] and the bytes it used.
+pub(crate) fn decode_value<'py>(
+    data: &Bound<'py, PyBytes>,
+) -> PyResult<(Bound<'py, PyAny>, usize)> {
+    let py = data.py();
     let registry = PyRegistry::metadata_definitions(py)?;
     let ty = guard("resolving a type", || {
         registry
             .try_borrow_mut()?
             .resolve_idx(py, "MetadataVersioned")
     })?;
-    let (value, used) = PyRegistry::decode_in(
+    PyRegistry::decode_in(
         registry,
         ty,
         Some("MetadataVersioned"),
         data.as_any(),
         0,
         false,
-    )?;
-    Ok((value, used, info.into_any()))
+    )
 }

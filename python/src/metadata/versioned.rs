@@ -12,7 +12,10 @@
 
 use ferroscale_dynamic::ops::metadata_value::IndexTable;
 
+use crate::metadata::loaded::LoadedMetadata;
+use crate::metadata::model::{check_version, decode_metadata, metadata_value, not_metadata};
 use crate::metadata::read::find_by;
+use crate::objects::object::DeferredValue;
 use crate::objects::object::ScaleObject;
 use crate::objects::views::shared::data_bytes;
 use crate::objects::views::{base, inner_part, item, part, view};
@@ -150,12 +153,16 @@ view!(
     extends = ScaleObject,
     init = base(),
     {
-        //! `MetadataVersioned`: runtime metadata V9–V16, decoded by Rust with
-        //! py-scale-codec's definitions (`_core.decode_metadata`), which also
-        //! reads the model behind `get_signed_extensions` (`_info`).
+        //! `MetadataVersioned`: runtime metadata V9–V16, read and checked by
+        //! the engine at decode ([`LoadedMetadata`], kept as `_model`); the
+        //! Python value (py-scale-codec's, with its definitions), the model
+        //! behind `get_signed_extensions` (`_info`) and the object tree are
+        //! built when first read.
 
-        /// Decodes the metadata at `offset` of `data`: `(value, bytes used)`;
-        /// keeps the model (`_info`) and the metadata's bytes.
+        /// Reads the metadata at `offset` of `data`: `(value, bytes used)`,
+        /// the value deferred (built on first read) when the metadata opens
+        /// with its magic, as a node sends it; keeps the engine's metadata
+        /// and the metadata's bytes.
         fn _decode_value<'py>(
             slf: &Bound<'py, Self>,
             data: &Bound<'py, PyAny>,
@@ -165,40 +172,35 @@ view!(
             let _ = check_remaining;
             let py = slf.py();
             let bytes = data_bytes(data)?;
-            let rest = PyBytes::new(py, bytes.get(offset..).unwrap_or(&[]));
-            let (value, used, info) = crate::metadata::model::decode_metadata(py, &rest)?;
-            slf.setattr(intern!(py, "_info"), info)?;
-            let used_bytes = PyBytes::new(py, &rest.as_bytes()[..used.min(rest.as_bytes().len())]);
-            slf.setattr(intern!(py, "_metadata_bytes"), used_bytes)?;
-            Ok((value, used))
+            let rest = bytes.get(offset..).unwrap_or(&[]);
+            check_version(rest)?;
+            let rest_bytes = PyBytes::new(py, rest);
+            if !rest.starts_with(&ferroscale_metadata::MAGIC) {
+                // another framing: read and built at once, as the
+                // definitions decode it (and name what is wrong)
+                let (value, used, info) = decode_metadata(py, &rest_bytes)?;
+                slf.setattr(intern!(py, "_info"), info)?;
+                slf.setattr(
+                    intern!(py, "_metadata_bytes"),
+                    PyBytes::new(py, &rest[..used.min(rest.len())]),
+                )?;
+                return Ok((value, used));
+            }
+            let loaded = LoadedMetadata::read(py, rest).map_err(|e| not_metadata(py, &e))?;
+            slf.setattr(intern!(py, "_model"), Bound::new(py, loaded)?)?;
+            slf.setattr(intern!(py, "_info"), py.None())?;
+            slf.setattr(intern!(py, "_metadata_bytes"), &rest_bytes)?;
+            let build = wrap_pyfunction!(metadata_value, py)?;
+            let args = PyTuple::new(py, [rest_bytes])?;
+            let deferred = DeferredValue::new(build.into_any().unbind(), args.unbind());
+            Ok((Bound::new(py, deferred)?.into_any(), rest.len()))
         }
 
         /// Nothing to do before decoding: the metadata needs no runtime.
         fn _before_decode(&self) {}
 
-        /// Builds the parts clients read right after loading a runtime
-        /// (async-substrate-interface reads `get_metadata().value_object[1]`
-        /// and the `value` of every portable-registry type, once per
-        /// runtime) while the decoded value is still in the CPU's caches:
-        /// on a cold cache the same first reads cost 3–7 times as much
-        /// (about 75 µs here for Bittensor's 727 types, against 13 ms of
-        /// decoding). The rest of the tree stays lazy. A failure is left
-        /// for the first read of `value_object` to report.
-        fn _after_decode(slf: &Bound<'_, Self>) {
-            let py = slf.py();
-            let _ = (|| -> PyResult<()> {
-                let all = Self::get_metadata(slf)?;
-                all.getattr(intern!(py, "value_object"))?;
-                let registry = all.getattr(intern!(py, "portable_registry"))?;
-                if !registry.is_none() {
-                    registry
-                        .getattr(intern!(py, "value_object"))?
-                        .get_item("types")?
-                        .getattr(intern!(py, "value_object"))?;
-                }
-                Ok(())
-            })();
-        }
+        /// Nothing to do after: every part is built when first read.
+        fn _after_decode(&self) {}
 
         /// Metadata is decoded, never encoded here.
         fn _encode_value(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -208,13 +210,21 @@ view!(
             ))
         }
 
-        /// The model `_core.decode_metadata` read (a `ValueError` before decoding).
+        /// The model `_core.metadata_info` gives, built on first use (a
+        /// `ValueError` before decoding).
         fn _require<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-            let info = slf.getattr(intern!(slf.py(), "_info"))?;
-            if info.is_none() {
-                return Err(PyValueError::new_err("metadata is not decoded"));
+            let py = slf.py();
+            let info = slf.getattr(intern!(py, "_info"))?;
+            if !info.is_none() {
+                return Ok(info);
             }
-            Ok(info)
+            let model = slf.getattr(intern!(py, "_model"))?;
+            let Ok(model) = model.cast::<LoadedMetadata>() else {
+                return Err(PyValueError::new_err("metadata is not decoded"));
+            };
+            let info = model.get().info(py)?;
+            slf.setattr(intern!(py, "_info"), &info)?;
+            Ok(info.into_any())
         }
 
         /// The magic number and the version enum as typed parts of this metadata.

@@ -38,8 +38,11 @@ use pyo3::PyTraverseError;
 use std::sync::Arc;
 
 mod codec;
+mod deferred;
 mod make;
 mod pickle;
+
+pub(crate) use deferred::DeferredValue;
 
 pub(crate) use make::{new_instance, own_class_attr};
 
@@ -143,6 +146,9 @@ pub struct ScaleObject {
     data_start_offset: Option<usize>,
     data_end_offset: Option<usize>,
     value: Option<Py<PyAny>>,
+    /// A decoded value not built as Python data yet (see [`deferred`]):
+    /// `value` is built from it on first read.
+    deferred: Option<Py<DeferredValue>>,
     /// `None`: not built yet (`_UNSET` in Python).
     value_object: Option<Py<PyAny>>,
     decoded: bool,
@@ -213,13 +219,21 @@ impl ScaleObject {
 
     /// The decoded value (storage behind the `value` property).
     #[getter(_value)]
-    fn get_value_slot(&self, py: Python<'_>) -> Py<PyAny> {
-        opt(py, &self.value)
+    fn get_value_slot<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Self::value_now(slf)
     }
 
     #[setter(_value)]
     fn set_value_slot(&mut self, value: Option<Py<PyAny>>) {
         self.value = value;
+        self.deferred = None;
+    }
+
+    /// Whether the value is decoded but not built as Python data yet (it
+    /// is built on its first read).
+    #[getter(_value_deferred)]
+    fn get_value_deferred(&self) -> bool {
+        self.deferred.is_some()
     }
 
     /// The built `value_object`, or `_UNSET`.
@@ -263,20 +277,21 @@ impl ScaleObject {
 
     /// The decoded (or encoded) value in py-scale-codec's shapes.
     #[getter]
-    fn get_value(&self, py: Python<'_>) -> Py<PyAny> {
-        opt(py, &self.value)
+    fn get_value<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Self::value_now(slf)
     }
 
     #[setter]
     fn set_value(&mut self, value: Option<Py<PyAny>>) {
         self.value = value;
+        self.deferred = None;
         self.value_object = None;
     }
 
     /// The value as plain Python data (the same as `value` here).
     #[getter]
-    fn get_value_serialized(&self, py: Python<'_>) -> Py<PyAny> {
-        opt(py, &self.value)
+    fn get_value_serialized<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Self::value_now(slf)
     }
 
     #[setter]
@@ -292,13 +307,8 @@ impl ScaleObject {
         if let Some(v) = &slf.borrow().value_object {
             return Ok(v.bind(py).clone());
         }
-        let (value, origin) = {
-            let this = slf.borrow();
-            (
-                opt(py, &this.value),
-                this.origin.as_ref().map(|o| o.clone_ref(py)),
-            )
-        };
+        let value = Self::value_now(slf)?.unbind();
+        let origin = slf.borrow().origin.as_ref().map(|o| o.clone_ref(py));
         let built = match origin {
             Some(origin) => {
                 PartsOrigin::build_value_object(origin.bind(py), slf.as_any(), value.bind(py))?
@@ -398,8 +408,8 @@ impl ScaleObject {
     }
 
     /// The value as plain Python data.
-    fn serialize(&self, py: Python<'_>) -> Py<PyAny> {
-        opt(py, &self.value)
+    fn serialize<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Self::value_now(slf)
     }
 
     /// py-scale-codec's subclasses decode in `process`; here Rust does.
@@ -669,7 +679,8 @@ impl ScaleObject {
         data: Option<&Bound<'py, PyAny>>,
         check_remaining: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        Self::decode_with(slf, data, check_remaining)
+        let result_wanted = !deferred::result_discarded(slf.py());
+        Self::decode_with(slf, data, check_remaining, result_wanted)
     }
 
     /// Encodes `value` (default: the current value) and returns the bytes
@@ -689,6 +700,7 @@ impl ScaleObject {
         visit.call(&self.runtime_config)?;
         visit.call(&self.data)?;
         visit.call(&self.value)?;
+        visit.call(&self.deferred)?;
         visit.call(&self.value_object)?;
         visit.call(&self.metadata)?;
         if let Some(f) = &self.fast {
@@ -702,6 +714,7 @@ impl ScaleObject {
         self.runtime_config = None;
         self.data = None;
         self.value = None;
+        self.deferred = None;
         self.value_object = None;
         self.metadata = None;
         self.fast = None;

@@ -209,19 +209,29 @@ impl PyRegistry {
 
     /// [`Self::ensure_metadata`] of the registry `slf`: the metadata is read
     /// with the interpreter lock released (no borrow of the registry held
-    /// meanwhile, so other threads keep using it), then loaded.
-    pub(crate) fn ensure_metadata_in(slf: &Bound<'_, Self>, data: &[u8]) -> PyResult<bool> {
+    /// meanwhile, so other threads keep using it), then loaded. `read` is
+    /// the engine's reading of `data` when the caller has it already.
+    pub(crate) fn ensure_metadata_in(
+        slf: &Bound<'_, Self>,
+        data: &[u8],
+        read: Option<Arc<ferroscale_metadata::Metadata>>,
+    ) -> PyResult<bool> {
         let py = slf.py();
         if !slf.try_borrow()?.needs_load(data) {
             return Ok(false);
         }
-        let model = detached(py, "reading metadata", || {
-            ferroscale_metadata::Metadata::load(data)
-        })
-        .map_err(PyValueError::new_err)?
-        .map_err(|e| to_py(py, &Error::from(e)))?;
+        let model = match read {
+            Some(model) => model,
+            None => Arc::new(
+                detached(py, "reading metadata", || {
+                    ferroscale_metadata::Metadata::load(data)
+                })
+                .map_err(PyValueError::new_err)?
+                .map_err(|e| to_py(py, &Error::from(e)))?,
+            ),
+        };
         slf.try_borrow_mut()?
-            .ensure_metadata_held(py, data, Some(Arc::new(model)))
+            .ensure_metadata_held(py, data, Some(model))
     }
 }
 
@@ -324,7 +334,7 @@ impl PyRegistry {
     /// Legacy metadata (V9–V13) is reloaded after the definitions changed,
     /// because its argument types resolve through the presets.
     pub(crate) fn ensure_metadata(slf: &Bound<'_, Self>, data: &[u8]) -> PyResult<bool> {
-        Self::ensure_metadata_in(slf, data)
+        Self::ensure_metadata_in(slf, data, None)
     }
 
     /// The registry's generation: changes with every change to it.

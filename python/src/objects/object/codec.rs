@@ -10,14 +10,17 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyDict, PyTuple};
 use std::sync::Arc;
 
-use super::{opt, unset, ScaleObject};
+use super::{unset, DeferredValue, ScaleObject};
 
 impl ScaleObject {
     /// `decode`: the fast path when the class allows it, else py-scale-codec's steps.
+    /// Returns the value; `None` instead when `result_wanted` is false and
+    /// the class deferred building it (see [`super::deferred`]).
     pub(super) fn decode_with<'py>(
         slf: &Bound<'py, Self>,
         data: Option<&Bound<'py, PyAny>>,
         check_remaining: bool,
+        result_wanted: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         if let Some(data) = data {
@@ -32,7 +35,7 @@ impl ScaleObject {
             this.encoded = false;
         } else if slf.borrow().decoded {
             // py-scale-codec decodes once: again without new data, the value stays
-            return Ok(opt(py, &slf.borrow().value).into_bound(py));
+            return Self::result(slf, result_wanted);
         }
         if let Some(value) = Self::decode_fast(slf, check_remaining)? {
             return Ok(value);
@@ -62,12 +65,30 @@ impl ScaleObject {
         {
             let mut this = slf.borrow_mut();
             this.data_end_offset = Some(end);
-            this.value = Some(value.unbind());
+            match value.cast_into::<DeferredValue>() {
+                Ok(deferred) => {
+                    this.value = None;
+                    this.deferred = Some(deferred.unbind());
+                }
+                Err(e) => {
+                    this.value = Some(e.into_inner().unbind());
+                    this.deferred = None;
+                }
+            }
             this.value_object = None;
             this.decoded = true;
         }
         slf.call_method0(intern!(py, "_after_decode"))?;
-        Ok(opt(py, &slf.borrow().value).into_bound(py))
+        Self::result(slf, result_wanted)
+    }
+
+    /// What `decode` returns: the value, built now if it was deferred,
+    /// unless nobody takes it.
+    fn result<'py>(slf: &Bound<'py, Self>, result_wanted: bool) -> PyResult<Bound<'py, PyAny>> {
+        if !result_wanted && slf.borrow().deferred.is_some() {
+            return Ok(slf.py().None().into_bound(slf.py()));
+        }
+        Self::value_now(slf)
     }
 
     /// `encode`: the value given (or kept), through the graph node when the class allows it.
@@ -94,11 +115,11 @@ impl ScaleObject {
             None => args.clone(),
         };
         let value = match args.len() {
-            0 => opt(py, &slf.borrow().value).into_bound(py),
+            0 => Self::value_now(slf)?,
             1 => {
                 let v = args.get_item(0)?;
                 if v.is(unset(py)) {
-                    opt(py, &slf.borrow().value).into_bound(py)
+                    Self::value_now(slf)?
                 } else {
                     v
                 }

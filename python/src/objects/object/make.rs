@@ -38,6 +38,7 @@ impl ScaleObject {
             data_start_offset: None,
             data_end_offset: None,
             value: None,
+            deferred: None,
             value_object: None,
             decoded: false,
             encoded: false,

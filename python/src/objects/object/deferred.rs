@@ -1,0 +1,137 @@
+//! A value decoded but not yet turned into Python data.
+//!
+//! Runtime metadata is the one value whose Python form costs far more than
+//! its decoding: the ~40,000 dicts, lists and strings of a 300 KB metadata
+//! take about 4 ms to build (as long as `pickle.loads` of the same tree),
+//! while the engine reads and checks the bytes in about 1 ms. Clients call
+//! `metadata.decode()` as a statement and read parts of the value later, if
+//! at all. So a class's `_decode_value` may return a [`DeferredValue`] (the
+//! bytes are read and checked, the Python data is not built); the object
+//! builds the value on its first read (`value`, `value_object`,
+//! `serialize`, pickling …) and `decode()` builds it at once whenever its
+//! caller uses the result ([`result_discarded`]). Every read sees the same
+//! value the eager decode gives.
+
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyTuple};
+
+use super::{opt, ScaleObject};
+
+/// How to build a value later: `build(*args)`, called once.
+#[pyclass(frozen, module = "scalecodec._core", name = "DeferredValue")]
+pub struct DeferredValue {
+    build: Py<PyAny>,
+    args: Py<PyTuple>,
+}
+
+impl DeferredValue {
+    /// A value `build(*args)` makes when it is first read.
+    pub(crate) fn new(build: Py<PyAny>, args: Py<PyTuple>) -> Self {
+        DeferredValue { build, args }
+    }
+
+    /// Builds the value (an error leaves the value unbuilt, and the next
+    /// read tries again and reports it again).
+    pub(crate) fn build<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.build.bind(py).call1(self.args.bind(py))
+    }
+}
+
+impl ScaleObject {
+    /// The value, built now if it was deferred. Two threads reading a
+    /// deferred value at once may both build it; the first kept is the one
+    /// every reader gets.
+    pub(crate) fn value_now<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let deferred = {
+            let this = slf.borrow();
+            match (&this.value, &this.deferred) {
+                (None, Some(d)) => d.clone_ref(py),
+                (value, _) => return Ok(opt(py, value).into_bound(py)),
+            }
+        };
+        let built = deferred.get().build(py)?;
+        let mut this = slf.borrow_mut();
+        if this.value.is_none() && this.deferred.is_some() {
+            this.value = Some(built.unbind());
+            this.deferred = None;
+        }
+        Ok(opt(py, &this.value).into_bound(py))
+    }
+}
+
+#[pymethods]
+impl DeferredValue {
+    fn __traverse__(&self, visit: pyo3::gc::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        visit.call(&self.build)?;
+        visit.call(&self.args)
+    }
+}
+
+/// The opcodes [`result_discarded`] reads, from the running interpreter's
+/// `opcode` module (their numbers change between versions).
+struct Opcodes {
+    /// Which opcodes are calls (`CALL`, `CALL_METHOD`, `CALL_FUNCTION` …).
+    call: [bool; 256],
+    pop_top: u8,
+    /// The inline cache slots after a call (CPython 3.11+; `None` before).
+    cache: Option<u8>,
+}
+
+static OPCODES: PyOnceLock<Opcodes> = PyOnceLock::new();
+
+impl Opcodes {
+    fn read(py: Python<'_>) -> PyResult<Opcodes> {
+        let module = py.import(intern!(py, "opcode"))?;
+        let opmap = module.getattr("opmap")?;
+        let mut call = [false; 256];
+        for (number, name) in module.getattr("opname")?.try_iter()?.enumerate() {
+            if number < 256 && name?.extract::<String>()?.starts_with("CALL") {
+                call[number] = true;
+            }
+        }
+        Ok(Opcodes {
+            call,
+            pop_top: opmap.get_item("POP_TOP")?.extract()?,
+            cache: opmap
+                .call_method1(intern!(py, "get"), ("CACHE",))?
+                .extract()?,
+        })
+    }
+}
+
+/// Whether the Python code that called the running Rust method throws the
+/// result away (`metadata.decode()` as a statement): the caller's next
+/// instruction is a call, and the one after it (and the call's inline
+/// caches) is `POP_TOP`.
+///
+/// Only an optimisation may rest on this: a result nobody holds cannot be
+/// observed, so skipping its construction changes nothing a program can
+/// see. Whenever the answer is not certain (another interpreter, an
+/// unexpected frame, any error) it is `false`, and the value is built.
+pub(crate) fn result_discarded(py: Python<'_>) -> bool {
+    let read = || -> PyResult<bool> {
+        let ops = OPCODES.get_or_try_init(py, || Opcodes::read(py))?;
+        // The frame of the Python code running the call (a Rust method has
+        // no frame of its own).
+        let frame = py
+            .import(intern!(py, "sys"))?
+            .call_method1(intern!(py, "_getframe"), (0,))?;
+        let last: usize = frame.getattr(intern!(py, "f_lasti"))?.extract()?;
+        let code = frame
+            .getattr(intern!(py, "f_code"))?
+            .getattr(intern!(py, "co_code"))?;
+        let code = code.cast::<PyBytes>()?.as_bytes();
+        if !code.get(last).is_some_and(|&op| ops.call[op as usize]) {
+            return Ok(false);
+        }
+        let mut next = last + 2;
+        while ops.cache.is_some() && code.get(next).copied() == ops.cache {
+            next += 2;
+        }
+        Ok(code.get(next) == Some(&ops.pop_top))
+    };
+    read().unwrap_or(false)
+}
