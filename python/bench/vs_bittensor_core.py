@@ -79,7 +79,11 @@ def main(argv):
     for case, value in mine.items():
         if not isinstance(value, (int, float)) or case not in theirs:
             continue
-        same = "equal" if theirs["values"].get(case) == mine["values"].get(case) else "shapes differ"
+        theirs_value, mine_value = theirs["values"].get(case), mine["values"].get(case)
+        if theirs_value is None or mine_value is None:
+            same = "—"
+        else:
+            same = "equal" if theirs_value == mine_value else "shapes differ"
         print(f"| {case} | {theirs[case]:,.1f} | {value:,.1f} | {theirs[case] / value:.2f}× | {same} |")
 
 
