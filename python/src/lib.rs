@@ -113,6 +113,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ops::trailing_zeros, m)?)?;
     m.add_function(wrap_pyfunction!(ops::next_power_of_two, m)?)?;
     m.add_function(wrap_pyfunction!(metadata::model::decode_metadata, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata::digest::metadata_digest, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata::digest::extrinsic_proof, m)?)?;
     m.add_function(wrap_pyfunction!(ops::check_type_def, m)?)?;
     m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
     m.add_function(wrap_pyfunction!(objects::typed_parts::typed_part, m)?)?;
