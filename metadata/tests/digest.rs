@@ -465,3 +465,97 @@ fn damaged_metadata_gives_a_digest_or_an_error() {
     }
     assert!(loaded > 10, "only {loaded} damaged copies loaded");
 }
+
+/// A call type that holds itself (`enum Call { Nest(Call), Stop }`): its
+/// digest is made, and bytes nesting it a hundred thousand deep are an
+/// error at the depth limit, not a stack overflow.
+#[test]
+fn self_holding_call_type_is_cut_at_the_depth_limit() {
+    use scale_info::{Field as SField, Path, PortableType, Type as SType, TypeDef as SDef};
+    use scale_info::{TypeDefPrimitive, TypeDefVariant, Variant};
+    let ty = |type_def| SType::<PortableForm> {
+        path: Path {
+            segments: vec!["Call".into()],
+        },
+        type_params: Vec::new(),
+        type_def,
+        docs: Vec::new(),
+    };
+    let nest = Variant::<PortableForm> {
+        name: "Nest".into(),
+        fields: vec![SField {
+            name: None,
+            ty: sym(0),
+            type_name: None,
+            docs: Vec::new(),
+        }],
+        index: 0,
+        docs: Vec::new(),
+    };
+    let stop = Variant::<PortableForm> {
+        name: "Stop".into(),
+        fields: Vec::new(),
+        index: 1,
+        docs: Vec::new(),
+    };
+    let types = PortableRegistry {
+        types: vec![
+            PortableType {
+                id: 0,
+                ty: ty(SDef::Variant(TypeDefVariant {
+                    variants: vec![nest, stop],
+                })),
+            },
+            PortableType {
+                id: 1,
+                ty: ty(SDef::Primitive(TypeDefPrimitive::U8)),
+            },
+        ],
+    };
+    let v15 = v15::RuntimeMetadataV15 {
+        types,
+        pallets: Vec::new(),
+        extrinsic: v15::ExtrinsicMetadata {
+            version: 4,
+            address_ty: sym(1),
+            call_ty: sym(0),
+            signature_ty: sym(1),
+            extra_ty: sym(1),
+            signed_extensions: Vec::new(),
+        },
+        ty: sym(0),
+        apis: Vec::new(),
+        outer_enums: v15::OuterEnums {
+            call_enum_ty: sym(0),
+            event_enum_ty: sym(0),
+            error_enum_ty: sym(0),
+        },
+        custom: v15::CustomMetadata {
+            map: BTreeMap::new(),
+        },
+    };
+    let bytes = RuntimeMetadataPrefixed::from(v15.clone()).encode();
+    let metadata = Metadata::from_bytes(&bytes).unwrap();
+    let merkleized = Merkleized::new(&metadata).unwrap();
+    // Shallow nesting: the reference agrees.
+    let call = [0, 0, 0, 1];
+    let ours = merkleized
+        .proof_for_extrinsic_parts(&call, &[], &[])
+        .unwrap();
+    let theirs = merkleized_metadata::generate_proof_for_extrinsic_parts(
+        &call,
+        Some(merkleized_metadata::SignedExtrinsicData {
+            included_in_extrinsic: &[],
+            included_in_signed_data: &[],
+        }),
+        &RuntimeMetadata::V15(v15),
+    )
+    .unwrap();
+    assert_eq!(ours.encode(), theirs.encode());
+    let mut deep = vec![0u8; 100_000];
+    deep.push(1);
+    let err = merkleized
+        .proof_for_extrinsic_parts(&deep, &[], &[])
+        .unwrap_err();
+    assert!(err.to_string().contains("nest deeper"), "{err}");
+}
