@@ -41,6 +41,12 @@ pub(crate) enum Command {
         /// other commands read).
         #[arg(long, value_name = "FILE")]
         save: Option<PathBuf>,
+        /// Print the RFC-0078 metadata hash (what the `CheckMetadataHash`
+        /// extension signs) as 0x hex; needs `--decimals` and `--token`.
+        #[arg(long, conflicts_with_all = ["pallet", "type_", "json"])]
+        digest: bool,
+        #[command(flatten)]
+        chain: DigestArgs,
     },
     /// Decode HEX as TYPE (a py-scale-codec type string: `u32`,
     /// `Vec<AccountId>`, `scale_info::42` …).
@@ -174,6 +180,28 @@ pub(crate) struct NodeArgs {
     /// Seconds `--url` waits for each answer of the node.
     #[arg(long, value_name = "SECS", default_value_t = 60, requires = "url")]
     pub(crate) rpc_timeout: u64,
+}
+
+/// The chain facts of `metadata --digest`: decimals and token symbol are
+/// the node's `system_properties` (never in the metadata); the others
+/// default to the metadata's `System.Version` and `System.SS58Prefix`.
+#[derive(ClapArgs, Debug, Default)]
+pub(crate) struct DigestArgs {
+    /// Decimals of the chain's main token (`tokenDecimals`).
+    #[arg(long, value_name = "N", requires = "digest")]
+    pub(crate) decimals: Option<u8>,
+    /// Symbol of the chain's main token (`tokenSymbol`), e.g. `DOT`.
+    #[arg(long, value_name = "SYMBOL", requires = "digest")]
+    pub(crate) token: Option<String>,
+    /// The SS58 prefix (default: the metadata's `System.SS58Prefix`).
+    #[arg(long, value_name = "N", requires = "digest")]
+    pub(crate) base58_prefix: Option<u16>,
+    /// The spec name (default: the metadata's `System.Version`).
+    #[arg(long, value_name = "S", requires = "digest")]
+    pub(crate) spec_name: Option<String>,
+    /// The spec version (default: the metadata's `System.Version`).
+    #[arg(long, value_name = "N", requires = "digest")]
+    pub(crate) spec_version: Option<u32>,
 }
 
 /// What the dynamic registry is built from.

@@ -501,3 +501,99 @@ fn index_without_the_feature_says_how_to_get_it() {
     assert!(stderr.contains("--features index"), "{stderr}");
     assert!(out.stdout.is_empty());
 }
+
+/// `metadata --digest` prints the metadata library's RFC-0078 hash, with the
+/// chain facts given and the rest from the metadata; without `--decimals`
+/// or `--token` it says which is missing and why.
+#[test]
+fn metadata_digest_is_the_library_s() {
+    use ferroscale_metadata::digest::{metadata_hash, ChainInfo};
+    let hex = |h: [u8; 32]| {
+        format!(
+            "0x{}",
+            h.iter().map(|b| format!("{b:02x}")).collect::<String>()
+        )
+    };
+    for name in [
+        "metadata/polkadot-v15-spec1001002.scale",
+        SPEC_9180,
+        "metadata/kusama-v16-spec2003000.scale",
+    ] {
+        let path = fixture(name);
+        let path = path.to_str().unwrap();
+        let metadata = Metadata::load(&ferroscale_fixtures::read(name)).unwrap();
+        let printed = ok(&[
+            "metadata",
+            "--digest",
+            path,
+            "--decimals",
+            "10",
+            "--token",
+            "DOT",
+        ]);
+        let expected = metadata_hash(&metadata, &ChainInfo::new(10, "DOT")).unwrap();
+        assert_eq!(printed.trim(), hex(expected), "{name}");
+        let printed = ok(&[
+            "metadata",
+            path,
+            "--digest",
+            "--decimals",
+            "12",
+            "--token",
+            "KSM",
+            "--base58-prefix",
+            "2",
+            "--spec-name",
+            "kusama",
+            "--spec-version",
+            "7",
+        ]);
+        let given = ChainInfo {
+            spec_version: Some(7),
+            spec_name: Some("kusama".into()),
+            base58_prefix: Some(2),
+            ..ChainInfo::new(12, "KSM")
+        };
+        assert_eq!(
+            printed.trim(),
+            hex(metadata_hash(&metadata, &given).unwrap()),
+            "{name}"
+        );
+    }
+    let path = fixture(SPEC_9180);
+    let path = path.to_str().unwrap();
+    for (args, wanted) in [
+        (
+            &["metadata", "--digest", path, "--token", "DOT"][..],
+            "--digest needs --decimals",
+        ),
+        (
+            &["metadata", "--digest", path, "--decimals", "10"][..],
+            "--digest needs --token",
+        ),
+    ] {
+        let out = run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(wanted) && stderr.contains("not in the metadata"),
+            "{stderr}"
+        );
+    }
+    let legacy = fixture("metadata/polkadot-v12-spec30.scale");
+    let out = run(&[
+        "metadata",
+        "--digest",
+        legacy.to_str().unwrap(),
+        "--decimals",
+        "10",
+        "--token",
+        "DOT",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("V14 or later"));
+    // The chain options belong to --digest.
+    assert_eq!(
+        run(&["metadata", path, "--decimals", "10"]).status.code(),
+        Some(2)
+    );
+}

@@ -19,6 +19,11 @@ pub enum Error {
     /// Metadata that decoded but does not hold together, e.g. a type id
     /// outside the registry or a pallet's call type that is not an enum.
     MetadataContent(String),
+    /// An RFC-0078 digest or proof that cannot be made: metadata before
+    /// V14, metadata the RFC's type model cannot express, chain facts
+    /// neither given nor in the metadata, or extrinsic bytes that do not
+    /// read as the metadata's types.
+    Digest(String),
 }
 
 impl fmt::Display for Error {
@@ -29,6 +34,7 @@ impl fmt::Display for Error {
                 write!(f, "invalid metadata at byte {offset}: {what}")
             }
             Error::MetadataContent(m) => write!(f, "inconsistent metadata: {m}"),
+            Error::Digest(m) => write!(f, "metadata digest: {m}"),
         }
     }
 }

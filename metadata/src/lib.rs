@@ -33,6 +33,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod digest;
 mod error;
 pub mod fingerprint;
 mod hasher;

@@ -126,6 +126,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(metadata::model::metadata_value, m)?)?;
     m.add_class::<metadata::loaded::LoadedMetadata>()?;
     m.add_class::<objects::object::DeferredValue>()?;
+    m.add_function(wrap_pyfunction!(metadata::digest::metadata_digest, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata::digest::extrinsic_proof, m)?)?;
     m.add_function(wrap_pyfunction!(ops::check_type_def, m)?)?;
     m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
     m.add_function(wrap_pyfunction!(objects::typed_parts::typed_part, m)?)?;

@@ -2,7 +2,9 @@
 //! `scalecodec` module is installed under the same import name):
 //! `.venv-ref` with py-scale-codec 1.2.12, the implementation ferroscale is
 //! compared against in differential tests, and `.venv-cyscale` with cyscale
-//! 0.8.0, whose public additions the API-surface test checks we have.
+//! 0.8.0, whose public additions the API-surface test checks we have, and
+//! `.venv-btcore` with bittensor-core 0.1.5, whose RFC-0078 metadata digests
+//! and extrinsic proofs the Python tests compare ours with.
 
 use std::process::Command;
 
@@ -21,6 +23,13 @@ const CYSCALE_VERSION: &str = "0.8.0";
 /// The variable through which the Python tests find cyscale's interpreter.
 pub(crate) const CYSCALE_ENV_VAR: &str = "FERROSCALE_CYSCALE_PYTHON";
 
+/// The bittensor-core release whose `metadata_digest` and
+/// `generate_extrinsic_proof` the Python tests compare against.
+const BTCORE_VERSION: &str = "0.1.5";
+
+/// The variable through which the Python tests find bittensor-core's interpreter.
+pub(crate) const BTCORE_ENV_VAR: &str = "FERROSCALE_BTCORE_PYTHON";
+
 /// Creates `.venv-ref` when absent, makes sure it holds py-scale-codec
 /// 1.2.12, and returns its interpreter's path.
 pub(crate) fn python() -> Result<String, String> {
@@ -31,6 +40,12 @@ pub(crate) fn python() -> Result<String, String> {
 /// and returns its interpreter's path.
 pub(crate) fn cyscale_python() -> Result<String, String> {
     venv_with(".venv-cyscale", "cyscale", CYSCALE_VERSION)
+}
+
+/// Creates `.venv-btcore` when absent, makes sure it holds bittensor-core
+/// 0.1.5, and returns its interpreter's path.
+pub(crate) fn btcore_python() -> Result<String, String> {
+    venv_with(".venv-btcore", "bittensor-core", BTCORE_VERSION)
 }
 
 /// The interpreter of venv `dir` (in the workspace root) holding

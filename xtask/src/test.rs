@@ -50,6 +50,9 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     // The API-surface test also checks cyscale 0.8's public additions.
     let cyscale_python = crate::reference::cyscale_python()?;
     std::env::set_var(crate::reference::CYSCALE_ENV_VAR, &cyscale_python);
+    // The RFC-0078 digest tests compare against bittensor-core 0.1.5.
+    let btcore_python = crate::reference::btcore_python()?;
+    std::env::set_var(crate::reference::BTCORE_ENV_VAR, &btcore_python);
     // Checked-in generated runtime types must equal a fresh generation.
     crate::generate::run(&["--check".to_owned()])?;
     crate::presets::ensure()?;

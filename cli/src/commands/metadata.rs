@@ -1,14 +1,15 @@
 //! `ferroscale metadata FILE|--url URL`: a runtime's metadata version, spec, type count
 //! and one line per pallet; `--pallet NAME` one pallet's items; `--type
-//! ID|PATH` one registry type; `--json` the same as JSON.
+//! ID|PATH` one registry type; `--json` the same as JSON; `--digest` the
+//! RFC-0078 metadata hash.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-use ferroscale_metadata::{Metadata, Pallet};
+use ferroscale_metadata::{digest, Metadata, Pallet};
 use ferroscale_value::Value;
 
-use crate::cli::NodeArgs;
+use crate::cli::{DigestArgs, NodeArgs};
 use crate::input;
 
 /// Runs the command.
@@ -19,12 +20,16 @@ pub(crate) fn run(
     type_: Option<&str>,
     (json, pretty): (bool, bool),
     save: Option<&Path>,
+    digest: Option<&DigestArgs>,
 ) -> Result<String, String> {
     let (bytes, path) = input::metadata(file, node)?;
     let metadata = Metadata::load(&bytes).map_err(|e| format!("{path}: {e}"))?;
     if let Some(out) = save {
         std::fs::write(out, &bytes)
             .map_err(|e| format!("--save: cannot write {}: {e}", out.display()))?;
+    }
+    if let Some(chain) = digest {
+        return metadata_hash(&metadata, chain, &path);
     }
     if let Some(name) = pallet {
         let p = metadata.pallet(name).ok_or_else(|| {
@@ -44,6 +49,27 @@ pub(crate) fn run(
     } else {
         render(&path, &metadata)
     })
+}
+
+/// The RFC-0078 metadata hash as 0x hex, with the chain facts given and
+/// the rest from the metadata.
+fn metadata_hash(metadata: &Metadata, args: &DigestArgs, path: &str) -> Result<String, String> {
+    let decimals = args.decimals.ok_or(
+        "--digest needs --decimals N: the token's decimals are a chain property \
+         (the node's system_properties), not in the metadata",
+    )?;
+    let token = args.token.clone().ok_or(
+        "--digest needs --token SYMBOL: the token symbol is a chain property \
+         (the node's system_properties), not in the metadata",
+    )?;
+    let chain = digest::ChainInfo {
+        spec_version: args.spec_version,
+        spec_name: args.spec_name.clone(),
+        base58_prefix: args.base58_prefix,
+        ..digest::ChainInfo::new(decimals, token)
+    };
+    let hash = digest::metadata_hash(metadata, &chain).map_err(|e| format!("{path}: {e}"))?;
+    Ok(ferroscale_core::hex::encode_prefixed(&hash))
 }
 
 fn names<'a>(items: impl IntoIterator<Item = &'a str>) -> Value {

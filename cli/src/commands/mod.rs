@@ -20,6 +20,8 @@ pub(crate) fn run(args: Args) -> Result<String, String> {
             type_,
             json,
             save,
+            digest,
+            chain,
         } => metadata::run(
             file.as_deref(),
             &node,
@@ -27,6 +29,7 @@ pub(crate) fn run(args: Args) -> Result<String, String> {
             type_.as_deref(),
             (json, pretty),
             save.as_deref(),
+            digest.then_some(&chain),
         ),
         Command::Decode {
             type_string,

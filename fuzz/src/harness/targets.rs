@@ -64,12 +64,16 @@ const CONSTANTS_DECODED: usize = 64;
 /// that a hostile registry's exponential expansion stays quick to refuse.
 const TYPES_DECOMPOSED: u32 = 16;
 const DECOMPOSITION_DEPTH: u32 = 3;
+/// How many bytes of the input's end the metadata target reads as a call
+/// for an RFC-0078 proof.
+const DIGEST_CALL_BYTES: usize = 64;
 
 /// Metadata loading: `ferroscale_core` (`Metadata::from_bytes`, `load`, which
 /// also reads hex text) and the dynamic layer's import of the portable
 /// registry; when both accept the blob, its constants are decoded against the
 /// registry it brought, which exercises the decoder over hostile type graphs
-/// (cycles, huge arrays, zero-sized elements).
+/// (cycles, huge arrays, zero-sized elements); V14+ blobs also get their
+/// RFC-0078 digest and a proof for the input's last bytes read as a call.
 pub fn metadata(data: &[u8]) {
     let loaded = Metadata::from_bytes(data);
     let _ = Metadata::load(data);
@@ -86,6 +90,16 @@ pub fn metadata(data: &[u8]) {
         if let Some(ty) = c.ty.id().and_then(|id| imported.types.idx(id)) {
             let _ = decode_value(&ctx, ty, &c.value);
         }
+    }
+    // RFC-0078: the digest, and a proof read from the input's tail as a call.
+    if let Ok(merkleized) = ferroscale_metadata::digest::Merkleized::new(&md) {
+        let chain = ferroscale_metadata::digest::ChainInfo::new(10, "UNIT");
+        if let Ok(extra) = chain.extra_info(&md) {
+            let _ = merkleized.digest(extra).hash();
+        }
+        let tail = &data[data.len().saturating_sub(DIGEST_CALL_BYTES)..];
+        let _ = merkleized.proof_for_extrinsic_parts(tail, &[], &[]);
+        let _ = merkleized.split_extrinsic(tail);
     }
     if let Some(types) = &md.types {
         let defs = Definitions::new();

@@ -45,6 +45,7 @@ from .utils.ss58 import (  # noqa: F401,E402
     get_ss58_format,
 )
 from .utils.math import trailing_zeros, next_power_of_two  # noqa: F401,E402
+from ._core import metadata_digest, extrinsic_proof  # noqa: F401,E402 (RFC-0078)
 from . import base, constants, types, exceptions, utils  # noqa: F401,E402
 
 __version__ = "1.2.12+ferroscale.0.1.0"

@@ -64,12 +64,14 @@ __all__ = [
     "decode_blocks",
     "decode_metadata",
     "encode_compact",
+    "extrinsic_proof",
     "get_ss58_format",
     "index_decoder_stats",
     "index_json_lines",
     "is_valid_ss58_address",
     "keep_freed_memory",
     "metadata_definitions",
+    "metadata_digest",
     "metadata_info",
     "metadata_value",
     "multi_account_id",
@@ -648,6 +650,33 @@ def ss58_encode_account_index(account_index: int, ss58_format: Optional[int] = N
 def ss58_decode_account_index(address: str, valid_ss58_format: Optional[int] = None) -> int: ...
 def get_ss58_format(ss58_address: str) -> int: ...
 def metadata_info(data: bytes) -> Dict[str, Any]: ...
+def metadata_digest(
+    metadata_bytes: bytes,
+    *,
+    decimals: int,
+    token_symbol: str,
+    spec_version: Optional[int] = None,
+    spec_name: Optional[str] = None,
+    base58_prefix: Optional[int] = None,
+) -> bytes:
+    """The RFC-0078 metadata hash (32 bytes) that ``CheckMetadataHash`` signs (V14+ metadata).
+    ``decimals`` and ``token_symbol`` are chain properties; the others default to the metadata's
+    ``System.Version`` and ``System.SS58Prefix``. ``ValueError`` when it cannot be made."""
+def extrinsic_proof(
+    call_data: bytes,
+    included_in_extrinsic: bytes,
+    included_in_signed_data: bytes,
+    metadata_bytes: bytes,
+    *,
+    decimals: int,
+    token_symbol: str,
+    spec_version: Optional[int] = None,
+    spec_name: Optional[str] = None,
+    base58_prefix: Optional[int] = None,
+) -> bytes:
+    """What an offline signer needs for one signed extrinsic: the RFC-0078 proof of the types its
+    call and extensions use, the extrinsic metadata and the extra info, SCALE-encoded one after the
+    other. ``ValueError`` for bytes that do not read as the metadata's types."""
 def decode_metadata(data: bytes) -> Tuple[Any, int, Dict[str, Any]]:
     """``MetadataVersioned`` from the start of ``data``: (value, bytes used, model)."""
 def metadata_value(data: bytes) -> Any:

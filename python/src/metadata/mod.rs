@@ -4,8 +4,10 @@
 //! read it, kept on its object ([`loaded`]), and the metadata object
 //! classes: [`versioned`] (the metadata itself), [`pallet`], [`storage`]
 //! (storage entries), [`entries`] (calls, events, errors, constants,
-//! fields, variants), with what they share in [`read`].
+//! fields, variants), with what they share in [`read`]; RFC-0078 metadata
+//! hashes and extrinsic proofs ([`digest`]).
 
+pub mod digest;
 pub mod entries;
 pub mod loaded;
 pub mod model;
