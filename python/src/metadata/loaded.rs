@@ -31,6 +31,16 @@ impl LoadedMetadata {
         &self.model
     }
 
+    /// The metadata version (9–16).
+    pub(crate) fn version(&self) -> u32 {
+        self.model.version
+    }
+
+    /// The signed extensions as `_core.metadata_info` lists them.
+    pub(crate) fn signed_extensions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        crate::metadata::model::signed_extensions_dict(py, &self.model)
+    }
+
     /// `_core.metadata_info`'s dict of this metadata.
     pub(crate) fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         crate::metadata::model::info_dict(py, &self.model)

@@ -172,26 +172,35 @@ pub(crate) fn info_dict<'py>(py: Python<'py>, md: &Metadata) -> PyResult<Bound<'
         }
         d.set_item("pallets", pallets)?;
         d.set_item("type_count", md.type_count())?;
-        let extensions = PyDict::new(py);
-        for e in &md.extrinsic.signed_extensions {
-            let ed = PyDict::new(py);
-            if md.version < 14 {
-                // legacy metadata names the extensions only: py-scale-codec's types
-                let (extrinsic, additional) = legacy_signed_extension(&e.identifier);
-                ed.set_item("extrinsic", extrinsic)?;
-                ed.set_item("additional_signed", additional)?;
-            } else {
-                ed.set_item("extrinsic", e.ty.map(|t| format!("scale_info::{t}")))?;
-                ed.set_item(
-                    "additional_signed",
-                    e.additional_signed.map(|t| format!("scale_info::{t}")),
-                )?;
-            }
-            extensions.set_item(&e.identifier, ed)?;
-        }
-        d.set_item("signed_extensions", extensions)?;
+        d.set_item("signed_extensions", signed_extensions_dict(py, md)?)?;
         Ok(d)
     })
+}
+
+/// The signed extensions `{identifier: {"extrinsic", "additional_signed"}}`
+/// with their type strings (py-scale-codec's types for legacy metadata).
+pub(crate) fn signed_extensions_dict<'py>(
+    py: Python<'py>,
+    md: &Metadata,
+) -> PyResult<Bound<'py, PyDict>> {
+    let extensions = PyDict::new(py);
+    for e in &md.extrinsic.signed_extensions {
+        let ed = PyDict::new(py);
+        if md.version < 14 {
+            // legacy metadata names the extensions only: py-scale-codec's types
+            let (extrinsic, additional) = legacy_signed_extension(&e.identifier);
+            ed.set_item("extrinsic", extrinsic)?;
+            ed.set_item("additional_signed", additional)?;
+        } else {
+            ed.set_item("extrinsic", e.ty.map(|t| format!("scale_info::{t}")))?;
+            ed.set_item(
+                "additional_signed",
+                e.additional_signed.map(|t| format!("scale_info::{t}")),
+            )?;
+        }
+        extensions.set_item(&e.identifier, ed)?;
+    }
+    Ok(extensions)
 }
 
 /// Tells the Rust engine where the installed package keeps the presets

@@ -227,13 +227,38 @@ view!(
             Ok(info.into_any())
         }
 
+        /// The engine's reading kept at decode (`None` for metadata decoded
+        /// from another framing, whose `_info` was built at once); a
+        /// `ValueError` before decoding.
+        fn _loaded<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, LoadedMetadata>>> {
+            let py = slf.py();
+            if let Ok(model) = slf
+                .getattr(intern!(py, "_model"))?
+                .cast_into::<LoadedMetadata>()
+            {
+                return Ok(Some(model));
+            }
+            if slf.getattr(intern!(py, "_info"))?.is_none() {
+                return Err(PyValueError::new_err("metadata is not decoded"));
+            }
+            Ok(None)
+        }
+
+        /// The metadata version (9–16).
+        fn _version(slf: &Bound<'_, Self>) -> PyResult<u32> {
+            match Self::_loaded(slf)? {
+                Some(model) => Ok(model.get().version()),
+                None => Self::_require(slf)?.get_item("version")?.extract(),
+            }
+        }
+
         /// The magic number and the version enum as typed parts of this metadata.
         fn _build_value_object<'py>(
             slf: &Bound<'py, Self>,
             value: &Bound<'py, PyAny>,
         ) -> PyResult<Bound<'py, PyTuple>> {
             let py = slf.py();
-            Self::_require(slf)?;
+            Self::_loaded(slf)?;
             let config = slf.getattr(intern!(py, "runtime_config"))?;
             let root = Some(slf.clone().into_any());
             let part = |i: usize, ty: &str| {
@@ -262,7 +287,7 @@ view!(
             if let Some(found) = cache.cast::<PyDict>()?.get_item(type_id)? {
                 return Ok(found);
             }
-            let version: u32 = Self::_require(slf)?.get_item("version")?.extract()?;
+            let version = Self::_version(slf)?;
             let mut entry = py.None().into_bound(py);
             if version >= 14 {
                 let types = slf
@@ -340,8 +365,13 @@ view!(
         /// Signed extensions `{identifier: {"extrinsic", "additional_signed"}}`.
         fn get_signed_extensions<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
             let py = slf.py();
-            let found =
-                Self::_require(slf)?.call_method1(intern!(py, "get"), ("signed_extensions",))?;
+            let found = match Self::_loaded(slf)? {
+                // read from the model, without the rest of `_info`
+                Some(model) => model.get().signed_extensions(py)?.into_any(),
+                None => {
+                    Self::_require(slf)?.call_method1(intern!(py, "get"), ("signed_extensions",))?
+                }
+            };
             let out = PyDict::new(py);
             if found.is_truthy()? {
                 out.update(found.cast::<pyo3::types::PyMapping>()?)?;
