@@ -87,6 +87,20 @@ pub struct Extension {
     pub ty: TypeIdx,
 }
 
+/// A signed extension of a format-4 signed extrinsic as its signer sees it:
+/// the data it adds to the extrinsic and the data it adds to the signed
+/// payload only (its `additional_signed`). Both `None` for an extension
+/// without data (`CheckWeight` …).
+#[derive(Clone, Debug)]
+pub struct SigningExtension {
+    /// The identifier in the metadata (`CheckMortality` …).
+    pub identifier: Name,
+    /// Its `extrinsic` type, `None` when it takes no bytes.
+    pub extrinsic: Option<TypeIdx>,
+    /// Its `additional_signed` type, `None` when it takes no bytes.
+    pub additional_signed: Option<TypeIdx>,
+}
+
 /// The extrinsic format of the runtime.
 #[derive(Clone, Debug, Default)]
 pub struct ExtrinsicFormat {
@@ -109,6 +123,11 @@ pub struct ExtrinsicFormat {
     /// version the metadata lists (V16's `transaction_extensions_by_version`;
     /// version 0 alone, with every extension, when the metadata lists none).
     pub general_extensions: BTreeMap<u8, Vec<Extension>>,
+    /// Every signed extension of a format-4 signed extrinsic, in metadata
+    /// order, with its `extrinsic` and `additional_signed` types: what a
+    /// signature payload is made of (V14+; empty for legacy metadata, whose
+    /// extensions have no types).
+    pub signing: Vec<SigningExtension>,
 }
 
 /// What an extrinsic's first byte says: its format version (low six bits)
