@@ -24,7 +24,8 @@ use crate::graph::{
     BitStore, Field, Fields, Name, Node, Prim, Special, TypeGraph, TypeIdx, Variant,
 };
 use crate::runtime::{
-    extension_key, Extension, ExtrinsicFormat, PalletTables, Runtime, SigningExtension,
+    extension_key, Extension, ExtrinsicFormat, FrameExtension, PalletTables, Runtime,
+    SigningExtension,
 };
 use crate::typestr::convert_type_string;
 
@@ -515,6 +516,7 @@ fn build_runtime(
         .map(|e| {
             Ok(SigningExtension {
                 identifier: Arc::from(e.identifier.as_str()),
+                frame: FrameExtension::of(&e.identifier),
                 extrinsic: sized(e.ty)?,
                 additional_signed: sized(e.additional_signed)?,
             })

@@ -95,10 +95,52 @@ pub struct Extension {
 pub struct SigningExtension {
     /// The identifier in the metadata (`CheckMortality` …).
     pub identifier: Name,
+    /// Which FRAME extension it is, when it is one whose values a signature
+    /// payload takes from its own fields ([`FrameExtension::of`]).
+    pub frame: Option<FrameExtension>,
     /// Its `extrinsic` type, `None` when it takes no bytes.
     pub extrinsic: Option<TypeIdx>,
     /// Its `additional_signed` type, `None` when it takes no bytes.
     pub additional_signed: Option<TypeIdx>,
+}
+
+/// The FRAME signed extensions whose data a signer gives by meaning (era,
+/// nonce, tip …) rather than by identifier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameExtension {
+    /// `CheckMortality` (`CheckEra` before): the era, and the hash of its checkpoint block.
+    Mortality,
+    /// `CheckNonce`: the sender's nonce.
+    Nonce,
+    /// `ChargeTransactionPayment`: the tip.
+    Tip,
+    /// `ChargeAssetTxPayment`: the tip and the asset it is paid in.
+    AssetTip,
+    /// `CheckMetadataHash`: the mode byte, and the metadata hash when enabled.
+    MetadataHash,
+    /// `CheckSpecVersion`: the runtime's spec version.
+    SpecVersion,
+    /// `CheckTxVersion`: the runtime's transaction version.
+    TxVersion,
+    /// `CheckGenesis`: the genesis hash.
+    Genesis,
+}
+
+impl FrameExtension {
+    /// The FRAME extension called `identifier`, if it is one.
+    pub fn of(identifier: &str) -> Option<Self> {
+        Some(match identifier {
+            "CheckMortality" | "CheckEra" => FrameExtension::Mortality,
+            "CheckNonce" => FrameExtension::Nonce,
+            "ChargeTransactionPayment" => FrameExtension::Tip,
+            "ChargeAssetTxPayment" => FrameExtension::AssetTip,
+            "CheckMetadataHash" => FrameExtension::MetadataHash,
+            "CheckSpecVersion" => FrameExtension::SpecVersion,
+            "CheckTxVersion" => FrameExtension::TxVersion,
+            "CheckGenesis" => FrameExtension::Genesis,
+            _ => return None,
+        })
+    }
 }
 
 /// The extrinsic format of the runtime.

@@ -198,6 +198,19 @@ pub fn base58_text(bytes: &[u8]) -> Option<Address> {
 /// Decodes an address, checking its base58 text, network format, length and
 /// checksum; with `expected_format`, also that it belongs to that network.
 pub fn decode(address: &str, expected_format: Option<u16>) -> Result<Decoded, Error> {
+    decode_with(address, expected_format, |format, payload| Decoded {
+        format,
+        payload: payload.to_vec(),
+    })
+}
+
+/// [`decode`] handing the network format and the payload to `f` instead of
+/// copying the payload out (an encoder writing an account id's bytes).
+pub fn decode_with<R>(
+    address: &str,
+    expected_format: Option<u16>,
+    f: impl FnOnce(u16, &[u8]) -> R,
+) -> Result<R, Error> {
     let (buffer, raw_len) = base58_bytes(address)?;
     let raw = &buffer[..raw_len];
     let (format, format_len) = prefix::read(raw)?;
@@ -226,10 +239,7 @@ pub fn decode(address: &str, expected_format: Option<u16>) -> Result<Decoded, Er
             crate::hex::encode_prefixed(expected_checksum)
         )));
     }
-    Ok(Decoded {
-        format,
-        payload: raw[format_len..body_len].to_vec(),
-    })
+    Ok(f(format, &raw[format_len..body_len]))
 }
 
 /// Whether `address` decodes (and, with `format`, belongs to that network).

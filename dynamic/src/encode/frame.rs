@@ -73,21 +73,24 @@ impl<'c, 'a> Encoder<'c, 'a> {
                     Value::UInt(_) | Value::Int(_) => (by_index(1), v),
                     Value::Str(s) => {
                         let is_hex_account = s.len() == 66 && s.starts_with("0x");
+                        // The address read once: its account written here
+                        // when the `Id` variant holds a 32-byte one.
                         let ss58 = if is_hex_account {
                             None
                         } else {
-                            ferroscale_core::ss58::decode(s, None).ok()
+                            ferroscale_core::ss58::decode_with(s, None, |_, payload| {
+                                <[u8; 32]>::try_from(payload).ok()
+                            })
+                            .ok()
                         };
-                        if let (Some(decoded), Some(id)) = (&ss58, by_index(0)) {
-                            // The address read once: its account written
-                            // here when the `Id` variant holds a 32-byte one.
+                        if let (Some(Some(account)), Some(id)) = (&ss58, by_index(0)) {
                             if let Fields::Unnamed(f) = &id.fields {
-                                if let ([account], 32) = (&f[..], decoded.payload.len()) {
+                                if let [field] = &f[..] {
                                     if let Some(Node::Special(Special::AccountId)) =
-                                        self.ctx.graph.get(*account)
+                                        self.ctx.graph.get(*field)
                                     {
                                         out.push(id.index);
-                                        out.extend_from_slice(&decoded.payload);
+                                        out.extend_from_slice(account);
                                         return Ok(());
                                     }
                                 }
@@ -402,9 +405,13 @@ impl<'c, 'a> Encoder<'c, 'a> {
         out.push(call.index);
         for (pos, a) in call.args.iter().enumerate() {
             let name = a.name.as_deref().unwrap_or("");
-            let val = args
-                .get(pos, name)
-                .ok_or_else(|| self.err(ty, format!("parameter '{name}' not specified")))?;
+            let Some(val) = args.get(pos, name) else {
+                // A name given that the call does not have says more than
+                // the argument it left out.
+                args.check_all(call)
+                    .map_err(|reason| self.err(ty, format!("{pname}.{cname}: {reason}")))?;
+                return Err(self.err(ty, format!("parameter '{name}' not specified")));
+            };
             // A legacy `OpaqueCall` argument (bytes to the type graph) may be
             // given as the call it holds, as py-scale-codec takes it.
             if a.type_name.as_deref() == Some("OpaqueCall") && matches!(val, Value::Dict(_)) {

@@ -75,38 +75,49 @@ impl<'v> CallArgs<'v> {
     }
 
     /// What is wrong with the arguments given for `call`, before any is
-    /// encoded: an unknown name (strict), a count that is not the call's
-    /// (by position).
+    /// encoded: a count that is not the call's (by position), more names
+    /// than the call has arguments (strict). With no more names than
+    /// arguments, a name that is not the call's leaves an argument missing;
+    /// [`CallArgs::check_all`] names it then.
     fn check(&self, call: &crate::runtime::Item) -> Result<(), String> {
-        let names = || {
-            let names: Vec<&str> = call
-                .args
-                .iter()
-                .map(|a| a.name.as_deref().unwrap_or("?"))
-                .collect();
-            if names.is_empty() {
-                "it takes none".to_owned()
-            } else {
-                format!("its arguments: {}", names.join(", "))
-            }
-        };
         match *self {
-            CallArgs::ByNameStrict(Value::Dict(entries)) => {
-                for (k, _) in entries {
-                    if !call.args.iter().any(|a| a.name.as_deref() == Some(&**k)) {
-                        return Err(format!("no argument '{k}' ({})", names()));
-                    }
-                }
-                Ok(())
+            CallArgs::ByNameStrict(Value::Dict(entries)) if entries.len() > call.args.len() => {
+                self.check_all(call)
             }
             CallArgs::ByPosition(items) if items.len() != call.args.len() => Err(format!(
                 "{} argument(s) given by position, the call takes {} ({})",
                 items.len(),
                 call.args.len(),
-                names()
+                arg_names(call)
             )),
             _ => Ok(()),
         }
+    }
+
+    /// [`CallArgs::check`], every name given checked against the call's.
+    fn check_all(&self, call: &crate::runtime::Item) -> Result<(), String> {
+        if let CallArgs::ByNameStrict(Value::Dict(entries)) = *self {
+            for (k, _) in entries {
+                if !call.args.iter().any(|a| a.name.as_deref() == Some(&**k)) {
+                    return Err(format!("no argument '{k}' ({})", arg_names(call)));
+                }
+            }
+        }
+        self.check(call)
+    }
+}
+
+/// `its arguments: a, b` (or `it takes none`), for errors.
+fn arg_names(call: &crate::runtime::Item) -> String {
+    let names: Vec<&str> = call
+        .args
+        .iter()
+        .map(|a| a.name.as_deref().unwrap_or("?"))
+        .collect();
+    if names.is_empty() {
+        "it takes none".to_owned()
+    } else {
+        format!("its arguments: {}", names.join(", "))
     }
 }
 

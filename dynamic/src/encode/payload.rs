@@ -15,7 +15,7 @@ use ferroscale_value::Value;
 use crate::context::Context;
 use crate::error::Error;
 use crate::graph::{Node, TypeIdx};
-use crate::runtime::SigningExtension;
+use crate::runtime::{FrameExtension, SigningExtension};
 
 use super::Encoder;
 
@@ -127,6 +127,9 @@ pub fn signature_payload(
                 Part::Extrinsic => e.extrinsic,
                 Part::AdditionalSigned => e.additional_signed,
             };
+            let Some(ty) = ty else {
+                continue;
+            };
             let given = input
                 .extensions
                 .iter()
@@ -135,16 +138,13 @@ pub fn signature_payload(
                     Part::Extrinsic => v.extrinsic.as_ref(),
                     Part::AdditionalSigned => v.additional_signed.as_ref(),
                 });
-            let Some(ty) = ty else {
-                continue;
-            };
             let start = payload.len();
             match given {
                 Some(v) => encoder.node(ty, v, &mut payload),
-                None => encoder.known(ty, &e.identifier, part, input, immortal, &mut payload),
+                None => encoder.known(ty, e, part, input, immortal, &mut payload),
             }
             .map_err(|err| err.in_part(&format!("{} of {}", part.name(), e.identifier)))?;
-            if part == Part::Extrinsic && is_era(&e.identifier) {
+            if part == Part::Extrinsic && e.frame == Some(FrameExtension::Mortality) {
                 immortal = payload[start..] == [0];
             }
         }
@@ -155,23 +155,20 @@ pub fn signature_payload(
     Ok(payload)
 }
 
-fn is_era(identifier: &str) -> bool {
-    matches!(identifier, "CheckMortality" | "CheckEra")
-}
-
 impl Encoder<'_, '_> {
-    /// The value of part `part` of the FRAME extension `identifier`, from
-    /// `input`'s fields; an extension it does not know is an error saying
-    /// how to give its values.
+    /// The value of part `part` of the FRAME extension `e`, from `input`'s
+    /// fields; an extension it does not know is an error saying how to give
+    /// its values.
     fn known(
         &mut self,
         ty: TypeIdx,
-        identifier: &str,
+        e: &SigningExtension,
         part: Part,
         input: &PayloadInput,
         immortal: bool,
         out: &mut Vec<u8>,
     ) -> Result<(), Error> {
+        let identifier = &*e.identifier;
         let genesis = || {
             input.genesis_hash.as_ref().ok_or_else(|| {
                 Error::Usage(format!(
@@ -179,9 +176,10 @@ impl Encoder<'_, '_> {
                 ))
             })
         };
-        let value = match (identifier, part) {
-            ("CheckMortality" | "CheckEra", Part::Extrinsic) => &input.era,
-            ("CheckMortality" | "CheckEra", Part::AdditionalSigned) => {
+        use FrameExtension as F;
+        let value = match (e.frame, part) {
+            (Some(F::Mortality), Part::Extrinsic) => &input.era,
+            (Some(F::Mortality), Part::AdditionalSigned) => {
                 if immortal {
                     let genesis = genesis()?;
                     if input
@@ -205,9 +203,9 @@ impl Encoder<'_, '_> {
                 })?;
                 return self.hash(ty, block, out);
             }
-            ("CheckNonce", Part::Extrinsic) => &input.nonce,
-            ("ChargeTransactionPayment", Part::Extrinsic) => &input.tip,
-            ("ChargeAssetTxPayment", Part::Extrinsic) => {
+            (Some(F::Nonce), Part::Extrinsic) => &input.nonce,
+            (Some(F::Tip), Part::Extrinsic) => &input.tip,
+            (Some(F::AssetTip), Part::Extrinsic) => {
                 let value = Value::Dict(vec![
                     ("tip".into(), input.tip.clone()),
                     (
@@ -217,12 +215,12 @@ impl Encoder<'_, '_> {
                 ]);
                 return self.node(ty, &value, out);
             }
-            ("CheckMetadataHash", Part::Extrinsic) => {
+            (Some(F::MetadataHash), Part::Extrinsic) => {
                 // The `Mode` enum: 0 disabled, 1 enabled.
                 out.push(u8::from(input.metadata_hash.is_some()));
                 return Ok(());
             }
-            ("CheckMetadataHash", Part::AdditionalSigned) => {
+            (Some(F::MetadataHash), Part::AdditionalSigned) => {
                 // `Option<[u8; 32]>`.
                 return match &input.metadata_hash {
                     None => self.node(ty, &Value::Null, out),
@@ -235,13 +233,13 @@ impl Encoder<'_, '_> {
                     },
                 };
             }
-            ("CheckSpecVersion", Part::AdditionalSigned) => {
+            (Some(F::SpecVersion), Part::AdditionalSigned) => {
                 return self.node(ty, &Value::UInt(input.spec_version.into()), out)
             }
-            ("CheckTxVersion", Part::AdditionalSigned) => {
+            (Some(F::TxVersion), Part::AdditionalSigned) => {
                 return self.node(ty, &Value::UInt(input.transaction_version.into()), out)
             }
-            ("CheckGenesis", Part::AdditionalSigned) => return self.hash(ty, genesis()?, out),
+            (Some(F::Genesis), Part::AdditionalSigned) => return self.hash(ty, genesis()?, out),
             _ => {
                 return Err(Error::Usage(format!(
                     "signed extension '{identifier}' carries data in its {} part ({}): give \

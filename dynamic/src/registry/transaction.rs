@@ -19,14 +19,31 @@ impl Registry {
     /// The bytes of call `pallet.call` with `args`: the bytes a `Call`
     /// value `{"call_module", "call_function", "call_args"}` encodes to.
     pub fn encode_call(
-        &mut self,
+        &self,
         pallet: &str,
         call: &str,
         args: CallArgs<'_>,
     ) -> Result<Vec<u8>, Error> {
-        let ty = self.resolve("Call")?;
+        // The runtime's call type (`RuntimeCall`; `Call` for legacy
+        // metadata) names the type in errors.
+        let ty = self
+            .runtime
+            .as_ref()
+            .and_then(|rt| rt.extrinsic.call)
+            .ok_or_else(|| Error::NoRuntime { ty: "Call".into() })?;
         let mut out = Vec::with_capacity(64);
-        encode_call(&self.context(), ty, pallet, call, args, &mut out)?;
+        encode_call(&self.context(), ty, pallet, call, args, &mut out).map_err(|e| {
+            // Errors of the call itself say `Call`, as a `Call` value's do.
+            match e {
+                Error::Encode { ty: label, reason } if label == self.graph.describe(ty) => {
+                    Error::Encode {
+                        ty: "Call".into(),
+                        reason,
+                    }
+                }
+                other => other,
+            }
+        })?;
         Ok(out)
     }
 

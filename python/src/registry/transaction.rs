@@ -43,9 +43,9 @@ pub fn compose_call<'py>(
         }
     };
     let bytes = {
-        let mut reg = registry.try_borrow_mut()?;
+        let reg = registry.try_borrow()?;
         guard("composing a call", || {
-            reg.inner_mut()
+            reg.inner()
                 .encode_call(pallet, call, args)
                 .map_err(|e| to_py(py, &e))
         })?
