@@ -24,27 +24,36 @@ impl Registry {
         call: &str,
         args: CallArgs<'_>,
     ) -> Result<Vec<u8>, Error> {
+        let mut out = Vec::with_capacity(64);
+        self.encode_call_into(pallet, call, args, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Registry::encode_call`] appending to `out` (a caller reusing one buffer).
+    pub fn encode_call_into(
+        &self,
+        pallet: &str,
+        call: &str,
+        args: CallArgs<'_>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         // The runtime's call type (`RuntimeCall`; `Call` for legacy
-        // metadata) names the type in errors.
+        // metadata) is the node; errors of the call itself say `Call`, as a
+        // `Call` value's do.
         let ty = self
             .runtime
             .as_ref()
             .and_then(|rt| rt.extrinsic.call)
             .ok_or_else(|| Error::NoRuntime { ty: "Call".into() })?;
-        let mut out = Vec::with_capacity(64);
-        encode_call(&self.context(), ty, pallet, call, args, &mut out).map_err(|e| {
-            // Errors of the call itself say `Call`, as a `Call` value's do.
-            match e {
-                Error::Encode { ty: label, reason } if label == self.graph.describe(ty) => {
-                    Error::Encode {
-                        ty: "Call".into(),
-                        reason,
-                    }
+        encode_call(&self.context(), ty, pallet, call, args, out).map_err(|e| match e {
+            Error::Encode { ty: label, reason } if label == self.graph.describe(ty) => {
+                Error::Encode {
+                    ty: "Call".into(),
+                    reason,
                 }
-                other => other,
             }
-        })?;
-        Ok(out)
+            other => other,
+        })
     }
 
     /// The runtime's spec and transaction versions (its `System.Version`

@@ -42,15 +42,26 @@ pub fn compose_call<'py>(
             )))
         }
     };
-    let bytes = {
-        let reg = registry.try_borrow()?;
-        guard("composing a call", || {
+    let reg = registry.try_borrow()?;
+    guard("composing a call", || {
+        CALL_BUFFER.with_borrow_mut(|buffer| {
+            buffer.clear();
             reg.inner()
-                .encode_call(pallet, call, args)
-                .map_err(|e| to_py(py, &e))
-        })?
-    };
-    Ok(PyBytes::new(py, &bytes))
+                .encode_call_into(pallet, call, args, buffer)
+                .map_err(|e| to_py(py, &e))?;
+            let bytes = PyBytes::new(py, buffer);
+            if buffer.capacity() > 4096 {
+                // A large call's room is not kept.
+                *buffer = Vec::new();
+            }
+            Ok(bytes)
+        })
+    })
+}
+
+thread_local! {
+    /// The buffer calls are encoded into before they are copied out as `bytes`.
+    static CALL_BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The bytes of a call given to `signature_payload`: `bytes`, `bytearray`,
