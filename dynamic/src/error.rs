@@ -181,7 +181,11 @@ impl fmt::Display for Error {
                 write!(f, "the metadata has no {kind} {pallet}.{name}")
             }
             Error::NotInMetadata { kind, version } => {
-                let since = if *kind == ItemKind::ViewFunction { 16 } else { 15 };
+                let since = match kind {
+                    ItemKind::ViewFunction => 16,
+                    ItemKind::SignedExtension => 14,
+                    _ => 15,
+                };
                 write!(
                     f,
                     "metadata V{version} has no {kind} metadata (listed from V{since} on; \
@@ -241,6 +245,8 @@ pub enum ItemKind {
     RuntimeApi,
     /// A pallet view function.
     ViewFunction,
+    /// A signed extension's types.
+    SignedExtension,
 }
 
 impl fmt::Display for ItemKind {
@@ -252,6 +258,7 @@ impl fmt::Display for ItemKind {
             ItemKind::Event => "event",
             ItemKind::RuntimeApi => "runtime API",
             ItemKind::ViewFunction => "view function",
+            ItemKind::SignedExtension => "signed extension",
         })
     }
 }
@@ -274,6 +281,20 @@ impl Error {
             *path = joined;
         }
         self
+    }
+
+    /// An encoding error with `what` was being encoded added to its reason
+    /// (`argument 'dest' of Balances.transfer`; other errors are returned
+    /// as they are).
+    #[cold]
+    pub(crate) fn in_part(self, what: &str) -> Self {
+        match self {
+            Error::Encode { ty, reason } => Error::Encode {
+                ty,
+                reason: format!("{reason} ({what})"),
+            },
+            other => other,
+        }
     }
 
     /// [`Error::UnknownType`].

@@ -60,7 +60,8 @@ pub use context::{
 };
 pub use decode::{decode, decode_prefix, decode_value};
 pub use document::{Document, ValueRef};
-pub use encode::{encode_into, encode_value};
+pub use encode::payload::{signature_payload, ExtensionValues, PayloadInput, MAX_UNHASHED_PAYLOAD};
+pub use encode::{encode_call, encode_into, encode_value, CallArgs};
 pub use error::{Error, ItemKind};
 pub use graph::{BitStore, Field, Fields, Name, Node, Prim, Special, TypeGraph, TypeIdx, Variant};
 pub use kind::NodeKind;

@@ -23,7 +23,10 @@ use crate::error::Error;
 use crate::graph::{
     BitStore, Field, Fields, Name, Node, Prim, Special, TypeGraph, TypeIdx, Variant,
 };
-use crate::runtime::{extension_key, Extension, ExtrinsicFormat, PalletTables, Runtime};
+use crate::runtime::{
+    extension_key, Extension, ExtrinsicFormat, FrameExtension, PalletTables, Runtime,
+    SigningExtension,
+};
 use crate::typestr::convert_type_string;
 
 /// Where a portable registry landed in the graph.
@@ -502,6 +505,23 @@ fn build_runtime(
         Ok(out)
     };
     let extensions = with_data(x.signed_extensions_v4())?;
+    let sized = |ty: Option<u32>| -> Result<Option<TypeIdx>, Error> {
+        ty.filter(|&ty| !is_zero_sized(reg, ty, 0))
+            .map(idx)
+            .transpose()
+    };
+    let signing = x
+        .signed_extensions_v4()
+        .into_iter()
+        .map(|e| {
+            Ok(SigningExtension {
+                identifier: Arc::from(e.identifier.as_str()),
+                frame: FrameExtension::of(&e.identifier),
+                extrinsic: sized(e.ty)?,
+                additional_signed: sized(e.additional_signed)?,
+            })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
     // A format-5 general transaction names its extension version in a byte
     // of its own; without versions in the metadata, version 0 is everything.
     let general_extensions = if x.extensions_by_version.is_empty() {
@@ -524,6 +544,7 @@ fn build_runtime(
         call: x.call_type.map(idx).transpose()?,
         extensions,
         general_extensions,
+        signing,
     };
     Ok(Runtime::new(list, extrinsic, true))
 }

@@ -87,6 +87,62 @@ pub struct Extension {
     pub ty: TypeIdx,
 }
 
+/// A signed extension of a format-4 signed extrinsic as its signer sees it:
+/// the data it adds to the extrinsic and the data it adds to the signed
+/// payload only (its `additional_signed`). Both `None` for an extension
+/// without data (`CheckWeight` …).
+#[derive(Clone, Debug)]
+pub struct SigningExtension {
+    /// The identifier in the metadata (`CheckMortality` …).
+    pub identifier: Name,
+    /// Which FRAME extension it is, when it is one whose values a signature
+    /// payload takes from its own fields ([`FrameExtension::of`]).
+    pub frame: Option<FrameExtension>,
+    /// Its `extrinsic` type, `None` when it takes no bytes.
+    pub extrinsic: Option<TypeIdx>,
+    /// Its `additional_signed` type, `None` when it takes no bytes.
+    pub additional_signed: Option<TypeIdx>,
+}
+
+/// The FRAME signed extensions whose data a signer gives by meaning (era,
+/// nonce, tip …) rather than by identifier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameExtension {
+    /// `CheckMortality` (`CheckEra` before): the era, and the hash of its checkpoint block.
+    Mortality,
+    /// `CheckNonce`: the sender's nonce.
+    Nonce,
+    /// `ChargeTransactionPayment`: the tip.
+    Tip,
+    /// `ChargeAssetTxPayment`: the tip and the asset it is paid in.
+    AssetTip,
+    /// `CheckMetadataHash`: the mode byte, and the metadata hash when enabled.
+    MetadataHash,
+    /// `CheckSpecVersion`: the runtime's spec version.
+    SpecVersion,
+    /// `CheckTxVersion`: the runtime's transaction version.
+    TxVersion,
+    /// `CheckGenesis`: the genesis hash.
+    Genesis,
+}
+
+impl FrameExtension {
+    /// The FRAME extension called `identifier`, if it is one.
+    pub fn of(identifier: &str) -> Option<Self> {
+        Some(match identifier {
+            "CheckMortality" | "CheckEra" => FrameExtension::Mortality,
+            "CheckNonce" => FrameExtension::Nonce,
+            "ChargeTransactionPayment" => FrameExtension::Tip,
+            "ChargeAssetTxPayment" => FrameExtension::AssetTip,
+            "CheckMetadataHash" => FrameExtension::MetadataHash,
+            "CheckSpecVersion" => FrameExtension::SpecVersion,
+            "CheckTxVersion" => FrameExtension::TxVersion,
+            "CheckGenesis" => FrameExtension::Genesis,
+            _ => return None,
+        })
+    }
+}
+
 /// The extrinsic format of the runtime.
 #[derive(Clone, Debug, Default)]
 pub struct ExtrinsicFormat {
@@ -109,6 +165,11 @@ pub struct ExtrinsicFormat {
     /// version the metadata lists (V16's `transaction_extensions_by_version`;
     /// version 0 alone, with every extension, when the metadata lists none).
     pub general_extensions: BTreeMap<u8, Vec<Extension>>,
+    /// Every signed extension of a format-4 signed extrinsic, in metadata
+    /// order, with its `extrinsic` and `additional_signed` types: what a
+    /// signature payload is made of (V14+; empty for legacy metadata, whose
+    /// extensions have no types).
+    pub signing: Vec<SigningExtension>,
 }
 
 /// What an extrinsic's first byte says: its format version (low six bits)

@@ -245,3 +245,49 @@ fn py_scale_codec_common_strings_resolve_against_v14_metadata() {
     }
     assert!(unsigned > 0, "the block has inherents");
 }
+
+/// `storage_keys` of many accounts (SS58 and hex, read together; hashed in
+/// vector lanes) is `storage_key` of each, and a bad account among them is
+/// the encoder's error for it.
+#[test]
+fn storage_keys_of_many_is_storage_key_of_each() {
+    let md = metadata("metadata/polkadot-v14-spec9180.scale");
+    let mut registry = Registry::from_metadata(&md).expect("registry");
+    let pairs = account_pairs();
+    let mut keys: Vec<Vec<Value>> = Vec::new();
+    for (i, (key, _)) in pairs.iter().enumerate() {
+        let account = &key[48..];
+        let text = if i % 3 == 0 {
+            ferroscale_core::hex::encode_prefixed(account)
+        } else {
+            ferroscale_core::ss58::encode(account, [0, 2, 42][i % 3]).unwrap()
+        };
+        keys.push(vec![Value::str(text)]);
+    }
+    keys.push(Vec::new()); // the map's prefix
+    let many = registry
+        .storage_keys("System", "Account", &keys)
+        .expect("keys");
+    assert_eq!(many.len(), keys.len());
+    for (i, (one_key, built)) in keys.iter().zip(&many).enumerate() {
+        assert_eq!(
+            *built,
+            registry.storage_key("System", "Account", one_key).unwrap()
+        );
+        if let Some((key, _)) = pairs.get(i) {
+            assert_eq!(built, key, "key {i}");
+        }
+    }
+    let mut bad = keys.clone();
+    bad[5] = vec![Value::str(
+        "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQZ",
+    )];
+    let e = registry
+        .storage_keys("System", "Account", &bad)
+        .unwrap_err();
+    let one = registry
+        .storage_key("System", "Account", &bad[5])
+        .unwrap_err();
+    assert_eq!(e.to_string(), one.to_string());
+    assert!(e.to_string().contains("checksum"), "{e}");
+}

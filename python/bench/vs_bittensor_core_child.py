@@ -29,6 +29,9 @@ raw_v14 = bytes.fromhex(fixtures["metadata_hex"][2:])
 SPEC = recorded["events"]["block 7959635"]["spec_version"]
 CALL_ARGS = {"dest": "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY", "value": 10 ** 9}
 HASH_LEN = {"Blake2_128Concat": 16, "Twox64Concat": 8, "Identity": 0}
+# A signature payload's inputs (hashes as bytes: what bittensor-core takes).
+GENESIS, CHECKPOINT, METADATA_HASH = bytes([0x11] * 32), bytes([0x22] * 32), bytes([0x33] * 32)
+MORTAL, NONCE, TIP = {"period": 64, "current": 1000}, 5, 10 ** 6
 
 
 def shared_form(value):
@@ -148,12 +151,20 @@ if bittensor_core is None:
 
     bench("100 System.Account storage keys", lambda: rc.storage_keys("System", "Account", owners))
 
-    def compose():
+    def compose_object():
         call = rc.create_scale_object("Call", metadata=md)
         return bytes(call.encode({"call_module": "Balances", "call_function": "transfer_keep_alive",
                                   "call_args": CALL_ARGS}).data)
 
-    bench("compose Balances.transfer_keep_alive", compose)
+    bench("compose Balances.transfer_keep_alive (py-scale-codec's Call object)", compose_object)
+    bench("compose Balances.transfer_keep_alive",
+          lambda: rc.compose_call("Balances", "transfer_keep_alive", CALL_ARGS))
+    call = rc.compose_call("Balances", "transfer_keep_alive", CALL_ARGS)
+    bench("signature payload, immortal",
+          lambda: rc.signature_payload(call, era="00", nonce=NONCE, tip=0, genesis_hash=GENESIS))
+    bench("signature payload, mortal, metadata hash",
+          lambda: rc.signature_payload(call, era=MORTAL, nonce=NONCE, tip=TIP, genesis_hash=GENESIS,
+                                       block_hash=CHECKPOINT, metadata_hash=METADATA_HASH))
 else:
     rt_class = bittensor_core.Runtime
     from importlib.metadata import version
@@ -183,5 +194,13 @@ else:
     bench("100 System.Account storage keys", lambda: rt.storage_key_batch("System", "Account", owners))
     bench("compose Balances.transfer_keep_alive",
           lambda: rt.compose_call("Balances", "transfer_keep_alive", CALL_ARGS))
+    call = rt.compose_call("Balances", "transfer_keep_alive", CALL_ARGS)
+    bench("signature payload, immortal",
+          lambda: rt.signature_payload(call, era="00", nonce=NONCE, tip=0, tip_asset_id=None,
+                                       genesis_hash=GENESIS, era_block_hash=GENESIS))
+    bench("signature payload, mortal, metadata hash",
+          lambda: rt.signature_payload(call, era=MORTAL, nonce=NONCE, tip=TIP, tip_asset_id=None,
+                                       genesis_hash=GENESIS, era_block_hash=CHECKPOINT,
+                                       metadata_hash=METADATA_HASH))
 
 print(json.dumps(out))

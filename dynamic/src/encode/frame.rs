@@ -10,6 +10,8 @@ use crate::error::Error;
 use crate::graph::{Fields, Node, Special, TypeIdx};
 use crate::runtime::{Extension, Item, Preamble, Runtime};
 
+use super::CallArgs;
+
 use super::{compact, Encoder};
 
 impl<'c, 'a> Encoder<'c, 'a> {
@@ -71,7 +73,30 @@ impl<'c, 'a> Encoder<'c, 'a> {
                     Value::UInt(_) | Value::Int(_) => (by_index(1), v),
                     Value::Str(s) => {
                         let is_hex_account = s.len() == 66 && s.starts_with("0x");
-                        if is_hex_account || ferroscale_core::ss58::is_valid(s, None) {
+                        // The address read once: its account written here
+                        // when the `Id` variant holds a 32-byte one.
+                        let ss58 = if is_hex_account {
+                            None
+                        } else {
+                            ferroscale_core::ss58::decode_with(s, None, |_, payload| {
+                                <[u8; 32]>::try_from(payload).ok()
+                            })
+                            .ok()
+                        };
+                        if let (Some(Some(account)), Some(id)) = (&ss58, by_index(0)) {
+                            if let Fields::Unnamed(f) = &id.fields {
+                                if let [field] = &f[..] {
+                                    if let Some(Node::Special(Special::AccountId)) =
+                                        self.ctx.graph.get(*field)
+                                    {
+                                        out.push(id.index);
+                                        out.extend_from_slice(account);
+                                        return Ok(());
+                                    }
+                                }
+                            }
+                        }
+                        if is_hex_account || ss58.is_some() {
                             (by_index(0), v)
                         } else if s.len() == 42 && s.starts_with("0x") {
                             (variants.iter().find(|v| &*v.name == "Address20"), v)
@@ -114,8 +139,7 @@ impl<'c, 'a> Encoder<'c, 'a> {
             Special::Extrinsic => self.extrinsic(ty, v, out),
             Special::Event => {
                 let rt = self.runtime(ty)?;
-                let (pallet, event) =
-                    self.lookup_item(ty, rt, v, "module_id", "event_id", false)?;
+                let (pallet, event) = self.lookup_event(ty, rt, v)?;
                 out.push(pallet);
                 out.push(event.index);
                 let attrs = v.get("attributes").and_then(Value::as_items).unwrap_or(&[]);
@@ -311,56 +335,83 @@ impl<'c, 'a> Encoder<'c, 'a> {
         Ok(())
     }
 
-    /// Finds (pallet index, item) from a value's pallet/item names (or a `call_index`).
-    pub(in crate::encode) fn lookup_item(
+    /// The (pallet index, event) a legacy `Event` value names by `module_id` and `event_id`.
+    fn lookup_event(
         &self,
         ty: TypeIdx,
         rt: &'a Runtime,
         v: &Value,
-        pallet_key: &str,
-        item_key: &str,
-        calls: bool,
     ) -> Result<(u8, &'a Item), Error> {
-        let pname = v.get(pallet_key).and_then(Value::as_str);
-        let iname = v.get(item_key).and_then(Value::as_str);
+        let pname = v.get("module_id").and_then(Value::as_str);
+        let iname = v.get("event_id").and_then(Value::as_str);
         let (Some(pname), Some(iname)) = (pname, iname) else {
-            return Err(self.err(ty, format!("value needs '{pallet_key}' and '{item_key}'")));
+            return Err(self.err(ty, "value needs 'module_id' and 'event_id'"));
         };
         let pallet = rt
             .pallet(pname)
             .ok_or_else(|| self.err(ty, format!("pallet '{pname}' not found")))?;
-        let items = if calls { &pallet.calls } else { &pallet.events };
-        let item = items
+        let item = pallet
+            .events
             .iter()
             .find(|i| &*i.name == iname)
             .ok_or_else(|| self.err(ty, format!("'{pname}.{iname}' not found")))?;
         Ok((pallet.index, item))
     }
 
+    /// A `Call` value `{"call_module", "call_function", "call_args"}`
+    /// (`call_args` a dict by name or the decoded `[{"name", "value"}…]` list).
     pub(in crate::encode) fn call(
         &mut self,
         ty: TypeIdx,
         v: &Value,
         out: &mut Vec<u8>,
     ) -> Result<(), Error> {
+        let pname = v.get("call_module").and_then(Value::as_str);
+        let cname = v.get("call_function").and_then(Value::as_str);
+        let (Some(pname), Some(cname)) = (pname, cname) else {
+            return Err(self.err(ty, "value needs 'call_module' and 'call_function'"));
+        };
+        let args = match v.get("call_args") {
+            Some(Value::List(list)) => CallArgs::Decoded(list),
+            Some(d @ Value::Dict(_)) => CallArgs::ByName(d),
+            _ => CallArgs::None,
+        };
+        self.call_named(ty, pname, cname, args, out)
+    }
+
+    /// The call `pallet.call` with `args`: its pallet and call indices, then
+    /// each argument in the call's order. What `Call` values and
+    /// [`crate::encode_call`] both encode through.
+    pub(in crate::encode) fn call_named(
+        &mut self,
+        ty: TypeIdx,
+        pname: &str,
+        cname: &str,
+        args: CallArgs<'_>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         let rt = self.runtime(ty)?;
-        let (pi, call) = self.lookup_item(ty, rt, v, "call_module", "call_function", true)?;
-        out.push(pi);
+        let pallet = rt
+            .pallet(pname)
+            .ok_or_else(|| self.err(ty, format!("pallet '{pname}' not found")))?;
+        let call = pallet
+            .calls
+            .iter()
+            .find(|i| &*i.name == cname)
+            .ok_or_else(|| self.err(ty, format!("'{pname}.{cname}' not found")))?;
+        args.check(call)
+            .map_err(|reason| self.err(ty, format!("{pname}.{cname}: {reason}")))?;
+        out.push(pallet.index);
         out.push(call.index);
-        let args = v.get("call_args");
         for (pos, a) in call.args.iter().enumerate() {
             let name = a.name.as_deref().unwrap_or("");
-            let val = match args {
-                // [{"name", "type", "value"}…] as decoded
-                Some(Value::List(list)) => list
-                    .iter()
-                    .find(|e| e.get("name").and_then(Value::as_str) == Some(name))
-                    .or_else(|| list.get(pos))
-                    .and_then(|e| e.get("value")),
-                Some(d @ Value::Dict(_)) => d.get(name),
-                _ => None,
-            }
-            .ok_or_else(|| self.err(ty, format!("parameter '{name}' not specified")))?;
+            let Some(val) = args.get(pos, name) else {
+                // A name given that the call does not have says more than
+                // the argument it left out.
+                args.check_all(call)
+                    .map_err(|reason| self.err(ty, format!("{pname}.{cname}: {reason}")))?;
+                return Err(self.err(ty, format!("parameter '{name}' not specified")));
+            };
             // A legacy `OpaqueCall` argument (bytes to the type graph) may be
             // given as the call it holds, as py-scale-codec takes it.
             if a.type_name.as_deref() == Some("OpaqueCall") && matches!(val, Value::Dict(_)) {
@@ -370,7 +421,8 @@ impl<'c, 'a> Encoder<'c, 'a> {
                 out.extend_from_slice(&inner);
                 continue;
             }
-            self.node(a.ty, val, out)?;
+            self.node(a.ty, val, out)
+                .map_err(|e| e.in_part(&format!("argument '{name}' of {pname}.{cname}")))?;
         }
         Ok(())
     }

@@ -12,6 +12,7 @@
 use ferroscale_value::Value;
 
 mod frame;
+pub(crate) mod payload;
 
 use crate::context::Context;
 use crate::error::Error;
@@ -38,6 +39,106 @@ pub fn encode_into(
         stack_base: StackBase::here(),
     }
     .node(ty, value, out)
+}
+
+/// The arguments of a call to encode ([`encode_call`]).
+#[derive(Clone, Copy, Debug)]
+pub enum CallArgs<'v> {
+    /// A dict of the arguments by name (extra names are ignored, as
+    /// py-scale-codec ignores them in a `Call` value's `call_args`).
+    ByName(&'v Value),
+    /// A dict of the arguments by name, every name the call's (an unknown
+    /// name is an error naming the call's arguments).
+    ByNameStrict(&'v Value),
+    /// The arguments in the call's order, as many as it has.
+    ByPosition(&'v [Value]),
+    /// The decoded shape `[{"name", "type", "value"}…]`: each item found by
+    /// its name, else by its position.
+    Decoded(&'v [Value]),
+    /// None given (a call without arguments).
+    None,
+}
+
+impl<'v> CallArgs<'v> {
+    /// The argument at `pos` named `name`.
+    fn get(&self, pos: usize, name: &str) -> Option<&'v Value> {
+        match *self {
+            CallArgs::ByName(d) | CallArgs::ByNameStrict(d) => d.get(name),
+            CallArgs::ByPosition(items) => items.get(pos),
+            CallArgs::Decoded(list) => list
+                .iter()
+                .find(|e| e.get("name").and_then(Value::as_str) == Some(name))
+                .or_else(|| list.get(pos))
+                .and_then(|e| e.get("value")),
+            CallArgs::None => None,
+        }
+    }
+
+    /// What is wrong with the arguments given for `call`, before any is
+    /// encoded: a count that is not the call's (by position), more names
+    /// than the call has arguments (strict). With no more names than
+    /// arguments, a name that is not the call's leaves an argument missing;
+    /// [`CallArgs::check_all`] names it then.
+    fn check(&self, call: &crate::runtime::Item) -> Result<(), String> {
+        match *self {
+            CallArgs::ByNameStrict(Value::Dict(entries)) if entries.len() > call.args.len() => {
+                self.check_all(call)
+            }
+            CallArgs::ByPosition(items) if items.len() != call.args.len() => Err(format!(
+                "{} argument(s) given by position, the call takes {} ({})",
+                items.len(),
+                call.args.len(),
+                arg_names(call)
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// [`CallArgs::check`], every name given checked against the call's.
+    fn check_all(&self, call: &crate::runtime::Item) -> Result<(), String> {
+        if let CallArgs::ByNameStrict(Value::Dict(entries)) = *self {
+            for (k, _) in entries {
+                if !call.args.iter().any(|a| a.name.as_deref() == Some(&**k)) {
+                    return Err(format!("no argument '{k}' ({})", arg_names(call)));
+                }
+            }
+        }
+        self.check(call)
+    }
+}
+
+/// `its arguments: a, b` (or `it takes none`), for errors.
+fn arg_names(call: &crate::runtime::Item) -> String {
+    let names: Vec<&str> = call
+        .args
+        .iter()
+        .map(|a| a.name.as_deref().unwrap_or("?"))
+        .collect();
+    if names.is_empty() {
+        "it takes none".to_owned()
+    } else {
+        format!("its arguments: {}", names.join(", "))
+    }
+}
+
+/// Encodes the call `pallet.call` of `ctx`'s runtime with `args`: pallet
+/// index, call index, the arguments in order — the bytes a `Call` value
+/// `{"call_module", "call_function", "call_args"}` encodes to (`ty`, the
+/// call type node, names the type in errors).
+pub fn encode_call(
+    ctx: &Context<'_>,
+    ty: TypeIdx,
+    pallet: &str,
+    call: &str,
+    args: CallArgs<'_>,
+    out: &mut Vec<u8>,
+) -> Result<(), Error> {
+    Encoder {
+        ctx,
+        depth: 0,
+        stack_base: StackBase::here(),
+    }
+    .call_named(ty, pallet, call, args, out)
 }
 
 /// SCALE compact encoding of `v`.

@@ -126,6 +126,8 @@ pub fn legacy_runtime(registry: &mut Registry, md: &Metadata) -> Result<Runtime,
         // Format 5 came with V16 metadata: a legacy runtime has no general
         // transactions.
         general_extensions: Default::default(),
+        // Legacy metadata names its signed extensions without types.
+        signing: Vec::new(),
     };
     Ok(Runtime::new(pallets, extrinsic, false))
 }

@@ -27,6 +27,7 @@ mod metadata_types;
 mod named;
 mod resolve;
 mod runtime_api;
+mod transaction;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -79,6 +80,9 @@ pub struct Registry {
     /// look-up by name costs two hash probes instead of building the
     /// signature again); emptied whenever the metadata or registry changes.
     runtime_api_calls: HashMap<String, HashMap<String, Arc<runtime_api::RuntimeApiCall>>>,
+    /// The loaded runtime's spec and transaction versions, once read
+    /// ([`Registry::runtime_versions`]); emptied with the metadata.
+    runtime_versions: Option<(u32, u32)>,
 }
 
 /// The registry id of `System.Events`' element type (`Vec<EventRecord<…>>`).
@@ -263,6 +267,7 @@ impl Registry {
         }
         self.metadata = Some(md);
         self.runtime_api_calls.clear();
+        self.runtime_versions = None;
         Ok(())
     }
 

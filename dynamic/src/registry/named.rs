@@ -12,15 +12,17 @@
 use std::sync::Arc;
 
 use ferroscale_core::hashing::{
-    storage_key, StorageHasher, StorageKeyError, StorageKeyErrorKind, StorageKeyReader,
+    blake2b_block, storage_prefix, StorageHasher, StorageKeyError, StorageKeyErrorKind,
+    StorageKeyReader,
 };
 use ferroscale_metadata::{Metadata, StorageEntry, StorageModifier, TypeRef};
 use ferroscale_value::Value;
 
+use crate::context::Context;
 use crate::decode::{decode_prefix, decode_value};
 use crate::encode::encode_value;
 use crate::error::{Error, ItemKind};
-use crate::graph::TypeIdx;
+use crate::graph::{Node, Special, TypeIdx};
 use crate::sink::ValueSink;
 
 use super::Registry;
@@ -97,26 +99,95 @@ impl Registry {
         entry: &str,
         keys: &[Value],
     ) -> Result<Vec<u8>, Error> {
+        Ok(self
+            .storage_keys(pallet, entry, std::slice::from_ref(&keys))?
+            .remove(0))
+    }
+
+    /// [`Registry::storage_key`] of each list of key values in `keys`, in
+    /// order (what `query_multi` sends): the entry looked up once, the
+    /// account ids among the keys read from SS58 and the BLAKE2b key
+    /// hashes taken several at a time in vector lanes.
+    pub fn storage_keys<K: AsRef<[Value]>>(
+        &mut self,
+        pallet: &str,
+        entry: &str,
+        keys: &[K],
+    ) -> Result<Vec<Vec<u8>>, Error> {
         let (prefix, e) = self.storage_entry(pallet, entry)?;
-        if keys.len() > e.hashers.len() {
+        let most = keys.iter().map(|k| k.as_ref().len()).max().unwrap_or(0);
+        if most > e.hashers.len() {
             return Err(Error::Usage(format!(
-                "storage entry {pallet}.{entry} has {} key(s), {} given",
+                "storage entry {pallet}.{entry} has {} key(s), {most} given",
                 e.hashers.len(),
-                keys.len()
             )));
         }
-        let mut encoded = Vec::with_capacity(keys.len());
-        for (i, key) in keys.iter().enumerate() {
-            let ty = self.type_of(&e.keys[i])?;
-            encoded.push(encode_value(&self.context(), ty, key)?);
-        }
-        let parts: Vec<(StorageHasher, &[u8])> = e
-            .hashers
+        let types = e.keys[..most]
             .iter()
-            .zip(&encoded)
-            .map(|(h, k)| (*h, k.as_slice()))
+            .map(|k| self.type_of(k))
+            .collect::<Result<Vec<TypeIdx>, Error>>()?;
+        let ctx = self.context();
+        // encoded[key][part]: each key value's SCALE bytes, a position at a
+        // time (one account id type and hasher per position).
+        let mut encoded: Vec<Vec<Vec<u8>>> = keys
+            .iter()
+            .map(|k| Vec::with_capacity(k.as_ref().len()))
             .collect();
-        Ok(storage_key(&prefix, entry, &parts))
+        for (position, &ty) in types.iter().enumerate() {
+            let values: Vec<(usize, &Value)> = keys
+                .iter()
+                .enumerate()
+                .filter_map(|(i, k)| k.as_ref().get(position).map(|v| (i, v)))
+                .collect();
+            let mut accounts = account_ids(&ctx, ty, &values).into_iter();
+            for (i, value) in values {
+                let bytes = match accounts.next().flatten() {
+                    Some(account) => account.to_vec(),
+                    None => encode_value(&ctx, ty, value)?,
+                };
+                encoded[i].push(bytes);
+            }
+        }
+        let base = storage_prefix(&prefix, entry);
+        let mut out: Vec<Vec<u8>> = encoded
+            .iter()
+            .map(|parts| {
+                let len: usize = e
+                    .hashers
+                    .iter()
+                    .zip(parts)
+                    .map(|(h, k)| h.hash_len() + if h.is_concat() { k.len() } else { 0 })
+                    .sum();
+                let mut key = Vec::with_capacity(32 + len);
+                key.extend_from_slice(&base);
+                key
+            })
+            .collect();
+        for (position, &hasher) in e.hashers[..most].iter().enumerate() {
+            let at: Vec<usize> = (0..encoded.len())
+                .filter(|&i| encoded[i].len() > position)
+                .collect();
+            let messages: Vec<&[u8]> = at
+                .iter()
+                .map(|&i| encoded[i][position].as_slice())
+                .collect();
+            let mut digests = vec![[0u8; 16]; messages.len()];
+            let batched = matches!(
+                hasher,
+                StorageHasher::Blake2_128 | StorageHasher::Blake2_128Concat
+            ) && blake2b_block::digest_many(&messages, &mut digests);
+            for (k, &i) in at.iter().enumerate() {
+                if batched {
+                    out[i].extend_from_slice(&digests[k]);
+                    if hasher.is_concat() {
+                        out[i].extend_from_slice(messages[k]);
+                    }
+                } else {
+                    hasher.hash_into(messages[k], &mut out[i]);
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Reads a full storage key of `pallet.entry` back into its parts (map
@@ -250,6 +321,34 @@ impl Registry {
             TypeRef::Name(name) => self.resolve(name),
         }
     }
+}
+
+/// The account ids among `values` when `ty` is an account id: each SS58
+/// address's 32 bytes (`None` for any other value, and for an address that
+/// does not read back, which the encoder then reports), the addresses read
+/// together ([`ferroscale_core::ss58::decode_many_with`]). Empty for other types.
+fn account_ids(
+    ctx: &Context<'_>,
+    ty: TypeIdx,
+    values: &[(usize, &Value)],
+) -> Vec<Option<[u8; 32]>> {
+    if !matches!(ctx.graph.get(ty), Some(Node::Special(Special::AccountId))) {
+        return Vec::new();
+    }
+    let texts: Vec<&str> = values
+        .iter()
+        .map(|(_, v)| match v.as_str() {
+            Some(s) if !s.starts_with("0x") => s,
+            // Not an address: no result, the encoder reads it.
+            _ => "",
+        })
+        .collect();
+    ferroscale_core::ss58::decode_many_with(&texts, None, |_, payload| {
+        <[u8; 32]>::try_from(payload).ok()
+    })
+    .into_iter()
+    .map(|r| r.ok().flatten())
+    .collect()
 }
 
 /// A storage key that does not read back as its entry's. A map key that does

@@ -630,6 +630,38 @@ class ConfigBase:
     def decode_view_function_result(self, pallet: str, name: str, data: Union[_Data, str]) -> Any: ...
     def decode_view_function_answer(self, pallet: str, name: str, data: Union[_Data, str]) -> Any:
         """The whole ``Result<Vec<u8>, ViewFunctionDispatchError>`` answer; an ``Err`` raises ``ValueError``."""
+    def compose_call(self, call_module: str, call_function: str,
+                     call_args: Union[Dict[str, Any], Sequence[Any], None] = None) -> bytes:
+        """The bytes of call ``call_module.call_function``: the bytes
+        ``create_scale_object("Call").encode({"call_module", "call_function", "call_args"})``
+        gives, in one call. ``call_args`` is a dict by argument name (every key one of the
+        call's arguments), a list or tuple in the call's order, or ``None`` for a call
+        without arguments; values take the forms ``encode`` takes. An unknown pallet, call
+        or argument, a missing argument or a value of the wrong type raises ``ValueError``
+        naming it."""
+    def signature_payload(self, call: Union[_Data, str, ScaleBytes, Any], *,
+                          era: Union[str, Dict[str, int], Tuple[int, int], None] = None,
+                          nonce: int = 0, tip: int = 0, tip_asset_id: Any = None,
+                          genesis_hash: Union[_Data, str], block_hash: Union[_Data, str, None] = None,
+                          metadata_hash: Union[_Data, str, None] = None,
+                          spec_version: Optional[int] = None, transaction_version: Optional[int] = None,
+                          extensions: Optional[Dict[str, Dict[str, Any]]] = None) -> bytes:
+        """The bytes a signer signs for a signed (format 4) extrinsic of ``call`` (its bytes:
+        ``bytes``, ``bytearray``, ``"0x…"`` hex, ``ScaleBytes`` or an encoded ``Call``
+        object): the call, each signed extension's ``extrinsic`` value in metadata order,
+        then each one's ``additional_signed`` value; BLAKE2b-256 of that when it is longer
+        than 256 bytes. Needs V14+ metadata.
+
+        ``era``: ``None`` or ``"00"`` (immortal), ``{"period": n, "current": block}`` or
+        ``{"period": n, "phase": p}`` (mortal), as ``Era`` encodes. ``block_hash``: the hash
+        of a mortal era's checkpoint block (required then); an immortal era signs
+        ``genesis_hash`` (``block_hash`` may be left out or equal it). ``tip_asset_id``:
+        ``ChargeAssetTxPayment``'s asset. ``metadata_hash``: ``CheckMetadataHash`` enabled
+        with this hash (``None``: disabled). ``spec_version``/``transaction_version``: the
+        runtime's own (its ``System.Version``) unless given. ``extensions``:
+        ``{identifier: {"extrinsic": value, "additional_signed": value}}`` for extensions
+        other than FRAME's (or in place of what the arguments give); one that carries data
+        and is not given raises ``ValueError`` naming it."""
     def storage_key(self, pallet: str, entry: str, params: Any = None) -> str:
         """The ``"0x…"`` storage key of ``pallet.entry``: ``params`` is ``None`` (the entry's prefix),
         one key value, or a list of them (fewer than the map's keys: an iteration prefix)."""

@@ -302,6 +302,64 @@ impl ConfigBase {
         )
     }
 
+    /// The bytes of call `call_module.call_function` with `call_args` (a
+    /// dict by name, a list or tuple in order, or `None`): what
+    /// `create_scale_object("Call").encode({...})` gives, in one call.
+    #[pyo3(signature = (call_module, call_function, call_args=None))]
+    fn compose_call<'py>(
+        &self,
+        py: Python<'py>,
+        call_module: &str,
+        call_function: &str,
+        call_args: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        crate::registry::transaction::compose_call(
+            &self.registry(py)?,
+            call_module,
+            call_function,
+            call_args,
+        )
+    }
+
+    /// The bytes a signer signs for a signed extrinsic of `call` (see `_core.pyi`).
+    #[pyo3(signature = (
+        call, *, era=None, nonce=0, tip=0, tip_asset_id=None, genesis_hash, block_hash=None,
+        metadata_hash=None, spec_version=None, transaction_version=None, extensions=None
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn signature_payload<'py>(
+        &self,
+        py: Python<'py>,
+        call: &Bound<'py, PyAny>,
+        era: Option<&Bound<'py, PyAny>>,
+        nonce: u64,
+        tip: u128,
+        tip_asset_id: Option<&Bound<'py, PyAny>>,
+        genesis_hash: &Bound<'py, PyAny>,
+        block_hash: Option<&Bound<'py, PyAny>>,
+        metadata_hash: Option<&Bound<'py, PyAny>>,
+        spec_version: Option<u32>,
+        transaction_version: Option<u32>,
+        extensions: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        crate::registry::transaction::signature_payload(
+            &self.registry(py)?,
+            call,
+            crate::registry::transaction::PayloadArgs {
+                era,
+                nonce,
+                tip,
+                tip_asset_id,
+                genesis_hash,
+                block_hash,
+                metadata_hash,
+                spec_version,
+                transaction_version,
+                extensions,
+            },
+        )
+    }
+
     /// The `"0x…"` storage key of `pallet.entry` for `params` (none: the
     /// entry's prefix; one value; or a list, fewer than the map's keys
     /// giving an iteration prefix).

@@ -69,12 +69,13 @@ fn convert(obj: &Bound<'_, PyAny>, depth: u32) -> PyResult<Value> {
     if let Ok(d) = obj.cast::<PyDict>() {
         let mut entries = Vec::with_capacity(d.len());
         for (k, v) in d.iter() {
-            let key: String = if let Ok(s) = k.cast::<PyString>() {
-                s.to_cow()?.into_owned()
+            // The key's text straight into its shared name (one allocation).
+            let key: ferroscale_value::Name = if let Ok(s) = k.cast::<PyString>() {
+                s.to_cow()?.into()
             } else {
-                k.str()?.to_cow()?.into_owned()
+                k.str()?.to_cow()?.into()
             };
-            entries.push((key.into(), convert(&v, depth + 1)?));
+            entries.push((key, convert(&v, depth + 1)?));
         }
         return Ok(Value::Dict(entries));
     }
@@ -114,6 +115,25 @@ pub(crate) fn stand_in_value<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py
 }
 
 fn int_value(i: &Bound<'_, PyInt>) -> PyResult<Value> {
+    // Most ints fit 64 bits: read those without the 128-bit conversion's
+    // byte copy (and without raising on overflow).
+    let mut overflow: std::os::raw::c_int = 0;
+    // SAFETY: `i` is a live `int`; the call sets `overflow` instead of an
+    // exception when the value does not fit, and returns -1 with an
+    // exception set only on an error, which is taken below.
+    let small = unsafe { pyo3::ffi::PyLong_AsLongLongAndOverflow(i.as_ptr(), &mut overflow) };
+    if overflow == 0 {
+        if small == -1 {
+            if let Some(err) = PyErr::take(i.py()) {
+                return Err(err);
+            }
+        }
+        return Ok(if small >= 0 {
+            Value::UInt(small as u128)
+        } else {
+            Value::Int(i128::from(small))
+        });
+    }
     if let Ok(v) = i.extract::<u128>() {
         return Ok(Value::UInt(v));
     }

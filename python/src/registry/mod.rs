@@ -3,13 +3,14 @@
 //! (interned names, the metadata it was loaded with, and the log of inputs
 //! that rebuilds it when unpickled).
 //!
-//! Children: [`kinds`] (`TypeKind`, class attributes), [`storage`] (storage keys and values by name), [`runtime_api`] (runtime APIs, view functions), [`value_decoder`] (cyscale's value decoders).
+//! Children: [`kinds`] (`TypeKind`, class attributes), [`storage`] (storage keys and values by name), [`runtime_api`] (runtime APIs, view functions), [`transaction`] (calls by name, signature payloads), [`value_decoder`] (cyscale's value decoders).
 
 mod batch;
 mod codec;
 pub mod kinds;
 pub mod runtime_api;
 pub mod storage;
+pub mod transaction;
 pub mod value_decoder;
 
 use ferroscale_dynamic::preset::Preset;

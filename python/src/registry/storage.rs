@@ -68,15 +68,14 @@ fn build_keys(
     let py = registry.py();
     let mut reg = registry.try_borrow_mut()?;
     guard("building storage keys", || {
-        let inner = reg.inner_mut();
-        keys.iter()
-            .map(|values| {
-                inner
-                    .storage_key(pallet, entry, values)
-                    .map(|k| ferroscale_core::hex::encode_prefixed(&k))
-                    .map_err(|e| to_py(py, &e))
-            })
-            .collect()
+        let built = reg
+            .inner_mut()
+            .storage_keys(pallet, entry, keys)
+            .map_err(|e| to_py(py, &e))?;
+        Ok(built
+            .iter()
+            .map(|k| ferroscale_core::hex::encode_prefixed(k))
+            .collect())
     })
 }
 
