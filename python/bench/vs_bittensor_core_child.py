@@ -57,7 +57,7 @@ def bench(case, fn, fresh=False):
     out["values"][case] = None if fresh else digest(result)
     best = None
     if fresh:
-        for _ in range(max(REPEAT, 10)):
+        for _ in range(max(REPEAT * 10, 30)):
             t0 = time.perf_counter()
             kept = fn()
             dt = time.perf_counter() - t0

@@ -36,12 +36,14 @@ enum Input {
     /// A spec version switched to, or `None`: the active one forgotten.
     Spec(Option<u64>),
     Ss58(Option<u16>),
-    Metadata(Vec<u8>),
+    /// Shared with [`LoadedMetadata::bytes`]: a runtime's metadata is
+    /// hundreds of kilobytes, copied once.
+    Metadata(Arc<[u8]>),
 }
 
 /// Metadata currently loaded into the registry's runtime.
 struct LoadedMetadata {
-    bytes: Vec<u8>,
+    bytes: Arc<[u8]>,
     /// The metadata model, read from `bytes` when first needed (the
     /// portable registry's paths and definitions, for decompositions).
     model: Option<Arc<ferroscale_metadata::Metadata>>,
@@ -144,14 +146,14 @@ impl PyRegistry {
             Input::Spec(Some(spec)) => self.inner_mut().set_active_spec_version_id(*spec),
             Input::Spec(None) => self.inner_mut().clear_active_spec_version_id(),
             Input::Ss58(f) => self.inner_mut().set_ss58_format(*f),
-            Input::Metadata(bytes) => self.load(py, bytes)?,
+            Input::Metadata(bytes) => self.load(py, Arc::clone(bytes))?,
         }
         Ok(())
     }
 
-    fn load(&mut self, py: Python<'_>, bytes: &[u8]) -> PyResult<()> {
+    fn load(&mut self, py: Python<'_>, bytes: Arc<[u8]>) -> PyResult<()> {
         let model =
-            ferroscale_metadata::Metadata::load(bytes).map_err(|e| to_py(py, &Error::from(e)))?;
+            ferroscale_metadata::Metadata::load(&bytes).map_err(|e| to_py(py, &Error::from(e)))?;
         self.install(py, bytes, Arc::new(model))
     }
 
@@ -159,7 +161,7 @@ impl PyRegistry {
     fn install(
         &mut self,
         py: Python<'_>,
-        bytes: &[u8],
+        bytes: Arc<[u8]>,
         model: Arc<ferroscale_metadata::Metadata>,
     ) -> PyResult<()> {
         self.inner_mut()
@@ -167,7 +169,7 @@ impl PyRegistry {
             .map_err(|e| to_py(py, &e))?;
         let legacy = self.inner.portable().is_none();
         self.metadata = Some(LoadedMetadata {
-            bytes: bytes.to_vec(),
+            bytes,
             model: Some(model),
             generation: self.inner.definitions().generation(),
             legacy,
@@ -188,7 +190,7 @@ impl PyRegistry {
                 let stale = m.legacy && m.generation != self.inner.definitions().generation();
                 let same = match (read, &m.model) {
                     (Some(read), Some(loaded)) if Arc::ptr_eq(read, loaded) => true,
-                    _ => m.bytes == data,
+                    _ => *m.bytes == *data,
                 };
                 !same || stale
             }
@@ -208,12 +210,13 @@ impl PyRegistry {
             return Ok(false);
         }
         self.touch();
+        let bytes: Arc<[u8]> = Arc::from(data);
         guard("loading metadata", || match model {
-            Some(model) => self.install(py, data, model),
-            None => self.load(py, data),
+            Some(model) => self.install(py, Arc::clone(&bytes), model),
+            None => self.load(py, Arc::clone(&bytes)),
         })?;
         self.log.retain(|i| !matches!(i, Input::Metadata(_)));
-        self.log.push(Input::Metadata(data.to_vec()));
+        self.log.push(Input::Metadata(bytes));
         Ok(true)
     }
 
