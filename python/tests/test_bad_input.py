@@ -103,7 +103,7 @@ def test_garbage_metadata():
 def test_random_bytes_against_every_type_of_polkadot_9180():
     rc, md = config_with_metadata("metadata/polkadot-v14-spec9180.scale", ss58_format=0)
     rng = random.Random(20240601)
-    count = md._info["type_count"]
+    count = md._require()["type_count"]
     tried = failed = 0
     for type_id in range(count):
         ts = f"scale_info::{type_id}"
