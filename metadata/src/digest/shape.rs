@@ -138,23 +138,11 @@ fn primitives_below(registry: &PortableRegistry, start: u32) -> Result<Vec<Prim>
         if !seen.insert(id) {
             continue;
         }
-        match def(registry, id)? {
-            Def::Primitive(p) => found.push(p.clone()),
-            Def::Composite(c) => stack.extend(c.fields.iter().map(|f| f.ty.id)),
-            Def::Variant(v) => stack.extend(
-                v.variants
-                    .iter()
-                    .flat_map(|v| v.fields.iter().map(|f| f.ty.id)),
-            ),
-            Def::Sequence(s) => stack.push(s.type_param.id),
-            Def::Array(a) => stack.push(a.type_param.id),
-            Def::Tuple(t) => stack.extend(t.fields.iter().map(|f| f.id)),
-            Def::Compact(c) => stack.push(c.type_param.id),
-            Def::BitSequence(b) => {
-                stack.push(b.bit_order_type.id);
-                stack.push(b.bit_store_type.id);
-            }
+        let def = def(registry, id)?;
+        if let Def::Primitive(p) = def {
+            found.push(p.clone());
         }
+        stack.extend(crate::type_graph::children(def));
     }
     Ok(found)
 }
