@@ -33,12 +33,7 @@ pub fn encode_into(
     value: &Value,
     out: &mut Vec<u8>,
 ) -> Result<(), Error> {
-    Encoder {
-        ctx,
-        depth: 0,
-        stack_base: StackBase::here(),
-    }
-    .node(ty, value, out)
+    Encoder::starting(ctx).node(ty, value, out)
 }
 
 /// The arguments of a call to encode ([`encode_call`]).
@@ -133,12 +128,7 @@ pub fn encode_call(
     args: CallArgs<'_>,
     out: &mut Vec<u8>,
 ) -> Result<(), Error> {
-    Encoder {
-        ctx,
-        depth: 0,
-        stack_base: StackBase::here(),
-    }
-    .call_named(ty, pallet, call, args, out)
+    Encoder::starting(ctx).call_named(ty, pallet, call, args, out)
 }
 
 /// SCALE compact encoding of `v`.
@@ -176,6 +166,15 @@ struct Encoder<'c, 'a> {
 }
 
 impl<'c, 'a> Encoder<'c, 'a> {
+    /// An encode that starts here: depth 0, its stack measured from this frame.
+    pub(in crate::encode) fn starting(ctx: &'c Context<'a>) -> Self {
+        Encoder {
+            ctx,
+            depth: 0,
+            stack_base: StackBase::here(),
+        }
+    }
+
     pub(in crate::encode) fn err(&self, ty: TypeIdx, reason: impl Into<String>) -> Error {
         Error::Encode {
             ty: self.ctx.graph.describe(ty),

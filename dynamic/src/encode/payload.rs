@@ -115,11 +115,7 @@ pub fn signature_payload(
     }
     let mut payload = Vec::with_capacity(call.len() + 128);
     payload.extend_from_slice(call);
-    let mut encoder = Encoder {
-        ctx,
-        depth: 0,
-        stack_base: ferroscale_core::stack::StackBase::here(),
-    };
+    let mut encoder = Encoder::starting(ctx);
     let mut immortal = true;
     for part in [Part::Extrinsic, Part::AdditionalSigned] {
         for e in extensions {
