@@ -679,8 +679,7 @@ impl ScaleObject {
         data: Option<&Bound<'py, PyAny>>,
         check_remaining: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let result_wanted = !deferred::result_discarded(slf.py());
-        Self::decode_with(slf, data, check_remaining, result_wanted)
+        Self::decode_with(slf, data, check_remaining)
     }
 
     /// Encodes `value` (default: the current value) and returns the bytes

@@ -14,13 +14,12 @@ use super::{unset, DeferredValue, ScaleObject};
 
 impl ScaleObject {
     /// `decode`: the fast path when the class allows it, else py-scale-codec's steps.
-    /// Returns the value; `None` instead when `result_wanted` is false and
-    /// the class deferred building it (see [`super::deferred`]).
+    /// Returns the value; `None` instead when the class deferred building
+    /// it and the caller throws the result away (see [`super::deferred`]).
     pub(super) fn decode_with<'py>(
         slf: &Bound<'py, Self>,
         data: Option<&Bound<'py, PyAny>>,
         check_remaining: bool,
-        result_wanted: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         if let Some(data) = data {
@@ -35,7 +34,7 @@ impl ScaleObject {
             this.encoded = false;
         } else if slf.borrow().decoded {
             // py-scale-codec decodes once: again without new data, the value stays
-            return Self::result(slf, result_wanted);
+            return Self::result(slf);
         }
         if let Some(value) = Self::decode_fast(slf, check_remaining)? {
             return Ok(value);
@@ -79,13 +78,16 @@ impl ScaleObject {
             this.decoded = true;
         }
         slf.call_method0(intern!(py, "_after_decode"))?;
-        Self::result(slf, result_wanted)
+        Self::result(slf)
     }
 
     /// What `decode` returns: the value, built now if it was deferred,
-    /// unless nobody takes it.
-    fn result<'py>(slf: &Bound<'py, Self>, result_wanted: bool) -> PyResult<Bound<'py, PyAny>> {
-        if !result_wanted && slf.borrow().deferred.is_some() {
+    /// unless nobody takes it. The caller's frame is only looked at for a
+    /// deferred value: every other decode is a hot path. (The class's hooks
+    /// have returned by now, so the running frame is `decode`'s caller.)
+    fn result<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let deferred = slf.borrow().deferred.is_some();
+        if deferred && super::deferred::result_discarded(slf.py()) {
             return Ok(slf.py().None().into_bound(slf.py()));
         }
         Self::value_now(slf)
