@@ -80,6 +80,7 @@ impl Special {
             Special::IdentityData => "Data",
             Special::MetadataVersioned => "MetadataVersioned",
             Special::Vote => "Vote",
+            Special::ConsensusEngineId => "ConsensusEngineId",
             _ => return None,
         })
     }
@@ -221,6 +222,25 @@ pub enum Special {
     /// `WrapperKeepOpaque<T>`: length-prefixed bytes holding a `T`; the value is
     /// the decoded `T`, or `"0x…"` when the bytes do not decode.
     WrapperKeepOpaque(TypeIdx),
+    /// A consensus engine id (py-scale-codec `GenericConsensusEngineId`):
+    /// 4 bytes, the engine's name as text (`"BABE"`, `"aura"`); `"0x…"`
+    /// when they are not UTF-8.
+    ConsensusEngineId,
+    /// A pre-runtime digest item of the legacy types (py-scale-codec
+    /// `GenericPreRuntime`): `{"engine", "data"}` as the struct `fields`
+    /// holds them (an engine id and hex bytes), where a BABE item's data is
+    /// its pre-digest decoded as `babe` (`RawBabePreDigest`, the inner value
+    /// of its one variant) and an Aura item's as `aura` (`RawAuraPreDigest`):
+    /// what a client reads a block's author from. Data that does not decode
+    /// as its pre-digest stays hex.
+    PreRuntime {
+        /// The `{engine, data}` struct.
+        fields: TypeIdx,
+        /// `RawBabePreDigest`.
+        babe: TypeIdx,
+        /// `RawAuraPreDigest`.
+        aura: TypeIdx,
+    },
 }
 
 /// One node of the type graph.

@@ -25,7 +25,7 @@ macro_rules! with_node_kinds {
             Enum, Option, Result, Set, BitSeq, Map, AccountId, EthereumAccountId,
             AccountIndex, MultiAddress, LegacyAddress, Era, Call, Extrinsic, Event,
             ScaleInfoEvent, EventRecord, IdentityData, HexBytes, MetadataVersioned,
-            Vote, WrapperKeepOpaque, Unresolved,
+            Vote, WrapperKeepOpaque, ConsensusEngineId, PreRuntime, Unresolved,
         }
     };
 }
@@ -97,6 +97,8 @@ impl Node {
                 Special::MetadataVersioned => NodeKind::MetadataVersioned,
                 Special::Vote => NodeKind::Vote,
                 Special::WrapperKeepOpaque(_) => NodeKind::WrapperKeepOpaque,
+                Special::ConsensusEngineId => NodeKind::ConsensusEngineId,
+                Special::PreRuntime { .. } => NodeKind::PreRuntime,
             },
             Node::Unresolved(_) => NodeKind::Unresolved,
         }

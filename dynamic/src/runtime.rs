@@ -400,6 +400,8 @@ pub(crate) struct Keys {
     pub raw: Name,
     pub aye: Name,
     pub conviction: Name,
+    pub engine: Name,
+    pub data: Name,
     pub hash_names: [Name; 4],
     pub convictions: [Name; 7],
 }
@@ -434,6 +436,8 @@ pub(crate) static KEYS: LazyLock<Keys> = LazyLock::new(|| {
         raw: n("Raw"),
         aye: n("aye"),
         conviction: n("conviction"),
+        engine: n("engine"),
+        data: n("data"),
         hash_names: [
             n("BlakeTwo256"),
             n("Sha256"),

@@ -188,6 +188,19 @@ impl<'c, 'a> Encoder<'c, 'a> {
                 }
                 Ok(())
             }
+            Special::ConsensusEngineId => {
+                // the name as text (`"BABE"`), or its bytes as hex
+                let b = self.byte_string(ty, v)?;
+                if b.len() != 4 {
+                    return Err(self.err(ty, "a consensus engine id is 4 bytes"));
+                }
+                out.extend_from_slice(&b);
+                Ok(())
+            }
+            // from `{engine, data}` with the data as bytes: a decoded
+            // pre-digest does not name its variant, so it cannot be encoded
+            // back (py-scale-codec cannot either)
+            Special::PreRuntime { fields, .. } => self.node(*fields, v, out),
             Special::HexBytes => {
                 let b = self.byte_string(ty, v)?;
                 compact(b.len() as u128, out);

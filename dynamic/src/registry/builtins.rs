@@ -46,7 +46,14 @@ pub enum Builtin {
     Unsupported(&'static str),
     /// A struct class with its own `type_mapping` (`GenericConsensus` …).
     Struct(&'static [(&'static str, &'static str)]),
+    /// `GenericPreRuntime`: a struct of these fields whose data is decoded
+    /// as the engine's pre-digest ([`Special::PreRuntime`]).
+    PreRuntime(&'static [(&'static str, &'static str)]),
 }
+
+/// The fields of a consensus, seal or pre-runtime digest item.
+const DIGEST_ITEM_FIELDS: &[(&str, &str)] =
+    &[("engine", "ConsensusEngineId"), ("data", "HexBytes")];
 
 /// The built-in class named `lower` (a lower-cased class name), if any.
 pub fn builtin(lower: &str) -> Option<Builtin> {
@@ -99,7 +106,7 @@ pub fn builtin(lower: &str) -> Option<Builtin> {
         "genericmultiaddress" => B::MultiAddress,
         "storagehasher" => B::StorageHasher,
         "conviction" => B::Conviction,
-        "genericconsensusengineid" => B::ByteArray(4),
+        "genericconsensusengineid" => B::Special(Special::ConsensusEngineId),
         "struct"
         | "tuple"
         | "enum"
@@ -133,13 +140,12 @@ pub fn builtin(lower: &str) -> Option<Builtin> {
         | "genericcontractexecresult"
         | "genericcontractexecresultv2"
         | "logdigest" => B::Shape(static_name(lower)),
-        // Struct classes with a type_mapping of their own. GenericPreRuntime
-        // and ProposalPreimage post-process their data in py-scale-codec
-        // (BABE pre-digest, proposal call); here they keep the raw fields.
+        // Struct classes with a type_mapping of their own. ProposalPreimage
+        // post-processes its data in py-scale-codec (the proposal call);
+        // here it keeps the raw fields.
         "genericsealv0" => B::Struct(&[("slot", "u64"), ("signature", "Signature")]),
-        "genericconsensus" | "genericseal" | "genericpreruntime" => {
-            B::Struct(&[("engine", "ConsensusEngineId"), ("data", "HexBytes")])
-        }
+        "genericconsensus" | "genericseal" => B::Struct(DIGEST_ITEM_FIELDS),
+        "genericpreruntime" => B::PreRuntime(DIGEST_ITEM_FIELDS),
         "proposalpreimage" => B::Struct(&[
             ("proposal", "HexBytes"),
             ("registredBy", "AccountId"),

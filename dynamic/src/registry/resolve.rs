@@ -300,6 +300,38 @@ impl<'r> Resolution<'r> {
         Ok(self.missing(name, "unknown type"))
     }
 
+    /// The struct of a built-in class's own `type_mapping`, made once per class.
+    fn builtin_struct(&mut self, mapping: &[(&str, &str)], key: &str) -> Result<TypeIdx, Error> {
+        let key = format!("\u{0}{key}");
+        if let Some(idx) = self.cached(&key) {
+            return Ok(idx);
+        }
+        let mut fields = Vec::with_capacity(mapping.len());
+        for (name, ty) in mapping {
+            fields.push(Field {
+                name: Name::from(*name),
+                ty: self.expr(&parse(ty)?)?,
+            });
+        }
+        let idx = self.registry.graph.add(Node::Struct(fields), None);
+        self.remember(&key, idx);
+        Ok(idx)
+    }
+
+    /// The pre-digest type `name` a pre-runtime item's data decodes as; when
+    /// no preset defines it, a node that fails to decode (the data stays
+    /// hex), not an unknown type: the item itself is still known.
+    fn pre_digest(&mut self, name: &str) -> Result<TypeIdx, Error> {
+        if self.registry.defs.get(&name.to_lowercase()).is_some() {
+            return self.expr(&TypeExpr::path(name));
+        }
+        let reason = format!("{name} (no preset defines it)");
+        Ok(self
+            .registry
+            .graph
+            .add(Node::Unresolved(Name::from(reason)), None))
+    }
+
     /// A built-in class used without type arguments.
     fn builtin(&mut self, b: Builtin, key: &str) -> Result<TypeIdx, Error> {
         let node = match b {
@@ -333,21 +365,12 @@ impl<'r> Resolution<'r> {
             Builtin::Conviction => values_enum(&[
                 "None", "Locked1x", "Locked2x", "Locked3x", "Locked4x", "Locked5x", "Locked6x",
             ]),
-            Builtin::Struct(mapping) => {
-                let key = format!("\u{0}{key}");
-                if let Some(idx) = self.cached(&key) {
-                    return Ok(idx);
-                }
-                let mut fields = Vec::with_capacity(mapping.len());
-                for (name, ty) in mapping {
-                    fields.push(Field {
-                        name: Name::from(*name),
-                        ty: self.expr(&parse(ty)?)?,
-                    });
-                }
-                let idx = self.registry.graph.add(Node::Struct(fields), None);
-                self.remember(&key, idx);
-                return Ok(idx);
+            Builtin::Struct(mapping) => return self.builtin_struct(mapping, key),
+            Builtin::PreRuntime(mapping) => {
+                let fields = self.builtin_struct(mapping, key)?;
+                let babe = self.pre_digest("RawBabePreDigest")?;
+                let aura = self.pre_digest("RawAuraPreDigest")?;
+                Node::Special(Special::PreRuntime { fields, babe, aura })
             }
             // py-scale-codec resolves these names to a class that fails when
             // decoding (no sub_type, no type_mapping, or no decoder at all):
@@ -817,6 +840,9 @@ fn children(node: &Node, out: &mut Vec<TypeIdx>) {
             | Special::ScaleInfoEvent(t)
             | Special::WrapperKeepOpaque(t),
         ) => out.push(*t),
+        Node::Special(Special::PreRuntime { fields, babe, aura }) => {
+            out.extend([*fields, *babe, *aura])
+        }
         _ => {}
     }
 }

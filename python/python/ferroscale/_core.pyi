@@ -150,6 +150,8 @@ class TypeKind:
     MetadataVersioned: ClassVar[TypeKind]
     Vote: ClassVar[TypeKind]
     WrapperKeepOpaque: ClassVar[TypeKind]
+    ConsensusEngineId: ClassVar[TypeKind]
+    PreRuntime: ClassVar[TypeKind]
     Unresolved: ClassVar[TypeKind]
     def __int__(self) -> int: ...
     def __eq__(self, other: object, /) -> bool: ...

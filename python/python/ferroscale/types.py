@@ -670,16 +670,17 @@ class LogDigest(Enum):
     """A digest item."""
 
 
-class GenericConsensusEngineId(FixedLengthArray):
-    """A consensus engine id."""
+class GenericConsensusEngineId(FixedLengthArray, kinds=(K.ConsensusEngineId,)):
+    """A consensus engine id: the engine's name as text (``"BABE"``)."""
 
 
 class GenericConsensus(Tuple):
     """A consensus digest item."""
 
 
-class GenericPreRuntime(Tuple):
-    """A pre-runtime digest item."""
+class GenericPreRuntime(Struct, kinds=(K.PreRuntime,)):
+    """A pre-runtime digest item of the legacy types: ``{"engine", "data"}``,
+    a BABE or Aura item's data its pre-digest decoded (the block's author)."""
 
 
 class GenericSeal(Tuple):

@@ -29,14 +29,15 @@ fn clear_classes(slf: &Bound<'_, PyAny>) -> PyResult<()> {
 
 /// `get_decoder_class`: the cached class of `type_string`, else the one
 /// [`make_class`](crate::config::classes::make_class) makes (cached, `None` for an unknown type too); `None` for
-/// a dict (py-scale-codec's inline definitions are not type strings).
+/// a dict `{field: type}` an inner struct class of those fields, as
+/// py-scale-codec makes for an enum variant with named fields (made anew
+/// each time, as there: a dict is no cache key).
 pub(crate) fn decoder_class<'py>(
     slf: &Bound<'py, PyAny>,
     type_string: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let py = slf.py();
-    if type_string.is_instance_of::<PyDict>() {
-        return Ok(py.None().into_bound(py));
+    if let Ok(fields) = type_string.cast::<PyDict>() {
+        return inner_struct_class(slf, fields);
     }
     if let Some(cls) = classes(slf)?.get_item(type_string)? {
         return Ok(cls);
@@ -52,6 +53,24 @@ pub(crate) fn decoder_class<'py>(
     // read again: making the class may have reset the configuration
     classes(slf)?.set_item(type_string, &cls)?;
     Ok(cls)
+}
+
+/// `InnerStruct`: a subclass of this configuration's `Struct` class (bound
+/// to it) whose fields are `fields`' items, in their order.
+fn inner_struct_class<'py>(
+    slf: &Bound<'py, PyAny>,
+    fields: &Bound<'py, PyDict>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = slf.py();
+    let base = decoder_class(slf, &PyString::new(py, "Struct").into_any())?;
+    if base.is_none() {
+        return Ok(base);
+    }
+    let attrs = PyDict::new(py);
+    let mapping = pyo3::types::PyTuple::new(py, fields.items())?;
+    attrs.set_item(intern!(py, "type_mapping"), mapping)?;
+    let bases = pyo3::types::PyTuple::new(py, [base])?;
+    py.get_type::<PyType>().call1(("InnerStruct", bases, attrs))
 }
 
 /// py-scale-codec's classes are its modules' own, so a type keeps its

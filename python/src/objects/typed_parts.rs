@@ -126,10 +126,7 @@ impl ClassMemo {
         let cls = origin
             .lookup(py)
             .call_method1(intern!(py, "get_decoder_class"), (type_string,))?;
-        let names = match cls.getattr_opt(intern!(py, "value_list"))? {
-            Some(names) if names.is_truthy()? => Some(names),
-            _ => None,
-        };
+        let names = variant_names(&cls)?;
         self.last = Some(Looked {
             type_string: type_string.clone().unbind(),
             class: cls.clone().unbind(),
@@ -239,6 +236,33 @@ fn make_part<'py>(
         obj.setattr(intern!(py, "_index"), index)?;
     }
     Ok(obj)
+}
+
+/// The variant names of an enum class by SCALE index: its `type_mapping`'s
+/// names where that is `(name, type)` pairs (a scale-info enum's has one
+/// entry per index, gaps included), else its `value_list`; `None` for a
+/// class without variants.
+fn variant_names<'py>(cls: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = cls.py();
+    let Some(names) = cls.getattr_opt(intern!(py, "value_list"))? else {
+        return Ok(None);
+    };
+    if !names.is_truthy()? {
+        return Ok(None);
+    }
+    let mapping = cls.getattr_opt(intern!(py, "type_mapping"))?;
+    let Some(mapping) = mapping.filter(|m| m.is_instance_of::<PyList>()) else {
+        return Ok(Some(names));
+    };
+    let by_index = PyList::empty(py);
+    for entry in mapping.try_iter()? {
+        let entry = entry?;
+        match entry.cast::<PyList>() {
+            Ok(pair) if pair.len() == 2 => by_index.append(pair.get_item(0)?)?,
+            _ => return Ok(Some(names)),
+        }
+    }
+    Ok(Some(by_index.into_any()))
 }
 
 /// An enum's variant index: the position of the value's variant name (a

@@ -255,6 +255,16 @@ pub fn class_info(
                 info.type_mapping = Some(pairs(py, items)?);
             }
         }
+        // py-scale-codec's `GenericPreRuntime` is a struct of its fields
+        Node::Special(Special::PreRuntime { fields, .. }) => {
+            if let Some(Node::Struct(fs)) = graph.get(*fields) {
+                let items = fs
+                    .iter()
+                    .map(|f| (f.name.to_string(), Some(name(f.ty))))
+                    .collect();
+                info.type_mapping = Some(pairs(py, items)?);
+            }
+        }
         Node::Special(Special::ScaleInfoEvent(inner)) => {
             if let Some(Node::Enum(vs)) = graph.get(*inner) {
                 enum_mapping(py, graph, vs, &mut info)?;
@@ -298,28 +308,68 @@ pub fn class_info(
     Ok(info)
 }
 
-/// An enum's `type_mapping` (`(variant, type)`, a variant with no single
-/// unnamed field typed `"Null"`) and `value_list` (its variant names).
+/// An enum's `type_mapping` and `value_list` (its variant names), as
+/// py-scale-codec derives them from a scale-info variant type: one
+/// `[name, type]` entry per discriminant up to the largest, so that an
+/// entry's position is its variant's SCALE index (the positions no variant
+/// uses hold `[None, "Null"]`). A variant's type is `"Null"` without fields,
+/// its one unnamed field's type, `"(t1, t2, …)"` for several unnamed fields
+/// and `{name: type}` for named ones (a class `get_decoder_class` makes an
+/// inner struct of) — what the variant's part in a `value_object` is.
 fn enum_mapping(
     py: Python<'_>,
     graph: &TypeGraph,
     variants: &[Variant],
     info: &mut ClassInfo,
 ) -> PyResult<()> {
-    let single = |fields: &Fields| match fields {
-        Fields::Unnamed(ts) if ts.len() == 1 => Some(graph.describe(ts[0])),
-        _ => None,
-    };
-    let items = variants
-        .iter()
-        .map(|v| {
-            (
-                v.name.to_string(),
-                Some(single(&v.fields).unwrap_or_else(|| "Null".into())),
-            )
+    let variant_type = |fields: &Fields| -> PyResult<Bound<'_, PyAny>> {
+        Ok(match fields {
+            Fields::Unit => "Null".into_pyobject(py)?.into_any(),
+            Fields::Unnamed(ts) if ts.is_empty() => "Null".into_pyobject(py)?.into_any(),
+            Fields::Unnamed(ts) if ts.len() == 1 => {
+                graph.describe(ts[0]).into_pyobject(py)?.into_any()
+            }
+            Fields::Unnamed(ts) => {
+                let items: Vec<String> = ts.iter().map(|t| graph.describe(*t)).collect();
+                format!("({})", items.join(", "))
+                    .into_pyobject(py)?
+                    .into_any()
+            }
+            Fields::Named(fs) => {
+                let named = PyDict::new(py);
+                for f in fs {
+                    named.set_item(f.name.to_string(), graph.describe(f.ty))?;
+                }
+                named.into_any()
+            }
         })
-        .collect();
-    info.type_mapping = Some(pairs(py, items)?);
+    };
+    let slots = variants.iter().map(|v| usize::from(v.index) + 1).max();
+    let mut entries: Vec<Option<Bound<'_, PyList>>> = vec![None; slots.unwrap_or(0)];
+    for v in variants {
+        let entry = PyList::new(
+            py,
+            [
+                v.name.to_string().into_pyobject(py)?.into_any(),
+                variant_type(&v.fields)?,
+            ],
+        )?;
+        entries[usize::from(v.index)] = Some(entry);
+    }
+    let mapping = PyList::empty(py);
+    for entry in entries {
+        match entry {
+            Some(entry) => mapping.append(entry)?,
+            None => mapping.append(PyList::new(
+                py,
+                [
+                    py.None().into_bound(py),
+                    "Null".into_pyobject(py)?.into_any(),
+                ],
+            )?)?,
+        }
+    }
+    info.type_mapping = Some(mapping.into_any().unbind());
     info.value_list = Some(variants.iter().map(|v| v.name.to_string()).collect());
     Ok(())
 }

@@ -28,6 +28,34 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
         }
     }
 
+    /// A consensus engine id: its name as text, `"0x…"` when not UTF-8.
+    fn engine_id(&mut self, id: &[u8]) -> S::Out {
+        match std::str::from_utf8(id) {
+            Ok(name) => self.sink.text(name),
+            Err(_) => self.sink.hex(id),
+        }
+    }
+
+    /// A pre-runtime item's `data` decoded whole as the pre-digest `inner`;
+    /// of an enum (`RawBabePreDigest`) the value inside its variant, as
+    /// py-scale-codec keeps it. `None` when the data is not such a digest.
+    fn pre_digest(&mut self, inner: TypeIdx, data: &[u8]) -> Option<S::Out> {
+        let ctx = self.ctx;
+        let graph = self.graph();
+        let mut sub = self.nested(ctx, data, 0);
+        let value = match graph.get(inner) {
+            Some(Node::Enum(variants)) => sub
+                .variant(inner, variants)
+                .and_then(|v| sub.payload(&v.fields))
+                .ok()
+                .flatten(),
+            _ => sub.node(inner).ok(),
+        };
+        let whole = sub.pos == data.len();
+        self.zero_sized_left = sub.zero_sized_left;
+        value.filter(|_| whole)
+    }
+
     pub(in crate::decode) fn runtime(&self, ty: TypeIdx) -> Result<&'a Runtime, Fail> {
         self.ctx.runtime.ok_or_else(|| {
             Box::new(Error::NoRuntime {
@@ -160,6 +188,29 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
                 self.sink.dict_insert(&mut d, &k.aye, aye);
                 let c = self.sink.name(cname);
                 self.sink.dict_insert(&mut d, &k.conviction, c);
+                Ok(self.sink.dict_end(d))
+            }
+            Special::ConsensusEngineId => {
+                let id = self.take(4, ty)?;
+                Ok(self.engine_id(id))
+            }
+            Special::PreRuntime { babe, aura, .. } => {
+                let engine = self.take(4, ty)?;
+                let n = self.length(ty, 1)?;
+                let data = self.take(n, ty)?;
+                let pre_digest = match engine {
+                    b"BABE" => self.pre_digest(*babe, data),
+                    b"aura" => self.pre_digest(*aura, data),
+                    _ => None,
+                };
+                let data = match pre_digest {
+                    Some(v) => v,
+                    None => self.sink.hex(data),
+                };
+                let engine = self.engine_id(engine);
+                let mut d = self.sink.dict_begin(2);
+                self.sink.dict_insert(&mut d, &k.engine, engine);
+                self.sink.dict_insert(&mut d, &k.data, data);
                 Ok(self.sink.dict_end(d))
             }
             Special::WrapperKeepOpaque(inner) => {

@@ -55,6 +55,36 @@ impl ScaleObject {
         self.decoded = true;
         self.origin = Some(origin);
     }
+
+    /// A new typed part of `part`'s class, configuration, value and origin
+    /// whose `value_object` is `value_object` (its parts are not `part`'s,
+    /// which stay as they are); `None` when `part` is not a typed part.
+    pub(crate) fn part_with_value_object<'py>(
+        part: &Bound<'py, Self>,
+        value_object: Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let py = part.py();
+        let (config, value, origin) = {
+            let this = part.borrow();
+            let (Some(config), Some(value), Some(origin)) =
+                (&this.runtime_config, &this.value, &this.origin)
+            else {
+                return Ok(None);
+            };
+            (
+                config.clone_ref(py),
+                value.clone_ref(py),
+                origin.clone_ref(py),
+            )
+        };
+        let copy = new_instance(&part.get_type())?;
+        {
+            let mut made = copy.cast::<ScaleObject>()?.borrow_mut();
+            made.set_part(config, value, origin);
+            made.value_object = Some(value_object.unbind());
+        }
+        Ok(Some(copy))
+    }
 }
 
 /// `cls.__dict__.get(name)`: the class's own attribute, not an inherited one

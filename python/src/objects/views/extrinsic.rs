@@ -12,7 +12,8 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 /// A call's `value_object`, as py-scale-codec's: its pallet
 /// (`call_module`) and call (`call_function`) the metadata's own objects,
-/// `call_args` the call's argument definitions (its `args`), the other
+/// `call_args` its arguments holding their values (see
+/// [`args_holding_values`]), the other
 /// fields as they are. Without metadata to find them in, the pallet and
 /// call are objects with `.name` (`_MetaRef`) and `call_args` the
 /// arguments with their values as parts.
@@ -42,7 +43,7 @@ fn call_value_object<'py>(
                 None => named.call1((field, &config))?,
             },
             "call_args" => match &call {
-                Some(call) => call.getattr(intern!(py, "args"))?,
+                Some(call) => args_holding_values(call, &field, &config)?,
                 None => args_with_value_parts(&field, &plain, &config)?,
             },
             _ if pallet.is_some() => field,
@@ -70,6 +71,86 @@ fn call_lookup<'py>(
     }
     let (pallet, call) = crate::objects::views::pallet_and_entry(obj, &module, "calls", &function)?;
     Ok(call.map(|call| (pallet, call)))
+}
+
+/// A call's `call_args` as py-scale-codec's `value_object` holds them,
+/// from the call's metadata object `call` and its decoded arguments
+/// `values` (`[{"name", "type", "value"}…]`), each value an object of its
+/// argument's type:
+///
+/// - V14+: the call variant's fields (`Vec<Field>`), each field's
+///   `value_object` with a `"value"` entry, the argument's object. These
+///   are copies: py-scale-codec writes the entry into the metadata's own
+///   field objects, so that a call decoded later overwrites the arguments
+///   of one decoded before; here the metadata is left as it is.
+/// - V9–V13: `{argument name: argument's object}`.
+fn args_holding_values<'py>(
+    call: &Bound<'py, PyAny>,
+    values: &Bound<'py, PyAny>,
+    config: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = call.py();
+    let args = call.getattr(intern!(py, "args"))?;
+    let values: Vec<Bound<'py, PyAny>> = match values.cast::<PyList>() {
+        Ok(list) => list.iter().collect(),
+        Err(_) => return Ok(args),
+    };
+    let value_of = |i: usize| -> PyResult<Bound<'py, PyAny>> {
+        match values.get(i) {
+            Some(arg) => arg.get_item("value"),
+            None => Ok(py.None().into_bound(py)),
+        }
+    };
+    let arg_object = |value: Bound<'py, PyAny>, type_string: Bound<'py, PyAny>| {
+        crate::objects::typed_parts::typed_part(
+            value,
+            type_string,
+            config.clone(),
+            Some(config.clone()),
+            None,
+        )
+    };
+    // a V14+ call is a variant of the pallet's call enum, with `fields`
+    let is_v14 = call
+        .getattr(intern!(py, "value"))?
+        .cast::<PyDict>()
+        .is_ok_and(|v| v.contains("fields").unwrap_or(false));
+    if !is_v14 {
+        let by_name = PyDict::new(py);
+        for (i, arg) in args.try_iter()?.enumerate() {
+            let arg = arg?;
+            let object = arg_object(value_of(i)?, arg.getattr(intern!(py, "type"))?)?;
+            by_name.set_item(arg.getattr(intern!(py, "name"))?, object)?;
+        }
+        return Ok(by_name.into_any());
+    }
+    let Ok(vec) = args.cast::<ScaleObject>() else {
+        return Ok(args);
+    };
+    let fields = PyList::empty(py);
+    for (i, field) in args
+        .getattr(intern!(py, "value_object"))?
+        .try_iter()?
+        .enumerate()
+    {
+        let field = field?;
+        let Ok(field_part) = field.cast::<ScaleObject>() else {
+            return Ok(args);
+        };
+        let holding = field
+            .getattr(intern!(py, "value_object"))?
+            .cast_into::<PyDict>()?
+            .copy()?;
+        holding.set_item(
+            "value",
+            arg_object(value_of(i)?, field.getattr(intern!(py, "type"))?)?,
+        )?;
+        match ScaleObject::part_with_value_object(field_part, holding.into_any())? {
+            Some(copy) => fields.append(copy)?,
+            None => return Ok(args),
+        }
+    }
+    Ok(ScaleObject::part_with_value_object(vec, fields.into_any())?.unwrap_or(args))
 }
 
 /// A call's arguments (`[{"name", "type", "value"}…]`) with each value as
