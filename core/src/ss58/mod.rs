@@ -21,6 +21,7 @@
 mod base58;
 mod layout;
 mod prefix;
+mod recent;
 
 pub use layout::{MAX_ADDRESS_LEN, PAYLOAD_LENGTHS};
 pub use prefix::{MAX_FORMAT, RESERVED_FORMATS};
@@ -205,14 +206,21 @@ pub fn decode(address: &str, expected_format: Option<u16>) -> Result<Decoded, Er
 }
 
 /// [`decode`] handing the network format and the payload to `f` instead of
-/// copying the payload out (an encoder writing an account id's bytes).
+/// copying the payload out (an encoder writing an account id's bytes). An
+/// address this thread decoded before is not decoded again (see `recent`).
 pub fn decode_with<R>(
     address: &str,
     expected_format: Option<u16>,
     f: impl FnOnce(u16, &[u8]) -> R,
 ) -> Result<R, Error> {
+    if let Some(known) = recent::lookup(address) {
+        if expected_format.is_none_or(|expected| expected == known.format) {
+            return Ok(f(known.format, known.payload()));
+        }
+    }
     let unframed = Unframed::read(address, expected_format)?;
     unframed.check(&layout::checksum_hash(unframed.body()))?;
+    recent::remember(address, unframed.format, unframed.payload());
     Ok(f(unframed.format, unframed.payload()))
 }
 
