@@ -251,6 +251,7 @@ impl Rows {
             calls: c,
             events: e,
             errors: r,
+            typed: _,
         } = self;
         let batch =
             |table: Table, columns: Vec<ArrayRef>| RecordBatch::try_new(table.schema(), columns);

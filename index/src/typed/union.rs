@@ -1,0 +1,174 @@
+//! One schema per typed table over the runtimes of a range.
+//!
+//! A table's schema is the union of its runtimes' schemas, runtimes in
+//! ascending spec version: a column keeps its name while its Arrow type
+//! stays the same; a column a runtime adds is appended (NULL in the rows
+//! of runtimes without it); a column whose Arrow type differs from the one
+//! it had in an earlier runtime becomes a new column `<name>__v<spec>`
+//! from that runtime on, so no value is ever cast. The renames are listed
+//! in the schema's metadata.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use arrow_array::{new_null_array, ArrayRef, RecordBatch};
+use arrow_schema::{Field, Schema, SchemaRef};
+
+use super::rows::TableRows;
+use super::schema::{describe, place_fields, Kind, TableDef};
+
+/// One typed table of a range: its union schema and its rows, in block order.
+#[derive(Clone, Debug)]
+pub struct TypedTable {
+    /// Events or calls.
+    pub kind: Kind,
+    /// `<Pallet>.<Event>` / `<Pallet>.<call>`.
+    pub name: String,
+    /// The union schema.
+    pub schema: SchemaRef,
+    /// The rows, as batches of `schema`, in block order.
+    pub batches: Vec<RecordBatch>,
+}
+
+impl TypedTable {
+    /// The table's folder under the output: `typed/events/<name>` or `typed/calls/<name>`.
+    pub fn folder(&self) -> String {
+        format!("typed/{}/{}", self.kind.folder(), self.name)
+    }
+
+    /// How many rows.
+    pub fn num_rows(&self) -> usize {
+        self.batches.iter().map(RecordBatch::num_rows).sum()
+    }
+}
+
+/// A table whose runtimes' schemas cannot be joined.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnionError(pub String);
+
+impl fmt::Display for UnionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UnionError {}
+
+/// The typed tables of `parts` (each table's rows of one runtime for a run
+/// of blocks, in block order), one per table, in (kind, name) order.
+pub fn unify(parts: Vec<TableRows>) -> Result<Vec<TypedTable>, UnionError> {
+    let mut by_table: BTreeMap<(Kind, String), Vec<Part>> = BTreeMap::new();
+    for part in parts {
+        let def = part.def.clone();
+        let name = def.name();
+        let batch = part
+            .into_record_batch()
+            .map_err(|e| UnionError(format!("typed table {name}: {e}")))?;
+        by_table
+            .entry((def.kind, name))
+            .or_default()
+            .push((def, batch));
+    }
+    by_table
+        .into_iter()
+        .map(|((kind, name), batches)| table(kind, name, batches))
+        .collect()
+}
+
+/// One runtime's rows of a table, as a batch of that runtime's schema.
+type Part = (Arc<TableDef>, RecordBatch);
+
+fn table(kind: Kind, name: String, mut parts: Vec<Part>) -> Result<TypedTable, UnionError> {
+    // Batches in block order (runs are in order; within a run, one batch per runtime).
+    parts.sort_by_key(|(_, b)| first_block(b));
+    let mut specs: Vec<&Arc<TableDef>> = parts.iter().map(|(d, _)| d).collect();
+    specs.sort_by_key(|d| d.spec_version);
+    specs.dedup_by_key(|d| d.spec_version);
+    let place = place_fields(kind).len();
+    let mut fields: Vec<Field> = place_fields(kind);
+    // Per spec: its data column's index → the union column's index.
+    let mut maps: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+    let mut renamed: Vec<(String, u32)> = Vec::new();
+    for def in &specs {
+        let schema = def.schema();
+        let mut map = Vec::new();
+        for f in schema.fields().iter().skip(place) {
+            let same = |g: &Field| g.name() == f.name();
+            // A column of this name and type, or one an earlier retyping
+            // made of this type (`<name>__v<spec>`).
+            let retyped = |g: &Field| {
+                g.name()
+                    .strip_prefix(f.name().as_str())
+                    .and_then(|rest| rest.strip_prefix("__v"))
+                    .is_some_and(|v| v.parse::<u32>().is_ok())
+            };
+            let typed_as = fields
+                .iter()
+                .position(|g| (same(g) || retyped(g)) && g.data_type() == f.data_type());
+            let at = match (typed_as, fields.iter().position(same)) {
+                (Some(i), _) => i,
+                (None, Some(_)) => {
+                    let new = format!("{}__v{}", f.name(), def.spec_version);
+                    if fields.iter().any(|g| g.name() == &new) {
+                        return Err(UnionError(format!(
+                            "typed table {name}: column {new} exists already, the retyped column {} \
+                             of spec {} cannot take its name",
+                            f.name(),
+                            def.spec_version
+                        )));
+                    }
+                    renamed.push((new.clone(), def.spec_version));
+                    fields.push(f.as_ref().clone().with_name(new));
+                    fields.len() - 1
+                }
+                (None, None) => {
+                    fields.push(f.as_ref().clone().with_nullable(true));
+                    fields.len() - 1
+                }
+            };
+            map.push(at);
+        }
+        maps.insert(def.spec_version, map);
+    }
+    let spec_versions: Vec<u32> = specs.iter().map(|d| d.spec_version).collect();
+    let latest = specs.last().map(|d| (**d).clone());
+    let metadata = latest
+        .map(|d| describe(&d, &spec_versions, &renamed))
+        .unwrap_or_default();
+    let schema = Arc::new(Schema::new(fields).with_metadata(metadata));
+    let batches = parts
+        .into_iter()
+        .map(|(def, batch)| {
+            let map = &maps[&def.spec_version];
+            let rows = batch.num_rows();
+            let mut columns: Vec<Option<ArrayRef>> = vec![None; schema.fields().len()];
+            for (i, c) in batch.columns().iter().enumerate() {
+                let at = if i < place { i } else { map[i - place] };
+                columns[at] = Some(c.clone());
+            }
+            let columns = columns
+                .into_iter()
+                .zip(schema.fields())
+                .map(|(c, f)| c.unwrap_or_else(|| new_null_array(f.data_type(), rows)))
+                .collect();
+            RecordBatch::try_new(schema.clone(), columns)
+                .map_err(|e| UnionError(format!("typed table {name}: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(TypedTable {
+        kind,
+        name,
+        schema,
+        batches,
+    })
+}
+
+fn first_block(batch: &RecordBatch) -> u64 {
+    batch
+        .column(0)
+        .as_any()
+        .downcast_ref::<arrow_array::UInt64Array>()
+        .and_then(|a| a.values().first().copied())
+        .unwrap_or(0)
+}
