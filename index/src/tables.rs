@@ -15,6 +15,7 @@ use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 
 use crate::columns::TextColumn;
 use crate::store::Rows;
+use crate::typed::TypedTable;
 
 /// The tables, in the order they are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -151,6 +152,8 @@ fn build_schema(table: Table) -> SchemaRef {
 #[derive(Clone, Debug)]
 pub struct Tables {
     batches: [Vec<RecordBatch>; 5],
+    /// The typed tables, when they were decoded (`--typed`), in (kind, name) order.
+    typed: Vec<TypedTable>,
 }
 
 impl Tables {
@@ -184,7 +187,21 @@ impl Tables {
                 batches[table as usize].push(RecordBatch::new_empty(table.schema()));
             }
         }
-        Tables { batches }
+        Tables {
+            batches,
+            typed: Vec::new(),
+        }
+    }
+
+    /// The typed tables (empty unless they were decoded,
+    /// [`crate::pipeline::decode_blocks_typed`]); only tables with rows.
+    pub fn typed(&self) -> &[TypedTable] {
+        &self.typed
+    }
+
+    /// Sets the typed tables.
+    pub fn set_typed(&mut self, typed: Vec<TypedTable>) {
+        self.typed = typed;
     }
 
     /// `table`'s record batches, in block order (at least one, maybe empty).

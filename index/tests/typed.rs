@@ -499,3 +499,197 @@ fn schemas_are_reproducible() {
         }
     }
 }
+
+/// Both fixture blocks (two runtimes) as a JSON-lines file.
+fn write_source(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("blocks.jsonl");
+    let text: String = [block_10000000(), block_18468942()]
+        .iter()
+        .map(|b| ferroscale_index::source::block_to_json_line(b) + "\n")
+        .collect();
+    std::fs::write(&path, text).expect("write source");
+    path
+}
+
+/// Indexes both blocks with `--typed` into `out`, in one partition (two
+/// runtimes in it) or one per block.
+fn index_typed(
+    source: &std::path::Path,
+    out: &std::path::Path,
+    one_partition: bool,
+) -> ferroscale_index::Summary {
+    let file = std::io::BufReader::new(std::fs::File::open(source).expect("source"));
+    let mut options = ferroscale_index::Options::new(out);
+    options.partition_blocks = if one_partition {
+        100_000_000
+    } else {
+        1_000_000
+    };
+    options.gaps = ferroscale_index::Gaps::Allowed;
+    options.typed = true;
+    ferroscale_index::run(
+        ferroscale_index::source::JsonLines::new(file),
+        &mut decoders(),
+        &options,
+    )
+    .expect("pipeline")
+}
+
+/// The `ARROW:schema` entry of a Parquet file: its Arrow schema, serialized.
+fn arrow_schema_bytes(path: &std::path::Path) -> String {
+    file_key(path, "ARROW:schema")
+}
+
+/// A key-value entry of a Parquet file's metadata.
+fn file_key(path: &std::path::Path, key: &str) -> String {
+    let file = std::fs::File::open(path).expect("file");
+    let builder = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+        .expect("parquet");
+    builder
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .and_then(|kv| kv.iter().find(|k| k.key == key))
+        .and_then(|k| k.value.clone())
+        .unwrap_or_else(|| panic!("{}: no {key}", path.display()))
+}
+
+fn typed_files(out: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for kind in ["events", "calls"] {
+        let Ok(dirs) = std::fs::read_dir(out.join("typed").join(kind)) else {
+            continue;
+        };
+        for d in dirs {
+            for f in std::fs::read_dir(d.unwrap().path()).unwrap() {
+                files.push(f.unwrap().path());
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn typed_partitions_are_written_listed_checked_and_read_back() {
+    let dir = temp_dir("typed-write");
+    let source = write_source(&dir);
+    let out = dir.join("out");
+    index_typed(&source, &out, false);
+    let files = typed_files(&out);
+    assert!(
+        files.iter().any(|f| f
+            .ends_with("typed/events/Balances.Transfer/blocks_18468942_18468942.parquet")
+            || f.to_string_lossy().contains("typed/events/")),
+        "{files:?}"
+    );
+    assert!(
+        files
+            .iter()
+            .all(|f| f.extension().is_some_and(|e| e == "parquet")),
+        "{files:?}"
+    );
+
+    // The manifest lists them; the check reads them against it.
+    let report = ferroscale_index::check::check(&out, None, ferroscale_index::Gaps::Allowed);
+    assert!(report.is_ok(), "{report}");
+    assert_eq!(report.typed_files, files.len() as u64);
+    assert_eq!(report.typed_rows, 64, "{report}");
+
+    // Every row read back from Parquet equals the dynamic value.
+    let specs = [spec(META_9180), spec(META_1000001)];
+    let mut rows = 0;
+    for f in &files {
+        let folder = f.parent().unwrap();
+        let kind = match folder
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+        {
+            "events" => Kind::Event,
+            _ => Kind::Call,
+        };
+        let name = folder.file_name().unwrap().to_str().unwrap();
+        let (pallet, item) = name.split_once('.').unwrap();
+        for batch in read_parquet(f) {
+            let versions = batch
+                .column_by_name("spec_version")
+                .unwrap()
+                .as_primitive::<UInt32Type>()
+                .clone();
+            for row in 0..batch.num_rows() {
+                let spec = specs
+                    .iter()
+                    .find(|s| s.spec_version() == versions.value(row))
+                    .unwrap();
+                let def = spec.typed_tables().get(kind, pallet, item).unwrap();
+                let got = row_value(&def, &batch, row).expect("read back");
+                assert_ne!(got, Value::Str("".into()));
+                rows += 1;
+            }
+        }
+    }
+    assert_eq!(rows, 64);
+
+    // A rerun skips the partitions, typed files and all; a file removed by
+    // hand is a problem the check names.
+    let again = index_typed(&source, &out, false);
+    assert_eq!(again.blocks, 0);
+    assert_eq!(again.skipped_blocks, 2);
+    std::fs::remove_file(&files[0]).unwrap();
+    let report = ferroscale_index::check::check(&out, None, ferroscale_index::Gaps::Allowed);
+    assert!(!report.is_ok());
+    assert!(
+        report.to_string().contains(&files[0].display().to_string()),
+        "{report}"
+    );
+}
+
+#[test]
+fn one_partition_over_an_upgrade_has_one_union_schema_per_table_and_it_is_reproducible() {
+    let dir = temp_dir("typed-union");
+    let source = write_source(&dir);
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    index_typed(&source, &a, true);
+    index_typed(&source, &b, true);
+    let (fa, fb) = (typed_files(&a), typed_files(&b));
+    assert_eq!(fa.len(), fb.len());
+    let mut both = 0;
+    for (x, y) in fa.iter().zip(&fb) {
+        assert_eq!(x.strip_prefix(&a).unwrap(), y.strip_prefix(&b).unwrap());
+        // Byte-identical schemas, run to run.
+        assert_eq!(
+            arrow_schema_bytes(x),
+            arrow_schema_bytes(y),
+            "{}",
+            x.display()
+        );
+        let batches = read_parquet(x);
+        let versions: std::collections::BTreeSet<u32> = batches
+            .iter()
+            .flat_map(|b| {
+                b.column_by_name("spec_version")
+                    .unwrap()
+                    .as_primitive::<UInt32Type>()
+                    .values()
+                    .to_vec()
+            })
+            .collect();
+        if versions.len() == 2 {
+            both += 1;
+            let schema = batches[0].schema();
+            let meta = file_key(x, "ferroscale.typed");
+            assert!(meta.contains("\"spec_versions\":[9180,1000001]"), "{meta}");
+            eprintln!(
+                "{}: {} columns over specs 9180 and 1000001; {meta}",
+                x.display(),
+                schema.fields().len()
+            );
+        }
+    }
+    // Timestamp.set and ParaInherent.enter are in both blocks.
+    assert!(both >= 2, "{both}");
+}

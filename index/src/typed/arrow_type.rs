@@ -29,11 +29,24 @@ pub fn unwrap_option(shape: &Shape) -> &Shape {
     }
 }
 
-/// The Arrow fields column `name` of `shape` expands to: one, or two for a
-/// wide integer (`name` and `name__text`). Every data field is nullable:
-/// NULL is `None` of an `Option`, a variant not taken, a field a table's
-/// other runtimes lack, or a wide value held by its text.
+/// The Arrow fields table column `name` of `shape` expands to: one, or
+/// two for a wide integer (`name` and `name__text`). Every data field is
+/// nullable: NULL is `None` of an `Option`, a variant not taken, a field a
+/// table's other runtimes lack, or a wide value held by its text.
+///
+/// An enum label is dictionary-encoded text as a table column; nested in
+/// a struct or a list it is plain Utf8 (Parquet still stores its pages
+/// dictionary-encoded): arrow-rs 56 cannot read back a struct whose first
+/// child is a dictionary ("Failed to decode level data for struct array").
 pub fn fields_of(name: &str, shape: &Shape) -> Vec<Field> {
+    match unwrap_option(shape) {
+        Shape::Label => vec![Field::new(name, label(), true)],
+        _ => nested_fields_of(name, shape),
+    }
+}
+
+/// [`fields_of`] of a field nested in a struct.
+pub fn nested_fields_of(name: &str, shape: &Shape) -> Vec<Field> {
     match unwrap_option(shape) {
         Shape::Wide { .. } => vec![
             Field::new(name, decimal(), true),
@@ -57,17 +70,17 @@ pub fn label() -> DataType {
 pub fn struct_fields<'a>(fields: impl IntoIterator<Item = (&'a str, &'a Shape)>) -> Fields {
     fields
         .into_iter()
-        .flat_map(|(n, s)| fields_of(n, s))
+        .flat_map(|(n, s)| nested_fields_of(n, s))
         .collect::<Vec<_>>()
         .into()
 }
 
 /// The children of an enum's struct: `variant`, then each variant with data.
 pub fn enum_fields(variants: &[(String, Option<Shape>)]) -> Fields {
-    let mut out = vec![Field::new(VARIANT, label(), true)];
+    let mut out = vec![Field::new(VARIANT, DataType::Utf8, true)];
     for (name, payload) in variants {
         if let Some(p) = payload {
-            out.extend(fields_of(name, p));
+            out.extend(nested_fields_of(name, p));
         }
     }
     out.into()
@@ -83,8 +96,8 @@ pub fn item_field(item: &Shape) -> Field {
     }
 }
 
-/// The Arrow type of a shape that is not a wide integer (those expand to
-/// two fields, [`fields_of`]).
+/// The Arrow type of a nested shape that is not a wide integer (those
+/// expand to two fields, [`nested_fields_of`]).
 pub fn data_type(shape: &Shape) -> DataType {
     match shape {
         Shape::Bool => DataType::Boolean,
@@ -97,10 +110,10 @@ pub fn data_type(shape: &Shape) -> DataType {
         Shape::Int(32) => DataType::Int32,
         Shape::Int(_) => DataType::Int64,
         Shape::Wide { .. } => decimal(),
-        Shape::Text | Shape::Json => DataType::Utf8,
+        // A label's dictionary type is for table columns only ([`fields_of`]).
+        Shape::Text | Shape::Json | Shape::Label => DataType::Utf8,
         Shape::Bytes => DataType::Binary,
         Shape::Hex(n) => DataType::FixedSizeBinary(*n as i32),
-        Shape::Label => label(),
         Shape::Option(inner) => data_type(unwrap_option(inner)),
         Shape::List(item) => DataType::List(Arc::new(item_field(item))),
         Shape::Struct { fields, .. } => {

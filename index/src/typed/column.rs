@@ -31,7 +31,7 @@ pub enum Builder {
     Wide(Vec<Option<i128>>, Vec<Option<String>>),
     /// Text and JSON.
     Text(Vec<Option<String>>),
-    /// Enum labels (dictionary-encoded).
+    /// Enum labels of a table column (dictionary-encoded).
     Label(Vec<Option<String>>),
     /// Binary.
     Bytes(Vec<Option<Vec<u8>>>),
@@ -44,40 +44,50 @@ pub enum Builder {
 }
 
 impl Builder {
-    /// An empty builder for `shape`.
+    /// An empty builder for a table column of `shape` (its Arrow type
+    /// [`super::arrow_type::fields_of`]).
     pub fn new(shape: &Shape) -> Builder {
+        match unwrap_option(shape) {
+            Shape::Label => Builder::Label(Vec::new()),
+            _ => Builder::nested(shape),
+        }
+    }
+
+    /// An empty builder for a column of `shape` nested in a struct or a
+    /// list (a label is plain text there).
+    fn nested(shape: &Shape) -> Builder {
         match unwrap_option(shape) {
             Shape::Bool => Builder::Bool(Vec::new()),
             Shape::UInt(b) => Builder::UInt(*b, Vec::new()),
             Shape::Int(b) => Builder::Int(*b, Vec::new()),
             Shape::Wide { .. } => Builder::Wide(Vec::new(), Vec::new()),
             Shape::Text | Shape::Json => Builder::Text(Vec::new()),
-            Shape::Label => Builder::Label(Vec::new()),
+            Shape::Label => Builder::Text(Vec::new()),
             Shape::Bytes => Builder::Bytes(Vec::new()),
             Shape::Hex(n) => Builder::Hex(*n, Vec::new()),
             Shape::List(item) => {
                 let items = match unwrap_option(item) {
                     // A wide item is a struct of its two columns.
-                    Shape::Wide { .. } => Builder::new(&Shape::Struct {
+                    Shape::Wide { .. } => Builder::nested(&Shape::Struct {
                         fields: vec![(VALUE.to_string(), (**item).clone())],
                         tuple: false,
                     }),
-                    _ => Builder::new(item),
+                    _ => Builder::nested(item),
                 };
                 Builder::List(item.clone(), vec![0], Vec::new(), Box::new(items))
             }
             Shape::Struct { fields, .. } => Builder::Struct(
                 struct_fields(fields.iter().map(|(n, s)| (n.as_str(), s))),
                 Vec::new(),
-                fields.iter().map(|(_, s)| Builder::new(s)).collect(),
+                fields.iter().map(|(_, s)| Builder::nested(s)).collect(),
             ),
             Shape::Enum { variants } => {
-                let mut children = vec![Builder::Label(Vec::new())];
+                let mut children = vec![Builder::Text(Vec::new())];
                 children.extend(
                     variants
                         .iter()
                         .filter_map(|(_, p)| p.as_ref())
-                        .map(Builder::new),
+                        .map(Builder::nested),
                 );
                 Builder::Struct(enum_fields(variants), Vec::new(), children)
             }

@@ -53,6 +53,10 @@ pub use union::{TypedTable, UnionError};
 
 use ferroscale_dynamic::registry::Registry;
 
+/// The folder of the typed tables under the output folder; one folder per
+/// kind (`events`, `calls`) under it, one per table under those.
+pub const TYPED_DIR: &str = "typed";
+
 /// The typed tables of one runtime, by kind, pallet and name.
 #[derive(Debug, Default)]
 pub struct Catalog {

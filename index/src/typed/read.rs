@@ -190,8 +190,11 @@ fn read_array(shape: &Shape, array: &ArrayRef, row: usize) -> Result<Value, Stri
     })
 }
 
-/// The text of a dictionary-encoded label.
+/// The text of a label: dictionary-encoded (a table column) or plain.
 fn label(array: &ArrayRef, row: usize) -> Result<String, String> {
+    if let Some(text) = array.as_string_opt::<i32>() {
+        return Ok(text.value(row).to_string());
+    }
     let dict = array
         .as_dictionary_opt::<Int32Type>()
         .ok_or("a label column is not a dictionary")?;

@@ -58,7 +58,7 @@ pub(crate) struct Place<'a> {
 }
 
 impl TableRows {
-    fn new(def: Arc<TableDef>) -> TableRows {
+    pub(crate) fn new(def: Arc<TableDef>) -> TableRows {
         let columns = def.columns.iter().map(|c| Builder::new(&c.shape)).collect();
         TableRows {
             def,

@@ -178,8 +178,9 @@ pub(crate) fn describe(
                       columns, and FRAME types with value shapes of their own (MultiAddress, \
                       Call, Era …) are JSON text, as the generic tables write them",
         "accounts": "AccountId32 is SS58 text in the chain's format",
-        "enums": "an enum without data is dictionary text of its variant name; with data, \
-                  a struct of `variant` and one column per variant with data",
+        "enums": "an enum without data is its variant name: dictionary-encoded text as a table \
+                  column, text nested in a struct or list; with data, a struct of `variant` \
+                  and one column per variant with data",
         "nullability": "every data column is nullable: NULL is None, a variant not taken, \
                         a field the row's runtime lacks, or a wide value held by its text",
         "retyped": "a field whose Arrow type differs from an earlier runtime's is the column \

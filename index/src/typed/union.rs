@@ -34,7 +34,7 @@ pub struct TypedTable {
 impl TypedTable {
     /// The table's folder under the output: `typed/events/<name>` or `typed/calls/<name>`.
     pub fn folder(&self) -> String {
-        format!("typed/{}/{}", self.kind.folder(), self.name)
+        format!("{}/{}/{}", super::TYPED_DIR, self.kind.folder(), self.name)
     }
 
     /// How many rows.
@@ -171,4 +171,62 @@ fn first_block(batch: &RecordBatch) -> u64 {
         .downcast_ref::<arrow_array::UInt64Array>()
         .and_then(|a| a.values().first().copied())
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::typed::schema::{Column, Layout};
+    use crate::typed::shape::Shape;
+    use arrow_schema::DataType;
+
+    fn def(spec_version: u32, columns: &[(&str, Shape)]) -> TableRows {
+        TableRows::new(Arc::new(TableDef {
+            kind: Kind::Event,
+            pallet: "Balances".into(),
+            item: "Transfer".into(),
+            spec_version,
+            layout: Layout::Dict,
+            columns: columns
+                .iter()
+                .map(|(n, s)| Column {
+                    name: n.to_string(),
+                    shape: s.clone(),
+                })
+                .collect(),
+        }))
+    }
+
+    #[test]
+    fn added_fields_are_appended_and_retyped_ones_get_a_column_of_their_spec() {
+        let wide = Shape::Wide { signed: false };
+        let parts = vec![
+            def(
+                300,
+                &[
+                    ("who", Shape::Text),
+                    ("amount", wide.clone()),
+                    ("memo", Shape::Bytes),
+                ],
+            ),
+            def(100, &[("who", Shape::Text), ("amount", Shape::UInt(64))]),
+            def(200, &[("who", Shape::Text), ("amount", wide.clone())]),
+        ];
+        let tables = unify(parts).unwrap();
+        assert_eq!(tables.len(), 1);
+        let schema = &tables[0].schema;
+        let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+        assert_eq!(
+            names[6..],
+            ["who", "amount", "amount__v200", "amount__text", "memo"]
+        );
+        assert_eq!(schema.field(7).data_type(), &DataType::UInt64);
+        assert_eq!(schema.field(8).data_type(), &DataType::Decimal128(38, 0));
+        let meta = &schema.metadata()[crate::typed::schema::METADATA_KEY];
+        assert!(
+            meta.contains(r#""renamed_columns":[["amount__v200",200]]"#),
+            "{meta}"
+        );
+        assert!(meta.contains(r#""spec_versions":[100,200,300]"#), "{meta}");
+    }
 }
