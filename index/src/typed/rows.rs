@@ -290,3 +290,89 @@ pub fn cells(def: &TableDef, value: Option<ValueRef<'_, '_>>) -> Result<Vec<Cell
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::typed::schema::Column;
+    use crate::typed::shape::Shape;
+    use ferroscale_dynamic::registry::Registry;
+    use ferroscale_dynamic::Document;
+
+    /// Block 18,468,942's events, decoded, handed to `rows` with `catalog`;
+    /// the reports (item, error).
+    fn reports(catalog: &Catalog) -> (TypedRows, Vec<(String, String)>) {
+        let metadata = ferroscale_fixtures::read("metadata/polkadot-v14-spec1000001.scale");
+        let mut registry = Registry::new();
+        registry.load_metadata(&metadata).unwrap();
+        registry.set_ss58_format(Some(0));
+        // `System.Events`' value type.
+        let md = ferroscale_metadata::Metadata::load(&metadata).unwrap();
+        let system = md.pallets.iter().find(|p| p.name == "System").unwrap();
+        let entry = system.storage.as_ref().unwrap();
+        let events = entry.entries.iter().find(|e| e.name == "Events").unwrap();
+        let ty = registry.resolve(&events.value.to_string()).unwrap();
+        let bytes = ferroscale_fixtures::read_hex("payloads/polkadot-block-18468942/events.hex");
+        let mut doc = Document::new();
+        doc.decode_into(&registry.context(), ty, &bytes).unwrap();
+        let place = Place {
+            block_number: 18_468_942,
+            block_hash: "0x00",
+            spec_version: 1_000_001,
+            catalog,
+        };
+        let mut rows = TypedRows::default();
+        let mut out = Vec::new();
+        rows.push_events(&place, doc.root(), &mut |item, error| {
+            out.push((item.to_string(), error.to_string()))
+        });
+        (rows, out)
+    }
+
+    #[test]
+    fn events_without_a_table_or_that_do_not_fit_it_are_reported_not_dropped() {
+        let (rows, out) = reports(&Catalog::default());
+        assert_eq!(out.len(), 58);
+        assert!(rows.into_tables().is_empty());
+        assert_eq!(out[0].0, "event 0");
+        assert!(
+            out[0].1.contains("not in the runtime's event enum"),
+            "{out:?}"
+        );
+
+        // A table whose `amount` column is too narrow for the balances.
+        let def = TableDef {
+            kind: Kind::Event,
+            pallet: "Balances".into(),
+            item: "Withdraw".into(),
+            spec_version: 1_000_001,
+            layout: super::super::schema::Layout::Dict,
+            columns: vec![
+                Column {
+                    name: "who".into(),
+                    shape: Shape::Text,
+                },
+                Column {
+                    name: "amount".into(),
+                    shape: Shape::UInt(8),
+                },
+            ],
+        };
+        let catalog = Catalog {
+            tables: vec![Arc::new(def)],
+            by_name: [((Kind::Event, "Balances".into(), "Withdraw".into()), 0)].into(),
+        };
+        let (rows, out) = reports(&catalog);
+        let misfits: Vec<_> = out
+            .iter()
+            .filter(|(_, e)| e.contains("events/Balances.Withdraw"))
+            .collect();
+        assert!(!misfits.is_empty());
+        assert!(
+            misfits[0].1.contains("column amount") && misfits[0].1.contains("does not fit"),
+            "{misfits:?}"
+        );
+        // Nothing of a misfit row is appended.
+        assert!(rows.into_tables().is_empty());
+    }
+}

@@ -52,7 +52,9 @@ pub enum Layout {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Column {
     /// The column's name: the field's name, `_0`, `_1` … for unnamed
-    /// fields, `<name>__field` for a field named like a place column.
+    /// fields, `<name>__field` for a field named like a place column (or
+    /// ending in `__text`), `<name>__<position>` for a second field of a
+    /// name.
     pub name: String,
     /// The field's shape.
     pub shape: Shape,
@@ -248,6 +250,7 @@ fn table(graph: &TypeGraph, kind: Kind, pallet: &str, item: &Item, spec_version:
         Kind::Event => &EVENT_PLACE[..],
         Kind::Call => &CALL_PLACE[..],
     };
+    let mut used: Vec<String> = Vec::new();
     let columns = item
         .args
         .iter()
@@ -262,6 +265,14 @@ fn table(graph: &TypeGraph, kind: Kind, pallet: &str, item: &Item, spec_version:
             } else {
                 name
             };
+            // Two fields of one name (metadata may say anything): the
+            // second is `<name>__<position>`.
+            let name = if used.contains(&name) {
+                format!("{name}__{i}")
+            } else {
+                name
+            };
+            used.push(name.clone());
             Column {
                 name,
                 shape: Shape::of(graph, a.ty),

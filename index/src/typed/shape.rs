@@ -78,34 +78,18 @@ pub const VARIANT: &str = "variant";
 impl Shape {
     /// The shape of graph node `ty`.
     pub fn of(graph: &TypeGraph, ty: TypeIdx) -> Shape {
-        let mut b = ShapeBuilder {
-            graph,
-            stack: Vec::new(),
-            recursive: BTreeSet::new(),
-        };
+        let mut b = ShapeBuilder::new(graph);
         let shape = b.node(ty, 0);
-        if shape.leaves() > MAX_LEAVES {
-            Shape::Json
-        } else {
-            shape
-        }
+        b.finish(shape)
     }
 
     /// The shape of a variant payload as the decoder renders it (one
     /// unnamed field: the value itself; several: a tuple; named: a dict;
     /// none: `None`, no column).
     pub fn of_fields(graph: &TypeGraph, fields: &[(Option<&str>, TypeIdx)]) -> Option<Shape> {
-        let mut b = ShapeBuilder {
-            graph,
-            stack: Vec::new(),
-            recursive: BTreeSet::new(),
-        };
+        let mut b = ShapeBuilder::new(graph);
         let shape = b.fields(fields, 0)?;
-        Some(if shape.leaves() > MAX_LEAVES {
-            Shape::Json
-        } else {
-            shape
-        })
+        Some(b.finish(shape))
     }
 
     /// Leaf columns this shape expands to.
@@ -134,6 +118,34 @@ struct ShapeBuilder<'g> {
     /// where it is entered first, so the outermost recursive type is the
     /// one held as JSON.
     recursive: BTreeSet<TypeIdx>,
+    /// Nodes this column may still visit: a type wider than the column
+    /// may hold stops the walk early (hostile metadata could otherwise
+    /// make it exponential: 8 levels of 256-variant enums).
+    budget: usize,
+}
+
+/// Nodes one column's walk may visit: a few per leaf column it may hold.
+const NODE_BUDGET: usize = 4 * MAX_LEAVES;
+
+impl<'g> ShapeBuilder<'g> {
+    fn new(graph: &'g TypeGraph) -> Self {
+        ShapeBuilder {
+            graph,
+            stack: Vec::new(),
+            recursive: BTreeSet::new(),
+            budget: NODE_BUDGET,
+        }
+    }
+
+    /// The column's shape: JSON when the walk ran out of budget or the
+    /// shape has more than [`MAX_LEAVES`] leaf columns.
+    fn finish(&self, shape: Shape) -> Shape {
+        if self.budget == 0 || shape.leaves() > MAX_LEAVES {
+            Shape::Json
+        } else {
+            shape
+        }
+    }
 }
 
 impl ShapeBuilder<'_> {
@@ -142,9 +154,10 @@ impl ShapeBuilder<'_> {
             self.recursive.insert(ty);
             return Shape::Json;
         }
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || self.budget == 0 {
             return Shape::Json;
         }
+        self.budget -= 1;
         self.stack.push(ty);
         let shape = self.inner(ty, depth);
         self.stack.pop();
