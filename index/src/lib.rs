@@ -5,7 +5,9 @@
 //! layer into Arrow record batches for five tables — `blocks`,
 //! `extrinsics`, `calls` (nested calls flattened with their depth and
 //! parent), `events` and `errors` (items that did not decode) — written as
-//! zstd Parquet partitions, one file per table per block range.
+//! zstd Parquet partitions, one file per table per block range; with
+//! [`pipeline::Options::typed`], also the typed tables ([`typed`]: one per
+//! event variant and per call, a column per field).
 //!
 //! - [`block`]: the input model; [`source`]: blocks from JSON lines,
 //!   [`line_index`]: a block range of such a file read without the rest;

@@ -1,5 +1,7 @@
 //! Parquet partitions: one zstd file per table per block range,
-//! `DIR/<table>/blocks_<first>_<last>.parquet`, holding every block
+//! `DIR/<table>/blocks_<first>_<last>.parquet` (and, with the typed tables,
+//! `DIR/typed/<kind>/<table>/blocks_<first>_<last>.parquet` for each typed
+//! table with rows), holding every block
 //! `first..=last` (a partition with a gap is refused, naming the block).
 //!
 //! A partition is committed in three steps: its files are written under

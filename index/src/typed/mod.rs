@@ -29,7 +29,7 @@
 //! - [`shape`]: a registry type as a column's shape; [`arrow_type`]: a
 //!   shape's Arrow type; [`schema`]: a runtime's tables and their schemas.
 //! - [`cell`]: a decoded value checked against its shape; [`wide`]: wide
-//!   integers; [`column`]: cells into Arrow arrays; [`rows`]: events and
+//!   integers; [`column`](mod@column): cells into Arrow arrays; [`rows`]: events and
 //!   calls into rows.
 //! - [`union`]: one schema per table over several runtimes;
 //!   [`read`]: rows back into the dynamic layer's values.
