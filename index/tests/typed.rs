@@ -856,3 +856,69 @@ fn example_values_of_every_event_and_call_of_every_runtime_read_back_exactly() {
         );
     }
 }
+
+/// The loopback node across its upgrade (spec 9180 up to block 110, spec
+/// 1,000,001 after): one partition over blocks 101–114 holds one table per
+/// call and event, the calls of both runtimes under one schema.
+#[cfg(feature = "rpc")]
+#[test]
+fn the_loopback_chain_across_its_upgrade_gives_one_table_per_call() {
+    use ferroscale_index::rpc_source::{RpcBlocks, RpcOptions};
+    let dir = temp_dir("typed-rpc");
+    let (out, metadata) = (dir.join("out"), dir.join("metadata"));
+    let server = upgrade_node()
+        .lifetime(std::time::Duration::from_secs(60))
+        .start()
+        .expect("test node");
+    let client = ferroscale_rpc::BlockingClient::connect(&server.ws_url()).expect("connect");
+    let source = RpcBlocks::new(
+        &client,
+        RpcOptions {
+            from: 101,
+            to: 114,
+            partition_blocks: 100,
+            out: out.clone(),
+            metadata_dir: metadata.clone(),
+            range: ferroscale_rpc::RangeOptions::default(),
+            unfinalized: false,
+        },
+    );
+    let mut options = ferroscale_index::Options::new(&out);
+    options.partition_blocks = 100;
+    options.typed = true;
+    let summary = ferroscale_index::run(
+        source,
+        &mut ferroscale_index::Decoders::with_metadata_dir(&metadata, None),
+        &options,
+    )
+    .expect("run");
+    assert_eq!(summary.blocks, 14);
+    assert_eq!(summary.errors, 0);
+    let report = ferroscale_index::check::check(&out, None, ferroscale_index::Gaps::Refused);
+    assert!(report.is_ok(), "{report}");
+
+    // Timestamp.set: a row per block, of both runtimes, in one file.
+    let file = out.join("typed/calls/Timestamp.set/blocks_101_114.parquet");
+    let batches = read_parquet(&file);
+    let specs: Vec<u32> = batches
+        .iter()
+        .flat_map(|b| {
+            b.column_by_name("spec_version")
+                .unwrap()
+                .as_primitive::<UInt32Type>()
+                .values()
+                .to_vec()
+        })
+        .collect();
+    // Blocks 101–110 ran on 9180, 111–114 on 1,000,001.
+    assert_eq!(specs, [vec![9180; 10], vec![1_000_001; 4]].concat());
+    assert!(file_key(&file, "ferroscale.typed").contains("\"spec_versions\":[9180,1000001]"));
+    // Events only from the blocks that have them (111–114, spec 1,000,001;
+    // two transfers each).
+    let transfers =
+        read_parquet(&out.join("typed/events/Balances.Transfer/blocks_101_114.parquet"));
+    assert_eq!(
+        transfers.iter().map(RecordBatch::num_rows).sum::<usize>(),
+        8
+    );
+}
