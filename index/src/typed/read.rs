@@ -17,6 +17,7 @@ use super::arrow_type::{unwrap_option, TEXT_SUFFIX, VALUE};
 use super::cell::WideCell;
 use super::schema::{Layout, TableDef};
 use super::shape::Shape;
+use super::union::TypedTable;
 use super::wide;
 
 /// Columns by name: a record batch's or a struct's.
@@ -38,12 +39,47 @@ impl Columns for StructArray {
 
 /// The event's `attributes` value, or the call's argument values in
 /// order, of row `row` of `batch` (a batch of `def`'s table, or of a union
-/// schema that holds its columns).
+/// schema that holds its columns under their names).
 pub fn row_value(def: &TableDef, batch: &RecordBatch, row: usize) -> Result<Value, String> {
+    row_value_from(def, batch, row)
+}
+
+/// [`row_value`] of a row of `table` (a union over runtimes), whose
+/// runtime is `def`'s: a retyped field is read from the column the union
+/// put it in ([`TypedTable::column_of`]).
+pub fn row_value_in(
+    table: &TypedTable,
+    def: &TableDef,
+    batch: &RecordBatch,
+    row: usize,
+) -> Result<Value, String> {
+    let renaming = Renaming {
+        batch,
+        table,
+        spec: def.spec_version,
+    };
+    row_value_from(def, &renaming, row)
+}
+
+/// A union batch's columns as one runtime's fields name them.
+struct Renaming<'a> {
+    batch: &'a RecordBatch,
+    table: &'a TypedTable,
+    spec: u32,
+}
+
+impl Columns for Renaming<'_> {
+    fn get(&self, name: &str) -> Option<&ArrayRef> {
+        self.batch
+            .column_by_name(self.table.column_of(self.spec, name))
+    }
+}
+
+fn row_value_from(def: &TableDef, columns: &dyn Columns, row: usize) -> Result<Value, String> {
     let values = def
         .columns
         .iter()
-        .map(|c| read(&c.shape, batch, &c.name, row))
+        .map(|c| read(&c.shape, columns, &c.name, row))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(match def.layout {
         Layout::Dict => Value::Dict(
@@ -200,4 +236,92 @@ fn label(array: &ArrayRef, row: usize) -> Result<String, String> {
         .ok_or("a label column is not a dictionary")?;
     let key = dict.keys().value(row) as usize;
     Ok(dict.values().as_string::<i32>().value(key).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::typed::rows::TableRows;
+    use crate::typed::schema::{Column, Kind};
+    use crate::typed::union::unify;
+
+    fn def(spec_version: u32, columns: &[(&str, Shape)]) -> TableRows {
+        TableRows::new(Arc::new(TableDef {
+            kind: Kind::Event,
+            pallet: "Balances".into(),
+            item: "Transfer".into(),
+            spec_version,
+            layout: Layout::Dict,
+            columns: columns
+                .iter()
+                .map(|(n, s)| Column {
+                    name: n.to_string(),
+                    shape: s.clone(),
+                })
+                .collect(),
+        }))
+    }
+
+    #[test]
+    fn rows_of_a_retyped_field_read_back_from_their_column() {
+        use crate::typed::cell::{Cell, WideCell};
+        use crate::typed::rows::Place;
+        use crate::typed::Catalog;
+        use ferroscale_value::Value;
+        let catalog = Catalog::default();
+        let place = |spec_version| Place {
+            block_number: spec_version as u64,
+            block_hash: "0x00",
+            spec_version,
+            catalog: &catalog,
+        };
+        let mut old = def(100, &[("who", Shape::Text), ("amount", Shape::UInt(64))]);
+        let mut new = def(
+            200,
+            &[
+                ("who", Shape::Text),
+                ("amount", Shape::Wide { signed: false }),
+            ],
+        );
+        old.push(
+            &place(100),
+            Some(0),
+            0,
+            "ApplyExtrinsic",
+            &[Cell::Text("a".into()), Cell::UInt(7)],
+        );
+        new.push(
+            &place(200),
+            Some(0),
+            0,
+            "ApplyExtrinsic",
+            &[
+                Cell::Text("b".into()),
+                Cell::Wide(WideCell::Digits(u128::MAX.to_string())),
+            ],
+        );
+        let defs = [old.def.clone(), new.def.clone()];
+        let table = &unify(vec![new, old]).unwrap()[0];
+        let values: Vec<Value> = table
+            .batches
+            .iter()
+            .zip(&defs)
+            .map(|(batch, def)| row_value_in(table, def, batch, 0).unwrap())
+            .collect();
+        assert_eq!(
+            values,
+            [
+                Value::Dict(vec![
+                    ("who".into(), Value::str("a")),
+                    ("amount".into(), Value::UInt(7))
+                ]),
+                Value::Dict(vec![
+                    ("who".into(), Value::str("b")),
+                    ("amount".into(), Value::UInt(u128::MAX))
+                ]),
+            ]
+        );
+    }
 }

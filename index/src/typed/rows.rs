@@ -229,7 +229,8 @@ impl TypedRows {
 }
 
 impl TableRows {
-    fn push(
+    /// Appends one row of checked cells (one per column).
+    pub(crate) fn push(
         &mut self,
         place: &Place<'_>,
         extrinsic_index: Option<u32>,
@@ -346,7 +347,7 @@ mod tests {
             pallet: "Balances".into(),
             item: "Withdraw".into(),
             spec_version: 1_000_001,
-            layout: super::super::schema::Layout::Dict,
+            layout: crate::typed::schema::Layout::Dict,
             columns: vec![
                 Column {
                     name: "who".into(),

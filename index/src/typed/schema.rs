@@ -156,12 +156,16 @@ pub fn place_fields(kind: Kind) -> Vec<Field> {
     }
 }
 
+/// A column a runtime's field is stored under in a union of runtimes,
+/// when not its own name: (spec version, field, column).
+pub type Renamed = (u32, String, String);
+
 /// The [`METADATA_KEY`] entry of a table over `specs`, with the columns
-/// renamed by the union of its runtimes (`renamed`: column, its spec).
+/// renamed by the union of its runtimes (`renamed`: spec, field, column).
 pub(crate) fn describe(
     def: &TableDef,
     specs: &[u32],
-    renamed: &[(String, u32)],
+    renamed: &[Renamed],
 ) -> HashMap<String, String> {
     let mut json_columns = Vec::new();
     let mut wide_columns = Vec::new();
@@ -185,9 +189,12 @@ pub(crate) fn describe(
                   and one column per variant with data",
         "nullability": "every data column is nullable: NULL is None, a variant not taken, \
                         a field the row's runtime lacks, or a wide value held by its text",
-        "retyped": "a field whose Arrow type differs from an earlier runtime's is the column \
-                    <name>__v<spec> from that spec on",
-        "renamed_columns": renamed.iter().map(|(c, s)| serde_json::json!([c, s])).collect::<Vec<_>>(),
+        "retyped": "a runtime's field is in the first column named <name> or <name>__v<spec> of \
+                    its Arrow type; a type no such column has adds <name>__v<spec>, spec the \
+                    first runtime with it (its wide companion <name>__v<spec>__text); \
+                    renamed_columns lists [spec, field, column] for every field stored under \
+                    another name",
+        "renamed_columns": renamed.iter().map(|(s, f, c)| serde_json::json!([s, f, c])).collect::<Vec<_>>(),
     });
     HashMap::from([(METADATA_KEY.to_string(), value.to_string())])
 }

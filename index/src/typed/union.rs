@@ -15,7 +15,9 @@ use std::sync::Arc;
 use arrow_array::{new_null_array, ArrayRef, RecordBatch};
 use arrow_schema::{Field, Schema, SchemaRef};
 
+use super::arrow_type::TEXT_SUFFIX;
 use super::rows::TableRows;
+pub use super::schema::Renamed;
 use super::schema::{describe, place_fields, Kind, TableDef};
 
 /// One typed table of a range: its union schema and its rows, in block order.
@@ -29,6 +31,19 @@ pub struct TypedTable {
     pub schema: SchemaRef,
     /// The rows, as batches of `schema`, in block order.
     pub batches: Vec<RecordBatch>,
+    /// The fields of runtimes stored under another column than their name
+    /// (a retyped field), as (spec version, field, column).
+    pub renamed: Vec<Renamed>,
+}
+
+impl TypedTable {
+    /// The column field `field` of spec `spec`'s rows is stored under.
+    pub fn column_of<'a>(&'a self, spec: u32, field: &'a str) -> &'a str {
+        self.renamed
+            .iter()
+            .find(|(s, f, _)| *s == spec && f == field)
+            .map_or(field, |(_, _, c)| c.as_str())
+    }
 }
 
 impl TypedTable {
@@ -89,47 +104,45 @@ fn table(kind: Kind, name: String, mut parts: Vec<Part>) -> Result<TypedTable, U
     let mut fields: Vec<Field> = place_fields(kind);
     // Per spec: its data column's index → the union column's index.
     let mut maps: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
-    let mut renamed: Vec<(String, u32)> = Vec::new();
+    let mut renamed: Vec<Renamed> = Vec::new();
     for def in &specs {
+        let spec = def.spec_version;
         let schema = def.schema();
         let mut map = Vec::new();
+        // This spec's columns so far: its field name → the union's column name.
+        let mut names: BTreeMap<&str, String> = BTreeMap::new();
         for f in schema.fields().iter().skip(place) {
-            let same = |g: &Field| g.name() == f.name();
-            // A column of this name and type, or one an earlier retyping
-            // made of this type (`<name>__v<spec>`).
-            let retyped = |g: &Field| {
-                g.name()
-                    .strip_prefix(f.name().as_str())
-                    .and_then(|rest| rest.strip_prefix("__v"))
-                    .is_some_and(|v| v.parse::<u32>().is_ok())
-            };
-            let typed_as = fields
-                .iter()
-                .position(|g| (same(g) || retyped(g)) && g.data_type() == f.data_type());
-            let at = match (typed_as, fields.iter().position(same)) {
-                (Some(i), _) => i,
-                (None, Some(_)) => {
-                    let new = format!("{}__v{}", f.name(), def.spec_version);
-                    if fields.iter().any(|g| g.name() == &new) {
+            let field = f.name().as_str();
+            // A wide integer's text column goes with its decimal column.
+            let companion = field
+                .strip_suffix(TEXT_SUFFIX)
+                .and_then(|base| names.get(base))
+                .map(|column| format!("{column}{TEXT_SUFFIX}"));
+            let at = match companion {
+                Some(column) => match fields.iter().position(|g| *g.name() == column) {
+                    Some(i) if fields[i].data_type() == f.data_type() => i,
+                    Some(_) => {
                         return Err(UnionError(format!(
-                            "typed table {name}: column {new} exists already, the retyped column {} \
-                             of spec {} cannot take its name",
-                            f.name(),
-                            def.spec_version
-                        )));
+                            "typed table {name}: column {column} of spec {spec} has another \
+                             type in an earlier spec"
+                        )))
                     }
-                    renamed.push((new.clone(), def.spec_version));
-                    fields.push(f.as_ref().clone().with_name(new));
-                    fields.len() - 1
-                }
-                (None, None) => {
-                    fields.push(f.as_ref().clone().with_nullable(true));
-                    fields.len() - 1
-                }
+                    None => {
+                        fields.push(f.as_ref().clone().with_name(column));
+                        fields.len() - 1
+                    }
+                },
+                None => column_for(&mut fields, f, spec)
+                    .map_err(|e| UnionError(format!("typed table {name}: {e}")))?,
             };
+            let column = fields[at].name().clone();
+            if column != field {
+                renamed.push((spec, field.to_string(), column.clone()));
+            }
+            names.insert(field, column);
             map.push(at);
         }
-        maps.insert(def.spec_version, map);
+        maps.insert(spec, map);
     }
     let spec_versions: Vec<u32> = specs.iter().map(|d| d.spec_version).collect();
     let latest = specs.last().map(|d| (**d).clone());
@@ -161,7 +174,42 @@ fn table(kind: Kind, name: String, mut parts: Vec<Part>) -> Result<TypedTable, U
         name,
         schema,
         batches,
+        renamed,
     })
+}
+
+/// The union column of field `f` of spec `spec`: the first column named
+/// `<name>` or `<name>__v<spec'>` of its Arrow type, else a new one
+/// (`<name>` when no column has that name yet, `<name>__v<spec>` when one
+/// of another type has).
+fn column_for(fields: &mut Vec<Field>, f: &Field, spec: u32) -> Result<usize, String> {
+    let name = f.name().as_str();
+    let retyped = |g: &Field| {
+        g.name()
+            .strip_prefix(name)
+            .and_then(|rest| rest.strip_prefix("__v"))
+            .is_some_and(|v| v.parse::<u32>().is_ok())
+    };
+    let same_type = fields
+        .iter()
+        .position(|g| (g.name() == name || retyped(g)) && g.data_type() == f.data_type());
+    if let Some(i) = same_type {
+        return Ok(i);
+    }
+    let column = if fields.iter().any(|g| g.name() == name) {
+        let new = format!("{name}__v{spec}");
+        if fields.iter().any(|g| *g.name() == new) {
+            return Err(format!(
+                "column {new} exists already: the retyped field {name} of spec {spec} cannot take \
+                 its name"
+            ));
+        }
+        new
+    } else {
+        name.to_string()
+    };
+    fields.push(f.clone().with_name(column).with_nullable(true));
+    Ok(fields.len() - 1)
 }
 
 fn first_block(batch: &RecordBatch) -> u64 {
@@ -218,15 +266,31 @@ mod tests {
         let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
         assert_eq!(
             names[6..],
-            ["who", "amount", "amount__v200", "amount__text", "memo"]
+            [
+                "who",
+                "amount",
+                "amount__v200",
+                "amount__v200__text",
+                "memo"
+            ]
         );
         assert_eq!(schema.field(7).data_type(), &DataType::UInt64);
         assert_eq!(schema.field(8).data_type(), &DataType::Decimal128(38, 0));
         let meta = &schema.metadata()[crate::typed::schema::METADATA_KEY];
-        assert!(
-            meta.contains(r#""renamed_columns":[["amount__v200",200]]"#),
-            "{meta}"
-        );
+        let renamed = r#""renamed_columns":[[200,"amount","amount__v200"],[200,"amount__text","amount__v200__text"],[300,"amount","amount__v200"],[300,"amount__text","amount__v200__text"]]"#;
+        assert!(meta.contains(renamed), "{meta}");
         assert!(meta.contains(r#""spec_versions":[100,200,300]"#), "{meta}");
+        assert_eq!(tables[0].column_of(300, "amount"), "amount__v200");
+        assert_eq!(tables[0].column_of(100, "amount"), "amount");
+
+        // A type that comes back goes back to its column.
+        let parts = vec![
+            def(100, &[("amount", Shape::UInt(64))]),
+            def(200, &[("amount", Shape::UInt(32))]),
+            def(300, &[("amount", Shape::UInt(64))]),
+        ];
+        let t = &unify(parts).unwrap()[0];
+        assert_eq!(t.column_of(200, "amount"), "amount__v200");
+        assert_eq!(t.column_of(300, "amount"), "amount");
     }
 }
