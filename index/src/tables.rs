@@ -219,7 +219,7 @@ impl Tables {
     pub fn concat(&self, table: Table) -> Result<RecordBatch, ArrowError> {
         match self.batches(table) {
             [one] => Ok(one.clone()),
-            several => arrow_select::concat::concat_batches(&table.schema(), several),
+            several => concat_batches(&table.schema(), several),
         }
     }
 
@@ -255,6 +255,15 @@ impl Tables {
         });
         order
     }
+}
+
+/// Batches of one schema joined into one record batch (their rows copied
+/// once): for a consumer that takes one array, a typed table too.
+pub fn concat_batches(
+    schema: &SchemaRef,
+    batches: &[RecordBatch],
+) -> Result<RecordBatch, ArrowError> {
+    arrow_select::concat::concat_batches(schema, batches)
 }
 
 impl Rows {
