@@ -307,4 +307,9 @@ pub(crate) struct IndexArgs {
     /// ones it has are recorded in the manifest as absent, not an error.
     #[arg(long)]
     pub(crate) allow_gaps: bool,
+    /// Also write the typed tables: one per event variant and per call, a
+    /// column per field in Arrow's own types (`OUT/typed/events/<Pallet>.<Event>/`,
+    /// `OUT/typed/calls/<Pallet>.<call>/`), under the same manifest.
+    #[arg(long)]
+    pub(crate) typed: bool,
 }

@@ -545,3 +545,50 @@ fn index_from_a_node() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--typed`: the typed tables are written beside the generic ones, listed
+/// in the manifest (`--check` reads them), and a rerun skips them too.
+#[test]
+fn index_typed_writes_the_typed_tables() {
+    let dir = temp_dir("typed");
+    let source = write_source(&dir);
+    let md = metadata_dir(&dir);
+    let out = dir.join("out");
+    let args = [
+        "index",
+        "--source",
+        source.to_str().unwrap(),
+        "--metadata-dir",
+        md.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--partition-blocks",
+        "100",
+        "--allow-gaps",
+        "--typed",
+        "--json",
+    ];
+    let summary = ok_json(&args);
+    assert_eq!(summary["blocks"], 9);
+    // Blocks 100–104 (spec 1,000,001) hold two transfers each.
+    let transfers = out.join("typed/events/Balances.Transfer/blocks_100_104.parquet");
+    let reader = SerializedFileReader::new(File::open(&transfers).expect("typed file")).unwrap();
+    assert_eq!(reader.metadata().file_metadata().num_rows(), 10);
+    // Timestamp.set of both runtimes, in their own partitions.
+    for file in [
+        "blocks_0_2.parquet",
+        "blocks_100_104.parquet",
+        "blocks_200_200.parquet",
+    ] {
+        assert!(
+            out.join("typed/calls/Timestamp.set").join(file).is_file(),
+            "{file}"
+        );
+    }
+    let check = run(&["index", "--check", out.to_str().unwrap(), "--allow-gaps"]);
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(check.status.success(), "{report}");
+    assert!(report.contains("typed files"), "{report}");
+    let again = ok_json(&args);
+    assert_eq!(again["skipped_blocks"], 9);
+}

@@ -11,8 +11,8 @@ use arrow_array::{Array, UInt64Array};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ProjectionMask;
 
-use crate::layout::partition_path;
-use crate::manifest::{unlisted_files, Entry, Manifest};
+use crate::layout::{file_path, partition_path};
+use crate::manifest::{is_typed, unlisted_files, Entry, Manifest};
 use crate::partition::Gaps;
 use crate::tables::Table;
 
@@ -31,6 +31,10 @@ pub struct Report {
     pub files: u64,
     /// Rows of each table ([`Table::ALL`] order).
     pub rows: [u64; 5],
+    /// Typed tables' files read (`--typed`).
+    pub typed_files: u64,
+    /// Rows of the typed tables.
+    pub typed_rows: u64,
     /// Blocks of the range in no partition, where gaps are allowed (a
     /// sample); where they are not, each run of them is a problem.
     pub absent_blocks: u64,
@@ -61,6 +65,13 @@ impl fmt::Display for Report {
         )?;
         for (table, rows) in Table::ALL.iter().zip(self.rows) {
             write!(f, ", {rows} {}", table.name())?;
+        }
+        if self.typed_files > 0 {
+            write!(
+                f,
+                ", {} typed rows in {} typed files",
+                self.typed_rows, self.typed_files
+            )?;
         }
         if self.absent_blocks > 0 {
             write!(f, ", {} blocks absent (gaps allowed)", self.absent_blocks)?;
@@ -156,17 +167,49 @@ fn with_unlisted(out: &Path, manifest: &Manifest, mut report: Report) -> Report 
 /// Checks each file of one partition against its entry.
 fn check_partition(out: &Path, entry: &Entry, report: &mut Report) {
     let (first, last) = (entry.first, entry.last);
-    if entry.files.len() != Table::ALL.len() {
+    // The generic tables' files, then the typed tables' (`--typed`).
+    let typed = entry.files.get(Table::ALL.len()..).unwrap_or_default();
+    if entry.files.len() < Table::ALL.len() || typed.iter().any(|f| !is_typed(&f.table)) {
         report.problems.push(format!(
-            "the entry of blocks_{first}_{last} lists {} files, not {}",
+            "the entry of blocks_{first}_{last} lists {} files, not {} and typed tables' \
+             (typed/<kind>/<name>)",
             entry.files.len(),
             Table::ALL.len()
         ));
         return;
     }
+    for listed in typed {
+        let path = file_path(out, &listed.table, first, last);
+        match read_block_numbers(&path, "block_number") {
+            Ok((rows, bytes, numbers)) => {
+                report.files += 1;
+                report.typed_files += 1;
+                report.typed_rows += rows;
+                let mut wrong = Vec::new();
+                if rows != listed.rows {
+                    wrong.push(format!("{rows} rows, the manifest says {}", listed.rows));
+                }
+                if bytes != listed.bytes {
+                    wrong.push(format!("{bytes} bytes, the manifest says {}", listed.bytes));
+                }
+                if let Some(n) = numbers.iter().find(|n| **n < first || **n > last) {
+                    wrong.push(format!("a row of block {n}, outside {first}..={last}"));
+                }
+                for w in wrong {
+                    report.problems.push(format!("{}: {w}", path.display()));
+                }
+            }
+            Err(e) => report.problems.push(format!("{}: {e}", path.display())),
+        }
+    }
     for (i, (table, listed)) in Table::ALL.iter().zip(&entry.files).enumerate() {
         let path = partition_path(out, *table, first, last);
-        match read_block_numbers(&path, *table) {
+        let column = if *table == Table::Blocks {
+            "number"
+        } else {
+            "block_number"
+        };
+        match read_block_numbers(&path, column) {
             Ok((rows, bytes, numbers)) => {
                 report.files += 1;
                 report.rows[i] += rows;
@@ -207,18 +250,13 @@ fn holds_its_blocks(entry: &Entry, numbers: &[u64]) -> bool {
     numbers.iter().all(|n| expected.next() == Some(*n)) && expected.next().is_none()
 }
 
-/// A file's rows, its size, and the block numbers of its rows (`number`
-/// of the blocks table, `block_number` of the others), read alone.
-fn read_block_numbers(path: &Path, table: Table) -> Result<(u64, u64, Vec<u64>), String> {
+/// A file's rows, its size, and the block numbers of its rows (`column`:
+/// `number` of the blocks table, `block_number` of the others), read alone.
+fn read_block_numbers(path: &Path, column: &str) -> Result<(u64, u64, Vec<u64>), String> {
     let file = File::open(path).map_err(|e| e.to_string())?;
     let bytes = file.metadata().map_err(|e| e.to_string())?.len();
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| e.to_string())?;
     let rows = builder.metadata().file_metadata().num_rows() as u64;
-    let column = if table == Table::Blocks {
-        "number"
-    } else {
-        "block_number"
-    };
     let index = builder
         .schema()
         .index_of(column)

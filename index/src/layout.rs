@@ -32,13 +32,45 @@ pub fn block_ranges(first: u64, last: u64, width: u64) -> Vec<(u64, u64)> {
 
 /// The file of `table` for blocks `first..=last` under `out`.
 pub fn partition_path(out: &Path, table: Table, first: u64, last: u64) -> PathBuf {
-    out.join(table.name())
+    file_path(out, table.name(), first, last)
+}
+
+/// The file for blocks `first..=last` of the table in `folder` (a table's
+/// name, or a typed table's `typed/events/<Pallet>.<Event>`) under `out`.
+pub fn file_path(out: &Path, folder: &str, first: u64, last: u64) -> PathBuf {
+    out.join(folder)
         .join(format!("blocks_{first}_{last}.parquet"))
 }
 
-/// The hidden name a partition's file of `table` is written under before
-/// it is renamed into place.
-pub(crate) fn temp_path(out: &Path, table: Table, first: u64, last: u64) -> PathBuf {
-    out.join(table.name())
+/// The hidden name the file of the table in `folder` for blocks
+/// `first..=last` is written under before it is renamed into place.
+pub(crate) fn temp_file_path(out: &Path, folder: &str, first: u64, last: u64) -> PathBuf {
+    out.join(folder)
         .join(format!(".blocks_{first}_{last}.parquet.tmp"))
+}
+
+pub use crate::typed::TYPED_DIR;
+
+/// The typed tables' folders under `out`, as `typed/<kind>/<table>`
+/// (sorted), read from the disk.
+pub(crate) fn typed_folders(out: &Path) -> std::io::Result<Vec<String>> {
+    let mut folders = Vec::new();
+    for kind in ["events", "calls"] {
+        let dir = out.join(TYPED_DIR).join(kind);
+        let listing = match std::fs::read_dir(&dir) {
+            Ok(listing) => listing,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(e),
+        };
+        for item in listing {
+            let item = item?;
+            if item.file_type()?.is_dir() {
+                if let Some(name) = item.file_name().to_str() {
+                    folders.push(format!("{TYPED_DIR}/{kind}/{name}"));
+                }
+            }
+        }
+    }
+    folders.sort();
+    Ok(folders)
 }

@@ -5,7 +5,9 @@
 //! layer into Arrow record batches for five tables — `blocks`,
 //! `extrinsics`, `calls` (nested calls flattened with their depth and
 //! parent), `events` and `errors` (items that did not decode) — written as
-//! zstd Parquet partitions, one file per table per block range.
+//! zstd Parquet partitions, one file per table per block range; with
+//! [`pipeline::Options::typed`], also the typed tables ([`typed`]: one per
+//! event variant and per call, a column per field).
 //!
 //! - [`block`]: the input model; [`source`]: blocks from JSON lines,
 //!   [`line_index`]: a block range of such a file read without the rest;
@@ -21,6 +23,8 @@
 //!   [`partition`]: Parquet files written atomically, each with its
 //!   provenance; [`manifest`]: which blocks are done (resume by block
 //!   number) and [`check`]: a dataset verified against it.
+//! - [`typed`]: the typed tables, a table per event variant and per call
+//!   with a column per field in Arrow's own types (`--typed`).
 //! - [`pipeline`]: source → decode (rayon) → write, streamed;
 //!   [`allocator`]: malloc settings for the program that runs it.
 //!
@@ -36,6 +40,7 @@
 
 pub mod allocator;
 pub mod block;
+mod call_tree;
 pub mod check;
 pub mod columns;
 #[cfg(feature = "rpc")]
@@ -53,12 +58,13 @@ pub mod source;
 pub mod spec;
 pub mod store;
 pub mod tables;
+pub mod typed;
 
 pub use block::Block;
 pub use manifest::Manifest;
 pub use partition::Gaps;
 pub use pipeline::{run, run_observed, Decoders, IndexError, Options, Progress, Summary};
-pub use rows::decode_block;
+pub use rows::{decode_block, decode_block_typed};
 pub use spec::SpecDecoder;
 pub use store::Rows;
 pub use tables::{Table, Tables};

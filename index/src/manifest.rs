@@ -27,7 +27,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::layout::{block_ranges, partition_path, temp_path};
+use crate::layout::{
+    block_ranges, file_path, partition_path, temp_file_path, typed_folders, TYPED_DIR,
+};
 use crate::tables::Table;
 
 /// The manifest's folder under the output folder.
@@ -56,7 +58,9 @@ pub struct Entry {
     pub source: String,
     /// What decoded them ([`DECODER`]).
     pub decoder: String,
-    /// Its files, one per table, in [`Table::ALL`]'s order.
+    /// Its files: one per table, in [`Table::ALL`]'s order, then one per
+    /// typed table with rows (`typed/<kind>/<name>`, in that order) when
+    /// the run wrote them.
     pub files: Vec<FileEntry>,
     /// The hash of its last block: the next partition's first block must
     /// name it as its parent.
@@ -287,40 +291,70 @@ pub(crate) fn sync_dir(dir: &Path) -> std::io::Result<()> {
 fn complete(out: &Path, first: u64, last: u64) -> Result<(), ManifestError> {
     let mut entry = None;
     for table in Table::ALL {
-        let path = partition_path(out, table, first, last);
-        if path.is_file() {
+        if partition_path(out, table, first, last).is_file() {
             continue;
         }
         let entry = match &entry {
             Some(entry) => entry,
             None => entry.insert(Manifest::read_entry(out, first, last)?),
         };
-        let tmp = temp_path(out, table, first, last);
-        let listed = entry.files.iter().find(|f| f.table == table.name());
-        let written = fs::metadata(&tmp).map(|m| m.len()).ok();
-        // The temporary file is the one the entry describes: written and
-        // synced before the entry was. Another process finishing the same
-        // partition may rename it first.
-        let renamed = written.is_some() && written == listed.map(|f| f.bytes);
-        if (renamed && fs::rename(&tmp, &path).is_ok()) || path.is_file() {
-            continue;
+        complete_file(out, entry, table.name())?;
+    }
+    // The typed tables' files, when the output has any: which tables a
+    // partition has, only its entry says.
+    if out.join(TYPED_DIR).is_dir() {
+        let entry = match entry {
+            Some(entry) => entry,
+            None => Manifest::read_entry(out, first, last)?,
+        };
+        for file in entry.files.iter().filter(|f| is_typed(&f.table)) {
+            if !file_path(out, &file.table, first, last).is_file() {
+                complete_file(out, &entry, &file.table)?;
+            }
         }
-        return Err(ManifestError(format!(
-            "{} is missing, though the manifest lists it ({}); remove that entry and the \
-             partition's other files to index those blocks again",
-            path.display(),
-            out.join(DIR).join(entry_name(first, last)).display()
-        )));
     }
     Ok(())
+}
+
+/// Whether a file entry's table is a typed table (`typed/<kind>/<name>`).
+pub(crate) fn is_typed(table: &str) -> bool {
+    table
+        .strip_prefix(TYPED_DIR)
+        .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// Renames the file of the table in `folder` into place, from its
+/// temporary name, if that is the file the entry lists; else an error.
+fn complete_file(out: &Path, entry: &Entry, folder: &str) -> Result<(), ManifestError> {
+    let (first, last) = (entry.first, entry.last);
+    let path = file_path(out, folder, first, last);
+    let tmp = temp_file_path(out, folder, first, last);
+    let listed = entry.files.iter().find(|f| f.table == folder);
+    let written = fs::metadata(&tmp).map(|m| m.len()).ok();
+    // The temporary file is the one the entry describes: written and
+    // synced before the entry was. Another process finishing the same
+    // partition may rename it first.
+    let renamed = written.is_some() && written == listed.map(|f| f.bytes);
+    if (renamed && fs::rename(&tmp, &path).is_ok()) || path.is_file() {
+        return Ok(());
+    }
+    Err(ManifestError(format!(
+        "{} is missing, though the manifest lists it ({}); remove that entry and the \
+         partition's other files to index those blocks again",
+        path.display(),
+        out.join(DIR).join(entry_name(first, last)).display()
+    )))
 }
 
 /// Partition files (`blocks_*.parquet`) under the table folders of `out`
 /// that no entry of `manifest` lists.
 pub fn unlisted_files(out: &Path, manifest: &Manifest) -> Result<Vec<PathBuf>, ManifestError> {
     let mut stray = Vec::new();
-    for table in Table::ALL {
-        let dir = out.join(table.name());
+    let typed = typed_folders(out)
+        .map_err(|e| ManifestError(format!("reading {}: {e}", out.join(TYPED_DIR).display())))?;
+    let folders = Table::ALL.iter().map(|t| t.name().to_string()).chain(typed);
+    for folder in folders {
+        let dir = out.join(folder);
         let listing = match fs::read_dir(&dir) {
             Ok(listing) => listing,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,

@@ -1,5 +1,7 @@
 //! Parquet partitions: one zstd file per table per block range,
-//! `DIR/<table>/blocks_<first>_<last>.parquet`, holding every block
+//! `DIR/<table>/blocks_<first>_<last>.parquet` (and, with the typed tables,
+//! `DIR/typed/<kind>/<table>/blocks_<first>_<last>.parquet` for each typed
+//! table with rows), holding every block
 //! `first..=last` (a partition with a gap is refused, naming the block).
 //!
 //! A partition is committed in three steps: its files are written under
@@ -12,11 +14,12 @@
 //! ([`PROVENANCE_KEYS`]).
 
 use std::fmt;
-use std::fs::{self, File};
+use std::fs;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use arrow_array::{Array, ListArray, RecordBatch, StringArray, UInt32Array, UInt64Array};
+use arrow_schema::SchemaRef;
 use arrow_select::interleave::interleave_record_batch;
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowRowGroupWriterFactory};
 use parquet::arrow::ArrowWriter;
@@ -28,10 +31,11 @@ use parquet::format::SortingColumn;
 use parquet::schema::types::ColumnPath;
 use rayon::prelude::*;
 
-use crate::layout::temp_path;
 pub use crate::layout::{block_ranges, partition_end, partition_path};
+use crate::layout::{file_path, temp_file_path};
 use crate::manifest::{self, Entry, FileEntry};
 use crate::tables::{Table, Tables};
+use crate::typed::TypedTable;
 
 /// A partition that could not be written.
 #[derive(Debug)]
@@ -84,6 +88,12 @@ pub fn write_partition(
         .par_iter()
         .map(|table| write_table(out, *table, first, last, tables, &provenance))
         .collect::<Result<Vec<_>, _>>()?;
+    // The typed tables with rows (`--typed`), after the generic ones.
+    let typed = tables
+        .typed()
+        .par_iter()
+        .map(|t| write_typed(out, t, first, last, &provenance))
+        .collect::<Result<Vec<_>, _>>()?;
     let entry = Entry {
         first,
         last,
@@ -101,6 +111,17 @@ pub fn write_partition(
                 rows: tables.num_rows(*table) as u64,
                 bytes: *bytes,
             })
+            .chain(
+                tables
+                    .typed()
+                    .iter()
+                    .zip(&typed)
+                    .map(|(t, (_, _, bytes))| FileEntry {
+                        table: t.folder(),
+                        rows: t.num_rows() as u64,
+                        bytes: *bytes,
+                    }),
+            )
             .collect(),
     };
     // The entry first, then the renames: a file in place is always listed,
@@ -112,7 +133,7 @@ pub fn write_partition(
         refused: false,
     })?;
     let mut written = 0;
-    for (tmp, path, bytes) in temps {
+    for (tmp, path, bytes) in temps.into_iter().chain(typed) {
         fs::rename(&tmp, &path).map_err(|e| WriteError {
             path: path.clone(),
             reason: format!("renaming {} into place: {e}", tmp.display()),
@@ -120,8 +141,12 @@ pub fn write_partition(
         })?;
         written += bytes;
     }
-    for table in Table::ALL {
-        let dir = out.join(table.name());
+    let folders = Table::ALL
+        .iter()
+        .map(|t| t.name().to_string())
+        .chain(tables.typed().iter().map(TypedTable::folder));
+    for folder in folders {
+        let dir = out.join(folder);
         manifest::sync_dir(&dir).map_err(|e| WriteError {
             path: dir,
             reason: format!("syncing the folder: {e}"),
@@ -301,7 +326,80 @@ fn write_table(
     tables: &Tables,
     provenance: &Provenance<'_>,
 ) -> Result<(PathBuf, PathBuf, u64), WriteError> {
-    let tmp = temp_path(out, table, first, last);
+    let file = File {
+        folder: table.name(),
+        schema: table.schema(),
+        batches: tables.batches(table).iter().collect(),
+        order: tables.sorted_rows(table),
+        props: properties(table, provenance),
+    };
+    write_file(out, file, first, last)
+}
+
+/// One typed table of a partition, as [`write_table`]: its rows in block order.
+fn write_typed(
+    out: &Path,
+    table: &TypedTable,
+    first: u64,
+    last: u64,
+    provenance: &Provenance<'_>,
+) -> Result<(PathBuf, PathBuf, u64), WriteError> {
+    let folder = table.folder();
+    let order = table
+        .batches
+        .iter()
+        .enumerate()
+        .flat_map(|(b, batch)| (0..batch.num_rows()).map(move |r| (b, r)))
+        .collect();
+    // The table's description (its schema's metadata) as a key of the
+    // file too: the file's key-value pairs are what Parquet readers show.
+    let mut key_values = provenance.key_values();
+    let mut described: Vec<_> = table.schema.metadata().iter().collect();
+    described.sort();
+    key_values.extend(
+        described
+            .into_iter()
+            .map(|(k, v)| KeyValue::new(k.clone(), v.clone())),
+    );
+    let props = WriterProperties::builder()
+        .set_compression(Compression::ZSTD(ZstdLevel::default()))
+        .set_key_value_metadata(Some(key_values))
+        .build();
+    let file = File {
+        folder: &folder,
+        schema: table.schema.clone(),
+        batches: table.batches.iter().collect(),
+        order,
+        props,
+    };
+    write_file(out, file, first, last)
+}
+
+/// What one Parquet file of a partition holds.
+struct File<'a> {
+    /// The table's folder under the output.
+    folder: &'a str,
+    schema: SchemaRef,
+    batches: Vec<&'a RecordBatch>,
+    /// The rows in file order, as (batch, row).
+    order: Vec<(usize, usize)>,
+    props: WriterProperties,
+}
+
+fn write_file(
+    out: &Path,
+    file: File<'_>,
+    first: u64,
+    last: u64,
+) -> Result<(PathBuf, PathBuf, u64), WriteError> {
+    let File {
+        folder,
+        schema,
+        batches,
+        order,
+        props,
+    } = file;
+    let tmp = temp_file_path(out, folder, first, last);
     let fail = |reason: String| WriteError {
         path: tmp.clone(),
         reason,
@@ -310,10 +408,7 @@ fn write_table(
     if let Some(dir) = tmp.parent() {
         fs::create_dir_all(dir).map_err(|e| fail(format!("creating the folder: {e}")))?;
     }
-    let file = File::create(&tmp).map_err(|e| fail(e.to_string()))?;
-    let props = properties(table, provenance);
-    let batches: Vec<&RecordBatch> = tables.batches(table).iter().collect();
-    let order = tables.sorted_rows(table);
+    let file = fs::File::create(&tmp).map_err(|e| fail(e.to_string()))?;
     let sizes = {
         let by_batch: Vec<Vec<usize>> = batches.iter().copied().map(row_sizes).collect();
         order
@@ -323,7 +418,7 @@ fn write_table(
     };
     let groups = row_groups(&sizes, props.max_row_group_size());
     let writer =
-        ArrowWriter::try_new(file, table.schema(), Some(props)).map_err(|e| fail(e.to_string()))?;
+        ArrowWriter::try_new(file, schema, Some(props)).map_err(|e| fail(e.to_string()))?;
     let (mut file_writer, columns) = writer
         .into_serialized_writer()
         .map_err(|e| fail(e.to_string()))?;
@@ -353,7 +448,7 @@ fn write_table(
     let file = file_writer.into_inner().map_err(|e| fail(e.to_string()))?;
     file.sync_all().map_err(|e| fail(e.to_string()))?;
     let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let path = partition_path(out, table, first, last);
+    let path = file_path(out, folder, first, last);
     Ok((tmp, path, bytes))
 }
 

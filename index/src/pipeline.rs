@@ -33,6 +33,8 @@ use crate::source::SourceError;
 use crate::spec::{SpecDecoder, SpecError};
 use crate::store::Rows;
 use crate::tables::{Table, Tables};
+use crate::typed::rows::{TableRows, TypedRows};
+use crate::typed::union::{unify, UnionError};
 
 /// The decoders of every runtime the blocks may use, by spec version:
 /// given up front ([`Decoders::insert`], [`Decoders::insert_shared`]) or
@@ -138,6 +140,47 @@ pub fn decode_blocks<B: AsRef<[u8]> + Sync>(
     blocks: &[Block<B>],
     decoders: &Decoders,
 ) -> Result<Tables, ArrowError> {
+    decode_runs(blocks, decoders, false).map(|(tables, _)| tables)
+}
+
+/// [`decode_blocks`], with the typed tables too ([`Tables::typed`]): each
+/// table's rows of every runtime of the blocks under one union schema
+/// ([`crate::typed::union`]).
+pub fn decode_blocks_typed<B: AsRef<[u8]> + Sync>(
+    blocks: &[Block<B>],
+    decoders: &Decoders,
+) -> Result<Tables, DecodeError> {
+    let (mut tables, parts) = decode_runs(blocks, decoders, true).map_err(DecodeError::Arrow)?;
+    tables.set_typed(unify(parts).map_err(DecodeError::Typed)?);
+    Ok(tables)
+}
+
+/// Why blocks did not become tables.
+#[derive(Debug)]
+pub enum DecodeError {
+    /// A column past Arrow's limits.
+    Arrow(ArrowError),
+    /// A typed table's runtimes' schemas could not be joined.
+    Typed(UnionError),
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecodeError::Arrow(e) => write!(f, "{e}"),
+            DecodeError::Typed(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// The runs of [`decode_blocks`]; with `typed`, each run's typed rows too.
+fn decode_runs<B: AsRef<[u8]> + Sync>(
+    blocks: &[Block<B>],
+    decoders: &Decoders,
+    typed: bool,
+) -> Result<(Tables, Vec<TableRows>), ArrowError> {
     // Each worker thread keeps its document's buffers from one run (and one
     // call) to the next: grown anew for every run, they were most of the
     // page faults on two threads (five times as many as on one).
@@ -149,6 +192,9 @@ pub fn decode_blocks<B: AsRef<[u8]> + Sync>(
         .map(|run| {
             let mut doc = DOCUMENT.take().map(Document::recycle).unwrap_or_default();
             let mut rows = Rows::for_blocks(run);
+            if typed {
+                rows.typed = Some(TypedRows::default());
+            }
             // Every extrinsic of the run hashed up front, several at a time
             // in vector lanes: one by one, the hash of a block's 50 KB
             // `ParaInherent.enter` was a fifth of its decode.
@@ -165,10 +211,15 @@ pub fn decode_blocks<B: AsRef<[u8]> + Sync>(
                 decode_block_into(b, spec, block_hashes, &mut doc, &mut rows);
             }
             DOCUMENT.set(Some(doc.recycle()));
-            rows.into_record_batches()
+            let parts = rows.typed.take().map(TypedRows::into_tables);
+            Ok((rows.into_record_batches()?, parts.unwrap_or_default()))
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Tables::from_runs(runs))
+        .collect::<Result<Vec<_>, ArrowError>>()?;
+    let (batches, parts): (Vec<_>, Vec<_>) = runs.into_iter().unzip();
+    Ok((
+        Tables::from_runs(batches),
+        parts.into_iter().flatten().collect(),
+    ))
 }
 
 /// SCALE bytes of a run of blocks decoded together, at most (but one block
@@ -229,6 +280,10 @@ pub struct Options {
     /// chain: the manifest records them as absent); by default a block
     /// missing is an error.
     pub gaps: Gaps,
+    /// Also write the typed tables (`OUT/typed/events/<Pallet>.<Event>/`,
+    /// `OUT/typed/calls/<Pallet>.<call>/`, see [`crate::typed`]) in each
+    /// partition, under the same manifest entry.
+    pub typed: bool,
 }
 
 impl Options {
@@ -243,6 +298,7 @@ impl Options {
             to: None,
             source: String::new(),
             gaps: Gaps::Refused,
+            typed: false,
         }
     }
 }
@@ -364,6 +420,16 @@ pub enum IndexError {
         /// Arrow's error.
         reason: String,
     },
+    /// A typed table's schemas over the partition's runtimes could not be
+    /// joined (nothing of the partition is written).
+    Typed {
+        /// The partition's first block.
+        first: u64,
+        /// Its last block.
+        last: u64,
+        /// The table, column and runtimes.
+        reason: String,
+    },
 }
 
 impl fmt::Display for IndexError {
@@ -394,6 +460,11 @@ impl fmt::Display for IndexError {
                 f,
                 "blocks {first}..={last}: {reason} (use partitions of fewer blocks)"
             ),
+            IndexError::Typed {
+                first,
+                last,
+                reason,
+            } => write!(f, "blocks {first}..={last}: {reason}"),
         }
     }
 }
@@ -738,13 +809,25 @@ where
                 break;
             }
             let decoders = &*decoders;
-            let tables = match pool.install(|| decode_blocks(&p.blocks, decoders)) {
+            let decoded = pool.install(|| match options.typed {
+                true => decode_blocks_typed(&p.blocks, decoders),
+                false => decode_blocks(&p.blocks, decoders).map_err(DecodeError::Arrow),
+            });
+            let tables = match decoded {
                 Ok(tables) => tables,
-                Err(e) => {
+                Err(DecodeError::Arrow(e)) => {
                     failed = Some(IndexError::Batch {
                         first: p.first,
                         last: p.last,
                         reason: e.to_string(),
+                    });
+                    break;
+                }
+                Err(DecodeError::Typed(e)) => {
+                    failed = Some(IndexError::Typed {
+                        first: p.first,
+                        last: p.last,
+                        reason: e.0,
                     });
                     break;
                 }

@@ -13,14 +13,27 @@ use ferroscale_dynamic::document::{Items, Kind};
 use ferroscale_dynamic::{Document, ValueRef};
 
 use crate::block::Block;
+use crate::call_tree::{call_parts, nested_calls};
 use crate::columns::TextColumn;
 use crate::spec::SpecDecoder;
 use crate::store::{BlockRow, Rows};
+use crate::typed::rows::Place;
 
 /// Decodes `block` with its runtime's decoder (`None`: no metadata for its
 /// spec version, which becomes an error row).
 pub fn decode_block<B: AsRef<[u8]>>(block: &Block<B>, spec: Option<&SpecDecoder>) -> Rows {
     let mut rows = Rows::default();
+    decode_block_into(block, spec, None, &mut Document::new(), &mut rows);
+    rows
+}
+
+/// [`decode_block`], with the rows of the typed tables too (`rows.typed`;
+/// see [`crate::typed`]).
+pub fn decode_block_typed<B: AsRef<[u8]>>(block: &Block<B>, spec: Option<&SpecDecoder>) -> Rows {
+    let mut rows = Rows {
+        typed: Some(crate::typed::TypedRows::default()),
+        ..Rows::default()
+    };
     decode_block_into(block, spec, None, &mut Document::new(), &mut rows);
     rows
 }
@@ -90,7 +103,21 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
             None => Err("the runtime has no System.Events storage item".into()),
         };
         match decoded.and_then(|()| push_events(n, doc.root(), &mut outcomes, rows)) {
-            Ok(count) => block_row.event_count = Some(count),
+            Ok(count) => {
+                block_row.event_count = Some(count);
+                if let Some(typed) = &mut rows.typed {
+                    let place = Place {
+                        block_number: n,
+                        block_hash: &block.hash,
+                        spec_version,
+                        catalog: spec.typed_tables(),
+                    };
+                    let errors = &mut rows.errors;
+                    typed.push_events(&place, doc.root(), &mut |item, error| {
+                        errors.push(n, spec_version, item, error, &[])
+                    });
+                }
+            }
             // `event_count` stays NULL: not "no events", which is 0.
             Err(error) => rows
                 .errors
@@ -109,7 +136,20 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
             .and_then(|()| {
                 // One call built: the extrinsic's own, nothing nested in it.
                 let nested = doc.calls() != Some(1);
-                push_extrinsic(n, i as u32, doc.root(), nested, outcomes[i], rows)
+                let pushed = push_extrinsic(n, i as u32, doc.root(), nested, outcomes[i], rows)?;
+                if let (Some(typed), Some(call)) = (&mut rows.typed, doc.root().get("call")) {
+                    let place = Place {
+                        block_number: n,
+                        block_hash: &block.hash,
+                        spec_version,
+                        catalog: spec.typed_tables(),
+                    };
+                    let errors = &mut rows.errors;
+                    typed.push_calls(&place, i as u32, call, &mut |item, error| {
+                        errors.push(n, spec_version, item, error, &[])
+                    });
+                }
+                Ok(pushed)
             });
         match pushed {
             Ok(Some(now)) => block_row.timestamp = Some(now),
@@ -228,7 +268,6 @@ fn push_json(column: &mut TextColumn, value: Option<ValueRef<'_, '_>>) {
     }
 }
 
-/// A call value's pallet, name and arguments, when `v` is a call.
 /// The block's time, when this call is `Timestamp.set`: its `now`
 /// argument, milliseconds since the Unix epoch.
 fn timestamp_set(pallet: &str, name: &str, args: ValueRef<'_, '_>) -> Option<u64> {
@@ -262,17 +301,6 @@ impl HeaderText {
             digest: format!("[{}]", logs.join(",")),
         })
     }
-}
-
-fn call_parts<'d, 'g>(v: ValueRef<'d, 'g>) -> Option<(&'d str, &'d str, ValueRef<'d, 'g>)> {
-    if v.kind() != Kind::Dict {
-        return None;
-    }
-    Some((
-        v.get("call_module")?.as_str()?,
-        v.get("call_function")?.as_str()?,
-        v.get("call_args")?,
-    ))
 }
 
 /// Appends, in pre-order, every call nested in `call`'s arguments; `call`
@@ -328,36 +356,6 @@ fn push_calls(
             rows,
         )
     });
-}
-
-/// Calls `f` on each outermost call value inside `v`.
-fn nested_calls<'d, 'g>(v: ValueRef<'d, 'g>, f: &mut dyn FnMut(ValueRef<'d, 'g>)) {
-    if call_parts(v).is_some() {
-        return f(v);
-    }
-    // Plain loops over `items()` / `entries()`: this walks every node of
-    // the arguments (a tenth of the rows stage's time in a profile of block
-    // 18468942), and an `into_iter().flatten()` adapter is state copied
-    // around at every node.
-    if let Some(items) = v.items() {
-        for item in items {
-            if is_container(item) {
-                nested_calls(item, f);
-            }
-        }
-    } else if let Some(entries) = v.entries() {
-        for (_, item) in entries {
-            if is_container(item) {
-                nested_calls(item, f);
-            }
-        }
-    }
-}
-
-/// Whether `v` may hold a call (scalars never do; most nodes are scalars,
-/// so they are not visited at all).
-fn is_container(v: ValueRef<'_, '_>) -> bool {
-    matches!(v.kind(), Kind::List | Kind::Tuple | Kind::Dict)
 }
 
 /// Appends the rows of a decoded `System.Events` value and records each

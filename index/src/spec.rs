@@ -7,10 +7,13 @@
 //! [`ferroscale_dynamic::Context`].
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::{Context, TypeIdx};
 use ferroscale_metadata::{Metadata, TypeRef};
+
+use crate::typed::Catalog;
 
 /// Why a runtime's decoder could not be built.
 #[derive(Debug)]
@@ -31,6 +34,8 @@ pub struct SpecDecoder {
     registry: Registry,
     extrinsic: TypeIdx,
     events: Option<TypeIdx>,
+    /// The typed tables' definitions, built the first time they are asked for.
+    typed: OnceLock<Catalog>,
 }
 
 // Decoding threads share one decoder per spec by reference.
@@ -81,6 +86,7 @@ impl SpecDecoder {
             registry,
             extrinsic,
             events,
+            typed: OnceLock::new(),
         })
     }
 
@@ -107,6 +113,13 @@ impl SpecDecoder {
     /// The node of the `System.Events` value, if the runtime has that storage item.
     pub fn events_type(&self) -> Option<TypeIdx> {
         self.events
+    }
+
+    /// The typed tables of this runtime (a table per event variant and per
+    /// call), built on first use.
+    pub fn typed_tables(&self) -> &Catalog {
+        self.typed
+            .get_or_init(|| Catalog::new(&self.registry, self.spec_version))
     }
 
     /// The registry (read-only).

@@ -393,6 +393,8 @@ pub struct Rows {
     pub events: EventRows,
     /// `errors` rows.
     pub errors: ErrorRows,
+    /// The typed tables' rows, when they are wanted (`None`: not built).
+    pub typed: Option<crate::typed::TypedRows>,
 }
 
 impl Rows {

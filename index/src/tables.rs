@@ -15,6 +15,7 @@ use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 
 use crate::columns::TextColumn;
 use crate::store::Rows;
+use crate::typed::TypedTable;
 
 /// The tables, in the order they are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -151,6 +152,8 @@ fn build_schema(table: Table) -> SchemaRef {
 #[derive(Clone, Debug)]
 pub struct Tables {
     batches: [Vec<RecordBatch>; 5],
+    /// The typed tables, when they were decoded (`--typed`), in (kind, name) order.
+    typed: Vec<TypedTable>,
 }
 
 impl Tables {
@@ -184,7 +187,21 @@ impl Tables {
                 batches[table as usize].push(RecordBatch::new_empty(table.schema()));
             }
         }
-        Tables { batches }
+        Tables {
+            batches,
+            typed: Vec::new(),
+        }
+    }
+
+    /// The typed tables (empty unless they were decoded,
+    /// [`crate::pipeline::decode_blocks_typed`]); only tables with rows.
+    pub fn typed(&self) -> &[TypedTable] {
+        &self.typed
+    }
+
+    /// Sets the typed tables.
+    pub fn set_typed(&mut self, typed: Vec<TypedTable>) {
+        self.typed = typed;
     }
 
     /// `table`'s record batches, in block order (at least one, maybe empty).
@@ -202,7 +219,7 @@ impl Tables {
     pub fn concat(&self, table: Table) -> Result<RecordBatch, ArrowError> {
         match self.batches(table) {
             [one] => Ok(one.clone()),
-            several => arrow_select::concat::concat_batches(&table.schema(), several),
+            several => concat_batches(&table.schema(), several),
         }
     }
 
@@ -240,6 +257,15 @@ impl Tables {
     }
 }
 
+/// Batches of one schema joined into one record batch (their rows copied
+/// once): for a consumer that takes one array, a typed table too.
+pub fn concat_batches(
+    schema: &SchemaRef,
+    batches: &[RecordBatch],
+) -> Result<RecordBatch, ArrowError> {
+    arrow_select::concat::concat_batches(schema, batches)
+}
+
 impl Rows {
     /// The five tables' record batches of these rows ([`Table::ALL`]
     /// order), the columns' buffers handed over, not copied. The error is a
@@ -251,6 +277,7 @@ impl Rows {
             calls: c,
             events: e,
             errors: r,
+            typed: _,
         } = self;
         let batch =
             |table: Table, columns: Vec<ArrayRef>| RecordBatch::try_new(table.schema(), columns);

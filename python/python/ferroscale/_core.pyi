@@ -816,6 +816,10 @@ class IndexBatch:
     def __getitem__(self, name: str, /) -> ArrowTable: ...
     def all_tables(self) -> Dict[str, ArrowTable]:
         """Every table by name."""
+    def typed_tables(self) -> Dict[str, ArrowTable]:
+        """The typed tables with rows (decoded with ``typed=True``), by name
+        (``events/Balances.Transfer``, ``calls/Timestamp.set``): a table per event variant
+        and per call, a column per field in Arrow's own types."""
     def write_parquet(self, out: Union[str, "os.PathLike[str]"], first: Optional[int] = None,
                       last: Optional[int] = None, source: str = "", allow_gaps: bool = False) -> int:
         """Writes the partition ``out/<table>/blocks_<first>_<last>.parquet`` (zstd) and its manifest
@@ -823,16 +827,20 @@ class IndexBatch:
         recorded as absent), none another partition holds (``ValueError`` otherwise). Returns bytes
         written."""
 
-def decode_blocks(blocks: Iterable[_Block], decoders: Union[SpecDecoder, Iterable[SpecDecoder]]) -> IndexBatch:
-    """Decodes blocks (GIL released, every core) with each block's spec decoder."""
+def decode_blocks(blocks: Iterable[_Block], decoders: Union[SpecDecoder, Iterable[SpecDecoder]],
+                  typed: bool = False) -> IndexBatch:
+    """Decodes blocks (GIL released, every core) with each block's spec decoder; ``typed``: the
+    typed tables too (:meth:`IndexBatch.typed_tables`)."""
 def read_blocks(path: Union[str, "os.PathLike[str]"], first: Optional[int] = None,
                 last: Optional[int] = None) -> List[Tuple[int, str, int, List[bytes], Optional[bytes]]]:
     """The blocks of a JSON-lines file whose numbers are in ``first..=last``, in file order; with a
     range, only its lines are parsed, through the file's line index (built once per process)."""
 def index_json_lines(source: Union[str, "os.PathLike[str]"], decoders: Union[SpecDecoder, Iterable[SpecDecoder]],
                      out: Union[str, "os.PathLike[str]"], partition_blocks: int = 1000,
-                     threads: Optional[int] = None, allow_gaps: bool = False) -> Dict[str, Union[int, float]]:
-    """The index pipeline over a JSON-lines file into Parquet partitions; the run's summary."""
+                     threads: Optional[int] = None, allow_gaps: bool = False,
+                     typed: bool = False) -> Dict[str, Union[int, float]]:
+    """The index pipeline over a JSON-lines file into Parquet partitions (``typed``: the typed
+    tables too, under ``out/typed/``); the run's summary."""
 def missing_blocks(out: Union[str, "os.PathLike[str]"], first: int, last: int) -> List[Tuple[int, int]]:
     """The blocks of ``first..=last`` the manifest of ``out`` does not list as done, as runs."""
 def check_index(out: Union[str, "os.PathLike[str]"], first: Optional[int] = None, last: Optional[int] = None,

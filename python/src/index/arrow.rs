@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{Array, RecordBatch, RecordBatchIterator, StructArray};
+use arrow_schema::{ArrowError, SchemaRef};
 use ferroscale_index::{partition, Table, Tables};
 use pyo3::exceptions::{PyKeyError, PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -85,6 +86,23 @@ impl IndexBatch {
         Ok(tables)
     }
 
+    /// The typed tables with rows (decoded with `typed=True`), by name
+    /// (`events/Balances.Transfer`, `calls/Timestamp.set`): one per event
+    /// variant and per call, a column per field in Arrow's own types.
+    fn typed_tables<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let tables = PyDict::new(py);
+        for t in self.tables.typed() {
+            let name = format!("{}/{}", t.kind.folder(), t.name);
+            let table = ArrowTable {
+                name: name.clone(),
+                schema: t.schema.clone(),
+                batches: t.batches.clone(),
+            };
+            tables.set_item(name, table)?;
+        }
+        Ok(tables)
+    }
+
     /// Writes the rows as the Parquet partition of blocks `first..=last`
     /// (default: the lowest and highest block) under `out`, with the index's
     /// writer (zstd, atomic rename, a manifest entry; GIL released); the
@@ -140,8 +158,9 @@ impl IndexBatch {
 impl IndexBatch {
     fn arrow_table(&self, table: Table) -> ArrowTable {
         ArrowTable {
-            table,
-            tables: self.tables.clone(),
+            name: table.name().to_string(),
+            schema: table.schema(),
+            batches: self.tables.batches(table).to_vec(),
         }
     }
 }
@@ -150,10 +169,12 @@ impl IndexBatch {
 /// interface (each export hands out pointers to the same Rust buffers).
 #[pyclass(name = "ArrowTable", module = "scalecodec._core", frozen)]
 pub struct ArrowTable {
-    table: Table,
-    /// The batch's tables (record batches share their buffers: a clone
-    /// copies no rows).
-    tables: Tables,
+    /// `events`, or a typed table's `events/Balances.Transfer`.
+    name: String,
+    schema: SchemaRef,
+    /// The table's record batches (they share their buffers with the
+    /// batch's: a clone copies no rows).
+    batches: Vec<RecordBatch>,
 }
 
 pub(crate) const STREAM: &CStr = c"arrow_array_stream";
@@ -162,7 +183,7 @@ pub(crate) const ARRAY: &CStr = c"arrow_array";
 
 impl ArrowTable {
     fn batches(&self) -> &[RecordBatch] {
-        self.tables.batches(self.table)
+        &self.batches
     }
 }
 
@@ -170,21 +191,20 @@ impl ArrowTable {
 impl ArrowTable {
     /// The table's name.
     #[getter]
-    fn name(&self) -> &'static str {
-        self.table.name()
+    fn name(&self) -> &str {
+        &self.name
     }
 
     /// Number of rows.
     #[getter]
     fn num_rows(&self) -> usize {
-        self.tables.num_rows(self.table)
+        self.batches.iter().map(RecordBatch::num_rows).sum()
     }
 
     /// The column names, in order.
     #[getter]
     fn column_names(&self) -> Vec<String> {
-        self.table
-            .schema()
+        self.schema
             .fields()
             .iter()
             .map(|f| f.name().clone())
@@ -197,7 +217,7 @@ impl ArrowTable {
 
     /// The schema as an `arrow_schema` capsule.
     fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
-        let schema = FFI_ArrowSchema::try_from(self.table.schema().as_ref())
+        let schema = FFI_ArrowSchema::try_from(self.schema.as_ref())
             .map_err(|e| PyValueError::new_err(format!("{}: schema: {e}", self.name())))?;
         PyCapsule::new(py, schema, Some(CString::from(SCHEMA)))
     }
@@ -214,7 +234,7 @@ impl ArrowTable {
     ) -> PyResult<Bound<'py, PyCapsule>> {
         let _ = requested_schema;
         let batches: Vec<_> = self.batches().iter().cloned().map(Ok).collect();
-        let reader = RecordBatchIterator::new(batches, self.table.schema());
+        let reader = RecordBatchIterator::new(batches, self.schema.clone());
         let stream = FFI_ArrowArrayStream::new(Box::new(reader));
         PyCapsule::new(py, stream, Some(CString::from(STREAM)))
     }
@@ -231,9 +251,11 @@ impl ArrowTable {
         let _ = requested_schema;
         let batch = py.detach(|| {
             guard("joining a table's record batches", || {
-                self.tables
-                    .concat(self.table)
-                    .map_err(|e| PyValueError::new_err(format!("{}: {e}", self.name())))
+                let joined = match self.batches.as_slice() {
+                    [one] => Ok(one.clone()),
+                    several => arrow_select_concat(&self.schema, several),
+                };
+                joined.map_err(|e| PyValueError::new_err(format!("{}: {e}", self.name())))
             })
         })?;
         let array = StructArray::from(batch);
@@ -251,7 +273,16 @@ impl ArrowTable {
             "ArrowTable({}: {} rows × {} columns)",
             self.name(),
             self.num_rows(),
-            self.table.schema().fields().len()
+            self.schema.fields().len()
         )
     }
+}
+
+/// A table's record batches joined into one (the index's own join, which
+/// copies the rows once).
+fn arrow_select_concat(
+    schema: &SchemaRef,
+    batches: &[RecordBatch],
+) -> Result<RecordBatch, ArrowError> {
+    ferroscale_index::tables::concat_batches(schema, batches)
 }

@@ -212,12 +212,15 @@ fn tuple_fields<'py>(
 /// spec_version, extrinsics, events)`, bytes or `0x` hex) with the decoder
 /// of each block's spec version, in parallel with the GIL released. A block
 /// whose spec has no decoder, and any item that does not decode, is a row of
-/// the `errors` table.
+/// the `errors` table. `typed`: the typed tables too
+/// ([`IndexBatch::typed_tables`]).
 #[pyfunction]
+#[pyo3(signature = (blocks, decoders, typed=false))]
 pub fn decode_blocks(
     py: Python<'_>,
     blocks: &Bound<'_, PyAny>,
     decoders: &Bound<'_, PyAny>,
+    typed: bool,
 ) -> PyResult<IndexBatch> {
     let items = blocks.try_iter().map_err(|_| {
         PyTypeError::new_err(format!(
@@ -237,8 +240,11 @@ pub fn decode_blocks(
     );
     let tables = py.detach(|| {
         guard("decoding blocks", || {
-            pipeline::decode_blocks(&list, &decoders)
-                .map_err(|e| PyValueError::new_err(format!("decode_blocks: {e}")))
+            let tables = match typed {
+                true => pipeline::decode_blocks_typed(&list, &decoders).map_err(|e| e.to_string()),
+                false => pipeline::decode_blocks(&list, &decoders).map_err(|e| e.to_string()),
+            };
+            tables.map_err(|e| PyValueError::new_err(format!("decode_blocks: {e}")))
         })
     })?;
     Ok(IndexBatch {
@@ -310,7 +316,8 @@ fn line_index(path: &std::path::Path) -> Result<Arc<LineIndex>, String> {
 /// Runs the index pipeline (every core; source → decode → Parquet,
 /// resumable) over a JSON-lines file, GIL released; returns the summary.
 #[pyfunction]
-#[pyo3(signature = (source, decoders, out, partition_blocks=1000, threads=None, allow_gaps=false))]
+#[pyo3(signature = (source, decoders, out, partition_blocks=1000, threads=None, allow_gaps=false, typed=false))]
+#[allow(clippy::too_many_arguments)]
 pub fn index_json_lines<'py>(
     py: Python<'py>,
     source: PathBuf,
@@ -319,6 +326,7 @@ pub fn index_json_lines<'py>(
     partition_blocks: u64,
     threads: Option<usize>,
     allow_gaps: bool,
+    typed: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     // The file's spec versions are known only while it streams: every
     // decoder is built.
@@ -328,6 +336,7 @@ pub fn index_json_lines<'py>(
     options.threads = threads;
     options.source = source.display().to_string();
     options.gaps = gaps_arg(allow_gaps);
+    options.typed = typed;
     let summary = py.detach(|| {
         guard("running the index pipeline", || {
             let file = std::fs::File::open(&source)

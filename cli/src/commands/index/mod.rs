@@ -59,6 +59,7 @@ pub(crate) fn run(args: &IndexArgs, pretty: bool) -> Result<String, String> {
     if args.allow_gaps {
         options.gaps = ferroscale_index::Gaps::Allowed;
     }
+    options.typed = args.typed;
     let total = args.from.zip(args.to).map(|(a, b)| b - a + 1);
     let mut reporter = Reporter::new(std::io::stderr().is_terminal(), total);
     let summary = match (&args.source, &args.url, metadata_dir) {

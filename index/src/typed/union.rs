@@ -1,0 +1,296 @@
+//! One schema per typed table over the runtimes of a range.
+//!
+//! A table's schema is the union of its runtimes' schemas, runtimes in
+//! ascending spec version: a column keeps its name while its Arrow type
+//! stays the same; a column a runtime adds is appended (NULL in the rows
+//! of runtimes without it); a column whose Arrow type differs from the one
+//! it had in an earlier runtime becomes a new column `<name>__v<spec>`
+//! from that runtime on, so no value is ever cast. The renames are listed
+//! in the schema's metadata.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use arrow_array::{new_null_array, ArrayRef, RecordBatch};
+use arrow_schema::{Field, Schema, SchemaRef};
+
+use super::arrow_type::TEXT_SUFFIX;
+use super::rows::TableRows;
+pub use super::schema::Renamed;
+use super::schema::{describe, place_fields, Kind, TableDef};
+
+/// One typed table of a range: its union schema and its rows, in block order.
+#[derive(Clone, Debug)]
+pub struct TypedTable {
+    /// Events or calls.
+    pub kind: Kind,
+    /// `<Pallet>.<Event>` / `<Pallet>.<call>`.
+    pub name: String,
+    /// The union schema.
+    pub schema: SchemaRef,
+    /// The rows, as batches of `schema`, in block order.
+    pub batches: Vec<RecordBatch>,
+    /// The fields of runtimes stored under another column than their name
+    /// (a retyped field), as (spec version, field, column).
+    pub renamed: Vec<Renamed>,
+}
+
+impl TypedTable {
+    /// The column field `field` of spec `spec`'s rows is stored under.
+    pub fn column_of<'a>(&'a self, spec: u32, field: &'a str) -> &'a str {
+        self.renamed
+            .iter()
+            .find(|(s, f, _)| *s == spec && f == field)
+            .map_or(field, |(_, _, c)| c.as_str())
+    }
+}
+
+impl TypedTable {
+    /// The table's folder under the output: `typed/events/<name>` or `typed/calls/<name>`.
+    pub fn folder(&self) -> String {
+        format!("{}/{}/{}", super::TYPED_DIR, self.kind.folder(), self.name)
+    }
+
+    /// How many rows.
+    pub fn num_rows(&self) -> usize {
+        self.batches.iter().map(RecordBatch::num_rows).sum()
+    }
+}
+
+/// A table whose runtimes' schemas cannot be joined.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnionError(pub String);
+
+impl fmt::Display for UnionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UnionError {}
+
+/// The typed tables of `parts` (each table's rows of one runtime for a run
+/// of blocks, in block order), one per table, in (kind, name) order.
+pub fn unify(parts: Vec<TableRows>) -> Result<Vec<TypedTable>, UnionError> {
+    let mut by_table: BTreeMap<(Kind, String), Vec<Part>> = BTreeMap::new();
+    for part in parts {
+        let def = part.def.clone();
+        let name = def.name();
+        let batch = part
+            .into_record_batch()
+            .map_err(|e| UnionError(format!("typed table {name}: {e}")))?;
+        by_table
+            .entry((def.kind, name))
+            .or_default()
+            .push((def, batch));
+    }
+    by_table
+        .into_iter()
+        .map(|((kind, name), batches)| table(kind, name, batches))
+        .collect()
+}
+
+/// One runtime's rows of a table, as a batch of that runtime's schema.
+type Part = (Arc<TableDef>, RecordBatch);
+
+fn table(kind: Kind, name: String, mut parts: Vec<Part>) -> Result<TypedTable, UnionError> {
+    // Batches in block order (runs are in order; within a run, one batch per runtime).
+    parts.sort_by_key(|(_, b)| first_block(b));
+    let mut specs: Vec<&Arc<TableDef>> = parts.iter().map(|(d, _)| d).collect();
+    specs.sort_by_key(|d| d.spec_version);
+    specs.dedup_by_key(|d| d.spec_version);
+    let place = place_fields(kind).len();
+    let mut fields: Vec<Field> = place_fields(kind);
+    // Per spec: its data column's index → the union column's index.
+    let mut maps: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+    let mut renamed: Vec<Renamed> = Vec::new();
+    for def in &specs {
+        let spec = def.spec_version;
+        let schema = def.schema();
+        let mut map = Vec::new();
+        // This spec's columns so far: its field name → the union's column name.
+        let mut names: BTreeMap<&str, String> = BTreeMap::new();
+        for f in schema.fields().iter().skip(place) {
+            let field = f.name().as_str();
+            // A wide integer's text column goes with its decimal column.
+            let companion = field
+                .strip_suffix(TEXT_SUFFIX)
+                .and_then(|base| names.get(base))
+                .map(|column| format!("{column}{TEXT_SUFFIX}"));
+            let at = match companion {
+                Some(column) => match fields.iter().position(|g| *g.name() == column) {
+                    Some(i) if fields[i].data_type() == f.data_type() => i,
+                    Some(_) => {
+                        return Err(UnionError(format!(
+                            "typed table {name}: column {column} of spec {spec} has another \
+                             type in an earlier spec"
+                        )))
+                    }
+                    None => {
+                        fields.push(f.as_ref().clone().with_name(column));
+                        fields.len() - 1
+                    }
+                },
+                None => column_for(&mut fields, f, spec)
+                    .map_err(|e| UnionError(format!("typed table {name}: {e}")))?,
+            };
+            let column = fields[at].name().clone();
+            if column != field {
+                renamed.push((spec, field.to_string(), column.clone()));
+            }
+            names.insert(field, column);
+            map.push(at);
+        }
+        maps.insert(spec, map);
+    }
+    let spec_versions: Vec<u32> = specs.iter().map(|d| d.spec_version).collect();
+    let latest = specs.last().map(|d| (**d).clone());
+    let metadata = latest
+        .map(|d| describe(&d, &spec_versions, &renamed))
+        .unwrap_or_default();
+    let schema = Arc::new(Schema::new(fields).with_metadata(metadata));
+    let batches = parts
+        .into_iter()
+        .map(|(def, batch)| {
+            let map = &maps[&def.spec_version];
+            let rows = batch.num_rows();
+            let mut columns: Vec<Option<ArrayRef>> = vec![None; schema.fields().len()];
+            for (i, c) in batch.columns().iter().enumerate() {
+                let at = if i < place { i } else { map[i - place] };
+                columns[at] = Some(c.clone());
+            }
+            let columns = columns
+                .into_iter()
+                .zip(schema.fields())
+                .map(|(c, f)| c.unwrap_or_else(|| new_null_array(f.data_type(), rows)))
+                .collect();
+            RecordBatch::try_new(schema.clone(), columns)
+                .map_err(|e| UnionError(format!("typed table {name}: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(TypedTable {
+        kind,
+        name,
+        schema,
+        batches,
+        renamed,
+    })
+}
+
+/// The union column of field `f` of spec `spec`: the first column named
+/// `<name>` or `<name>__v<spec'>` of its Arrow type, else a new one
+/// (`<name>` when no column has that name yet, `<name>__v<spec>` when one
+/// of another type has).
+fn column_for(fields: &mut Vec<Field>, f: &Field, spec: u32) -> Result<usize, String> {
+    let name = f.name().as_str();
+    let retyped = |g: &Field| {
+        g.name()
+            .strip_prefix(name)
+            .and_then(|rest| rest.strip_prefix("__v"))
+            .is_some_and(|v| v.parse::<u32>().is_ok())
+    };
+    let same_type = fields
+        .iter()
+        .position(|g| (g.name() == name || retyped(g)) && g.data_type() == f.data_type());
+    if let Some(i) = same_type {
+        return Ok(i);
+    }
+    let column = if fields.iter().any(|g| g.name() == name) {
+        let new = format!("{name}__v{spec}");
+        if fields.iter().any(|g| *g.name() == new) {
+            return Err(format!(
+                "column {new} exists already: the retyped field {name} of spec {spec} cannot take \
+                 its name"
+            ));
+        }
+        new
+    } else {
+        name.to_string()
+    };
+    fields.push(f.clone().with_name(column).with_nullable(true));
+    Ok(fields.len() - 1)
+}
+
+fn first_block(batch: &RecordBatch) -> u64 {
+    batch
+        .column(0)
+        .as_any()
+        .downcast_ref::<arrow_array::UInt64Array>()
+        .and_then(|a| a.values().first().copied())
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::typed::schema::{Column, Layout};
+    use crate::typed::shape::Shape;
+    use arrow_schema::DataType;
+
+    fn def(spec_version: u32, columns: &[(&str, Shape)]) -> TableRows {
+        TableRows::new(Arc::new(TableDef {
+            kind: Kind::Event,
+            pallet: "Balances".into(),
+            item: "Transfer".into(),
+            spec_version,
+            layout: Layout::Dict,
+            columns: columns
+                .iter()
+                .map(|(n, s)| Column {
+                    name: n.to_string(),
+                    shape: s.clone(),
+                })
+                .collect(),
+        }))
+    }
+
+    #[test]
+    fn added_fields_are_appended_and_retyped_ones_get_a_column_of_their_spec() {
+        let wide = Shape::Wide { signed: false };
+        let parts = vec![
+            def(
+                300,
+                &[
+                    ("who", Shape::Text),
+                    ("amount", wide.clone()),
+                    ("memo", Shape::Bytes),
+                ],
+            ),
+            def(100, &[("who", Shape::Text), ("amount", Shape::UInt(64))]),
+            def(200, &[("who", Shape::Text), ("amount", wide.clone())]),
+        ];
+        let tables = unify(parts).unwrap();
+        assert_eq!(tables.len(), 1);
+        let schema = &tables[0].schema;
+        let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+        assert_eq!(
+            names[6..],
+            [
+                "who",
+                "amount",
+                "amount__v200",
+                "amount__v200__text",
+                "memo"
+            ]
+        );
+        assert_eq!(schema.field(7).data_type(), &DataType::UInt64);
+        assert_eq!(schema.field(8).data_type(), &DataType::Decimal128(38, 0));
+        let meta = &schema.metadata()[crate::typed::schema::METADATA_KEY];
+        let renamed = r#""renamed_columns":[[200,"amount","amount__v200"],[200,"amount__text","amount__v200__text"],[300,"amount","amount__v200"],[300,"amount__text","amount__v200__text"]]"#;
+        assert!(meta.contains(renamed), "{meta}");
+        assert!(meta.contains(r#""spec_versions":[100,200,300]"#), "{meta}");
+        assert_eq!(tables[0].column_of(300, "amount"), "amount__v200");
+        assert_eq!(tables[0].column_of(100, "amount"), "amount");
+
+        // A type that comes back goes back to its column.
+        let parts = vec![
+            def(100, &[("amount", Shape::UInt(64))]),
+            def(200, &[("amount", Shape::UInt(32))]),
+            def(300, &[("amount", Shape::UInt(64))]),
+        ];
+        let t = &unify(parts).unwrap()[0];
+        assert_eq!(t.column_of(200, "amount"), "amount__v200");
+        assert_eq!(t.column_of(300, "amount"), "amount");
+    }
+}
