@@ -15,9 +15,19 @@ that value ×8 and of 2,000 account ids. Every task of a case uses one shared
 configuration (the same registry object from both threads), except the
 metadata loads. Fixtures come from $FERROSCALE_FIXTURES or ../shared/fixtures
 beside the checkout.
+
+Then the decode rate of that events value (runtime spec 1000001, the
+metadata polkadot-v14-spec1000001.scale) on 1, 2 and 4 threads: each thread
+decodes its share of N × 64 values (one by one:
+create_scale_object("Vec<EventRecord>", ...).decode(); in batches:
+batch_decode of 8 per call), all threads started together on one shared
+configuration; best of 5 rounds, each round timing
+1, 2 and 4 threads in turn. Speed-up = the rate ÷ the 1-thread rate (at most
+the number of cores).
 """
 import os
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -77,6 +87,53 @@ def main():
         one = min(timed(task, count, 1) for _ in range(3))
         two = min(timed(task, count, 2) for _ in range(3))
         print(f"{name:46} {count:5} {one * 1e3:8.1f}ms {two * 1e3:8.1f}ms {one / two:7.2f}x")
+    print()
+    rates(rc, events, n * 64)
+
+
+def rate(task, per_call, total, threads):
+    """Values per second when `threads` threads, started together, each call
+    `task` (`per_call` values a call) until they made `total` values between
+    them; and the cores the process kept busy meanwhile (its CPU time ÷ the
+    wall time: what shows whether the threads ran at once, on a machine
+    whose other load moves the wall time)."""
+    calls = total // per_call // threads
+    barrier = threading.Barrier(threads + 1)
+
+    def work():
+        barrier.wait()
+        for _ in range(calls):
+            task()
+
+    workers = [threading.Thread(target=work) for _ in range(threads)]
+    for w in workers:
+        w.start()
+    barrier.wait()
+    start, cpu = time.perf_counter(), time.process_time()
+    for w in workers:
+        w.join()
+    wall = time.perf_counter() - start
+    return calls * threads * per_call / wall, (time.process_time() - cpu) / wall
+
+
+def rates(rc, events, total):
+    """The decode rate of the events value on 1, 2 and 4 threads."""
+    ts = "Vec<EventRecord>"
+    one_by_one = lambda: rc.create_scale_object(ts, ScaleBytes(events)).decode()
+    batch = lambda: rc.batch_decode([ts] * 8, [events] * 8)
+    assert batch() == [one_by_one()] * 8
+    print(f"Events of block 18468942 ({len(events):,} bytes), {total} decodes, {os.cpu_count()} cores: "
+          f"decodes/s (speed-up over 1 thread; cores busy)")
+    print(f"{'how':20} {'1 thread':>20} {'2 threads':>26} {'4 threads':>26}")
+    for name, task, per_call in [("one by one", one_by_one, 1), ("batch_decode of 8", batch, 8)]:
+        task()  # warm
+        got = {1: (0.0, 0.0), 2: (0.0, 0.0), 4: (0.0, 0.0)}
+        for _ in range(5):  # rounds alternate the thread counts: a busy spell hits all of them
+            for t in got:
+                got[t] = max(got[t], rate(task, per_call, total, t))
+        cells = [f"{got[1][0]:8.0f} (1.00x; {got[1][1]:.2f})"]
+        cells += [f"{got[t][0]:8.0f} ({got[t][0] / got[1][0]:.2f}x; {got[t][1]:.2f})" for t in (2, 4)]
+        print(f"{name:20} " + "   ".join(cells))
 
 
 if __name__ == "__main__":

@@ -5,13 +5,18 @@ these tests check results, not timing (python/bench/threads.py times it)."""
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from conftest import config_with_metadata, read, read_hex
+import pytest
+
+from conftest import config_with_metadata, read, read_hex, read_json
 
 from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
 from scalecodec.type_registry import load_type_registry_preset
 
 EVENTS = "payloads/polkadot-block-18468942/events.hex"
 METADATA = "metadata/polkadot-v14-spec1000001.scale"
+# a second Polkadot runtime, with extrinsics of one of its blocks
+OLD_METADATA = "metadata/polkadot-v14-spec9180.scale"
+OLD_EXTRINSICS = "payloads/polkadot-block-10000000/extrinsics.json"
 
 
 def run_both(*tasks):
@@ -148,3 +153,155 @@ def test_sixteen_threads_share_one_configuration():
             assert result == [encoded] * 100
         else:
             assert result == one
+
+
+def decoded_metadata(name):
+    """A decoded ``MetadataVersioned`` object, as a client keeps one per runtime."""
+    rc = RuntimeConfigurationObject()
+    rc.update_type_registry(load_type_registry_preset("core"))
+    md = rc.create_scale_object("MetadataVersioned", data=ScaleBytes(read(name)))
+    md.decode()
+    return md
+
+
+def init_runtime(rc, md, spec):
+    """What a client's ``init_runtime`` does to its configuration when it
+    switches to another runtime (async-substrate-interface's
+    ``Runtime.load_runtime``: presets reloaded, spec version, the metadata's
+    portable registry, the weight type)."""
+    rc.clear_type_registry()
+    rc.update_type_registry(load_type_registry_preset("core"))
+    rc.set_active_spec_version_id(spec)
+    rc.add_portable_registry(md)
+    try:
+        rc.create_scale_object("sp_weights::weight_v2::Weight")
+        rc.update_type_registry_types({"Weight": "sp_weights::weight_v2::Weight"})
+    except NotImplementedError:
+        rc.update_type_registry_types({"Weight": "WeightV1"})
+
+
+def test_object_decodes_with_the_runtime_of_its_metadata_argument():
+    """``create_scale_object(..., metadata=md)`` on a configuration that
+    holds another runtime decodes with ``md``'s runtime, the first time as
+    well: the object's class was made for the configuration's runtime, and
+    its graph node (of that runtime) must not be used once ``md`` is loaded.
+    An object made before a runtime switch and decoded after it decodes
+    with the runtime loaded then, as a new object does."""
+    md_new, md_old = decoded_metadata(METADATA), decoded_metadata(OLD_METADATA)
+    events = read_hex(EVENTS)
+    rc_new = RuntimeConfigurationObject(ss58_format=0)
+    init_runtime(rc_new, md_new, 1000001)
+    expected = rc_new.create_scale_object("Vec<EventRecord>", ScaleBytes(events)).decode()
+    assert len(expected) == 58
+
+    rc = RuntimeConfigurationObject(ss58_format=0)
+    init_runtime(rc, md_old, 9180)
+    bound = rc.create_scale_object("Vec<EventRecord>", ScaleBytes(events), metadata=md_new)
+    assert bound.decode() == expected
+
+    made_before = rc_new.create_scale_object("Vec<EventRecord>", ScaleBytes(events))
+    init_runtime(rc_new, md_old, 9180)
+    # these events do not decode with the older runtime (an event index it lacks)
+    with pytest.raises(Exception) as fresh:
+        rc_new.create_scale_object("Vec<EventRecord>", ScaleBytes(events)).decode()
+    with pytest.raises(type(fresh.value), match="not present in enum") as stale:
+        made_before.decode()
+    assert str(stale.value) == str(fresh.value)
+
+
+def test_runtime_switches_while_other_threads_decode():
+    """Sixteen threads, two Polkadot runtimes (specs 9180 and 1000001), one
+    decoded metadata object per runtime shared by every configuration. Two
+    threads switch one shared configuration between the runtimes, again and
+    again, the way a client's ``init_runtime`` does; meanwhile six threads
+    decode with that same configuration, each object bound to its runtime by
+    ``metadata=`` (as clients pass ``runtime.metadata``): the events of block
+    18,468,942 with spec 1000001, the extrinsics of block 10,000,000 with
+    spec 9180. The other threads use a configuration per runtime (as
+    async-substrate-interface keeps one per runtime): events decoded one by
+    one and in batches, values encoded, and the metadata objects read.
+    Every value equals the one decoded alone with the runtime of its block;
+    no thread errs or hangs (each must finish within two minutes)."""
+    md_new, md_old = decoded_metadata(METADATA), decoded_metadata(OLD_METADATA)
+    events = read_hex(EVENTS)
+    extrinsics = read_json(OLD_EXTRINSICS)
+    rc_new, rc_old, shared = (RuntimeConfigurationObject(ss58_format=0) for _ in range(3))
+    init_runtime(rc_new, md_new, 1000001)
+    init_runtime(rc_old, md_old, 9180)
+    init_runtime(shared, md_old, 9180)
+
+    # each value alone, on a configuration of its own runtime
+    one = rc_new.create_scale_object("Vec<EventRecord>", ScaleBytes(events)).decode()
+    old_calls = [rc_old.create_scale_object("Extrinsic", ScaleBytes(h), metadata=md_old).decode()
+                 for h in extrinsics]
+    assert len(one) == 58 and [x["call"]["call_function"] for x in old_calls] == ["set", "enter"]
+    batch_types = ["Vec<EventRecord>"] * 2 + ["AccountId"] * 50
+    batch_items = [events] * 2 + [bytes([i]) * 32 for i in range(50)]
+    batch_one = rc_new.batch_decode(batch_types, batch_items)
+    amounts = [0, 1, 2**64, 2**128 - 1]
+    encoded = [rc_new.create_scale_object("Compact<Balance>").encode(a).data for a in amounts]
+    fresh = [decoded_metadata(METADATA), decoded_metadata(OLD_METADATA)]
+
+    def read_metadata(md):
+        return ([p.name for p in md.pallets],
+                md.get_metadata_pallet("System").get_storage_function("Account").get_value_type_string())
+
+    metadata_one = [read_metadata(md) for md in fresh]
+    # the metadata objects the readers use have not been read yet: their
+    # models are built on first use, by several threads at once
+    readers = [decoded_metadata(METADATA), decoded_metadata(OLD_METADATA)]
+
+    def switch_runtime():
+        for i in range(12):
+            if i % 2:
+                init_runtime(shared, md_old, 9180)
+            else:
+                init_runtime(shared, md_new, 1000001)
+        return "switched"
+
+    def bound_events():
+        return [shared.create_scale_object("Vec<EventRecord>", ScaleBytes(events), metadata=md_new).decode()
+                for _ in range(15)]
+
+    def bound_extrinsics():
+        return [[shared.create_scale_object("Extrinsic", ScaleBytes(h), metadata=md_old).decode()
+                 for h in extrinsics] for _ in range(15)]
+
+    def own_events():
+        return [rc_new.create_scale_object("Vec<EventRecord>", ScaleBytes(events)).decode() for _ in range(15)]
+
+    def own_batches():
+        return [rc_new.batch_decode(batch_types, batch_items) for _ in range(8)]
+
+    def own_encodes():
+        return [[rc_new.create_scale_object("Compact<Balance>").encode(a).data for a in amounts]
+                for _ in range(50)]
+
+    def metadata_reads():
+        return [read_metadata(md) for md in readers]
+
+    expected = {
+        switch_runtime: "switched",
+        bound_events: [one] * 15,
+        bound_extrinsics: [old_calls] * 15,
+        own_events: [one] * 15,
+        own_batches: [batch_one] * 8,
+        own_encodes: [encoded] * 50,
+        metadata_reads: metadata_one,
+    }
+    tasks = ([switch_runtime] * 2 + [bound_events] * 3 + [bound_extrinsics] * 3 + [own_events] * 2
+             + [own_batches] * 2 + [own_encodes] * 2 + [metadata_reads] * 2)
+    assert len(tasks) == 16
+    barrier = threading.Barrier(len(tasks))
+
+    def start(task):
+        barrier.wait()
+        return task()
+
+    with ThreadPoolExecutor(len(tasks)) as pool:
+        futures = [pool.submit(start, t) for t in tasks]
+        results = [f.result(timeout=120) for f in futures]
+    for task, result in zip(tasks, results):
+        assert result == expected[task], task.__name__
+    # the shared configuration still decodes each runtime's values
+    assert shared.create_scale_object("Vec<EventRecord>", ScaleBytes(events), metadata=md_new).decode() == one

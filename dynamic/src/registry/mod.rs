@@ -83,6 +83,17 @@ pub struct Registry {
     /// The loaded runtime's spec and transaction versions, once read
     /// ([`Registry::runtime_versions`]); emptied with the metadata.
     runtime_versions: Option<(u32, u32)>,
+    /// V14+ metadata imported into `graph`, by the model it was read from.
+    /// Loading the same model again reuses its nodes: a client's
+    /// `init_runtime` clears the registry and loads its runtime's metadata
+    /// on every switch, and each import added another copy of the whole
+    /// portable registry to the graph, which only grows (about 0.4 MiB per
+    /// Polkadot runtime load). `Weak`, so that a model dropped elsewhere is
+    /// not kept alive here (its nodes stay, as every node does).
+    imported: Vec<(
+        std::sync::Weak<ferroscale_metadata::Metadata>,
+        crate::portable::ImportedMetadata,
+    )>,
 }
 
 /// The registry id of `System.Events`' element type (`Vec<EventRecord<…>>`).
@@ -271,8 +282,11 @@ impl Registry {
         Ok(())
     }
 
-    fn load_portable_metadata(&mut self, md: &ferroscale_metadata::Metadata) -> Result<(), Error> {
-        let imported = crate::portable::import_metadata(&mut self.graph, md)?;
+    fn load_portable_metadata(
+        &mut self,
+        md: &Arc<ferroscale_metadata::Metadata>,
+    ) -> Result<(), Error> {
+        let imported = self.import_once(md)?;
         // The registry the core model already holds: no second decode.
         self.hook = md
             .types
@@ -305,6 +319,28 @@ impl Registry {
         self.runtime = Some(imported.runtime);
         self.defs.update_types(&aliases);
         Ok(())
+    }
+
+    /// `md` imported into the graph: the nodes of an earlier import of the
+    /// same model when there was one (the import reads nothing but the
+    /// model, so it would add the same nodes again).
+    fn import_once(
+        &mut self,
+        md: &Arc<ferroscale_metadata::Metadata>,
+    ) -> Result<crate::portable::ImportedMetadata, Error> {
+        // A live `Weak` keeps its model's allocation, so no other model can
+        // share its address; dead ones are dropped first.
+        self.imported.retain(|(model, _)| model.strong_count() > 0);
+        if let Some((_, imported)) = self
+            .imported
+            .iter()
+            .find(|(model, _)| std::ptr::eq(model.as_ptr(), Arc::as_ptr(md)))
+        {
+            return Ok(imported.clone());
+        }
+        let imported = crate::portable::import_metadata(&mut self.graph, md)?;
+        self.imported.push((Arc::downgrade(md), imported.clone()));
+        Ok(imported)
     }
 
     /// Imports a bare portable registry (no pallets, no runtime), as

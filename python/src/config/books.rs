@@ -118,7 +118,7 @@ fn same_class_as_before<'py>(
 }
 
 /// The attributes of a made class that tie it to one registry state.
-const NODE_ATTRS: [&str; 2] = ["_node", "_fast_node"];
+const NODE_ATTRS: [&str; 3] = ["_node", "_node_generation", "_fast_node"];
 
 /// Attributes every class has a fresh one of (descriptors, doc).
 const OWN_DESCRIPTORS: [&str; 3] = ["__dict__", "__weakref__", "__doc__"];

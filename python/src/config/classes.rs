@@ -112,6 +112,13 @@ fn class_for_node<'py>(
     attrs.set_item(intern!(py, "type_string"), type_string)?;
     attrs.set_item(intern!(py, "_runtime_config"), config)?;
     attrs.set_item(intern!(py, "_node"), idx)?;
+    // the registry state `idx` belongs to: the graph only grows, so a node
+    // of an earlier state still decodes that state's type, which objects
+    // made before a runtime switch must not do (see `ScaleObject::_decode_value`)
+    attrs.set_item(
+        intern!(py, "_node_generation"),
+        registry.try_borrow()?.current_generation(),
+    )?;
     if let Some(sub_type) = &info.sub_type {
         attrs.set_item(intern!(py, "sub_type"), sub_type)?;
     }

@@ -336,7 +336,15 @@ impl ScaleObject {
     /// Decoding hook (`decode` calls it unless the class decodes as its
     /// graph node): `(value, bytes used)` of `data[offset:]`, decoded as the
     /// class's node while the object still decodes as its class does (same
-    /// configuration, no `type_string` of its own), else by type string.
+    /// configuration, no `type_string` of its own, and the registry still in
+    /// the state the node was resolved in), else by type string.
+    ///
+    /// The registry may have changed since the class was made: the object's
+    /// metadata loaded by `_before_decode` (an object made with
+    /// `metadata=` of another runtime than the configuration's), or a
+    /// runtime switch between `create_scale_object` and `decode`. The node
+    /// of the earlier state would decode that state's type (the graph keeps
+    /// it), so the type string is resolved again in the current one.
     fn _decode_value<'py>(
         slf: &Bound<'py, Self>,
         data: &Bound<'py, PyAny>,
@@ -348,12 +356,20 @@ impl ScaleObject {
         let config = slf.getattr(intern!(py, "runtime_config"))?;
         let registry = config.getattr(intern!(py, "_registry"))?;
         let node = own_class_attr(&cls, intern!(py, "_node"))?;
+        let node_generation = own_class_attr(&cls, intern!(py, "_node_generation"))?;
         let own_config = own_class_attr(&cls, intern!(py, "_runtime_config"))?;
-        if let (Some(node), Some(own_config)) = (node, own_config) {
+        if let (Some(node), Some(node_generation), Some(own_config)) =
+            (node, node_generation, own_config)
+        {
             let own_type_string = slf
                 .getattr(intern!(py, "__dict__"))?
                 .contains(intern!(py, "type_string"))?;
-            if own_config.is(&config) && !own_type_string {
+            let current = match registry.cast::<PyRegistry>() {
+                Ok(r) => Some(r.try_borrow()?.current_generation()),
+                Err(_) => None,
+            };
+            let same_state = current == Some(node_generation.extract::<u64>()?);
+            if own_config.is(&config) && !own_type_string && same_state {
                 return registry.call_method1(
                     intern!(py, "decode_node"),
                     (node, data, offset, check_remaining),
