@@ -1,4 +1,4 @@
-//! `cargo xtask wheels [--out DIR] [--check [--old-glibc ROOT]]`: the Python
+//! `cargo xtask wheels [--out DIR] [--other-targets] [--check [--old-glibc ROOT]]`: the Python
 //! distribution in one folder that installs offline — the sdist, the wheels
 //! for CPython 3.10–3.14 on Linux x86-64 (`manylinux2014`, glibc 2.17 or
 //! later), and the sdist's build requirements (maturin, pip) as wheels, so
@@ -8,9 +8,9 @@
 //! BENCHMARKS.md, "abi3 or per-version wheels", for the cost that decided
 //! it), built with maturin's bundled sysconfig when the interpreter is not
 //! installed here; a `cp310-abi3` wheel covers the versions after 3.14 (pip
-//! prefers the exact `cp3X-cp3X` tag when there is one). Linux on aarch64
-//! (manylinux2014) and musl on x86-64 (musllinux_1_2) get one abi3 wheel
-//! each (see `OTHER_TARGETS`).
+//! prefers the exact `cp3X-cp3X` tag when there is one). With
+//! `--other-targets`, Linux on aarch64 (manylinux2014) and musl on x86-64
+//! (musllinux_1_2) get one abi3 wheel each (see `OTHER_TARGETS`).
 //!
 //! The wheels are linked with zig (`maturin build --zig`) against glibc
 //! 2.17's symbol versions rather than this machine's glibc, so that they
@@ -65,10 +65,13 @@ const X86_64: Target = Target {
     policy: "manylinux2014",
     tag: "manylinux_2_17_x86_64",
 };
-/// The other platforms: one abi3 wheel each (every CPython 3.10+ installs
-/// it; per-version wheels there would cost five release builds a platform).
-/// They are built and audited here but cannot be run: the machine has no
-/// aarch64 CPU or emulator and no musl-linked CPython.
+/// The other platforms (`--other-targets`): one abi3 wheel each (every
+/// CPython 3.10+ installs it; per-version wheels there would cost five
+/// release builds a platform). Each compiles every dependency anew for its
+/// target (about 25 minutes on two busy cores), hence opt-in. They are
+/// built and audited here but `--check` does not run them: this machine has
+/// no aarch64 CPU (qemu-user emulation runs the aarch64 wheel, by hand) and
+/// no musl-linked CPython.
 const OTHER_TARGETS: [Target; 2] = [
     // Linux on 64-bit ARM (Graviton, Ampere, Raspberry Pi OS 64-bit), glibc 2.17+.
     Target {
@@ -119,6 +122,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let mut out = None;
     let mut check = false;
     let mut old_glibc = None;
+    let mut other_targets = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -127,6 +131,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
                 out = Some(PathBuf::from(dir));
             }
             "--check" => check = true,
+            "--other-targets" => other_targets = true,
             "--old-glibc" => {
                 let root = it.next().ok_or("--old-glibc needs a folder (a chroot)")?;
                 old_glibc = Some(PathBuf::from(root));
@@ -140,13 +145,11 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     }
     let out = absolute(&out)?;
     let tools = tools()?;
-    build(&out, &tools)?;
+    build(&out, &tools, other_targets)?;
     audit(&out, &tools)?;
     if check {
-        check_offline(&out)?;
-        if let Some(root) = old_glibc {
-            old_glibc::check(&out, &workspace_root().join(root))?;
-        }
+        let old_glibc = old_glibc.map(|root| workspace_root().join(root));
+        check_offline(&out, old_glibc.as_deref())?;
     }
     eprintln!("\nwheels: done, in {}", out.display());
     Ok(())
@@ -209,7 +212,7 @@ fn tools() -> Result<Tools, String> {
 }
 
 /// The sdist, every wheel, and the build requirements, into `out`.
-fn build(out: &Path, tools: &Tools) -> Result<(), String> {
+fn build(out: &Path, tools: &Tools, other_targets: bool) -> Result<(), String> {
     refuse_stray_modules()?;
     // The sdist carries the presets, so that building it never fetches.
     crate::presets::ensure()?;
@@ -228,7 +231,7 @@ fn build(out: &Path, tools: &Tools) -> Result<(), String> {
     };
     // The other platforms first: a toolchain missing for one of them fails
     // the run before the long x86-64 builds.
-    for target in &OTHER_TARGETS {
+    for target in OTHER_TARGETS.iter().filter(|_| other_targets) {
         let mut abi3 = wheel_args(target);
         abi3.extend(["--features", "abi3"]);
         run_step_env(
@@ -418,66 +421,75 @@ fn list(out: &Path) -> Result<(), String> {
 
 /// Offline installs of the running interpreter's wheel and of the sdist
 /// into fresh venvs, each smoke-tested; every wheel inspected.
-fn check_offline(out: &Path) -> Result<(), String> {
+fn check_offline(out: &Path, old_glibc: Option<&Path>) -> Result<(), String> {
     inspect(out)?;
     let root = workspace_root();
     let venvs = out.join("check-venvs");
     let _ = std::fs::remove_dir_all(&venvs);
-    let out_s = out.to_string_lossy();
     let smoke = root.join("python/install_smoke.py");
     let smoke = smoke.to_string_lossy();
-    // What to install in each fresh venv: the interpreter's own wheel (pip
+    // What to install in fresh venvs: the interpreter's own wheel (pip
     // picks the exact `cp3X-cp3X` tag over abi3), the abi3 wheel (importable
-    // on this 3.11 too, so it is tested rather than only inspected), and the
-    // sdist, built by pip with the folder's maturin.
+    // on this 3.11 too, so it is tested rather than only inspected), the
+    // other versions' wheels, the wheels in the older-glibc userland, and
+    // last (it compiles the crate, the longest step) the sdist, built by pip
+    // with the folder's maturin.
     let abi3 = x86_64_abi3(out)?;
-    let installs: [(&str, Vec<String>); 3] = [
-        (
-            "wheel",
-            vec!["--only-binary".into(), DIST.into(), DIST.into()],
-        ),
-        ("abi3 wheel", vec![abi3.to_string_lossy().into_owned()]),
-        (
-            "sdist",
-            vec!["--no-binary".into(), DIST.into(), DIST.into()],
-        ),
-    ];
-    for (name, what) in &installs {
-        let venv = venvs.join(name.replace(' ', "-"));
-        let venv_s = venv.to_string_lossy();
-        run_step(
-            &format!("fresh venv for the {name}"),
-            "python3",
-            &["-m", "venv", &venv_s],
-        )?;
-        let py = venv.join("bin/python");
-        let py = py.to_string_lossy();
-        // No index: everything comes from `out` (and, for the sdist, the
-        // crates from cargo's cache: CARGO_NET_OFFLINE).
-        eprintln!(
-            "\n=== offline install of the {name}: pip install --no-index --find-links {out_s} {}",
-            what.join(" ")
-        );
-        let status = Command::new(&*py)
-            .args(["-m", "pip", "install", "--no-index", "--find-links", &out_s])
-            .args(what)
-            .env("CARGO_NET_OFFLINE", "true")
-            .env("PIP_NO_CACHE_DIR", "1")
-            .current_dir(&venvs)
-            .status()
-            .map_err(|e| format!("pip install of the {name}: {e}"))?;
-        if !status.success() {
-            return Err(format!("offline install of the {name} failed ({status})"));
-        }
-        run_step(
-            &format!("smoke test of the installed {name}"),
-            &py,
-            &[&smoke],
-        )?;
-    }
+    let only_binary = vec!["--only-binary".into(), DIST.into(), DIST.into()];
+    install_and_smoke("wheel", &only_binary, out, &venvs, &smoke)?;
+    let abi3 = vec![abi3.to_string_lossy().into_owned()];
+    install_and_smoke("abi3 wheel", &abi3, out, &venvs, &smoke)?;
     import_check_other_versions(out, &venvs, &smoke)?;
+    if let Some(root) = old_glibc {
+        old_glibc::check(out, root)?;
+    }
+    let no_binary = vec!["--no-binary".into(), DIST.into(), DIST.into()];
+    install_and_smoke("sdist", &no_binary, out, &venvs, &smoke)?;
     let _ = std::fs::remove_dir_all(&venvs);
     Ok(())
+}
+
+/// A fresh venv of the running `python3`, `pip install --no-index
+/// --find-links OUT WHAT` into it, and the smoke test.
+fn install_and_smoke(
+    name: &str,
+    what: &[String],
+    out: &Path,
+    venvs: &Path,
+    smoke: &str,
+) -> Result<(), String> {
+    let out_s = out.to_string_lossy();
+    let venv = venvs.join(name.replace(' ', "-"));
+    let venv_s = venv.to_string_lossy();
+    run_step(
+        &format!("fresh venv for the {name}"),
+        "python3",
+        &["-m", "venv", &venv_s],
+    )?;
+    let py = venv.join("bin/python");
+    let py = py.to_string_lossy();
+    // No index: everything comes from `out` (and, for the sdist, the
+    // crates from cargo's cache: CARGO_NET_OFFLINE).
+    eprintln!(
+        "\n=== offline install of the {name}: pip install --no-index --find-links {out_s} {}",
+        what.join(" ")
+    );
+    let status = Command::new(&*py)
+        .args(["-m", "pip", "install", "--no-index", "--find-links", &out_s])
+        .args(what)
+        .env("CARGO_NET_OFFLINE", "true")
+        .env("PIP_NO_CACHE_DIR", "1")
+        .current_dir(venvs)
+        .status()
+        .map_err(|e| format!("pip install of the {name}: {e}"))?;
+    if !status.success() {
+        return Err(format!("offline install of the {name} failed ({status})"));
+    }
+    run_step(
+        &format!("smoke test of the installed {name}"),
+        &py,
+        &[smoke],
+    )
 }
 
 /// An interpreter of CPython `version` ("3.12") that runs: `python3.12` on
