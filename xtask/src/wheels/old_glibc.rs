@@ -39,8 +39,10 @@ pub(super) fn check(out: &Path, root: &Path) -> Result<(), String> {
         ));
     }
     let glibc = String::from_utf8_lossy(&glibc.stdout);
-    let glibc = glibc.lines().next().unwrap_or("?").to_owned();
-    eprintln!("\n=== old-glibc userland {root_s}: {glibc}");
+    let ldd = glibc.lines().next().unwrap_or("?");
+    eprintln!("\n=== old-glibc userland {root_s}: {ldd}");
+    // `ldd (Debian GLIBC 2.31-13+deb11u11) 2.31`: the version is the last word
+    let glibc = ldd.split_whitespace().last().unwrap_or("?").to_owned();
     let interpreters = interpreters(root);
     if interpreters.is_empty() {
         return Err(format!(
