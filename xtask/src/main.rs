@@ -9,7 +9,7 @@
 //! - `bench-metadata [--iterations N] [FILE…]`: time metadata loading (run with `--release`).
 //! - `bench-dynamic [--iterations N]`: dynamic decoding next to scale-value (`bench/dynamic/`).
 //! - `fuzz seed | run [--seconds N] [TARGET…]`: the cargo-fuzz targets in `fuzz/`.
-//! - `wheels [--out DIR] [--check]`: the sdist and the CPython 3.10–3.14 wheels, installable offline.
+//! - `wheels [--out DIR] [--other-targets] [--check [--old-glibc ROOT]]`: the sdist and the CPython 3.10–3.14 manylinux2014 wheels, installable offline.
 
 #![forbid(unsafe_code)]
 
@@ -43,7 +43,7 @@ fn main() -> ExitCode {
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("wheels") => wheels::run(&args[1..]),
         _ => Err(format!(
-            "usage: cargo xtask <command>\n\ncommands:\n  test        run every check CI runs\n  presets     fetch py-scale-codec 1.2.12 type-registry presets (pinned wheel, sha256-checked)\n  generate    runtime types from metadata ([--chain NAME | --metadata FILE [--name NAME] | --url URL --name NAME] [--check])\n  wheels      the sdist and CPython 3.10-3.14 manylinux wheels, installable offline: wheels [--out DIR] [--check]\n  cycles      check that no crate has import cycles between its modules
+            "usage: cargo xtask <command>\n\ncommands:\n  test        run every check CI runs\n  presets     fetch py-scale-codec 1.2.12 type-registry presets (pinned wheel, sha256-checked)\n  generate    runtime types from metadata ([--chain NAME | --metadata FILE [--name NAME] | --url URL --name NAME] [--check])\n  wheels      the sdist and CPython 3.10-3.14 manylinux2014 wheels, installable offline: wheels [--out DIR] [--other-targets] [--check [--old-glibc ROOT]]\n  cycles      check that no crate has import cycles between its modules
   docs        run every command and program of README.md and docs/*.md and compare what they print: docs [FILE...]
   block       print Polkadot block 18,468,942 typed (examples/indexer) and dynamically (--legacy: block 5,000,000; --full)\n  bench-metadata  time metadata loading (use --release): bench-metadata [--iterations N] [FILE...]\n  bench-dynamic   dynamic decoding next to scale-value (release, own workspace): bench-dynamic [--iterations N] [--only delegates|events|metadata|extrinsics|runtime-api]\n  fuzz        cargo-fuzz targets: fuzz seed [TARGET...] | fuzz run [--seconds N] [--asan] [TARGET...]\n\nunknown or missing command: {:?}",
             args.first()

@@ -20,10 +20,21 @@ pub(crate) fn target_dir() -> PathBuf {
 
 /// Runs a command in the workspace root, failing with its description when it fails.
 pub(crate) fn run_step(what: &str, program: &str, args: &[&str]) -> Result<(), String> {
+    run_step_env(what, program, args, &[])
+}
+
+/// [`run_step`] with extra environment variables for the command.
+pub(crate) fn run_step_env(
+    what: &str,
+    program: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> Result<(), String> {
     eprintln!("\n=== {what}: {program} {}", args.join(" "));
     let started = std::time::Instant::now();
     let status = Command::new(program)
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(workspace_root())
         .status()
         .map_err(|e| format!("{what}: cannot start {program}: {e}"))?;
