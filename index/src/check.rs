@@ -12,7 +12,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ProjectionMask;
 
 use crate::layout::{file_path, partition_path};
-use crate::manifest::{is_typed, unlisted_files, Entry, Manifest};
+use crate::manifest::{is_typed, unlisted_files, Entry, FileEntry, Manifest};
 use crate::partition::Gaps;
 use crate::tables::Table;
 
@@ -185,17 +185,7 @@ fn check_partition(out: &Path, entry: &Entry, report: &mut Report) {
                 report.files += 1;
                 report.typed_files += 1;
                 report.typed_rows += rows;
-                let mut wrong = Vec::new();
-                if rows != listed.rows {
-                    wrong.push(format!("{rows} rows, the manifest says {}", listed.rows));
-                }
-                if bytes != listed.bytes {
-                    wrong.push(format!("{bytes} bytes, the manifest says {}", listed.bytes));
-                }
-                if let Some(n) = numbers.iter().find(|n| **n < first || **n > last) {
-                    wrong.push(format!("a row of block {n}, outside {first}..={last}"));
-                }
-                for w in wrong {
+                for w in unlike_its_entry(listed, rows, bytes, &numbers, first, last) {
                     report.problems.push(format!("{}: {w}", path.display()));
                 }
             }
@@ -217,15 +207,7 @@ fn check_partition(out: &Path, entry: &Entry, report: &mut Report) {
                 if listed.table != table.name() {
                     wrong.push(format!("the entry names table {}", listed.table));
                 }
-                if rows != listed.rows {
-                    wrong.push(format!("{rows} rows, the manifest says {}", listed.rows));
-                }
-                if bytes != listed.bytes {
-                    wrong.push(format!("{bytes} bytes, the manifest says {}", listed.bytes));
-                }
-                if let Some(n) = numbers.iter().find(|n| **n < first || **n > last) {
-                    wrong.push(format!("a row of block {n}, outside {first}..={last}"));
-                }
+                wrong.extend(unlike_its_entry(listed, rows, bytes, &numbers, first, last));
                 if *table == Table::Blocks && !holds_its_blocks(entry, &numbers) {
                     wrong.push(format!(
                         "its blocks are not those of {first}..={last} (less the {} runs the \
@@ -240,6 +222,29 @@ fn check_partition(out: &Path, entry: &Entry, report: &mut Report) {
             Err(e) => report.problems.push(format!("{}: {e}", path.display())),
         }
     }
+}
+
+/// How a file read as `rows` rows of `bytes` bytes holding blocks `numbers`
+/// differs from its entry `listed` of partition `first..=last`.
+fn unlike_its_entry(
+    listed: &FileEntry,
+    rows: u64,
+    bytes: u64,
+    numbers: &[u64],
+    first: u64,
+    last: u64,
+) -> Vec<String> {
+    let mut wrong = Vec::new();
+    if rows != listed.rows {
+        wrong.push(format!("{rows} rows, the manifest says {}", listed.rows));
+    }
+    if bytes != listed.bytes {
+        wrong.push(format!("{bytes} bytes, the manifest says {}", listed.bytes));
+    }
+    if let Some(n) = numbers.iter().find(|n| **n < first || **n > last) {
+        wrong.push(format!("a row of block {n}, outside {first}..={last}"));
+    }
+    wrong
 }
 
 /// Whether `numbers` are exactly the blocks of the entry's range less those

@@ -93,6 +93,13 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
         return;
     };
     let ctx = spec.context();
+    // Where a typed table's rows of this block come from (`--typed`).
+    let place = Place {
+        block_number: n,
+        block_hash: &block.hash,
+        spec_version,
+        catalog: spec.typed_tables(),
+    };
     // Events first: the extrinsics' success flags come from them.
     let mut outcomes: Vec<Option<bool>> = vec![None; block.extrinsics.len()];
     if let Some(bytes) = &block.events {
@@ -106,12 +113,6 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
             Ok(count) => {
                 block_row.event_count = Some(count);
                 if let Some(typed) = &mut rows.typed {
-                    let place = Place {
-                        block_number: n,
-                        block_hash: &block.hash,
-                        spec_version,
-                        catalog: spec.typed_tables(),
-                    };
                     let errors = &mut rows.errors;
                     typed.push_events(&place, doc.root(), &mut |item, error| {
                         errors.push(n, spec_version, item, error, &[])
@@ -138,12 +139,6 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
                 let nested = doc.calls() != Some(1);
                 let pushed = push_extrinsic(n, i as u32, doc.root(), nested, outcomes[i], rows)?;
                 if let (Some(typed), Some(call)) = (&mut rows.typed, doc.root().get("call")) {
-                    let place = Place {
-                        block_number: n,
-                        block_hash: &block.hash,
-                        spec_version,
-                        catalog: spec.typed_tables(),
-                    };
                     let errors = &mut rows.errors;
                     typed.push_calls(&place, i as u32, call, &mut |item, error| {
                         errors.push(n, spec_version, item, error, &[])

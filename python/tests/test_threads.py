@@ -19,8 +19,9 @@ OLD_METADATA = "metadata/polkadot-v14-spec9180.scale"
 OLD_EXTRINSICS = "payloads/polkadot-block-10000000/extrinsics.json"
 
 
-def run_both(*tasks):
-    """Runs each task on its own thread, started together; their results."""
+def run_together(tasks, timeout=None):
+    """Runs each task on its own thread, started together; their results,
+    each awaited at most ``timeout`` seconds (a deadlock fails, not hangs)."""
     barrier = threading.Barrier(len(tasks))
 
     def start(task):
@@ -28,7 +29,12 @@ def run_both(*tasks):
         return task()
 
     with ThreadPoolExecutor(len(tasks)) as pool:
-        return [f.result() for f in [pool.submit(start, t) for t in tasks]]
+        return [f.result(timeout=timeout) for f in [pool.submit(start, t) for t in tasks]]
+
+
+def run_both(*tasks):
+    """Runs each task on its own thread, started together; their results."""
+    return run_together(tasks)
 
 
 def test_events_and_batches_from_two_threads_on_one_registry():
@@ -135,15 +141,7 @@ def test_sixteen_threads_share_one_configuration():
         return rc.create_scale_object("Vec<EventRecord>", ScaleBytes(events)).decode()
 
     tasks = [decode_events] * 6 + [decode_batches] * 4 + [encode] * 4 + [switch_runtime] * 2
-    barrier = threading.Barrier(len(tasks))
-
-    def start(task):
-        barrier.wait()
-        return task()
-
-    with ThreadPoolExecutor(len(tasks)) as pool:
-        futures = [pool.submit(start, t) for t in tasks]
-        results = [f.result(timeout=120) for f in futures]
+    results = run_together(tasks, timeout=120)
     for task, result in zip(tasks, results):
         if task is decode_events:
             assert result == [one] * 40
@@ -292,15 +290,7 @@ def test_runtime_switches_while_other_threads_decode():
     tasks = ([switch_runtime] * 2 + [bound_events] * 3 + [bound_extrinsics] * 3 + [own_events] * 2
              + [own_batches] * 2 + [own_encodes] * 2 + [metadata_reads] * 2)
     assert len(tasks) == 16
-    barrier = threading.Barrier(len(tasks))
-
-    def start(task):
-        barrier.wait()
-        return task()
-
-    with ThreadPoolExecutor(len(tasks)) as pool:
-        futures = [pool.submit(start, t) for t in tasks]
-        results = [f.result(timeout=120) for f in futures]
+    results = run_together(tasks, timeout=120)
     for task, result in zip(tasks, results):
         assert result == expected[task], task.__name__
     # the shared configuration still decodes each runtime's values

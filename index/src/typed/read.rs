@@ -240,29 +240,9 @@ fn label(array: &ArrayRef, row: usize) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
-    use crate::typed::rows::TableRows;
-    use crate::typed::schema::{Column, Kind};
+    use crate::typed::union::tests::def;
     use crate::typed::union::unify;
-
-    fn def(spec_version: u32, columns: &[(&str, Shape)]) -> TableRows {
-        TableRows::new(Arc::new(TableDef {
-            kind: Kind::Event,
-            pallet: "Balances".into(),
-            item: "Transfer".into(),
-            spec_version,
-            layout: Layout::Dict,
-            columns: columns
-                .iter()
-                .map(|(n, s)| Column {
-                    name: n.to_string(),
-                    shape: s.clone(),
-                })
-                .collect(),
-        }))
-    }
 
     #[test]
     fn rows_of_a_retyped_field_read_back_from_their_column() {

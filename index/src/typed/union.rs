@@ -222,13 +222,14 @@ fn first_block(batch: &RecordBatch) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::typed::schema::{Column, Layout};
     use crate::typed::shape::Shape;
     use arrow_schema::DataType;
 
-    fn def(spec_version: u32, columns: &[(&str, Shape)]) -> TableRows {
+    /// A `Balances.Transfer` event table of `spec_version` with `columns`.
+    pub(crate) fn def(spec_version: u32, columns: &[(&str, Shape)]) -> TableRows {
         TableRows::new(Arc::new(TableDef {
             kind: Kind::Event,
             pallet: "Balances".into(),

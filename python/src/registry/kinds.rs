@@ -4,7 +4,7 @@
 //! `element_count`, the preset's `base_class`), plus a type's decomposition
 //! as Python data.
 
-use ferroscale_dynamic::graph::{Fields, Node, Special, TypeGraph, Variant};
+use ferroscale_dynamic::graph::{Field, Fields, Node, Special, TypeGraph, Variant};
 use ferroscale_dynamic::ops::decomposition::Decomposition;
 use ferroscale_dynamic::ops::portable_decomposition::Shape;
 use ferroscale_dynamic::preset::{Definition, EnumVariants, TypeRef};
@@ -205,6 +205,10 @@ pub fn class_info(
     };
     let kind = TypeKind::of(node);
     let name = |t: TypeIdx| graph.describe(t);
+    let struct_mapping = |fs: &[Field]| {
+        let items = fs.iter().map(|f| (f.name.to_string(), Some(name(f.ty))));
+        pairs(py, items.collect())
+    };
     let mut info = ClassInfo {
         kind,
         sub_type: None,
@@ -229,13 +233,7 @@ pub fn class_info(
             };
             info.type_mapping = Some(items.into_pyobject(py)?.into_any().unbind());
         }
-        Node::Struct(fs) => {
-            let items = fs
-                .iter()
-                .map(|f| (f.name.to_string(), Some(name(f.ty))))
-                .collect();
-            info.type_mapping = Some(pairs(py, items)?);
-        }
+        Node::Struct(fs) => info.type_mapping = Some(struct_mapping(fs)?),
         Node::Enum(vs) => enum_mapping(py, graph, vs, &mut info)?,
         Node::Special(Special::MultiAddress(inner)) => {
             // py-scale-codec's `GenericMultiAddress` is an enum of the
@@ -244,25 +242,12 @@ pub fn class_info(
                 enum_mapping(py, graph, vs, &mut info)?;
             }
         }
-        // py-scale-codec's event record is the runtime's record struct, and
-        // its scale-info event an enum of the pallets' event enums
-        Node::Special(Special::EventRecord(inner)) => {
+        // py-scale-codec's event record is the runtime's record struct, its
+        // `GenericPreRuntime` a struct of its fields, and its scale-info
+        // event an enum of the pallets' event enums
+        Node::Special(Special::EventRecord(inner) | Special::PreRuntime { fields: inner, .. }) => {
             if let Some(Node::Struct(fs)) = graph.get(*inner) {
-                let items = fs
-                    .iter()
-                    .map(|f| (f.name.to_string(), Some(name(f.ty))))
-                    .collect();
-                info.type_mapping = Some(pairs(py, items)?);
-            }
-        }
-        // py-scale-codec's `GenericPreRuntime` is a struct of its fields
-        Node::Special(Special::PreRuntime { fields, .. }) => {
-            if let Some(Node::Struct(fs)) = graph.get(*fields) {
-                let items = fs
-                    .iter()
-                    .map(|f| (f.name.to_string(), Some(name(f.ty))))
-                    .collect();
-                info.type_mapping = Some(pairs(py, items)?);
+                info.type_mapping = Some(struct_mapping(fs)?);
             }
         }
         Node::Special(Special::ScaleInfoEvent(inner)) => {
@@ -322,14 +307,13 @@ fn enum_mapping(
     variants: &[Variant],
     info: &mut ClassInfo,
 ) -> PyResult<()> {
+    let null = || "Null".into_pyobject(py).map(|n| n.into_any());
     let variant_type = |fields: &Fields| -> PyResult<Bound<'_, PyAny>> {
         Ok(match fields {
-            Fields::Unit => "Null".into_pyobject(py)?.into_any(),
-            Fields::Unnamed(ts) if ts.is_empty() => "Null".into_pyobject(py)?.into_any(),
             Fields::Unnamed(ts) if ts.len() == 1 => {
                 graph.describe(ts[0]).into_pyobject(py)?.into_any()
             }
-            Fields::Unnamed(ts) => {
+            Fields::Unnamed(ts) if !ts.is_empty() => {
                 let items: Vec<String> = ts.iter().map(|t| graph.describe(*t)).collect();
                 format!("({})", items.join(", "))
                     .into_pyobject(py)?
@@ -342,32 +326,18 @@ fn enum_mapping(
                 }
                 named.into_any()
             }
+            Fields::Unit | Fields::Unnamed(_) => null()?,
         })
     };
     let slots = variants.iter().map(|v| usize::from(v.index) + 1).max();
-    let mut entries: Vec<Option<Bound<'_, PyList>>> = vec![None; slots.unwrap_or(0)];
-    for v in variants {
-        let entry = PyList::new(
-            py,
-            [
-                v.name.to_string().into_pyobject(py)?.into_any(),
-                variant_type(&v.fields)?,
-            ],
-        )?;
-        entries[usize::from(v.index)] = Some(entry);
-    }
     let mapping = PyList::empty(py);
-    for entry in entries {
-        match entry {
-            Some(entry) => mapping.append(entry)?,
-            None => mapping.append(PyList::new(
-                py,
-                [
-                    py.None().into_bound(py),
-                    "Null".into_pyobject(py)?.into_any(),
-                ],
-            )?)?,
-        }
+    for _ in 0..slots.unwrap_or(0) {
+        mapping.append(PyList::new(py, [py.None().into_bound(py), null()?])?)?;
+    }
+    for v in variants {
+        let name = v.name.to_string().into_pyobject(py)?.into_any();
+        let entry = PyList::new(py, [name, variant_type(&v.fields)?])?;
+        mapping.set_item(usize::from(v.index), entry)?;
     }
     info.type_mapping = Some(mapping.into_any().unbind());
     info.value_list = Some(variants.iter().map(|v| v.name.to_string()).collect());
