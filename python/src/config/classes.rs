@@ -127,6 +127,15 @@ fn class_for_node<'py>(
     }
     if let Some(value_list) = &info.value_list {
         attrs.set_item(intern!(py, "value_list"), value_list)?;
+        // what every part of this enum asks for, derived once
+        let mapping = info.type_mapping.as_ref().map(|m| m.bind(py).clone());
+        let value_list = Some(value_list.into_pyobject(py)?.into_any());
+        if let Some((names, types)) =
+            crate::objects::typed_parts::variant_tables(value_list, mapping)?
+        {
+            attrs.set_item(intern!(py, "_variant_names"), names)?;
+            attrs.set_item(intern!(py, "_variant_types"), types)?;
+        }
     }
     if let Some(count) = info.element_count {
         attrs.set_item(intern!(py, "element_count"), count)?;

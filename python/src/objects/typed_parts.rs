@@ -238,31 +238,57 @@ fn make_part<'py>(
     Ok(obj)
 }
 
-/// The variant names of an enum class by SCALE index: its `type_mapping`'s
-/// names where that is `(name, type)` pairs (a scale-info enum's has one
-/// entry per index, gaps included), else its `value_list`; `None` for a
-/// class without variants.
-fn variant_names<'py>(cls: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let py = cls.py();
-    let Some(names) = cls.getattr_opt(intern!(py, "value_list"))? else {
+/// An enum class's variant names by SCALE index and its `{variant: type}`,
+/// derived from its `value_list` and `type_mapping`: the names are the
+/// mapping's when that is `[name, type]` lists (a scale-info enum's has one
+/// entry per index, gaps included), else the `value_list`. `None` for a
+/// class without variants. A class made for a type string carries them
+/// from its making (`_variant_names`, `_variant_types`, see
+/// `config::classes`), since every part of the enum asks for them; a
+/// class declared in Python derives them at each ask.
+pub(crate) fn variant_tables<'py>(
+    value_list: Option<Bound<'py, PyAny>>,
+    mapping: Option<Bound<'py, PyAny>>,
+) -> PyResult<Option<(Bound<'py, PyAny>, Bound<'py, PyDict>)>> {
+    let Some(names) = value_list.filter(|n| n.is_truthy().unwrap_or(false)) else {
         return Ok(None);
     };
-    if !names.is_truthy()? {
-        return Ok(None);
-    }
-    let mapping = cls.getattr_opt(intern!(py, "type_mapping"))?;
+    let py = names.py();
+    let types = PyDict::new(py);
     let Some(mapping) = mapping.filter(|m| m.is_instance_of::<PyList>()) else {
-        return Ok(Some(names));
+        return Ok(Some((names, types)));
     };
     let by_index = PyList::empty(py);
+    let mut pairs = true;
     for entry in mapping.try_iter()? {
         let entry = entry?;
         match entry.cast::<PyList>() {
-            Ok(pair) if pair.len() == 2 => by_index.append(pair.get_item(0)?)?,
-            _ => return Ok(Some(names)),
+            Ok(pair) if pair.len() == 2 => {
+                by_index.append(pair.get_item(0)?)?;
+                types.set_item(pair.get_item(0)?, pair.get_item(1)?)?;
+            }
+            _ => pairs = false,
         }
     }
-    Ok(Some(by_index.into_any()))
+    Ok(Some((
+        if pairs { by_index.into_any() } else { names },
+        types,
+    )))
+}
+
+/// [`variant_tables`]' names of `cls`: the ones it was made with, else derived.
+fn variant_names<'py>(cls: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = cls.py();
+    if let Ok(ty) = cls.cast::<PyType>() {
+        if let Some(names) =
+            crate::objects::object::own_class_attr(ty, intern!(py, "_variant_names"))?
+        {
+            return Ok(Some(names));
+        }
+    }
+    let value_list = cls.getattr_opt(intern!(py, "value_list"))?;
+    let mapping = cls.getattr_opt(intern!(py, "type_mapping"))?;
+    Ok(variant_tables(value_list, mapping)?.map(|(names, _)| names))
 }
 
 /// An enum's variant index: the position of the value's variant name (a
@@ -344,6 +370,27 @@ fn pair<'py>(item: &Bound<'py, PyAny>) -> PyResult<(Bound<'py, PyAny>, Bound<'py
     }
 }
 
+/// `{name: type}` of `obj`'s `type_mapping` (`mapping`): the variant
+/// types its class was made with (`_variant_types`, see [`variant_tables`]),
+/// else read from the mapping's `(name, type)` pairs.
+fn mapping_types<'py>(
+    obj: &Bound<'py, PyAny>,
+    mapping: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let py = obj.py();
+    let made =
+        crate::objects::object::own_class_attr(&obj.get_type(), intern!(py, "_variant_types"))?;
+    if let Some(types) = made.and_then(|t| t.cast_into::<PyDict>().ok()) {
+        return Ok(types);
+    }
+    let types = PyDict::new(py);
+    for item in mapping.try_iter()? {
+        let (name, ty) = pair(&item?)?;
+        types.set_item(name, ty)?;
+    }
+    Ok(types)
+}
+
 /// Whether `ty` names no type (`None` or `"Null"`): such an enum variant has no value.
 fn is_null(ty: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
     match ty {
@@ -359,6 +406,7 @@ fn is_null(ty: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
 /// `event_id`, `attributes`), each part typed by `mapping`; `None` for
 /// another shape.
 fn event_value_object<'py>(
+    obj: &Bound<'py, PyAny>,
     value: &Bound<'py, PyAny>,
     mapping: &Bound<'py, PyAny>,
     part: &mut impl FnMut(Bound<'py, PyAny>, &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>>,
@@ -367,11 +415,7 @@ fn event_value_object<'py>(
     let Ok(fields) = value.cast::<PyDict>() else {
         return Ok(None);
     };
-    let types = PyDict::new(py);
-    for item in mapping.try_iter()? {
-        let (name, ty) = pair(&item?)?;
-        types.set_item(name, ty)?;
-    }
+    let types = mapping_types(obj, mapping)?;
     let get = |key: &str| -> PyResult<Bound<'py, PyAny>> {
         Ok(fields
             .get_item(key)?
@@ -438,7 +482,7 @@ pub fn typed_value_object<'py>(
     let sub = obj.getattr(intern!(py, "sub_type"))?;
     let has_mapping = mapping.is_truthy()?;
     if has_mapping && (is("GenericEventRecord")? || is("GenericScaleInfoEvent")?) {
-        if let Some(parts) = event_value_object(value, &mapping, &mut part)? {
+        if let Some(parts) = event_value_object(obj, value, &mapping, &mut part)? {
             return Ok(parts);
         }
     }
@@ -494,11 +538,7 @@ pub fn typed_value_object<'py>(
     }
     let is_sequence = mapping.is_instance_of::<PyList>() || mapping.is_instance_of::<PyTuple>();
     if is("Enum")? && is_sequence && has_mapping {
-        let types = PyDict::new(py);
-        for item in mapping.try_iter()? {
-            let (name, ty) = pair(&item?)?;
-            types.set_item(name, ty)?;
-        }
+        let types = mapping_types(obj, &mapping)?;
         if let Ok(variant) = value.cast::<PyDict>() {
             if let (1, Some((name, inner))) = (variant.len(), variant.iter().next()) {
                 let inner = match types.get_item(&name)? {
