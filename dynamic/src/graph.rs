@@ -81,6 +81,8 @@ impl Special {
             Special::MetadataVersioned => "MetadataVersioned",
             Special::Vote => "Vote",
             Special::ConsensusEngineId => "ConsensusEngineId",
+            Special::RawBytes { call: false } => "RawBytes",
+            Special::RawBytes { call: true } => "CallBytes",
             _ => return None,
         })
     }
@@ -222,6 +224,14 @@ pub enum Special {
     /// `WrapperKeepOpaque<T>`: length-prefixed bytes holding a `T`; the value is
     /// the decoded `T`, or `"0x…"` when the bytes do not decode.
     WrapperKeepOpaque(TypeIdx),
+    /// py-scale-codec's `RawBytes` and `CallBytes`: bytes with no length
+    /// prefix, `"0x…"`. `RawBytes` decodes as the rest of the input;
+    /// `CallBytes` (`call`) only encodes, as in py-scale-codec, which
+    /// builds signature payloads with it.
+    RawBytes {
+        /// `CallBytes`: decoding it is an error.
+        call: bool,
+    },
     /// A consensus engine id (py-scale-codec `GenericConsensusEngineId`):
     /// 4 bytes, the engine's name as text (`"BABE"`, `"aura"`); `"0x…"`
     /// when they are not UTF-8.

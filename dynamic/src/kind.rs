@@ -25,7 +25,7 @@ macro_rules! with_node_kinds {
             Enum, Option, Result, Set, BitSeq, Map, AccountId, EthereumAccountId,
             AccountIndex, MultiAddress, LegacyAddress, Era, Call, Extrinsic, Event,
             ScaleInfoEvent, EventRecord, IdentityData, HexBytes, MetadataVersioned,
-            Vote, WrapperKeepOpaque, ConsensusEngineId, PreRuntime, Unresolved,
+            Vote, WrapperKeepOpaque, ConsensusEngineId, PreRuntime, RawBytes, Unresolved,
         }
     };
 }
@@ -98,6 +98,7 @@ impl Node {
                 Special::Vote => NodeKind::Vote,
                 Special::WrapperKeepOpaque(_) => NodeKind::WrapperKeepOpaque,
                 Special::ConsensusEngineId => NodeKind::ConsensusEngineId,
+                Special::RawBytes { .. } => NodeKind::RawBytes,
                 Special::PreRuntime { .. } => NodeKind::PreRuntime,
             },
             Node::Unresolved(_) => NodeKind::Unresolved,

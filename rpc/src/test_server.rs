@@ -27,7 +27,8 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use jsonrpsee_server::types::ErrorObjectOwned;
+/// A JSON-RPC error answer (code, message, data), as [`NodeLogic`] gives one.
+pub use jsonrpsee_server::types::ErrorObjectOwned;
 use jsonrpsee_server::{RpcModule, Server, ServerHandle};
 use parity_scale_codec::{Compact, Encode};
 use serde_json::{json, Value};
@@ -48,6 +49,9 @@ pub struct TestRuntime {
     /// What `Metadata_metadata_versions` answers; `None`: the versions of
     /// `metadata`.
     pub offered_versions: Option<Vec<u32>>,
+    /// `transactionVersion` (default 1; a node signing transactions checks
+    /// them against its runtime's own, the `System.Version` constant's).
+    pub transaction_version: u32,
 }
 
 impl TestRuntime {
@@ -58,6 +62,7 @@ impl TestRuntime {
             spec_version,
             metadata,
             offered_versions: None,
+            transaction_version: 1,
         }
     }
 
@@ -101,6 +106,40 @@ impl TestBlock {
     }
 }
 
+/// The block a call is answered at, as a [`NodeLogic`] sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct BlockAt<'a> {
+    /// Its number.
+    pub number: u64,
+    /// Its hash.
+    pub hash: Hash,
+    /// The runtime its state runs.
+    pub runtime: &'a TestRuntime,
+    /// The hash of every block the node has, first block first (the
+    /// genesis hash, and a mortal era's checkpoint, are found here).
+    pub chain: &'a [Hash],
+    /// The number of the first of them.
+    pub first_number: u64,
+}
+
+/// What a node does beyond serving blocks, metadata and storage: the
+/// answers to transactions and runtime calls that need the runtime's logic
+/// (decoding an extrinsic, checking its signature). The test node asks it
+/// first for every method it lists, and for every `state_call` other than
+/// the `Metadata` API's.
+pub trait NodeLogic: Send + Sync + std::fmt::Debug {
+    /// The methods it serves besides the node's own (`author_submitExtrinsic` …).
+    fn methods(&self) -> &'static [&'static str];
+    /// The answer to `method` with `params` at `at`; `None` leaves it to
+    /// the node (which answers "method not found" for a method it lacks).
+    fn answer(
+        &self,
+        method: &str,
+        params: &[Value],
+        at: BlockAt<'_>,
+    ) -> Option<Result<Value, ErrorObjectOwned>>;
+}
+
 /// The test node's configuration; [`TestNode::start`] serves it.
 #[derive(Debug, Clone)]
 pub struct TestNode {
@@ -122,6 +161,13 @@ pub struct TestNode {
     broken_parent: Option<u64>,
     /// How often the finalized head moves one block on (`None`: it stays).
     finalize_every: Option<Duration>,
+    /// Storage (the same at every block), by key.
+    storage: std::collections::BTreeMap<Vec<u8>, Vec<u8>>,
+    /// `system_chain` and `system_properties`.
+    chain: String,
+    properties: Value,
+    /// Transactions and runtime calls.
+    logic: Option<Arc<dyn NodeLogic>>,
 }
 
 /// A BABE pre-runtime digest log, as a relay chain's block carries: a
@@ -148,6 +194,18 @@ const METHODS: &[&str] = &[
     "state_getRuntimeVersion",
     "state_getMetadata",
     "state_call",
+    // What clients (substrate-interface, async-substrate-interface) ask on
+    // connecting, and the storage reads of their `query`/`query_map`.
+    "chain_getHead",
+    "chain_getRuntimeVersion",
+    "state_getStorageAt",
+    "state_getKeysPaged",
+    "state_queryStorageAt",
+    "system_chain",
+    "system_name",
+    "system_version",
+    "system_properties",
+    "rpc_methods",
 ];
 
 /// What a non-Substrate endpoint serves instead (an Ethereum-style node).
@@ -170,7 +228,35 @@ impl TestNode {
             fork: None,
             broken_parent: None,
             finalize_every: None,
+            storage: std::collections::BTreeMap::new(),
+            chain: "Development".to_owned(),
+            properties: json!({}),
+            logic: None,
         }
+    }
+
+    /// Sets storage item `key` to `value` (at every block).
+    pub fn storage(mut self, key: Vec<u8>, value: Vec<u8>) -> TestNode {
+        self.storage.insert(key, value);
+        self
+    }
+
+    /// What `system_chain` answers (default `Development`).
+    pub fn chain(mut self, name: &str) -> TestNode {
+        self.chain = name.to_owned();
+        self
+    }
+
+    /// What `system_properties` answers (default `{}`).
+    pub fn properties(mut self, properties: Value) -> TestNode {
+        self.properties = properties;
+        self
+    }
+
+    /// Answers transactions and runtime calls with `logic`.
+    pub fn logic(mut self, logic: Arc<dyn NodeLogic>) -> TestNode {
+        self.logic = Some(logic);
+        self
     }
 
     /// Adds a runtime (for upgrades); blocks name it by index.
@@ -414,11 +500,58 @@ impl State {
         &self.node.runtimes[index.min(self.node.runtimes.len() - 1)]
     }
 
+    /// Storage item `key` at block `at`: the block's own `System.Events`,
+    /// else the node's storage.
+    fn storage_at(&self, key: &[u8], at: Option<usize>) -> Option<&[u8]> {
+        let i = at?;
+        if key == system_events_key() {
+            return self.node.blocks[i].events.as_deref();
+        }
+        self.node.storage.get(key).map(Vec::as_slice)
+    }
+
+    /// Block `at` (the best block when `None`) for a [`NodeLogic`].
+    fn block_at(&self, at: Option<usize>) -> Option<BlockAt<'_>> {
+        let i = at.or_else(|| self.hashes.len().checked_sub(1))?;
+        Some(BlockAt {
+            number: self.node.first_number + i as u64,
+            hash: self.hashes[i],
+            runtime: self.runtime_at(Some(i)),
+            chain: &self.hashes,
+            first_number: self.node.first_number,
+        })
+    }
+
+    /// [`NodeLogic`]'s answer, where it gives one: for the methods it lists,
+    /// and for runtime calls other than the `Metadata` API's.
+    fn logic_answer(
+        &self,
+        method: &str,
+        params: &[Value],
+    ) -> Option<Result<Value, ErrorObjectOwned>> {
+        let logic = self.node.logic.as_ref()?;
+        let at = if method == "state_call" {
+            let name = params.first().and_then(Value::as_str).unwrap_or_default();
+            if name.starts_with("Metadata_") {
+                return None;
+            }
+            match self.at(params.get(2)) {
+                Ok(at) => at,
+                Err(e) => return Some(Err(e)),
+            }
+        } else if logic.methods().contains(&method) {
+            None
+        } else {
+            return None;
+        };
+        logic.answer(method, params, self.block_at(at)?)
+    }
+
     fn answer(&self, method: &str, params: &[Value]) -> Result<Value, ErrorObjectOwned> {
         match method {
             "eth_chainId" => Ok(json!("0x1")),
             "net_version" => Ok(json!("1")),
-            "chain_getBlockHash" => {
+            "chain_getBlockHash" | "chain_getHead" => {
                 let i = match params.first() {
                     None | Some(Value::Null) => self.hashes.len().checked_sub(1),
                     Some(v) => {
@@ -459,16 +592,65 @@ impl State {
                 let i = last.saturating_sub(unfinalized.saturating_sub(moved));
                 Ok(self.hashes.get(i).map_or(Value::Null, |h| Self::hex(h)))
             }
-            "state_getStorage" => {
-                let key = params.first().and_then(Value::as_str).unwrap_or_default();
+            "state_getStorage" | "state_getStorageAt" => {
+                let key = hex_param(params.first(), "key")?;
                 let at = self.at(params.get(1))?;
-                let events_key = ferroscale_core::hex::encode_prefixed(&system_events_key());
-                let value = at
-                    .filter(|_| key.eq_ignore_ascii_case(&events_key))
-                    .and_then(|i| self.node.blocks[i].events.as_deref());
-                Ok(value.map_or(Value::Null, Self::hex))
+                Ok(self.storage_at(&key, at).map_or(Value::Null, Self::hex))
             }
-            "state_getRuntimeVersion" => {
+            "state_getKeysPaged" => {
+                let prefix = hex_param(params.first(), "prefix")?;
+                let count = params
+                    .get(1)
+                    .and_then(Value::as_u64)
+                    .ok_or_else(|| invalid("count".into()))?;
+                // A node's own cap on a page.
+                if count > 1000 {
+                    return Err(invalid(format!("count {count} is over 1000")));
+                }
+                let start = match params.get(2) {
+                    None | Some(Value::Null) => None,
+                    Some(v) => Some(hex_param(Some(v), "start key")?),
+                };
+                self.at(params.get(3))?;
+                let keys = self
+                    .node
+                    .storage
+                    .keys()
+                    .filter(|k| k.starts_with(&prefix))
+                    .filter(|k| start.as_ref().is_none_or(|s| *k > s))
+                    .take(usize::try_from(count).unwrap_or(usize::MAX))
+                    .map(|k| Self::hex(k))
+                    .collect::<Vec<_>>();
+                Ok(Value::from(keys))
+            }
+            "state_queryStorageAt" => {
+                let keys = params
+                    .first()
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| invalid("keys: not a list".into()))?;
+                let at = self.at(params.get(1))?;
+                let changes = keys
+                    .iter()
+                    .map(|k| {
+                        let key = hex_param(Some(k), "key")?;
+                        let value = self.storage_at(&key, at).map_or(Value::Null, Self::hex);
+                        Ok(json!([Self::hex(&key), value]))
+                    })
+                    .collect::<Result<Vec<_>, ErrorObjectOwned>>()?;
+                let block = at.map_or(Value::Null, |i| Self::hex(&self.hashes[i]));
+                Ok(json!([{"block": block, "changes": changes}]))
+            }
+            "system_chain" => Ok(Value::from(self.node.chain.clone())),
+            "system_name" => Ok(json!("ferroscale-test-node")),
+            "system_version" => Ok(Value::from(env!("CARGO_PKG_VERSION"))),
+            "system_properties" => Ok(self.node.properties.clone()),
+            "rpc_methods" => {
+                let logic = self.node.logic.as_ref().map_or(&[][..], |l| l.methods());
+                let mut methods: Vec<&str> = METHODS.iter().chain(logic).copied().collect();
+                methods.sort_unstable();
+                Ok(json!({"version": 1, "methods": methods}))
+            }
+            "state_getRuntimeVersion" | "chain_getRuntimeVersion" => {
                 let rt = self.runtime_at(self.at(params.first())?);
                 Ok(json!({
                     "specName": rt.spec_name,
@@ -477,7 +659,7 @@ impl State {
                     "specVersion": rt.spec_version,
                     "implVersion": 0,
                     "apis": [],
-                    "transactionVersion": 1,
+                    "transactionVersion": rt.transaction_version,
                     "stateVersion": 1,
                 }))
             }
@@ -561,8 +743,20 @@ impl State {
         if let Some(answer) = self.node.answers.get(method) {
             return Ok(answer.clone());
         }
+        if let Some(answer) = self.logic_answer(method, &params) {
+            return answer;
+        }
         self.answer(method, &params)
     }
+}
+
+/// A `0x` hex parameter's bytes.
+fn hex_param(param: Option<&Value>, what: &str) -> Result<Vec<u8>, ErrorObjectOwned> {
+    let text = param
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid(format!("{what}: not a hex string")))?;
+    ferroscale_core::hex::decode(text.trim_start_matches("0x"))
+        .map_err(|e| invalid(format!("{what}: {e}")))
 }
 
 fn invalid(what: String) -> ErrorObjectOwned {
@@ -576,12 +770,13 @@ async fn serve(state: Arc<State>) -> Result<(SocketAddr, ServerHandle), String> 
         .map_err(|e| format!("test node: cannot bind 127.0.0.1: {e}"))?;
     let addr = server.local_addr().map_err(|e| format!("test node: {e}"))?;
     let mut module = RpcModule::from_arc(state.clone());
-    let methods = if state.node.substrate {
-        METHODS
+    let methods: Vec<&'static str> = if state.node.substrate {
+        let logic = state.node.logic.as_ref().map_or(&[][..], |l| l.methods());
+        METHODS.iter().chain(logic).copied().collect()
     } else {
-        OTHER_METHODS
+        OTHER_METHODS.to_vec()
     };
-    for &name in methods {
+    for name in methods {
         module
             .register_async_method(name, move |params, state, _| async move {
                 let list: Vec<Value> = match params.as_str() {

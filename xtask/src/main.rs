@@ -16,6 +16,7 @@
 mod bench_dynamic;
 mod bench_metadata;
 mod block;
+mod clients;
 mod cycles;
 mod docs;
 mod fuzz;

@@ -102,6 +102,8 @@ pub(crate) fn test() -> Result<(), String> {
     // test_coexistence.py installs the same wheel beside py-scale-codec and
     // cyscale in fresh venvs (building it once serves both)
     std::env::set_var(WHEEL_ENV_VAR, &*wheel_s);
+    // test_live_clients.py drives the real clients against the dev node
+    crate::clients::prepare(&wheel)?;
     // What a type checker reads must be what the module is: every name,
     // signature and class of the installed extension against `_core.pyi`,
     // then the package's Python against those stubs.

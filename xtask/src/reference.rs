@@ -50,7 +50,7 @@ pub(crate) fn btcore_python() -> Result<String, String> {
 
 /// The interpreter of venv `dir` (in the workspace root) holding
 /// `package==version`, made and installed when missing.
-fn venv_with(dir: &str, package: &str, version: &str) -> Result<String, String> {
+pub(crate) fn venv_with(dir: &str, package: &str, version: &str) -> Result<String, String> {
     let root = workspace_root();
     let py = root.join(dir).join("bin/python");
     if !py.exists() {

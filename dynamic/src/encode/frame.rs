@@ -188,6 +188,11 @@ impl<'c, 'a> Encoder<'c, 'a> {
                 }
                 Ok(())
             }
+            Special::RawBytes { .. } => {
+                // the bytes as they are: no length prefix
+                out.extend_from_slice(&self.byte_string(ty, v)?);
+                Ok(())
+            }
             Special::ConsensusEngineId => {
                 // the name as text (`"BABE"`), or its bytes as hex
                 let b = self.byte_string(ty, v)?;

@@ -152,9 +152,9 @@ pub fn builtin(lower: &str) -> Option<Builtin> {
             ("deposit", "BalanceOf"),
             ("blockNumber", "BlockNumber"),
         ]),
-        "f32" | "f64" | "callbytes" | "rawbytes" | "genericblock" | "typenotsupported" => {
-            B::Unsupported(static_name(lower))
-        }
+        "rawbytes" => B::Special(Special::RawBytes { call: false }),
+        "callbytes" => B::Special(Special::RawBytes { call: true }),
+        "f32" | "f64" | "genericblock" | "typenotsupported" => B::Unsupported(static_name(lower)),
         _ => return None,
     })
 }
@@ -202,8 +202,6 @@ fn static_name(lower: &str) -> &'static str {
         "logdigest",
         "f32",
         "f64",
-        "callbytes",
-        "rawbytes",
         "genericblock",
         "typenotsupported",
     ];

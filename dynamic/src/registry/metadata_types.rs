@@ -50,8 +50,8 @@ pub const NEWER_METADATA_TYPES: &str = r#"{
   "PalletConstantMetadataV15": {"type": "struct", "base_class": "ScaleInfoModuleConstantMetadata", "type_mapping": [
     ["name", "Text"], ["type", "SiLookupTypeId"], ["value", "Bytes"], ["documentation", "Vec<Text>"]]},
   "ExtrinsicMetadataV15": {"type": "struct", "type_mapping": [
-    ["version", "u8"], ["address_type", "SiLookupTypeId"], ["call_type", "SiLookupTypeId"],
-    ["signature_type", "SiLookupTypeId"], ["extra_type", "SiLookupTypeId"],
+    ["version", "u8"], ["address_ty", "SiLookupTypeId"], ["call_ty", "SiLookupTypeId"],
+    ["signature_ty", "SiLookupTypeId"], ["extra_ty", "SiLookupTypeId"],
     ["signed_extensions", "Vec<SignedExtensionMetadataV14>"]]},
   "RuntimeApiMetadataV15": {"type": "struct", "type_mapping": [
     ["name", "Text"], ["methods", "Vec<RuntimeApiMethodMetadataV15>"], ["docs", "Vec<Text>"]]},
@@ -59,12 +59,12 @@ pub const NEWER_METADATA_TYPES: &str = r#"{
     ["name", "Text"], ["inputs", "Vec<RuntimeApiMethodParamMetadataV15>"], ["output", "SiLookupTypeId"],
     ["docs", "Vec<Text>"]]},
   "RuntimeApiMethodParamMetadataV15": {"type": "struct", "type_mapping": [
-    ["name", "Text"], ["type", "SiLookupTypeId"]]},
+    ["name", "Text"], ["ty", "SiLookupTypeId"]]},
   "OuterEnumsV15": {"type": "struct", "type_mapping": [
     ["call_enum_ty", "SiLookupTypeId"], ["event_enum_ty", "SiLookupTypeId"],
     ["error_enum_ty", "SiLookupTypeId"]]},
   "CustomValueMetadataV15": {"type": "struct", "type_mapping": [
-    ["type", "SiLookupTypeId"], ["value", "Bytes"]]},
+    ["ty", "SiLookupTypeId"], ["value", "Bytes"]]},
 
   "MetadataV16": {"type": "struct", "type_mapping": [
     ["types", "PortableRegistry"], ["pallets", "Vec<PalletMetadataV16>"],
@@ -97,8 +97,8 @@ pub const NEWER_METADATA_TYPES: &str = r#"{
   "VariantDeprecationInfoV16": {"type": "enum", "type_mapping": [
     ["Unused", "Null"], ["DeprecatedWithoutNote", "Null"], ["Deprecated", "DeprecationNoteV16"]]},
   "ExtrinsicMetadataV16": {"type": "struct", "type_mapping": [
-    ["versions", "Vec<u8>"], ["address_type", "SiLookupTypeId"], ["call_type", "SiLookupTypeId"],
-    ["signature_type", "SiLookupTypeId"],
+    ["versions", "Vec<u8>"], ["address_ty", "SiLookupTypeId"], ["call_ty", "SiLookupTypeId"],
+    ["signature_ty", "SiLookupTypeId"],
     ["transaction_extensions_by_version", "BTreeMap<u8, Vec<Compact<u32>>>"],
     ["transaction_extensions", "Vec<TransactionExtensionMetadataV16>"]]},
   "TransactionExtensionMetadataV16": {"type": "struct", "type_mapping": [

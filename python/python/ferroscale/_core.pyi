@@ -152,6 +152,7 @@ class TypeKind:
     WrapperKeepOpaque: ClassVar[TypeKind]
     ConsensusEngineId: ClassVar[TypeKind]
     PreRuntime: ClassVar[TypeKind]
+    RawBytes: ClassVar[TypeKind]
     Unresolved: ClassVar[TypeKind]
     def __int__(self) -> int: ...
     def __eq__(self, other: object, /) -> bool: ...

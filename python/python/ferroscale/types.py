@@ -298,7 +298,7 @@ class H512(ScaleType):
     type_string = "H512"
 
 
-class RawBytes(_core.RawBytesView, ScaleType, names=("rawbytes",)):
+class RawBytes(_core.RawBytesView, ScaleType, names=("rawbytes",), kinds=(K.RawBytes,)):
     """Uninterpreted bytes: all of the remaining input, ``"0x…"``."""
 
     type_string = "RawBytes"

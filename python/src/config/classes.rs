@@ -170,10 +170,10 @@ fn class_for_node<'py>(
             if named.cast::<PyType>()?.is_subclass(&base)? {
                 PyTuple::new(py, [named])?
             } else {
-                PyTuple::new(py, [named, base.clone()])?
+                PyTuple::new(py, [named, bound_base(config, &base, lowered)?])?
             }
         }
-        _ => PyTuple::new(py, [base.clone()])?,
+        _ => PyTuple::new(py, [bound_base(config, &base, lowered)?])?,
     };
     let is_identifier: bool = PyString::new(py, type_string)
         .call_method0(intern!(py, "isidentifier"))?
@@ -203,6 +203,39 @@ fn class_for_node<'py>(
         cls.setattr(intern!(py, "_fast_node"), marker)?;
     }
     Ok(cls)
+}
+
+/// The class `config` gives for `base`'s own name (`get_decoder_class("Enum")`)
+/// when `base` is the package's class of that name, else `base`: a made
+/// class derives from it, so that `issubclass(get_decoder_class("MultiSignature"),
+/// get_decoder_class("Enum"))` holds, as in py-scale-codec, whose
+/// `get_decoder_class("Enum")` is the base class itself (substrate-interface
+/// tests a runtime's `ExtrinsicSignature` so before it signs).
+/// `made` is the lower-cased type string being made: a class named as its
+/// base (`"U32"`, whose base is `U32`) derives from the base itself.
+fn bound_base<'py>(
+    config: &Bound<'py, PyAny>,
+    base: &Bound<'py, PyAny>,
+    made: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = config.py();
+    let name = base.getattr(intern!(py, "__name__"))?;
+    if name.str()?.to_cow()?.to_lowercase() == made {
+        return Ok(base.clone());
+    }
+    if let Some(own) = catalogue(py)?.by_name.get_item(&name)? {
+        if own.is(base) {
+            // through the configuration's method (the class cache is `books`'s,
+            // which makes classes through this module)
+            let bound = config.call_method1(intern!(py, "get_decoder_class"), (&name,))?;
+            if let Ok(bound_type) = bound.cast::<PyType>() {
+                if bound_type.is_subclass(base)? {
+                    return Ok(bound);
+                }
+            }
+        }
+    }
+    Ok(base.clone())
 }
 
 /// Whether `cls` keeps every one of `hooks` as the Rust base defines it.

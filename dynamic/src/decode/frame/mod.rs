@@ -190,6 +190,15 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
                 self.sink.dict_insert(&mut d, &k.conviction, c);
                 Ok(self.sink.dict_end(d))
             }
+            Special::RawBytes { call: false } => {
+                let rest = self.take(self.remaining(), ty)?;
+                Ok(self.sink.hex(rest))
+            }
+            Special::RawBytes { call: true } => Err(self.invalid(
+                ty,
+                self.pos,
+                "CallBytes only encodes (py-scale-codec cannot decode it either): decode a Call",
+            )),
             Special::ConsensusEngineId => {
                 let id = self.take(4, ty)?;
                 Ok(self.engine_id(id))
