@@ -14,7 +14,7 @@ use crate::graph::{Node, Prim, Special};
 /// macro_rules! count {
 ///     ($($kind:ident),* $(,)?) => { [$(stringify!($kind)),*].len() };
 /// }
-/// assert_eq!(ferroscale_dynamic::with_node_kinds!(count), 48);
+/// assert_eq!(ferroscale_dynamic::with_node_kinds!(count), 49);
 /// ```
 #[macro_export]
 macro_rules! with_node_kinds {

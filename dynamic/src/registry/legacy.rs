@@ -8,7 +8,7 @@ use ferroscale_metadata::{Metadata, TypeRef};
 
 use super::Registry;
 use crate::error::Error;
-use crate::graph::Name;
+use crate::graph::{Name, Node};
 use crate::runtime::{Extension, ExtrinsicFormat, ItemKind, PalletTables, Runtime};
 use crate::typestr::convert_type_string;
 
@@ -73,14 +73,31 @@ pub fn legacy_runtime(registry: &mut Registry, md: &Metadata) -> Result<Runtime,
     for p in &md.pallets {
         tables.add(p, &mut |kind, v, f| {
             let raw = type_string(&f.ty)?;
-            let ty = registry.resolve(raw).map_err(|err| {
-                Error::Import(format!(
-                    "{}.{} argument {:?} of type {raw:?}: {err}",
-                    p.name,
-                    v.name,
-                    f.name.as_deref().unwrap_or("")
-                ))
-            })?;
+            let ty = match registry.resolve(raw) {
+                Ok(ty) => ty,
+                // As in py-scale-codec, which resolves an argument's type when
+                // it is used: a type the presets lack fails the calls and
+                // events that carry it, naming it, not the whole runtime.
+                Err(err @ Error::UnknownType { .. }) => {
+                    let reason = format!(
+                        "{raw} ({}.{} argument {:?}: {err})",
+                        p.name,
+                        v.name,
+                        f.name.as_deref().unwrap_or("")
+                    );
+                    registry
+                        .graph
+                        .add(Node::Unresolved(Name::from(reason)), None)
+                }
+                Err(err) => {
+                    return Err(Error::Import(format!(
+                        "{}.{} argument {:?} of type {raw:?}: {err}",
+                        p.name,
+                        v.name,
+                        f.name.as_deref().unwrap_or("")
+                    )))
+                }
+            };
             // py-scale-codec shows call argument types converted, event ones as written.
             let type_name = match kind {
                 ItemKind::Call => convert_type_string(raw),
