@@ -36,13 +36,14 @@ enum Input {
     /// A spec version switched to, or `None`: the active one forgotten.
     Spec(Option<u64>),
     Ss58(Option<u16>),
-    /// Shared with [`LoadedMetadata::bytes`]: a runtime's metadata is
+    /// Shared with [`InstalledMetadata::bytes`]: a runtime's metadata is
     /// hundreds of kilobytes, copied once.
     Metadata(Arc<[u8]>),
 }
 
-/// Metadata currently loaded into the registry's runtime.
-struct LoadedMetadata {
+/// Metadata currently installed in the registry's runtime (the bytes it
+/// was installed from; not the `_model` pyclass, `LoadedMetadata`).
+struct InstalledMetadata {
     bytes: Arc<[u8]>,
     /// The metadata model, read from `bytes` when first needed (the
     /// portable registry's paths and definitions, for decompositions).
@@ -62,7 +63,7 @@ pub struct PyRegistry {
     /// changing it under them.
     inner: Arc<Registry>,
     names: NameCache,
-    metadata: Option<LoadedMetadata>,
+    metadata: Option<InstalledMetadata>,
     log: Vec<Input>,
     /// Changes whenever the registry does (a fresh value from
     /// [`next_generation`], unique across registries): scale objects that
@@ -168,7 +169,7 @@ impl PyRegistry {
             .load_metadata_shared(model.clone())
             .map_err(|e| to_py(py, &e))?;
         let legacy = self.inner.portable().is_none();
-        self.metadata = Some(LoadedMetadata {
+        self.metadata = Some(InstalledMetadata {
             bytes,
             model: Some(model),
             generation: self.inner.definitions().generation(),

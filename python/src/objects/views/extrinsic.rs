@@ -137,10 +137,14 @@ fn args_holding_values<'py>(
         let Ok(field_part) = field.cast::<ScaleObject>() else {
             return Ok(args);
         };
-        let holding = field
+        // a field built otherwise (by a user's class) keeps the arguments as they are
+        let Ok(field_object) = field
             .getattr(intern!(py, "value_object"))?
-            .cast_into::<PyDict>()?
-            .copy()?;
+            .cast_into::<PyDict>()
+        else {
+            return Ok(args);
+        };
+        let holding = field_object.copy()?;
         holding.set_item(
             "value",
             arg_object(value_of(i)?, field.getattr(intern!(py, "type"))?)?,
