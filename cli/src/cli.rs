@@ -247,7 +247,8 @@ pub(crate) struct IndexArgs {
     pub(crate) concurrency: usize,
     /// Tries after the first for a request that failed transiently (no
     /// answer, a dropped connection, HTTP 429 or 5xx, a node error), each
-    /// after a growing wait with jitter, or the `Retry-After` the node gave.
+    /// after a growing wait with jitter, or the `Retry-After` the node gave;
+    /// a WebSocket is reopened, and its handshake tried as often.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub(crate) retries: u32,
     /// Index blocks past the node's finalized head too (they may still
@@ -262,7 +263,8 @@ pub(crate) struct IndexArgs {
     /// With `--follow`: seconds between two looks at the finalized head.
     #[arg(long, value_name = "SECONDS", default_value_t = 6.0)]
     pub(crate) poll: f64,
-    /// Seconds one request may wait for its answer.
+    /// Seconds one request may wait for its answer (opening a connection:
+    /// at most 10).
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub(crate) timeout: u64,
     /// The output folder: `OUT/<table>/blocks_<first>_<last>.parquet`, and

@@ -8,13 +8,16 @@ use tokio::sync::Mutex;
 
 use crate::config::ClientConfig;
 use crate::error::Error;
+use crate::retry::RetryPolicy;
 use crate::transport::Transport;
 
 /// A JSON-RPC client of one Substrate node, over HTTP (`http://`) or
 /// WebSocket (`ws://`; `https://` and `wss://` with the `tls` feature).
 ///
 /// Cheap to clone (the connection is shared). A WebSocket the node closes
-/// is reopened before the next request. Async; [`BlockingClient`](crate::BlockingClient)
+/// is reopened before the next request (the requests in flight on it fail
+/// as [`Error::Unreachable`], which the retries of [`RetryPolicy::run`]
+/// and of block ranges try again, over the new connection). Async; [`BlockingClient`](crate::BlockingClient)
 /// wraps it for synchronous code.
 #[derive(Clone)]
 pub struct Client {
@@ -44,6 +47,20 @@ impl Client {
                 transport: Mutex::new(Arc::new(transport)),
             }),
         })
+    }
+
+    /// [`Client::connect_with`], tried again by `retry` while the failure
+    /// is transient (the node unreachable, the handshake timed out or
+    /// refused with 429 or a 5xx status); one that outlives its tries is an
+    /// [`Error::GaveUp`].
+    pub async fn connect_retrying(
+        url: &str,
+        config: ClientConfig,
+        retry: &RetryPolicy,
+    ) -> Result<Client, Error> {
+        retry
+            .run(|| Client::connect_with(url, config.clone()))
+            .await
     }
 
     /// The endpoint's URL.

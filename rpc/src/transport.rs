@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use jsonrpsee_client_transport::ws::WsHandshakeError;
 use jsonrpsee_core::client::{ClientT, Error as RpcError};
 use jsonrpsee_core::params::ArrayParams;
 use jsonrpsee_http_client::{HttpBackend, HttpClient, HttpClientBuilder, RpcLogger, RpcService};
@@ -197,6 +198,23 @@ fn sort(url: &str, method: &str, timeout: Duration, error: RpcError) -> Error {
                     url: url.to_owned(),
                     method: method.to_owned(),
                     after: timeout,
+                };
+            }
+            // A WebSocket handshake refused with a status: busy, or not a
+            // JSON-RPC endpoint, as for HTTP.
+            if let Some(WsHandshakeError::Rejected { status_code }) =
+                e.downcast_ref::<WsHandshakeError>()
+            {
+                return match status_code {
+                    429 | 500 | 502 | 503 | 504 => Error::Busy {
+                        url: url.to_owned(),
+                        method: method.to_owned(),
+                        status: *status_code,
+                        retry_after: None,
+                    },
+                    status => not_substrate(format!(
+                        "the WebSocket handshake was refused with HTTP status {status}"
+                    )),
                 };
             }
             if text.contains("status code") || text.contains("rejected") {
