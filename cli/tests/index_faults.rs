@@ -7,7 +7,13 @@
 //! not transient stops the run with a message naming it, and a rerun
 //! completes the range. Each scenario prints a line of the fault table
 //! (`cargo test … -- --nocapture`).
-
+//!
+//! Corrupted bytes from the node (a block's extrinsic cut short or of an
+//! unknown version, a `System.Events` value cut short or claiming a
+//! billion records) become rows of the `errors` table with the bytes and
+//! the spec version, the block's `event_count` NULL where its events did
+//! not decode, and every other item of the block in its table: nothing is
+//! dropped silently.
 
 #![cfg(feature = "index")]
 
@@ -20,7 +26,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::UInt64Type;
+use arrow_array::types::{UInt32Type, UInt64Type};
+use arrow_array::Array;
 use ferroscale_rpc::fault_proxy::{Fault, FaultProxy, UPGRADE};
 use ferroscale_rpc::test_server::{TestBlock, TestNode, TestRuntime, TestServer};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -388,4 +395,162 @@ fn websocket_faults_that_are_not_transient_are_named() {
         proxy.faults()
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The bytes of `x` (an extrinsic with its compact length prefix) after
+/// the prefix: where its version byte is.
+fn after_prefix(x: &[u8]) -> usize {
+    match x[0] & 3 {
+        0 => 1,
+        1 => 2,
+        2 => 4,
+        _ => panic!("a test extrinsic is shorter than 2^30 bytes"),
+    }
+}
+
+/// A column of `batch` by name.
+fn column<'b>(batch: &'b arrow_array::RecordBatch, name: &str) -> &'b arrow_array::ArrayRef {
+    batch
+        .column_by_name(name)
+        .unwrap_or_else(|| panic!("no column {name}"))
+}
+
+#[test]
+fn corrupted_bytes_from_the_node_are_error_rows_with_their_bytes() {
+    let events = ferroscale_fixtures::read_hex(EVENTS_18M);
+    let mut huge = vec![0xfe, 0xff, 0xff, 0xff]; // compact: 2^30 − 1 records
+    huge.extend_from_slice(&events[1..40]);
+    let hex = |b: &[u8]| ferroscale_core_hex(b);
+    // What the node serves instead of the real bytes, by block and item.
+    let mut corrupt = BTreeMap::<(u64, String), (u32, Vec<u8>)>::new();
+    let server = {
+        let x10 = hex_list(BLOCK_10M);
+        let x18 = hex_list(BLOCK_18M);
+        // Block 104: extrinsic 1 cut short (its length prefix says more).
+        let short = x10[1][..x10[1].len() - 8].to_vec();
+        // Block 113: extrinsic 2 of version 127, which no runtime has.
+        let mut unknown = x18[2].clone();
+        let version = after_prefix(&unknown);
+        unknown[version] = 0x7f;
+        // Block 112: its events cut in half; block 114: a count of a
+        // billion records before 39 bytes.
+        let half = events[..events.len() / 2].to_vec();
+        corrupt.insert((104, "extrinsic 1".into()), (9180, short.clone()));
+        corrupt.insert((113, "extrinsic 2".into()), (1_000_001, unknown.clone()));
+        corrupt.insert((112, "events".into()), (1_000_001, half.clone()));
+        corrupt.insert((114, "events".into()), (1_000_001, huge.clone()));
+        node_with(move |n, block| match n {
+            104 => block.extrinsics[1] = short.clone(),
+            112 => block.events = Some(half.clone()),
+            113 => block.extrinsics[2] = unknown.clone(),
+            114 => block.events = Some(huge.clone()),
+            _ => {}
+        })
+    };
+    let dir = temp_dir("corrupt");
+    let out = dir.join("out");
+    let summary = ok_json(&index(&server.ws_url(), &out, 30, 0));
+    assert_eq!(summary["blocks"], 14, "{summary}");
+    assert_eq!(summary["errors"], 4, "{summary}");
+    check_passes(&out);
+    assert_eq!(lost_and_doubled(&out), (0, 0));
+
+    // Each corrupted item is a row of `errors`: its block, item, the spec
+    // version it was decoded with, a reason, and the bytes as served.
+    let mut found = BTreeMap::new();
+    for path in files(&out, "errors") {
+        for b in batches(&path) {
+            let numbers = column(&b, "block_number").as_primitive::<UInt64Type>();
+            let specs = column(&b, "spec_version").as_primitive::<UInt32Type>();
+            let (items, errors, bytes) = (
+                column(&b, "item").as_string::<i32>(),
+                column(&b, "error").as_string::<i32>(),
+                column(&b, "bytes").as_string::<i32>(),
+            );
+            for i in 0..b.num_rows() {
+                assert!(!errors.value(i).is_empty());
+                println!(
+                    "error row: block {} {} (spec {}): {}",
+                    numbers.value(i),
+                    items.value(i),
+                    specs.value(i),
+                    errors.value(i)
+                );
+                found.insert(
+                    (numbers.value(i), items.value(i).to_string()),
+                    (specs.value(i), bytes.value(i).to_string()),
+                );
+            }
+        }
+    }
+    let expected: BTreeMap<_, _> = corrupt
+        .iter()
+        .map(|(k, (spec, b))| (k.clone(), (*spec, hex(b))))
+        .collect();
+    assert_eq!(found, expected);
+
+    // The blocks: every one there with its extrinsic count; `event_count`
+    // NULL where the events did not decode (112, 114), 58 where they did,
+    // NULL where the node has none (up to 110; `errors` says which is
+    // which). Every extrinsic is a row of `extrinsics` or of `errors`.
+    let mut extrinsic_rows = BTreeMap::<u64, u64>::new();
+    for path in files(&out, "extrinsics") {
+        for b in batches(&path) {
+            for n in column(&b, "block_number")
+                .as_primitive::<UInt64Type>()
+                .values()
+            {
+                *extrinsic_rows.entry(*n).or_default() += 1;
+            }
+        }
+    }
+    let mut event_rows = BTreeMap::<u64, u64>::new();
+    for path in files(&out, "events") {
+        for b in batches(&path) {
+            for n in column(&b, "block_number")
+                .as_primitive::<UInt64Type>()
+                .values()
+            {
+                *event_rows.entry(*n).or_default() += 1;
+            }
+        }
+    }
+    for path in files(&out, "blocks") {
+        for b in batches(&path) {
+            let numbers = column(&b, "number").as_primitive::<UInt64Type>();
+            let xts = column(&b, "extrinsic_count").as_primitive::<UInt32Type>();
+            let evs = column(&b, "event_count").as_primitive::<UInt32Type>();
+            for i in 0..b.num_rows() {
+                let n = numbers.value(i);
+                let failed = corrupt
+                    .keys()
+                    .filter(|(m, item)| *m == n && item.starts_with("extrinsic"))
+                    .count() as u64;
+                assert_eq!(
+                    extrinsic_rows.get(&n).copied().unwrap_or(0) + failed,
+                    u64::from(xts.value(i)),
+                    "block {n}"
+                );
+                let events = (!evs.is_null(i)).then(|| evs.value(i));
+                match n {
+                    112 | 114 => assert_eq!(events, None, "block {n}"),
+                    111..=115 => assert_eq!(events, Some(58), "block {n}"),
+                    _ => assert_eq!(events, None, "block {n}"),
+                }
+                let rows = event_rows.get(&n).copied().unwrap_or(0);
+                assert_eq!(rows, u64::from(events.unwrap_or(0)), "block {n}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `0x` hex, as the `errors` table writes bytes.
+fn ferroscale_core_hex(bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(2 + 2 * bytes.len());
+    text.push_str("0x");
+    for b in bytes {
+        text.push_str(&format!("{b:02x}"));
+    }
+    text
 }
