@@ -96,12 +96,18 @@ fn node_with(change: impl Fn(u64, &mut TestBlock)) -> TestServer {
 
 /// `ferroscale index` over blocks 101–114 of `url` into `out`.
 fn index(url: &str, out: &Path, timeout: u64, retries: u32) -> Output {
+    index_with(url, out, timeout, retries, &[])
+}
+
+/// [`index`] with more arguments.
+fn index_with(url: &str, out: &Path, timeout: u64, retries: u32, more: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ferroscale"))
         .args(["index", "--url", url, "--from", "101", "--to", "114"])
         .args(["--partition-blocks", "5", "--concurrency", "4", "--json"])
         .args(["--timeout", &timeout.to_string()])
         .args(["--retries", &retries.to_string(), "--out"])
         .arg(out)
+        .args(more)
         .output()
         .expect("the binary runs")
 }
@@ -208,11 +214,12 @@ fn scenario(
     clean: &[String],
     dir: &Path,
     timeout: u64,
+    more: &[&str],
     plan: impl Fn(u64, &str) -> Fault + Send + Sync + 'static,
 ) -> FaultProxy {
     let proxy = FaultProxy::start(&server.http_url(), plan).expect("proxy");
     let out = dir.join(name);
-    let summary = ok_json(&index(&proxy.ws_url(), &out, timeout, 8));
+    let summary = ok_json(&index_with(&proxy.ws_url(), &out, timeout, 8, more));
     assert_eq!(summary["blocks"], 14, "{name}: {summary}");
     assert_eq!(summary["errors"], 0, "{name}: {summary}");
     check_passes(&out);
@@ -243,7 +250,7 @@ fn websocket_faults_are_survived_and_the_dataset_equals_a_clean_run() {
 
     // The connection dropped, with what is in flight on it, at every 13th
     // message: the client reconnects and asks again.
-    let proxy = scenario("dropped", &server, &clean, &dir, 10, |n, method| {
+    let proxy = scenario("dropped", &server, &clean, &dir, 10, &[], |n, method| {
         if method != UPGRADE && n % 13 == 7 {
             Fault::Drop
         } else {
@@ -254,7 +261,7 @@ fn websocket_faults_are_survived_and_the_dataset_equals_a_clean_run() {
     assert!(proxy.upgrades() > proxy.faults(), "a reconnection per drop");
 
     // Every 9th message answered 3 s late, past the 2 s timeout.
-    let proxy = scenario("late", &server, &clean, &dir, 2, |n, method| {
+    let proxy = scenario("late", &server, &clean, &dir, 2, &[], |n, method| {
         if method != UPGRADE && n % 9 == 4 {
             Fault::Delay(Duration::from_secs(3))
         } else {
@@ -265,14 +272,19 @@ fn websocket_faults_are_survived_and_the_dataset_equals_a_clean_run() {
 
     // Every 5th message answered with a JSON-RPC error a node gives when
     // it is overloaded (internal error, server error).
-    let proxy = scenario("rpc-errors", &server, &clean, &dir, 10, |n, method| match (
-        method != UPGRADE,
-        n % 10,
-    ) {
-        (true, 2) => Fault::RpcError(-32603),
-        (true, 7) => Fault::RpcError(-32000),
-        _ => Fault::Pass,
-    });
+    let proxy = scenario(
+        "rpc-errors",
+        &server,
+        &clean,
+        &dir,
+        10,
+        &[],
+        |n, method| match (method != UPGRADE, n % 10) {
+            (true, 2) => Fault::RpcError(-32603),
+            (true, 7) => Fault::RpcError(-32000),
+            _ => Fault::Pass,
+        },
+    );
     assert!(proxy.faults() >= 6, "{} faults", proxy.faults());
 
     // Every other handshake, the first one included, refused with 503;
@@ -286,6 +298,7 @@ fn websocket_faults_are_survived_and_the_dataset_equals_a_clean_run() {
         &clean,
         &dir,
         10,
+        &[],
         move |n, method| {
             if method == UPGRADE {
                 if count.fetch_add(1, Ordering::Relaxed).is_multiple_of(2) {
@@ -308,7 +321,7 @@ fn websocket_faults_are_survived_and_the_dataset_equals_a_clean_run() {
     // All of them at once.
     let upgrades = Arc::new(AtomicU64::new(0));
     let count = upgrades.clone();
-    let proxy = scenario("mixed", &server, &clean, &dir, 2, move |n, method| {
+    let proxy = scenario("mixed", &server, &clean, &dir, 2, &[], move |n, method| {
         if method == UPGRADE {
             return if count.fetch_add(1, Ordering::Relaxed) % 3 == 1 {
                 Fault::Status {
@@ -328,6 +341,38 @@ fn websocket_faults_are_survived_and_the_dataset_equals_a_clean_run() {
         }
     });
     assert!(proxy.faults() >= 8, "{} faults", proxy.faults());
+
+    // All of them again, the blocks asked for in JSON-RPC batches of 4: a
+    // fault hits a whole batch, which is asked again whole.
+    let upgrades = Arc::new(AtomicU64::new(0));
+    let count = upgrades.clone();
+    let proxy = scenario(
+        "mixed-batches",
+        &server,
+        &clean,
+        &dir,
+        2,
+        &["--batch", "4"],
+        move |n, method| {
+            if method == UPGRADE {
+                return if count.fetch_add(1, Ordering::Relaxed) % 3 == 1 {
+                    Fault::Status {
+                        status: 503,
+                        retry_after: None,
+                    }
+                } else {
+                    Fault::Pass
+                };
+            }
+            match n % 7 {
+                2 => Fault::Drop,
+                4 if n % 14 == 4 => Fault::Delay(Duration::from_secs(3)),
+                5 => Fault::RpcError(-32603),
+                _ => Fault::Pass,
+            }
+        },
+    );
+    assert!(proxy.faults() >= 4, "{} faults", proxy.faults());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

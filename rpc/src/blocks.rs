@@ -73,8 +73,15 @@ pub struct FetchedBlock {
 /// What [`Client::blocks`] fetches per block, and how.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RangeOptions {
-    /// Blocks fetched at the same time (at least 1).
+    /// Requests in flight at the same time (at least 1): blocks, or
+    /// batches of blocks.
     pub concurrency: usize,
+    /// Blocks asked for in one JSON-RPC batch (at most 1: none, a request
+    /// per call). A batch is two messages whatever its size (the hashes,
+    /// then the blocks with their events), retried whole
+    /// ([`Client::fetch_blocks`]). A node may limit or refuse batches
+    /// (`--rpc-max-batch-request-len`): then 1.
+    pub batch: usize,
     /// Retries of each request.
     pub retry: RetryPolicy,
     /// Fetch the `System.Events` value of each block.
@@ -88,6 +95,7 @@ impl Default for RangeOptions {
     fn default() -> Self {
         RangeOptions {
             concurrency: 8,
+            batch: 1,
             retry: RetryPolicy::default(),
             events: true,
             runtime_version: true,
@@ -146,40 +154,48 @@ impl Client {
     pub async fn block(&self, hash: &Hash) -> Result<Option<Block>, Error> {
         const M: &str = "chain_getBlock";
         let answer = self.request(M, vec![hex(hash)]).await?;
-        if answer.is_null() {
-            return Ok(None);
-        }
-        let block = answer::field(M, &answer, "block")?;
-        let header = answer::field(M, block, "header")?;
-        let number = answer::number(M, "header.number", answer::field(M, header, "number")?)?;
-        let root = |name: &str| {
-            answer::hash(
-                M,
-                &format!("header.{name}"),
-                answer::field(M, header, name)?,
-            )
-        };
-        let parent_hash = root("parentHash")?;
-        let (state_root, extrinsics_root) = (root("stateRoot")?, root("extrinsicsRoot")?);
-        let logs = answer::field(M, answer::field(M, header, "digest")?, "logs")?;
-        let digest = answer::hex_list(M, "digest.logs", "digest log", logs)?;
-        let extrinsics = answer::hex_list(
-            M,
-            "extrinsics",
-            "extrinsic",
-            answer::field(M, block, "extrinsics")?,
-        )?;
-        Ok(Some(Block {
-            number,
-            hash: *hash,
-            parent_hash,
-            state_root,
-            extrinsics_root,
-            digest,
-            extrinsics,
-        }))
+        parse_block(hash, &answer)
     }
+}
 
+/// `chain_getBlock`'s answer for block `hash`; `None` for `null`.
+fn parse_block(hash: &Hash, answer: &Value) -> Result<Option<Block>, Error> {
+    const M: &str = "chain_getBlock";
+    if answer.is_null() {
+        return Ok(None);
+    }
+    let block = answer::field(M, answer, "block")?;
+    let header = answer::field(M, block, "header")?;
+    let number = answer::number(M, "header.number", answer::field(M, header, "number")?)?;
+    let root = |name: &str| {
+        answer::hash(
+            M,
+            &format!("header.{name}"),
+            answer::field(M, header, name)?,
+        )
+    };
+    let parent_hash = root("parentHash")?;
+    let (state_root, extrinsics_root) = (root("stateRoot")?, root("extrinsicsRoot")?);
+    let logs = answer::field(M, answer::field(M, header, "digest")?, "logs")?;
+    let digest = answer::hex_list(M, "digest.logs", "digest log", logs)?;
+    let extrinsics = answer::hex_list(
+        M,
+        "extrinsics",
+        "extrinsic",
+        answer::field(M, block, "extrinsics")?,
+    )?;
+    Ok(Some(Block {
+        number,
+        hash: *hash,
+        parent_hash,
+        state_root,
+        extrinsics_root,
+        digest,
+        extrinsics,
+    }))
+}
+
+impl Client {
     /// The raw storage value under `key` at block `at` (`state_getStorage`);
     /// `None` when there is none.
     pub async fn storage(&self, key: &[u8], at: Option<&Hash>) -> Result<Option<Vec<u8>>, Error> {
@@ -202,32 +218,40 @@ impl Client {
         let answer = self
             .request(M, at.map(|h| vec![hex(h)]).unwrap_or_default())
             .await?;
-        let spec_name = answer::field(M, &answer, "specName")?
-            .as_str()
-            .ok_or_else(|| malformed(M, "`specName` is not a string".into()))?
-            .to_owned();
-        let u32_field = |name: &str| -> Result<Option<u32>, Error> {
-            match &answer {
-                Value::Object(map) => match map.get(name) {
-                    None | Some(Value::Null) => Ok(None),
-                    Some(v) => v
-                        .as_u64()
-                        .and_then(|n| u32::try_from(n).ok())
-                        .map(Some)
-                        .ok_or_else(|| malformed(M, format!("`{name}` is not a u32"))),
-                },
-                _ => Ok(None),
-            }
-        };
-        let spec_version =
-            u32_field("specVersion")?.ok_or_else(|| malformed(M, "no `specVersion`".into()))?;
-        Ok(RuntimeVersion {
-            spec_name,
-            spec_version,
-            transaction_version: u32_field("transactionVersion")?,
-        })
+        parse_runtime_version(&answer)
     }
+}
 
+/// `state_getRuntimeVersion`'s answer.
+fn parse_runtime_version(answer: &Value) -> Result<RuntimeVersion, Error> {
+    const M: &str = "state_getRuntimeVersion";
+    let spec_name = answer::field(M, answer, "specName")?
+        .as_str()
+        .ok_or_else(|| malformed(M, "`specName` is not a string".into()))?
+        .to_owned();
+    let u32_field = |name: &str| -> Result<Option<u32>, Error> {
+        match answer {
+            Value::Object(map) => match map.get(name) {
+                None | Some(Value::Null) => Ok(None),
+                Some(v) => v
+                    .as_u64()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .map(Some)
+                    .ok_or_else(|| malformed(M, format!("`{name}` is not a u32"))),
+            },
+            _ => Ok(None),
+        }
+    };
+    let spec_version =
+        u32_field("specVersion")?.ok_or_else(|| malformed(M, "no `specVersion`".into()))?;
+    Ok(RuntimeVersion {
+        spec_name,
+        spec_version,
+        transaction_version: u32_field("transactionVersion")?,
+    })
+}
+
+impl Client {
     /// Block `number` with its events and runtime version as `options`
     /// ask, each request retried by `options.retry`. Errors carry the block
     /// number ([`Error::Block`]).
@@ -285,22 +309,163 @@ impl Client {
         })
     }
 
-    /// The blocks of `range`, in order, fetched `options.concurrency` at a
-    /// time. A block that still fails after its retries is yielded as an
-    /// [`Error::Block`] naming it; the stream goes on with the next block
-    /// (the consumer decides whether to stop).
+    /// Blocks `numbers` with their events and runtime versions as
+    /// `options` ask, in two JSON-RPC batches ([`Client::batch`]): their
+    /// hashes, then the blocks with their storage. Each batch is retried
+    /// whole by `options.retry` while its failure is transient (one call's
+    /// transient error included); every error names the block it is of
+    /// ([`Error::Block`]; the first block for the batch's own).
+    pub async fn fetch_blocks(
+        &self,
+        numbers: Range<u64>,
+        options: &RangeOptions,
+    ) -> Result<Vec<FetchedBlock>, Error> {
+        let Some(first) = numbers.clone().next() else {
+            return Ok(Vec::new());
+        };
+        let retry = options.retry;
+        let at = |number: u64, source: Error| match source {
+            Error::Block { .. } => source,
+            source => Error::Block {
+                number,
+                source: Box::new(source),
+            },
+        };
+        let hash_calls: Vec<(&str, Vec<Value>)> = numbers
+            .clone()
+            .map(|n| ("chain_getBlockHash", vec![Value::from(n)]))
+            .collect();
+        let hashes = retry
+            .run(|| async {
+                let answers = self.batch(&hash_calls).await.map_err(|e| at(first, e))?;
+                numbers
+                    .clone()
+                    .zip(answers)
+                    .map(|(n, a)| {
+                        let a = a.map_err(|e| at(n, e))?;
+                        if a.is_null() {
+                            return Err(at(
+                                n,
+                                Error::NotFound {
+                                    what: format!("block {n}"),
+                                },
+                            ));
+                        }
+                        answer::hash("chain_getBlockHash", "the block hash", &a)
+                            .map_err(|e| at(n, e))
+                    })
+                    .collect::<Result<Vec<Hash>, Error>>()
+            })
+            .await?;
+        let key = hex(&system_events_key());
+        let mut calls = Vec::new();
+        for h in &hashes {
+            calls.push(("chain_getBlock", vec![hex(h)]));
+            if options.events {
+                calls.push(("state_getStorage", vec![key.clone(), hex(h)]));
+            }
+            if options.runtime_version {
+                calls.push(("state_getRuntimeVersion", vec![hex(h)]));
+            }
+        }
+        retry
+            .run(|| async {
+                let mut answers = self
+                    .batch(&calls)
+                    .await
+                    .map_err(|e| at(first, e))?
+                    .into_iter();
+                let mut blocks = Vec::with_capacity(hashes.len());
+                for (n, hash) in numbers.clone().zip(&hashes) {
+                    // The batch answered every call (checked by `batch`).
+                    let mut next = || {
+                        answers
+                            .next()
+                            .unwrap_or_else(|| Err(malformed("batch", "an answer missing".into())))
+                            .map_err(|e| at(n, e))
+                    };
+                    let block = parse_block(hash, &next()?)
+                        .map_err(|e| at(n, e))?
+                        .ok_or_else(|| {
+                            at(
+                                n,
+                                Error::NotFound {
+                                    what: format!(
+                                        "block {}",
+                                        ferroscale_core::hex::encode_prefixed(hash)
+                                    ),
+                                },
+                            )
+                        })?;
+                    if block.number != n {
+                        return Err(at(
+                            n,
+                            malformed(
+                                "chain_getBlock",
+                                format!("asked for block {n}, got block {}", block.number),
+                            ),
+                        ));
+                    }
+                    let events = if options.events {
+                        answer::opt_hex_bytes("state_getStorage", "the storage value", &next()?)
+                            .map_err(|e| at(n, e))?
+                    } else {
+                        None
+                    };
+                    let runtime = if options.runtime_version {
+                        Some(parse_runtime_version(&next()?).map_err(|e| at(n, e))?)
+                    } else {
+                        None
+                    };
+                    blocks.push(FetchedBlock {
+                        block,
+                        events,
+                        runtime,
+                    });
+                }
+                Ok(blocks)
+            })
+            .await
+    }
+
+    /// The blocks of `range`, in order, `options.concurrency` requests in
+    /// flight: single blocks, or batches of `options.batch` blocks
+    /// ([`Client::fetch_blocks`]). A block that still fails after its
+    /// retries is yielded as an [`Error::Block`] naming it; the stream goes
+    /// on with the next block or batch (the consumer decides whether to
+    /// stop).
     pub fn blocks(
         &self,
         range: Range<u64>,
         options: RangeOptions,
     ) -> impl Stream<Item = Result<FetchedBlock, Error>> + Send + 'static {
         let client = self.clone();
-        stream::iter(range)
-            .map(move |number| {
+        let in_flight = options.concurrency.max(1);
+        let batch = options.batch.max(1);
+        if batch == 1 {
+            return stream::iter(range)
+                .map(move |number| {
+                    let client = client.clone();
+                    async move { client.fetch_block(number, &options).await }
+                })
+                .buffered(in_flight)
+                .left_stream();
+        }
+        let end = range.end;
+        stream::iter(range.step_by(batch))
+            .map(move |start| {
                 let client = client.clone();
-                async move { client.fetch_block(number, &options).await }
+                let numbers = start..start.saturating_add(batch as u64).min(end);
+                async move { client.fetch_blocks(numbers, &options).await }
             })
-            .buffered(options.concurrency.max(1))
+            .buffered(in_flight)
+            .flat_map(|fetched| {
+                stream::iter(match fetched {
+                    Ok(blocks) => blocks.into_iter().map(Ok).collect::<Vec<_>>(),
+                    Err(e) => vec![Err(e)],
+                })
+            })
+            .right_stream()
     }
 }
 

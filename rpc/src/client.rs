@@ -95,6 +95,31 @@ impl Client {
             .await
     }
 
+    /// Calls each `(method, params)` of `calls` in one JSON-RPC batch (one
+    /// message, one answer): each call's answer or error, in order. The
+    /// outer error is the batch's: the connection, the timeout, a node
+    /// that refuses batches or answers fewer calls than asked.
+    pub async fn batch(
+        &self,
+        calls: &[(&str, Vec<Value>)],
+    ) -> Result<Vec<Result<Value, Error>>, Error> {
+        let mut batch = Vec::with_capacity(calls.len());
+        for (method, params) in calls {
+            let mut array = ArrayParams::new();
+            for p in params {
+                array.insert(p).map_err(|e| Error::InvalidUrl {
+                    url: self.inner.url.clone(),
+                    reason: format!("cannot encode the parameters of {method}: {e}"),
+                })?;
+            }
+            batch.push((*method, array));
+        }
+        let transport = self.transport().await?;
+        transport
+            .batch(&self.inner.url, self.inner.config.request_timeout, batch)
+            .await
+    }
+
     /// The live connection, reopened if the node closed it.
     async fn transport(&self) -> Result<Arc<Transport>, Error> {
         let mut current = self.inner.transport.lock().await;

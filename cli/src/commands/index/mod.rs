@@ -99,6 +99,7 @@ pub(crate) fn run(args: &IndexArgs, pretty: bool) -> Result<String, String> {
                 metadata_dir: dir,
                 range: RangeOptions {
                     concurrency: args.concurrency.max(1),
+                    batch: args.batch.max(1),
                     retry,
                     ..RangeOptions::default()
                 },
