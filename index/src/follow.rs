@@ -23,7 +23,7 @@ const PARTITIONS_PER_STEP: u64 = 8;
 /// Indexes from `rpc.from` on, following the finalized head until `stop`
 /// is set (`rpc.to` is ignored: the head decides); returns the summary of
 /// everything done. `observer` sees each partition, as in
-/// [`run_observed`].
+/// [`run_observed`](crate::run_observed).
 pub fn follow(
     client: &BlockingClient,
     rpc: &RpcOptions,
