@@ -242,12 +242,18 @@ pub(crate) struct IndexArgs {
     /// fetched once into the metadata folder.
     #[arg(long, value_name = "URL", requires = "from")]
     pub(crate) url: Option<String>,
-    /// Blocks fetched from the node at the same time.
+    /// Requests in flight to the node at the same time (blocks, or
+    /// batches of blocks with `--batch`).
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub(crate) concurrency: usize,
+    /// Blocks asked for in one JSON-RPC batch (1: a request per call). A
+    /// node may limit or refuse batches (`--rpc-max-batch-request-len`).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub(crate) batch: usize,
     /// Tries after the first for a request that failed transiently (no
     /// answer, a dropped connection, HTTP 429 or 5xx, a node error), each
-    /// after a growing wait with jitter, or the `Retry-After` the node gave.
+    /// after a growing wait with jitter, or the `Retry-After` the node gave;
+    /// a WebSocket is reopened, and its handshake tried as often.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub(crate) retries: u32,
     /// Index blocks past the node's finalized head too (they may still
@@ -262,7 +268,8 @@ pub(crate) struct IndexArgs {
     /// With `--follow`: seconds between two looks at the finalized head.
     #[arg(long, value_name = "SECONDS", default_value_t = 6.0)]
     pub(crate) poll: f64,
-    /// Seconds one request may wait for its answer.
+    /// Seconds one request may wait for its answer (opening a connection:
+    /// at most 10).
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub(crate) timeout: u64,
     /// The output folder: `OUT/<table>/blocks_<first>_<last>.parquet`, and

@@ -291,14 +291,25 @@ fn index_writes_sorted_partitions_and_resumes() {
         report.contains("2 partitions, blocks 1..=104 (7 blocks), 10 files"),
         "{report}"
     );
+    // The run was asked for blocks 1–199 (the manifest records it): the
+    // 97 blocks between the partitions and the 95 after them are absent.
     assert!(
-        report.contains("97 blocks absent (gaps allowed)"),
+        report.contains("192 blocks absent (gaps allowed); runs asked for blocks 1..=199"),
         "{report}"
     );
     let r = run(&["index", "--check", out_s]);
     assert_eq!(r.status.code(), Some(1));
     let err = String::from_utf8_lossy(&r.stderr);
-    assert!(err.contains("blocks 3..=99 are in no partition"), "{err}");
+    assert!(
+        err.contains(
+            "blocks 3..=99 are in no partition, though a run was asked for blocks 1..=199"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("blocks 105..=199 are in no partition"),
+        "{err}"
+    );
 
     // --metadata files instead of the folder, the whole file, text summary.
     let out2 = dir.join("out2");

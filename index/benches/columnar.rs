@@ -5,6 +5,14 @@
 //!
 //! `cargo bench -p ferroscale-index` (`-- --blocks N` to change the count).
 //! Prints figures; asserts nothing about time.
+//!
+//! `-- --only node`: end to end from the loopback test node
+//! (`ferroscale_rpc::test_server`, in this process) serving block
+//! 18,468,942 under N numbers: fetched over HTTP and over WebSocket,
+//! decoded and written to Parquet (`ferroscale index --url`'s path), on 1
+//! thread and on every core, one block a request and 16 blocks a JSON-RPC
+//! batch, beside the fetch alone, the decode to Arrow alone and the
+//! JSON-lines pipeline on the same blocks.
 
 use std::time::Instant;
 
@@ -56,7 +64,7 @@ fn decode_to_arrow(blocks: &[Block], decoders: &Decoders, chunk: usize) -> usize
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut count = 2000u64;
-    // `--only streamed|arrow|pipeline`: one part (`--arrow-only`: `--only
+    // `--only streamed|arrow|pipeline|node`: one part (`--arrow-only`: `--only
     // arrow`, for a profiler).
     let mut only: Option<String> = None;
     while let Some(a) = args.next() {
@@ -71,8 +79,11 @@ fn main() {
         } else if a == "--only" {
             only = args.next();
             assert!(
-                matches!(only.as_deref(), Some("streamed" | "arrow" | "pipeline")),
-                "--only streamed|arrow|pipeline"
+                matches!(
+                    only.as_deref(),
+                    Some("streamed" | "arrow" | "pipeline" | "node")
+                ),
+                "--only streamed|arrow|pipeline|node"
             );
         } else if a == "--blocks" {
             count = args
@@ -100,6 +111,10 @@ fn main() {
         ),
     ];
     println!("ferroscale-index columnar benchmark: {count} blocks per case, {cores} cores");
+    if only.as_deref() == Some("node") {
+        node_cases(count, &cases[0].1, &mut decoders, cores);
+        return;
+    }
     // Memory over a long range: blocks made one at a time by an iterator
     // (the source never holds the range), through the pipeline to Parquet;
     // the peak resident size after the run must not grow with the range.
@@ -298,6 +313,150 @@ fn arrow_cases(name: &str, template: &Block, blocks: &[Block], decoders: &Decode
             }
         );
     }
+}
+
+/// End to end from the loopback node: fetch (HTTP, WebSocket), decode,
+/// write, on 1 thread and on `cores`, beside the fetch alone, the decode
+/// to Arrow alone and the JSON-lines pipeline, all over the same `count`
+/// copies of `template`.
+fn node_cases(count: u64, template: &Block, decoders: &mut Decoders, cores: usize) {
+    use ferroscale_index::rpc_source::{index_range, RpcOptions};
+    use ferroscale_rpc::test_server::{TestBlock, TestNode, TestRuntime};
+    use ferroscale_rpc::{BlockingClient, RangeOptions};
+
+    const META: &str = "metadata/polkadot-v14-spec1000001.scale";
+    let metadata = ferroscale_fixtures::read(META);
+    let mut node = TestNode::new(TestRuntime::new(
+        "polkadot",
+        template.spec_version,
+        vec![metadata.clone()],
+    ))
+    .first_number(0)
+    .lifetime(std::time::Duration::from_secs(3600));
+    // Block 0 too: block 1's runtime is read in the state after it.
+    for _ in 0..=count {
+        node = node.block(TestBlock {
+            runtime: 0,
+            extrinsics: template.extrinsics.clone(),
+            events: template.events.clone(),
+        });
+    }
+    let server = node.start().expect("loopback node");
+    let blocks: Vec<Block> = (1..=count)
+        .map(|number| Block {
+            number,
+            ..template.clone()
+        })
+        .collect();
+    let mb = blocks.iter().map(|b| b.scale_bytes()).sum::<usize>() as f64 / 1e6;
+    let dir = std::env::temp_dir().join(format!("ferroscale-index-node-{}", std::process::id()));
+    let range = RangeOptions::default();
+    println!(
+        "loopback node on 127.0.0.1 in this process, {count} copies of block 18468942 \
+         ({mb:.1} MB of SCALE), {} blocks in flight, 500-block partitions",
+        range.concurrency
+    );
+    // References without the node: the decode alone and the pipeline from
+    // JSON lines (decode and write).
+    let mut reference = Vec::new();
+    for threads in [1, cores] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| decode_to_arrow(&blocks[..blocks.len().min(50)], decoders, 500));
+        let t = Instant::now();
+        pool.install(|| decode_to_arrow(&blocks, decoders, 500));
+        let decode = count as f64 / t.elapsed().as_secs_f64();
+        let text: String = blocks
+            .iter()
+            .map(|b| ferroscale_index::source::block_to_json_line(b) + "\n")
+            .collect();
+        let out = dir.join(format!("lines-{threads}"));
+        let mut options = Options::new(&out);
+        options.partition_blocks = 500;
+        options.threads = Some(threads);
+        let summary = run(
+            JsonLines::new(std::io::Cursor::new(text.as_bytes())),
+            decoders,
+            &options,
+        )
+        .expect("run");
+        let lines = summary.blocks as f64 / summary.seconds;
+        println!(
+            "{threads} thread(s): decode to Arrow alone {decode:.0} blocks/s; JSON lines → Parquet {lines:.0} blocks/s"
+        );
+        reference.push(decode);
+    }
+    let transports = [("HTTP", server.http_url()), ("WebSocket", server.ws_url())];
+    for ((transport, url), batch) in transports
+        .iter()
+        .flat_map(|t| [(t.clone(), 1), (t.clone(), 16)])
+    {
+        let range = RangeOptions { batch, ..range };
+        let transport = if batch == 1 {
+            transport.to_string()
+        } else {
+            format!("{transport} in batches of {batch} blocks")
+        };
+        let client = BlockingClient::connect(&url).expect("connect");
+        // The fetch alone: every block with its events, nothing decoded.
+        let t = Instant::now();
+        let fetched = client
+            .blocks(
+                1..count + 1,
+                RangeOptions {
+                    runtime_version: false,
+                    ..range
+                },
+            )
+            .map(|b| b.expect("block").block.extrinsics.len())
+            .sum::<usize>();
+        let alone = count as f64 / t.elapsed().as_secs_f64();
+        println!("{transport}: fetch alone {alone:.0} blocks/s ({fetched} extrinsics)");
+        for (i, threads) in [1, cores].into_iter().enumerate() {
+            let out = dir.join(format!("{transport}-{threads}").replace(' ', "-"));
+            let _ = std::fs::remove_dir_all(&out);
+            // The runtime's metadata in place: the node's metadata fetch is
+            // not what is timed.
+            let md_dir = out.join("metadata");
+            let spec = md_dir.join("polkadot");
+            std::fs::create_dir_all(&spec).expect("metadata folder");
+            std::fs::write(
+                spec.join(format!("{}.scale", template.spec_version)),
+                &metadata,
+            )
+            .expect("metadata");
+            let rpc = RpcOptions {
+                from: 1,
+                to: count,
+                partition_blocks: 500,
+                out: out.clone(),
+                metadata_dir: md_dir,
+                range,
+                unfinalized: false,
+            };
+            let mut options = Options::new(&out);
+            options.partition_blocks = 500;
+            options.threads = Some(threads);
+            (options.from, options.to) = (Some(1), Some(count));
+            options.source = url.clone();
+            let cpu = cpu_seconds();
+            let summary =
+                index_range(&client, rpc, decoders, &options, &mut |_| {}).expect("index");
+            let rate = summary.blocks as f64 / summary.seconds;
+            // The node's thread and the client's included.
+            let cpu = cpu_seconds().zip(cpu).map_or("?".into(), |(b, a)| {
+                format!("{:.3}", (b - a) * 1e3 / count as f64)
+            });
+            println!(
+                "{transport}, {threads} thread(s): node → Parquet {rate:.0} blocks/s \
+                 ({:.2} of the decode alone), CPU {cpu} ms/block: {summary}",
+                rate / reference[i]
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The process's peak resident set (`VmHWM`), Linux only.

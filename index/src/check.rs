@@ -12,7 +12,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ProjectionMask;
 
 use crate::layout::{file_path, partition_path};
-use crate::manifest::{is_typed, unlisted_files, Entry, FileEntry, Manifest};
+use crate::manifest::{is_typed, requests, unlisted_files, Entry, FileEntry, Manifest, Request};
 use crate::partition::Gaps;
 use crate::tables::Table;
 
@@ -35,6 +35,10 @@ pub struct Report {
     pub typed_files: u64,
     /// Rows of the typed tables.
     pub typed_rows: u64,
+    /// The ranges runs were asked for, as the manifest records them
+    /// ([`crate::manifest::Request`]): without a range given, the dataset
+    /// must hold each of them whole.
+    pub requested: Vec<Request>,
     /// Blocks of the range in no partition, where gaps are allowed (a
     /// sample); where they are not, each run of them is a problem.
     pub absent_blocks: u64,
@@ -75,6 +79,17 @@ impl fmt::Display for Report {
         }
         if self.absent_blocks > 0 {
             write!(f, ", {} blocks absent (gaps allowed)", self.absent_blocks)?;
+        }
+        if !self.requested.is_empty() {
+            let ranges: Vec<String> = self
+                .requested
+                .iter()
+                .map(|r| match r.to {
+                    Some(to) => format!("{}..={to}", r.from),
+                    None => format!("{}.. (followed)", r.from),
+                })
+                .collect();
+            write!(f, "; runs asked for blocks {}", ranges.join(", "))?;
         }
         if self.is_ok() {
             return write!(
@@ -129,27 +144,97 @@ pub fn check(out: &Path, range: Option<(u64, u64)>, gaps: Gaps) -> Report {
         .first()
         .zip(partitions.last())
         .map(|(a, b)| (a.0, b.1));
-    // Gaps: between partitions, and at the ends of the range asked for.
-    let (from, to) = match (range, report.span) {
-        (Some(r), _) => r,
-        (None, Some(span)) => span,
-        (None, None) => return with_unlisted(out, &manifest, report),
+    match requests(out) {
+        Ok(requested) => report.requested = requested,
+        Err(e) => report.problems.push(e.0),
+    }
+    // Gaps: in the range given; else in each range runs were asked for,
+    // and over the span of the partitions no request covers (all of them
+    // in a manifest written before requests were recorded).
+    let ranges = match (range, report.span) {
+        (Some(r), _) => vec![r],
+        (None, Some(span)) => declared_ranges(&report.requested, &partitions, span),
+        (None, None) => Vec::new(),
     };
-    for (a, b) in manifest.missing(from, to) {
-        match gaps {
-            Gaps::Allowed => report.absent_blocks += b - a + 1,
-            Gaps::Refused => report
-                .problems
-                .push(format!("blocks {a}..={b} are in no partition")),
+    for (from, to) in ranges {
+        for (a, b) in manifest.missing(from, to) {
+            match gaps {
+                Gaps::Allowed => report.absent_blocks += b - a + 1,
+                Gaps::Refused => {
+                    let asked: Vec<String> = report
+                        .requested
+                        .iter()
+                        .filter(|r| r.from <= b && r.to.is_none_or(|to| a <= to))
+                        .map(|r| {
+                            format!(
+                                "{}..{}",
+                                r.from,
+                                r.to.map_or(String::new(), |t| format!("={t}"))
+                            )
+                        })
+                        .collect();
+                    report
+                        .problems
+                        .push(if range.is_none() && !asked.is_empty() {
+                            format!(
+                                "blocks {a}..={b} are in no partition, though a run was asked for \
+                             blocks {}",
+                                asked.join(" and ")
+                            )
+                        } else {
+                            format!("blocks {a}..={b} are in no partition")
+                        });
+                }
+            }
         }
     }
-    if let Some(outside) = partitions.iter().find(|(a, b)| *a < from || *b > to) {
-        report.problems.push(format!(
-            "partition blocks_{}_{} is outside blocks {from}..={to}",
-            outside.0, outside.1
-        ));
+    if let Some((from, to)) = range {
+        if let Some(outside) = partitions.iter().find(|(a, b)| *a < from || *b > to) {
+            report.problems.push(format!(
+                "partition blocks_{}_{} is outside blocks {from}..={to}",
+                outside.0, outside.1
+            ));
+        }
     }
     with_unlisted(out, &manifest, report)
+}
+
+/// The ranges a dataset without a range given must hold whole, disjoint
+/// and in order: each request's (one without an end up to the last
+/// partition; none when nothing from its start on is written yet) and,
+/// when some partition is outside every request, the span of the
+/// partitions `span` (the rule for manifests written before requests were
+/// recorded).
+fn declared_ranges(
+    requested: &[Request],
+    partitions: &[(u64, u64)],
+    span: (u64, u64),
+) -> Vec<(u64, u64)> {
+    let mut ranges: Vec<(u64, u64)> = requested
+        .iter()
+        .filter_map(|r| {
+            let to = r.to.unwrap_or(span.1);
+            (to >= r.from).then_some((r.from, to))
+        })
+        .collect();
+    let covered = |(a, b): (u64, u64)| {
+        requested
+            .iter()
+            .any(|r| r.from <= a && r.to.is_none_or(|to| b <= to))
+    };
+    if partitions.iter().any(|p| !covered(*p)) {
+        ranges.push(span);
+    }
+    // Overlapping ranges merged, so that a gap is named once.
+    ranges.sort_unstable();
+    let mut merged: Vec<(u64, u64)> = Vec::with_capacity(ranges.len());
+    for (a, b) in ranges {
+        match merged.last_mut() {
+            Some(last) if a <= last.1.saturating_add(1) => last.1 = last.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    merged
 }
 
 fn with_unlisted(out: &Path, manifest: &Manifest, mut report: Report) -> Report {
@@ -282,4 +367,44 @@ fn read_block_numbers(path: &Path, column: &str) -> Result<(u64, u64, Vec<u64>),
         numbers.extend(values.iter().flatten());
     }
     Ok((rows, bytes, numbers))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(from: u64, to: Option<u64>) -> Request {
+        Request { from, to }
+    }
+
+    #[test]
+    fn a_dataset_is_held_to_the_ranges_runs_were_asked_for() {
+        // Two disjoint requests, both written whole: the blocks between
+        // them are no gap.
+        let parts = [(100, 109), (200, 209)];
+        let asked = [r(100, Some(109)), r(200, Some(209))];
+        assert_eq!(
+            declared_ranges(&asked, &parts, (100, 209)),
+            [(100, 109), (200, 209)]
+        );
+        // Overlapping requests merge; one without an end reaches the last
+        // partition, or nothing when nothing from its start is written.
+        let asked = [r(100, Some(150)), r(120, Some(180)), r(300, None)];
+        assert_eq!(
+            declared_ranges(&asked, &[(100, 180)], (100, 180)),
+            [(100, 180)]
+        );
+        assert_eq!(
+            declared_ranges(&[r(100, None)], &[(100, 109), (110, 119)], (100, 119)),
+            [(100, 119)]
+        );
+        // A partition no request covers (an older run's): the span too.
+        assert_eq!(
+            declared_ranges(&[r(200, Some(209))], &parts, (100, 209)),
+            [(100, 209)]
+        );
+        // No request at all (a manifest from before they were recorded):
+        // the span, as before.
+        assert_eq!(declared_ranges(&[], &parts, (100, 209)), [(100, 209)]);
+    }
 }

@@ -23,7 +23,7 @@ const PARTITIONS_PER_STEP: u64 = 8;
 /// Indexes from `rpc.from` on, following the finalized head until `stop`
 /// is set (`rpc.to` is ignored: the head decides); returns the summary of
 /// everything done. `observer` sees each partition, as in
-/// [`run_observed`].
+/// [`run_observed`](crate::run_observed).
 pub fn follow(
     client: &BlockingClient,
     rpc: &RpcOptions,
@@ -34,6 +34,13 @@ pub fn follow(
     observer: &mut dyn FnMut(&Progress<'_>),
 ) -> Result<Summary, IndexError> {
     let width = rpc.partition_blocks.max(1);
+    // Every block from `rpc.from` on is asked for: recorded once (the
+    // steps' own ranges are within it).
+    let request = crate::manifest::Request {
+        from: rpc.from,
+        to: None,
+    };
+    crate::manifest::declare(&options.out, request).map_err(IndexError::Manifest)?;
     let started = Instant::now();
     let mut total = Summary::default();
     let mut next = rpc.from;

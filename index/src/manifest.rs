@@ -79,6 +79,113 @@ impl Manifest {
     }
 }
 
+/// A range a run was asked to index (`OUT/_manifest/requested_<from>_<to>.json`,
+/// `requested_<from>_on.json` for a run that follows the chain): what
+/// [`crate::check::check`] holds the dataset to when no range is given.
+/// Written before the run's first partition, so a run that stops short
+/// leaves a gap the check names. Manifests written before these records
+/// have none, and are checked over the span of their partitions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Request {
+    /// The first block asked for.
+    pub from: u64,
+    /// The last block asked for; `None`: no end (`--follow`), the blocks
+    /// from `from` up to the last one written.
+    pub to: Option<u64>,
+}
+
+impl Request {
+    /// Whether every block this request asks for, `other` asks for too.
+    pub fn within(&self, other: &Request) -> bool {
+        other.from <= self.from
+            && match (self.to, other.to) {
+                (_, None) => true,
+                (Some(a), Some(b)) => a <= b,
+                (None, Some(_)) => false,
+            }
+    }
+
+    /// The file name of this request's record.
+    pub fn file_name(&self) -> String {
+        match self.to {
+            Some(to) => format!("{REQUEST_PREFIX}{}_{to}.json", self.from),
+            None => format!("{REQUEST_PREFIX}{}_on.json", self.from),
+        }
+    }
+}
+
+/// The file-name prefix of a [`Request`]'s record.
+const REQUEST_PREFIX: &str = "requested_";
+
+/// The requests recorded in the manifest of `out`, in order of their first
+/// block (none for a manifest written before they were recorded, or no
+/// manifest at all). A record that does not read is an error naming it.
+pub fn requests(out: &Path) -> Result<Vec<Request>, ManifestError> {
+    let dir = out.join(DIR);
+    let listing = match fs::read_dir(&dir) {
+        Ok(listing) => listing,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(ManifestError(format!("reading {}: {e}", dir.display()))),
+    };
+    let mut requests = Vec::new();
+    for item in listing {
+        let item = item.map_err(|e| ManifestError(format!("reading {}: {e}", dir.display())))?;
+        let name = item.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if !name.starts_with(REQUEST_PREFIX) || !name.ends_with(".json") {
+            continue;
+        }
+        let path = dir.join(name);
+        let fail = |reason: String| ManifestError(format!("{}: {reason}", path.display()));
+        let text = fs::read(&path).map_err(|e| fail(e.to_string()))?;
+        let request: Request = serde_json::from_slice(&text)
+            .map_err(|e| fail(format!("not a request record: {e}")))?;
+        if request.to.is_some_and(|to| to < request.from) || request.file_name() != name {
+            return Err(fail(format!(
+                "the record says blocks {}..{}",
+                request.from,
+                request.to.map_or(String::new(), |t| format!("={t}"))
+            )));
+        }
+        requests.push(request);
+    }
+    requests.sort_by_key(|r| (r.from, r.to.is_none(), r.to));
+    Ok(requests)
+}
+
+/// Records that a run was asked for `request` in the manifest of `out`
+/// (atomically, as entries are), unless a recorded request already asks
+/// for every block of it (a rerun, a step of a followed chain).
+pub fn declare(out: &Path, request: Request) -> Result<(), ManifestError> {
+    if request.to.is_some_and(|to| to < request.from) {
+        return Ok(());
+    }
+    if requests(out)?.iter().any(|r| request.within(r)) {
+        return Ok(());
+    }
+    let text = serde_json::to_vec_pretty(&request).map_err(|e| ManifestError(e.to_string()))?;
+    write_atomically(&out.join(DIR), &request.file_name(), &text)
+}
+
+/// Writes `text` as `dir/name`: a temporary file, synced, renamed over the
+/// name, the folder synced after.
+fn write_atomically(dir: &Path, name: &str, text: &[u8]) -> Result<(), ManifestError> {
+    let path = dir.join(name);
+    // A temporary name of this process and call: two writers recording the
+    // same thing (a task and its retry) never rename each other's file.
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!(".{name}.{}-{call}.tmp", std::process::id()));
+    let fail = |e: std::io::Error| ManifestError(format!("writing {}: {e}", path.display()));
+    fs::create_dir_all(dir).map_err(fail)?;
+    let mut file = fs::File::create(&tmp).map_err(fail)?;
+    file.write_all(text).map_err(fail)?;
+    file.sync_all().map_err(fail)?;
+    fs::rename(&tmp, &path).map_err(fail)?;
+    sync_dir(dir).map_err(fail)
+}
+
 /// One table's file of a partition.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -266,17 +373,8 @@ impl Manifest {
 /// Writes `entry` into the manifest of `out`, atomically (a temporary file,
 /// synced, renamed over the name; the folder synced after).
 pub fn write_entry(out: &Path, entry: &Entry) -> Result<(), ManifestError> {
-    let dir = out.join(DIR);
-    let path = dir.join(entry_name(entry.first, entry.last));
-    let tmp = dir.join(format!(".{}.tmp", entry_name(entry.first, entry.last)));
-    let fail = |e: std::io::Error| ManifestError(format!("writing {}: {e}", path.display()));
-    fs::create_dir_all(&dir).map_err(fail)?;
     let text = serde_json::to_vec_pretty(entry).map_err(|e| ManifestError(e.to_string()))?;
-    let mut file = fs::File::create(&tmp).map_err(fail)?;
-    file.write_all(&text).map_err(fail)?;
-    file.sync_all().map_err(fail)?;
-    fs::rename(&tmp, &path).map_err(fail)?;
-    sync_dir(&dir).map_err(fail)
+    write_atomically(&out.join(DIR), &entry_name(entry.first, entry.last), &text)
 }
 
 /// Syncs a folder, so that a rename in it outlives a crash.
@@ -414,6 +512,38 @@ mod tests {
         let m = manifest(&[(110, 114), (115, 119)]);
         assert_eq!(m.plan(110, 130, 7), [(120, 125), (126, 130)]);
         assert_eq!(m.plan(100, 112, 1000), [(100, 109)]);
+    }
+
+    #[test]
+    fn requests_are_recorded_once_and_read_back() {
+        let out = std::env::temp_dir().join(format!("ferroscale-requests-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&out);
+        assert_eq!(requests(&out).unwrap(), []);
+        let r = |from, to| Request { from, to };
+        declare(&out, r(110, Some(120))).unwrap();
+        declare(&out, r(112, Some(115))).unwrap(); // within 110..=120: not recorded
+        declare(&out, r(200, None)).unwrap();
+        declare(&out, r(300, Some(310))).unwrap(); // within 200..: not recorded
+        declare(&out, r(100, Some(130))).unwrap();
+        assert_eq!(
+            requests(&out).unwrap(),
+            [r(100, Some(130)), r(110, Some(120)), r(200, None)]
+        );
+        // A record that says another range than its name is refused.
+        fs::write(
+            out.join(DIR).join("requested_5_6.json"),
+            r#"{"from": 5, "to": 9}"#,
+        )
+        .unwrap();
+        let e = requests(&out).unwrap_err().0;
+        assert!(
+            e.contains("requested_5_6.json") && e.contains("5..=9"),
+            "{e}"
+        );
+        fs::write(out.join(DIR).join("requested_5_6.json"), "[").unwrap();
+        let e = requests(&out).unwrap_err().0;
+        assert!(e.contains("not a request record"), "{e}");
+        let _ = fs::remove_dir_all(&out);
     }
 
     #[test]

@@ -746,6 +746,12 @@ where
     let mut summary = Summary::default();
     let out = options.out.as_path();
     let done = Manifest::open(out).map_err(IndexError::Manifest)?;
+    // The range asked for, recorded before anything is written: a run that
+    // stops short leaves a gap `check` names.
+    if let (Some(from), Some(to)) = (options.from, options.to) {
+        let request = crate::manifest::Request { from, to: Some(to) };
+        crate::manifest::declare(out, request).map_err(IndexError::Manifest)?;
+    }
     let source_name = options.source.as_str();
 
     std::thread::scope(|scope| {

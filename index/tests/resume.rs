@@ -247,9 +247,16 @@ fn a_range_past_the_end_of_the_source_is_an_error() {
         "{error}"
     );
     // What the source had is written and resumable.
-    assert_holds(&out, 1000..=1019, None);
+    assert_holds(&out, 1000..=1019, Some((1000, 1019)));
     let report = check(&out, Some((1000, 1100)), Gaps::Refused);
     assert_eq!(report.problems, ["blocks 1020..=1100 are in no partition"]);
+    // Without a range, the check holds the dataset to the range the run
+    // was asked for, which the manifest recorded before the run failed.
+    let report = check(&out, None, Gaps::Refused);
+    assert_eq!(
+        report.problems,
+        ["blocks 1020..=1100 are in no partition, though a run was asked for blocks 1000..=1100"]
+    );
     // A range that starts before the source does.
     let out = temp_dir("resume-before-start").join("out");
     let error = index(
@@ -363,4 +370,71 @@ fn files_carry_their_provenance() {
         entry.files[Table::Events as usize].rows,
         5 * EVENTS_PER_BLOCK as u64
     );
+}
+
+#[test]
+fn the_manifest_records_the_ranges_runs_were_asked_for() {
+    use ferroscale_index::manifest::{requests, Request};
+    let out = temp_dir("resume-requested").join("out");
+    let asked = |from, to| Request { from, to: Some(to) };
+    // Two runs over ranges apart: the blocks between them are no gap.
+    index(
+        chain(1000..=1009),
+        &out,
+        5,
+        whole(1000, 1009),
+        Gaps::Refused,
+    )
+    .unwrap();
+    index(
+        chain(1100..=1104),
+        &out,
+        5,
+        whole(1100, 1104),
+        Gaps::Refused,
+    )
+    .unwrap();
+    let report = check(&out, None, Gaps::Refused);
+    assert!(report.is_ok(), "{report}");
+    assert_eq!(report.requested, [asked(1000, 1009), asked(1100, 1104)]);
+    assert!(
+        report
+            .to_string()
+            .contains("runs asked for blocks 1000..=1009, 1100..=1104"),
+        "{report}"
+    );
+    // A rerun of a range within one recorded records nothing more.
+    index(
+        chain(1000..=1009),
+        &out,
+        5,
+        whole(1002, 1006),
+        Gaps::Refused,
+    )
+    .unwrap();
+    assert_eq!(requests(&out).unwrap().len(), 2);
+
+    // A manifest written before requests were recorded (the records
+    // removed here) reads as it did: held to the span of its partitions.
+    for item in std::fs::read_dir(out.join("_manifest")).unwrap() {
+        let path = item.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        if name.starts_with("requested_") {
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+    let report = check(&out, None, Gaps::Refused);
+    assert!(report.requested.is_empty());
+    assert_eq!(report.problems, ["blocks 1010..=1099 are in no partition"]);
+    // A run over it fills the gap, every block once.
+    let summary = index(
+        chain(1000..=1104),
+        &out,
+        5,
+        whole(1000, 1104),
+        Gaps::Refused,
+    )
+    .unwrap();
+    assert_eq!((summary.blocks, summary.skipped_blocks), (90, 15));
+    assert_holds(&out, 1000..=1104, None);
 }

@@ -14,6 +14,7 @@ use crate::client::Client;
 use crate::config::ClientConfig;
 use crate::error::Error;
 use crate::metadata::FetchedMetadata;
+use crate::retry::RetryPolicy;
 
 /// A [`Client`] with its own runtime: every method blocks until the answer
 /// is in. Do not use it from inside an async runtime (use [`Client`]
@@ -33,15 +34,20 @@ impl BlockingClient {
 
     /// Connects to `url` (see [`Client::connect_with`]).
     pub fn connect_with(url: &str, config: ClientConfig) -> Result<BlockingClient, Error> {
-        // One worker: enough to drive the connection and keep a range
-        // fetch going while the caller decodes what it already has.
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .thread_name("ferroscale-rpc")
-            .enable_all()
-            .build()
-            .map_err(|e| Error::Runtime(e.to_string()))?;
+        let runtime = runtime()?;
         let client = runtime.block_on(Client::connect_with(url, config))?;
+        Ok(BlockingClient { client, runtime })
+    }
+
+    /// Connects to `url`, tried again by `retry` while the failure is
+    /// transient (see [`Client::connect_retrying`]).
+    pub fn connect_retrying(
+        url: &str,
+        config: ClientConfig,
+        retry: &RetryPolicy,
+    ) -> Result<BlockingClient, Error> {
+        let runtime = runtime()?;
+        let client = runtime.block_on(Client::connect_retrying(url, config, retry))?;
         Ok(BlockingClient { client, runtime })
     }
 
@@ -127,6 +133,18 @@ impl BlockingClient {
             _client: self,
         }
     }
+}
+
+/// The client's own runtime. One worker: enough to drive the connection
+/// and keep a range fetch going while the caller decodes what it already
+/// has.
+fn runtime() -> Result<Runtime, Error> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("ferroscale-rpc")
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Runtime(e.to_string()))
 }
 
 /// The blocks of a range, in order, as [`BlockingClient::blocks`] fetches

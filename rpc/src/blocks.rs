@@ -2,9 +2,7 @@
 //! storage (`System.Events`) and the runtime version at a block, and a
 //! whole range fetched with bounded concurrency and retries, in order.
 
-use std::future::Future;
 use std::ops::Range;
-use std::time::Duration;
 
 use futures_util::stream::{self, Stream, StreamExt};
 use serde_json::Value;
@@ -12,6 +10,7 @@ use serde_json::Value;
 use crate::answer::{self, Hash};
 use crate::client::Client;
 use crate::error::Error;
+use crate::retry::RetryPolicy;
 
 /// A block as the node gives it: header fields an indexer needs and the
 /// extrinsics as SCALE bytes (each with its compact length prefix, the
@@ -71,101 +70,18 @@ pub struct FetchedBlock {
     pub runtime: Option<RuntimeVersion>,
 }
 
-/// How failed requests are retried: `max_attempts` tries in all, waiting
-/// `initial_backoff`, then twice as long each time, at most `max_backoff`,
-/// each wait drawn between half and all of that (jitter, so that requests
-/// that failed together do not come back together), or what the node asked
-/// for (`Retry-After` of a 429 or 503 answer). Only transient failures are
-/// retried ([`Error::is_transient`]); one that outlives its tries is an
-/// [`Error::GaveUp`] saying how many and for how long.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RetryPolicy {
-    /// Tries per request, the first included (at least 1).
-    pub max_attempts: u32,
-    /// Wait before the second try.
-    pub initial_backoff: Duration,
-    /// Longest wait between tries.
-    pub max_backoff: Duration,
-}
-
-impl Default for RetryPolicy {
-    fn default() -> Self {
-        RetryPolicy {
-            max_attempts: 5,
-            initial_backoff: Duration::from_millis(200),
-            max_backoff: Duration::from_secs(10),
-        }
-    }
-}
-
-impl RetryPolicy {
-    /// No retries: one attempt.
-    pub fn none() -> Self {
-        RetryPolicy {
-            max_attempts: 1,
-            ..RetryPolicy::default()
-        }
-    }
-
-    /// The wait after failed attempt `attempt` (1-based).
-    pub fn backoff(&self, attempt: u32) -> Duration {
-        let factor = 1u32
-            .checked_shl(attempt.saturating_sub(1))
-            .unwrap_or(u32::MAX);
-        self.initial_backoff
-            .saturating_mul(factor)
-            .min(self.max_backoff)
-    }
-
-    /// The wait after failed attempt `attempt` with `error`: what the node
-    /// asked for, else [`RetryPolicy::backoff`] less up to half (jitter).
-    pub fn wait(&self, attempt: u32, error: &Error) -> Duration {
-        if let Some(after) = error.retry_after() {
-            return after;
-        }
-        let full = self.backoff(attempt);
-        // Jitter from the clock's nanoseconds: no generator needed for a
-        // spread that only has to differ between requests.
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        full / 2 + full.mul_f64(f64::from(nanos % 1000) / 2000.0)
-    }
-
-    /// Runs `op` until it succeeds, fails for good, or the attempts are
-    /// used up (then [`Error::GaveUp`] around the last failure).
-    pub async fn run<T, F, Fut>(&self, mut op: F) -> Result<T, Error>
-    where
-        F: FnMut() -> Fut,
-        Fut: Future<Output = Result<T, Error>>,
-    {
-        let started = std::time::Instant::now();
-        let mut attempt = 1;
-        loop {
-            match op().await {
-                Ok(v) => return Ok(v),
-                Err(e) if e.is_transient() && attempt < self.max_attempts.max(1) => {
-                    tokio::time::sleep(self.wait(attempt, &e)).await;
-                    attempt += 1;
-                }
-                Err(e) if e.is_transient() && attempt > 1 => {
-                    return Err(Error::GaveUp {
-                        attempts: attempt,
-                        elapsed: started.elapsed(),
-                        source: Box::new(e),
-                    })
-                }
-                Err(e) => return Err(e),
-            }
-        }
-    }
-}
-
 /// What [`Client::blocks`] fetches per block, and how.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RangeOptions {
-    /// Blocks fetched at the same time (at least 1).
+    /// Requests in flight at the same time (at least 1): blocks, or
+    /// batches of blocks.
     pub concurrency: usize,
+    /// Blocks asked for in one JSON-RPC batch (at most 1: none, a request
+    /// per call). A batch is two messages whatever its size (the hashes,
+    /// then the blocks with their events), retried whole
+    /// ([`Client::fetch_blocks`]). A node may limit or refuse batches
+    /// (`--rpc-max-batch-request-len`): then 1.
+    pub batch: usize,
     /// Retries of each request.
     pub retry: RetryPolicy,
     /// Fetch the `System.Events` value of each block.
@@ -179,6 +95,7 @@ impl Default for RangeOptions {
     fn default() -> Self {
         RangeOptions {
             concurrency: 8,
+            batch: 1,
             retry: RetryPolicy::default(),
             events: true,
             runtime_version: true,
@@ -237,40 +154,48 @@ impl Client {
     pub async fn block(&self, hash: &Hash) -> Result<Option<Block>, Error> {
         const M: &str = "chain_getBlock";
         let answer = self.request(M, vec![hex(hash)]).await?;
-        if answer.is_null() {
-            return Ok(None);
-        }
-        let block = answer::field(M, &answer, "block")?;
-        let header = answer::field(M, block, "header")?;
-        let number = answer::number(M, "header.number", answer::field(M, header, "number")?)?;
-        let root = |name: &str| {
-            answer::hash(
-                M,
-                &format!("header.{name}"),
-                answer::field(M, header, name)?,
-            )
-        };
-        let parent_hash = root("parentHash")?;
-        let (state_root, extrinsics_root) = (root("stateRoot")?, root("extrinsicsRoot")?);
-        let logs = answer::field(M, answer::field(M, header, "digest")?, "logs")?;
-        let digest = answer::hex_list(M, "digest.logs", "digest log", logs)?;
-        let extrinsics = answer::hex_list(
-            M,
-            "extrinsics",
-            "extrinsic",
-            answer::field(M, block, "extrinsics")?,
-        )?;
-        Ok(Some(Block {
-            number,
-            hash: *hash,
-            parent_hash,
-            state_root,
-            extrinsics_root,
-            digest,
-            extrinsics,
-        }))
+        parse_block(hash, &answer)
     }
+}
 
+/// `chain_getBlock`'s answer for block `hash`; `None` for `null`.
+fn parse_block(hash: &Hash, answer: &Value) -> Result<Option<Block>, Error> {
+    const M: &str = "chain_getBlock";
+    if answer.is_null() {
+        return Ok(None);
+    }
+    let block = answer::field(M, answer, "block")?;
+    let header = answer::field(M, block, "header")?;
+    let number = answer::number(M, "header.number", answer::field(M, header, "number")?)?;
+    let root = |name: &str| {
+        answer::hash(
+            M,
+            &format!("header.{name}"),
+            answer::field(M, header, name)?,
+        )
+    };
+    let parent_hash = root("parentHash")?;
+    let (state_root, extrinsics_root) = (root("stateRoot")?, root("extrinsicsRoot")?);
+    let logs = answer::field(M, answer::field(M, header, "digest")?, "logs")?;
+    let digest = answer::hex_list(M, "digest.logs", "digest log", logs)?;
+    let extrinsics = answer::hex_list(
+        M,
+        "extrinsics",
+        "extrinsic",
+        answer::field(M, block, "extrinsics")?,
+    )?;
+    Ok(Some(Block {
+        number,
+        hash: *hash,
+        parent_hash,
+        state_root,
+        extrinsics_root,
+        digest,
+        extrinsics,
+    }))
+}
+
+impl Client {
     /// The raw storage value under `key` at block `at` (`state_getStorage`);
     /// `None` when there is none.
     pub async fn storage(&self, key: &[u8], at: Option<&Hash>) -> Result<Option<Vec<u8>>, Error> {
@@ -293,32 +218,40 @@ impl Client {
         let answer = self
             .request(M, at.map(|h| vec![hex(h)]).unwrap_or_default())
             .await?;
-        let spec_name = answer::field(M, &answer, "specName")?
-            .as_str()
-            .ok_or_else(|| malformed(M, "`specName` is not a string".into()))?
-            .to_owned();
-        let u32_field = |name: &str| -> Result<Option<u32>, Error> {
-            match &answer {
-                Value::Object(map) => match map.get(name) {
-                    None | Some(Value::Null) => Ok(None),
-                    Some(v) => v
-                        .as_u64()
-                        .and_then(|n| u32::try_from(n).ok())
-                        .map(Some)
-                        .ok_or_else(|| malformed(M, format!("`{name}` is not a u32"))),
-                },
-                _ => Ok(None),
-            }
-        };
-        let spec_version =
-            u32_field("specVersion")?.ok_or_else(|| malformed(M, "no `specVersion`".into()))?;
-        Ok(RuntimeVersion {
-            spec_name,
-            spec_version,
-            transaction_version: u32_field("transactionVersion")?,
-        })
+        parse_runtime_version(&answer)
     }
+}
 
+/// `state_getRuntimeVersion`'s answer.
+fn parse_runtime_version(answer: &Value) -> Result<RuntimeVersion, Error> {
+    const M: &str = "state_getRuntimeVersion";
+    let spec_name = answer::field(M, answer, "specName")?
+        .as_str()
+        .ok_or_else(|| malformed(M, "`specName` is not a string".into()))?
+        .to_owned();
+    let u32_field = |name: &str| -> Result<Option<u32>, Error> {
+        match answer {
+            Value::Object(map) => match map.get(name) {
+                None | Some(Value::Null) => Ok(None),
+                Some(v) => v
+                    .as_u64()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .map(Some)
+                    .ok_or_else(|| malformed(M, format!("`{name}` is not a u32"))),
+            },
+            _ => Ok(None),
+        }
+    };
+    let spec_version =
+        u32_field("specVersion")?.ok_or_else(|| malformed(M, "no `specVersion`".into()))?;
+    Ok(RuntimeVersion {
+        spec_name,
+        spec_version,
+        transaction_version: u32_field("transactionVersion")?,
+    })
+}
+
+impl Client {
     /// Block `number` with its events and runtime version as `options`
     /// ask, each request retried by `options.retry`. Errors carry the block
     /// number ([`Error::Block`]).
@@ -376,40 +309,169 @@ impl Client {
         })
     }
 
-    /// The blocks of `range`, in order, fetched `options.concurrency` at a
-    /// time. A block that still fails after its retries is yielded as an
-    /// [`Error::Block`] naming it; the stream goes on with the next block
-    /// (the consumer decides whether to stop).
+    /// Blocks `numbers` with their events and runtime versions as
+    /// `options` ask, in two JSON-RPC batches ([`Client::batch`]): their
+    /// hashes, then the blocks with their storage. Each batch is retried
+    /// whole by `options.retry` while its failure is transient (one call's
+    /// transient error included); every error names the block it is of
+    /// ([`Error::Block`]; the first block for the batch's own).
+    pub async fn fetch_blocks(
+        &self,
+        numbers: Range<u64>,
+        options: &RangeOptions,
+    ) -> Result<Vec<FetchedBlock>, Error> {
+        let Some(first) = numbers.clone().next() else {
+            return Ok(Vec::new());
+        };
+        let retry = options.retry;
+        let at = |number: u64, source: Error| match source {
+            Error::Block { .. } => source,
+            source => Error::Block {
+                number,
+                source: Box::new(source),
+            },
+        };
+        let hash_calls: Vec<(&str, Vec<Value>)> = numbers
+            .clone()
+            .map(|n| ("chain_getBlockHash", vec![Value::from(n)]))
+            .collect();
+        let hashes = retry
+            .run(|| async {
+                let answers = self.batch(&hash_calls).await.map_err(|e| at(first, e))?;
+                numbers
+                    .clone()
+                    .zip(answers)
+                    .map(|(n, a)| {
+                        let a = a.map_err(|e| at(n, e))?;
+                        if a.is_null() {
+                            return Err(at(
+                                n,
+                                Error::NotFound {
+                                    what: format!("block {n}"),
+                                },
+                            ));
+                        }
+                        answer::hash("chain_getBlockHash", "the block hash", &a)
+                            .map_err(|e| at(n, e))
+                    })
+                    .collect::<Result<Vec<Hash>, Error>>()
+            })
+            .await?;
+        let key = hex(&system_events_key());
+        let mut calls = Vec::new();
+        for h in &hashes {
+            calls.push(("chain_getBlock", vec![hex(h)]));
+            if options.events {
+                calls.push(("state_getStorage", vec![key.clone(), hex(h)]));
+            }
+            if options.runtime_version {
+                calls.push(("state_getRuntimeVersion", vec![hex(h)]));
+            }
+        }
+        retry
+            .run(|| async {
+                let mut answers = self
+                    .batch(&calls)
+                    .await
+                    .map_err(|e| at(first, e))?
+                    .into_iter();
+                let mut blocks = Vec::with_capacity(hashes.len());
+                for (n, hash) in numbers.clone().zip(&hashes) {
+                    // The batch answered every call (checked by `batch`).
+                    let mut next = || {
+                        answers
+                            .next()
+                            .unwrap_or_else(|| Err(malformed("batch", "an answer missing".into())))
+                            .map_err(|e| at(n, e))
+                    };
+                    let block = parse_block(hash, &next()?)
+                        .map_err(|e| at(n, e))?
+                        .ok_or_else(|| {
+                            at(
+                                n,
+                                Error::NotFound {
+                                    what: format!(
+                                        "block {}",
+                                        ferroscale_core::hex::encode_prefixed(hash)
+                                    ),
+                                },
+                            )
+                        })?;
+                    if block.number != n {
+                        return Err(at(
+                            n,
+                            malformed(
+                                "chain_getBlock",
+                                format!("asked for block {n}, got block {}", block.number),
+                            ),
+                        ));
+                    }
+                    let events = if options.events {
+                        answer::opt_hex_bytes("state_getStorage", "the storage value", &next()?)
+                            .map_err(|e| at(n, e))?
+                    } else {
+                        None
+                    };
+                    let runtime = if options.runtime_version {
+                        Some(parse_runtime_version(&next()?).map_err(|e| at(n, e))?)
+                    } else {
+                        None
+                    };
+                    blocks.push(FetchedBlock {
+                        block,
+                        events,
+                        runtime,
+                    });
+                }
+                Ok(blocks)
+            })
+            .await
+    }
+
+    /// The blocks of `range`, in order, `options.concurrency` requests in
+    /// flight: single blocks, or batches of `options.batch` blocks
+    /// ([`Client::fetch_blocks`]). A block that still fails after its
+    /// retries is yielded as an [`Error::Block`] naming it; the stream goes
+    /// on with the next block or batch (the consumer decides whether to
+    /// stop).
     pub fn blocks(
         &self,
         range: Range<u64>,
         options: RangeOptions,
     ) -> impl Stream<Item = Result<FetchedBlock, Error>> + Send + 'static {
         let client = self.clone();
-        stream::iter(range)
-            .map(move |number| {
+        let in_flight = options.concurrency.max(1);
+        let batch = options.batch.max(1);
+        if batch == 1 {
+            return stream::iter(range)
+                .map(move |number| {
+                    let client = client.clone();
+                    async move { client.fetch_block(number, &options).await }
+                })
+                .buffered(in_flight)
+                .left_stream();
+        }
+        let end = range.end;
+        stream::iter(range.step_by(batch))
+            .map(move |start| {
                 let client = client.clone();
-                async move { client.fetch_block(number, &options).await }
+                let numbers = start..start.saturating_add(batch as u64).min(end);
+                async move { client.fetch_blocks(numbers, &options).await }
             })
-            .buffered(options.concurrency.max(1))
+            .buffered(in_flight)
+            .flat_map(|fetched| {
+                stream::iter(match fetched {
+                    Ok(blocks) => blocks.into_iter().map(Ok).collect::<Vec<_>>(),
+                    Err(e) => vec![Err(e)],
+                })
+            })
+            .right_stream()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn backoff_doubles_and_is_capped() {
-        let p = RetryPolicy {
-            max_attempts: 10,
-            initial_backoff: Duration::from_millis(100),
-            max_backoff: Duration::from_millis(700),
-        };
-        let waits: Vec<_> = (1..=5).map(|a| p.backoff(a).as_millis()).collect();
-        assert_eq!(waits, vec![100, 200, 400, 700, 700]);
-        assert_eq!(p.backoff(200), Duration::from_millis(700));
-    }
 
     #[test]
     fn events_key_is_twox128_system_events() {

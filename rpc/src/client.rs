@@ -8,13 +8,16 @@ use tokio::sync::Mutex;
 
 use crate::config::ClientConfig;
 use crate::error::Error;
+use crate::retry::RetryPolicy;
 use crate::transport::Transport;
 
 /// A JSON-RPC client of one Substrate node, over HTTP (`http://`) or
 /// WebSocket (`ws://`; `https://` and `wss://` with the `tls` feature).
 ///
 /// Cheap to clone (the connection is shared). A WebSocket the node closes
-/// is reopened before the next request. Async; [`BlockingClient`](crate::BlockingClient)
+/// is reopened before the next request (the requests in flight on it fail
+/// as [`Error::Unreachable`], which the retries of [`RetryPolicy::run`]
+/// and of block ranges try again, over the new connection). Async; [`BlockingClient`](crate::BlockingClient)
 /// wraps it for synchronous code.
 #[derive(Clone)]
 pub struct Client {
@@ -46,6 +49,20 @@ impl Client {
         })
     }
 
+    /// [`Client::connect_with`], tried again by `retry` while the failure
+    /// is transient (the node unreachable, the handshake timed out or
+    /// refused with 429 or a 5xx status); one that outlives its tries is an
+    /// [`Error::GaveUp`].
+    pub async fn connect_retrying(
+        url: &str,
+        config: ClientConfig,
+        retry: &RetryPolicy,
+    ) -> Result<Client, Error> {
+        retry
+            .run(|| Client::connect_with(url, config.clone()))
+            .await
+    }
+
     /// The endpoint's URL.
     pub fn url(&self) -> &str {
         &self.inner.url
@@ -75,6 +92,31 @@ impl Client {
                 method,
                 array,
             )
+            .await
+    }
+
+    /// Calls each `(method, params)` of `calls` in one JSON-RPC batch (one
+    /// message, one answer): each call's answer or error, in order. The
+    /// outer error is the batch's: the connection, the timeout, a node
+    /// that refuses batches or answers fewer calls than asked.
+    pub async fn batch(
+        &self,
+        calls: &[(&str, Vec<Value>)],
+    ) -> Result<Vec<Result<Value, Error>>, Error> {
+        let mut batch = Vec::with_capacity(calls.len());
+        for (method, params) in calls {
+            let mut array = ArrayParams::new();
+            for p in params {
+                array.insert(p).map_err(|e| Error::InvalidUrl {
+                    url: self.inner.url.clone(),
+                    reason: format!("cannot encode the parameters of {method}: {e}"),
+                })?;
+            }
+            batch.push((*method, array));
+        }
+        let transport = self.transport().await?;
+        transport
+            .batch(&self.inner.url, self.inner.config.request_timeout, batch)
             .await
     }
 

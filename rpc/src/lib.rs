@@ -11,6 +11,11 @@
 //!   [`Client::events`] (`System.Events`), [`Client::runtime_version`], and
 //!   [`Client::blocks`], a range in order with bounded concurrency and
 //!   retries with exponential backoff ([`RangeOptions`], [`RetryPolicy`]).
+//! - **Connections that fail**: a WebSocket the node (or anything between)
+//!   closes is reopened by the next request, and a request that failed
+//!   with it is tried again like any transient failure; a handshake
+//!   refused with 429 or a 5xx status is [`Error::Busy`], tried again too
+//!   ([`Client::connect_retrying`] for the first connection).
 //! - **Synchronous use**: [`BlockingClient`] owns a small tokio runtime and
 //!   offers the same calls blocking; [`BlockingClient::blocks`] is an
 //!   iterator that fetches ahead while the caller decodes.
@@ -48,6 +53,7 @@ mod error;
 #[cfg(feature = "test-server")]
 pub mod fault_proxy;
 mod metadata;
+mod retry;
 #[cfg(feature = "test-server")]
 pub mod test_server;
 mod throttle;
@@ -55,10 +61,9 @@ mod transport;
 
 pub use answer::Hash;
 pub use blocking::{BlockIter, BlockingClient};
-pub use blocks::{
-    system_events_key, Block, FetchedBlock, RangeOptions, RetryPolicy, RuntimeVersion,
-};
+pub use blocks::{system_events_key, Block, FetchedBlock, RangeOptions, RuntimeVersion};
 pub use client::Client;
 pub use config::ClientConfig;
 pub use error::Error;
 pub use metadata::{FetchedMetadata, MetadataSource, SUPPORTED_VERSIONS};
+pub use retry::RetryPolicy;

@@ -4,8 +4,9 @@
 
 use std::time::Duration;
 
+use jsonrpsee_client_transport::ws::WsHandshakeError;
 use jsonrpsee_core::client::{ClientT, Error as RpcError};
-use jsonrpsee_core::params::ArrayParams;
+use jsonrpsee_core::params::{ArrayParams, BatchRequestBuilder};
 use jsonrpsee_http_client::{HttpBackend, HttpClient, HttpClientBuilder, RpcLogger, RpcService};
 use jsonrpsee_ws_client::{WsClient, WsClientBuilder};
 use serde_json::Value;
@@ -121,6 +122,52 @@ impl Transport {
     }
 }
 
+impl Transport {
+    /// Several calls in one JSON-RPC batch: each call's answer or error,
+    /// in order; the outer error is the batch's (the connection, the
+    /// timeout, a node that refuses batches).
+    pub(crate) async fn batch(
+        &self,
+        url: &str,
+        timeout: Duration,
+        calls: Vec<(&str, ArrayParams)>,
+    ) -> Result<Vec<Result<Value, Error>>, Error> {
+        let methods: Vec<String> = calls.iter().map(|(m, _)| (*m).to_owned()).collect();
+        let label = format!(
+            "a batch of {} calls ({}…)",
+            methods.len(),
+            methods.first().map_or("", String::as_str)
+        );
+        let mut builder = BatchRequestBuilder::new();
+        for (method, params) in calls {
+            builder
+                .insert(method, params)
+                .map_err(|e| Error::Malformed {
+                    method: method.to_owned(),
+                    reason: format!("cannot encode the parameters: {e}"),
+                })?;
+        }
+        let answer = match self {
+            Transport::Http(c) => c.batch_request::<Value>(builder).await,
+            Transport::Ws(c) => c.batch_request::<Value>(builder).await,
+        };
+        let answer = answer.map_err(|e| sort(url, &label, timeout, e))?;
+        if answer.len() != methods.len() {
+            return Err(Error::Malformed {
+                method: label,
+                reason: format!("{} answers to {} calls", answer.len(), methods.len()),
+            });
+        }
+        Ok(answer
+            .into_iter()
+            .zip(&methods)
+            .map(|(r, method)| {
+                r.map_err(|e| sort(url, method, timeout, RpcError::Call(e.into_owned())))
+            })
+            .collect())
+    }
+}
+
 /// An error and its sources in one line.
 fn chain(error: &(dyn std::error::Error + 'static)) -> String {
     let mut text = error.to_string();
@@ -197,6 +244,23 @@ fn sort(url: &str, method: &str, timeout: Duration, error: RpcError) -> Error {
                     url: url.to_owned(),
                     method: method.to_owned(),
                     after: timeout,
+                };
+            }
+            // A WebSocket handshake refused with a status: busy, or not a
+            // JSON-RPC endpoint, as for HTTP.
+            if let Some(WsHandshakeError::Rejected { status_code }) =
+                e.downcast_ref::<WsHandshakeError>()
+            {
+                return match status_code {
+                    429 | 500 | 502 | 503 | 504 => Error::Busy {
+                        url: url.to_owned(),
+                        method: method.to_owned(),
+                        status: *status_code,
+                        retry_after: None,
+                    },
+                    status => not_substrate(format!(
+                        "the WebSocket handshake was refused with HTTP status {status}"
+                    )),
                 };
             }
             if text.contains("status code") || text.contains("rejected") {

@@ -429,6 +429,7 @@ fn retries_are_bounded_and_the_error_names_the_block() {
         },
         events: false,
         runtime_version: false,
+        batch: 1,
     };
     let node = BlockingClient::connect(&server.http_url()).unwrap();
     let got: Vec<_> = node
@@ -478,5 +479,78 @@ fn dropping_a_range_early_stops_fetching() {
     assert!(
         fetched < 40,
         "{fetched} blocks fetched after the iterator was dropped"
+    );
+}
+
+/// `RangeOptions::batch`: the same blocks as one request per call, through
+/// a node whose calls fail at first (a batch with a failed call is asked
+/// again whole) and through the fault proxy (JSON-RPC errors for a whole
+/// batch, connections dropped); a block past the head names itself.
+#[test]
+fn block_range_in_batches_equals_one_request_per_call() {
+    use ferroscale_rpc::fault_proxy::{Fault, FaultProxy, UPGRADE};
+    let n = 12;
+    let server = chain(n)
+        .flaky("chain_getBlock", 2)
+        .flaky("state_getStorage", 1)
+        .start()
+        .unwrap();
+    let retry = RetryPolicy {
+        max_attempts: 6,
+        initial_backoff: Duration::from_millis(10),
+        max_backoff: Duration::from_millis(40),
+    };
+    let single = RangeOptions {
+        concurrency: 4,
+        retry,
+        ..RangeOptions::default()
+    };
+    let batched = RangeOptions {
+        concurrency: 2,
+        batch: 5,
+        ..single
+    };
+    let range = BLOCK_NUMBER..BLOCK_NUMBER + n;
+    let fetch = |url: &str, options: RangeOptions| -> Vec<_> {
+        let node = BlockingClient::connect_with(url, quick()).unwrap();
+        node.blocks(range.clone(), options)
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    // Batched first: its retries use up the node's failures.
+    let first = fetch(&server.http_url(), batched);
+    assert_eq!(server.requests("chain_getBlock"), 3 * n);
+    let reference = fetch(&server.http_url(), single);
+    assert_eq!(first, reference);
+    assert_eq!(first.len() as u64, n);
+    assert_eq!(fetch(&server.ws_url(), batched), reference);
+
+    // Every third message a JSON-RPC error (for each call of a batch),
+    // every seventh dropping its connection.
+    let proxy = FaultProxy::start(&server.http_url(), |i, method| match i % 7 {
+        _ if method == UPGRADE => Fault::Pass,
+        3 => Fault::Drop,
+        _ if i % 3 == 1 => Fault::RpcError(-32603),
+        _ => Fault::Pass,
+    })
+    .unwrap();
+    for url in [proxy.http_url(), proxy.ws_url()] {
+        assert_eq!(fetch(&url, batched), reference, "{url}");
+    }
+    assert!(proxy.faults() >= 4, "{} faults", proxy.faults());
+
+    // Past the chain's end: the first block missing is named.
+    let node = BlockingClient::connect_with(&server.ws_url(), quick()).unwrap();
+    let past: Vec<_> = node
+        .blocks(BLOCK_NUMBER + n - 2..BLOCK_NUMBER + n + 3, batched)
+        .collect();
+    let error = past
+        .iter()
+        .find_map(|r| r.as_ref().err())
+        .expect("an error")
+        .to_string();
+    assert!(
+        error.contains(&format!("block {}", BLOCK_NUMBER + n)) && error.contains("not found"),
+        "{error}"
     );
 }

@@ -76,12 +76,21 @@ pub(crate) fn run(args: &IndexArgs, pretty: bool) -> Result<String, String> {
         }
         (None, Some(url), Some(dir)) => {
             options.source = url.clone();
+            let timeout = std::time::Duration::from_secs(args.timeout.max(1));
+            let default = ClientConfig::default();
             let config = ClientConfig {
-                request_timeout: std::time::Duration::from_secs(args.timeout.max(1)),
-                ..ClientConfig::default()
+                request_timeout: timeout,
+                // A handshake that hangs is a timeout too, no longer than
+                // the requests'.
+                connect_timeout: default.connect_timeout.min(timeout),
+                ..default
             };
-            let client =
-                BlockingClient::connect_with(url, config).map_err(|e| format!("{url}: {e}"))?;
+            let retry = RetryPolicy {
+                max_attempts: args.retries.saturating_add(1),
+                ..RetryPolicy::default()
+            };
+            let client = BlockingClient::connect_retrying(url, config, &retry)
+                .map_err(|e| format!("{url}: {e}"))?;
             let rpc = RpcOptions {
                 from: args.from.unwrap_or(0),
                 to: args.to.unwrap_or(0),
@@ -90,10 +99,8 @@ pub(crate) fn run(args: &IndexArgs, pretty: bool) -> Result<String, String> {
                 metadata_dir: dir,
                 range: RangeOptions {
                     concurrency: args.concurrency.max(1),
-                    retry: RetryPolicy {
-                        max_attempts: args.retries.saturating_add(1),
-                        ..RetryPolicy::default()
-                    },
+                    batch: args.batch.max(1),
+                    retry,
                     ..RangeOptions::default()
                 },
                 unfinalized: args.unfinalized,
