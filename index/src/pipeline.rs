@@ -935,6 +935,37 @@ mod tests {
     }
 
     #[test]
+    fn typed_misfits_are_counted_for_the_summary() {
+        use crate::rows::tests::{block, narrowed_spec};
+        let mut decoders = Decoders::new();
+        decoders.insert(narrowed_spec());
+        let tables = decode_blocks_typed(&[block()], &decoders).expect("tables");
+        // Timestamp.set's `now` and every Balances.Withdraw's `amount`.
+        assert!(tables.typed_errors() > 1);
+        assert_eq!(
+            tables.typed_errors() as usize,
+            tables.num_rows(Table::Errors)
+        );
+    }
+
+    #[test]
+    fn the_summary_counts_typed_error_rows_among_the_errors() {
+        let mut summary = Summary {
+            blocks: 2,
+            errors: 3,
+            ..Summary::default()
+        };
+        assert!(summary.to_string().contains(", 3 errors; "), "{summary}");
+        summary.typed_errors = 2;
+        assert!(
+            summary
+                .to_string()
+                .contains(", 3 errors (2 of them typed rows); "),
+            "{summary}"
+        );
+    }
+
+    #[test]
     fn runs_are_one_per_thread_and_cut_at_the_byte_budget() {
         let small: Vec<Block> = (0..5).map(|n| block(n, 10)).collect();
         assert_eq!(numbers(&runs_of(&small, 2)), [vec![0, 1, 2], vec![3, 4]]);

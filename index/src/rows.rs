@@ -546,13 +546,13 @@ fn fields<'d, 'g, const N: usize>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::typed::shape::Shape;
     use crate::typed::{Catalog, Kind};
 
     /// Block 18,468,942 (its extrinsics and events; no header).
-    fn block() -> Block {
+    pub(crate) fn block() -> Block {
         let dir = "payloads/polkadot-block-18468942";
         let extrinsics: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
             &format!("{dir}/extrinsics.json"),
@@ -572,8 +572,10 @@ mod tests {
         }
     }
 
-    #[test]
-    fn an_item_that_does_not_fit_its_typed_table_is_an_error_row_with_its_bytes() {
+    /// Spec 1,000,001's decoder with its own typed tables, but Balances.Withdraw's
+    /// `amount` and Timestamp.set's `now` narrowed to a byte: the real values
+    /// do not fit.
+    pub(crate) fn narrowed_spec() -> SpecDecoder {
         let metadata = ferroscale_fixtures::read("metadata/polkadot-v14-spec1000001.scale");
         let spec = SpecDecoder::from_metadata(&metadata, None).expect("metadata");
         // The runtime's own tables, with Balances.Withdraw's `amount` and
@@ -599,6 +601,12 @@ mod tests {
         spec.typed
             .set(Catalog::from_tables(tables))
             .expect("no catalog yet");
+        spec
+    }
+
+    #[test]
+    fn an_item_that_does_not_fit_its_typed_table_is_an_error_row_with_its_bytes() {
+        let spec = narrowed_spec();
         let block = block();
         let rows = decode_block_typed(&block, Some(&spec));
         let events = block.events.as_deref().expect("events");

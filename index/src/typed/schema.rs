@@ -330,3 +330,48 @@ fn table(graph: &TypeGraph, kind: Kind, pallet: &str, item: &Item, spec_version:
         columns,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(value: &str) -> HashMap<String, String> {
+        HashMap::from([(METADATA_KEY.to_string(), value.to_string())])
+    }
+
+    #[test]
+    fn renamed_columns_read_back_and_malformed_entries_are_named() {
+        let ok =
+            meta(r#"{"renamed_columns":[[1000001,"dispatch_info","dispatch_info__v1000001"]]}"#);
+        assert_eq!(
+            renamed_columns(&ok).unwrap(),
+            [(
+                1_000_001,
+                "dispatch_info".to_string(),
+                "dispatch_info__v1000001".to_string()
+            )]
+        );
+        assert!(renamed_columns(&HashMap::new())
+            .unwrap_err()
+            .contains("no ferroscale.typed entry"));
+        assert!(renamed_columns(&meta("{"))
+            .unwrap_err()
+            .starts_with("ferroscale.typed: "));
+        assert!(renamed_columns(&meta("{}"))
+            .unwrap_err()
+            .contains("no renamed_columns list"));
+        for bad in [
+            r#"{"renamed_columns":[[1,"a"]]}"#,
+            r#"{"renamed_columns":[[-1,"a","b"]]}"#,
+            r#"{"renamed_columns":[[4294967296,"a","b"]]}"#,
+            r#"{"renamed_columns":[[1,2,"b"]]}"#,
+            r#"{"renamed_columns":[7]}"#,
+        ] {
+            let e = renamed_columns(&meta(bad)).unwrap_err();
+            assert!(
+                e.contains("renamed_columns[0] is not [spec, field, column]"),
+                "{bad}: {e}"
+            );
+        }
+    }
+}
