@@ -121,6 +121,7 @@ fn add(a: &Summary, b: &Summary) -> Summary {
         calls: a.calls + b.calls,
         events: a.events + b.events,
         errors: a.errors + b.errors,
+        typed_errors: a.typed_errors + b.typed_errors,
         partitions: a.partitions + b.partitions,
         skipped_partitions: a.skipped_partitions + b.skipped_partitions,
         scale_bytes: a.scale_bytes + b.scale_bytes,

@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::mpsc::sync_channel;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use arrow_schema::ArrowError;
@@ -33,8 +33,9 @@ use crate::source::SourceError;
 use crate::spec::{SpecDecoder, SpecError};
 use crate::store::Rows;
 use crate::tables::{Table, Tables};
+use crate::typed::naming::Naming;
 use crate::typed::rows::{TableRows, TypedRows};
-use crate::typed::union::{unify, UnionError};
+use crate::typed::union::{unify_named, UnionError};
 
 /// The decoders of every runtime the blocks may use, by spec version:
 /// given up front ([`Decoders::insert`], [`Decoders::insert_shared`]) or
@@ -51,6 +52,9 @@ pub struct Decoders {
     /// Spec versions loaded from `dir`: dropped again once a partition no
     /// longer uses them, so a range over many upgrades holds few registries.
     from_dir: HashSet<u32>,
+    /// The typed tables' column names over every runtime held so far
+    /// ([`Decoders::naming`]); kept when a runtime is dropped.
+    naming: Mutex<Naming>,
 }
 
 impl Decoders {
@@ -78,6 +82,26 @@ impl Decoders {
     pub fn insert_shared(&mut self, decoder: Arc<SpecDecoder>) {
         self.from_dir.remove(&decoder.spec_version());
         self.by_spec.insert(decoder.spec_version(), decoder);
+    }
+
+    /// The typed tables' column names ([`crate::typed::naming`]) with every
+    /// runtime held folded in: those not folded in yet are, in ascending
+    /// spec version. Runtimes given up front are all folded in before the
+    /// first typed decode; one loaded later from the metadata folder when a
+    /// partition first uses it. A name, once given, stays for the life of
+    /// these decoders.
+    pub fn naming(&self) -> Result<std::sync::MutexGuard<'_, Naming>, UnionError> {
+        // A panic while folding left the naming as it was or one runtime
+        // further, both usable.
+        let mut naming = self.naming.lock().unwrap_or_else(|e| e.into_inner());
+        let mut specs: Vec<u32> = self.by_spec.keys().copied().collect();
+        specs.sort_unstable();
+        for spec in specs {
+            if !naming.has_runtime(spec) {
+                naming.add_runtime(spec, self.by_spec[&spec].typed_tables())?;
+            }
+        }
+        Ok(naming)
     }
 
     /// The decoder for `spec_version`.
@@ -140,18 +164,23 @@ pub fn decode_blocks<B: AsRef<[u8]> + Sync>(
     blocks: &[Block<B>],
     decoders: &Decoders,
 ) -> Result<Tables, ArrowError> {
-    decode_runs(blocks, decoders, false).map(|(tables, _)| tables)
+    decode_runs(blocks, decoders, false).map(|(tables, _, _)| tables)
 }
 
 /// [`decode_blocks`], with the typed tables too ([`Tables::typed`]): each
 /// table's rows of every runtime of the blocks under one union schema
-/// ([`crate::typed::union`]).
+/// ([`crate::typed::union`]), its columns named over every runtime of
+/// `decoders` ([`Decoders::naming`]): any batch decoded with the same
+/// decoders agrees on what each column name holds.
 pub fn decode_blocks_typed<B: AsRef<[u8]> + Sync>(
     blocks: &[Block<B>],
     decoders: &Decoders,
 ) -> Result<Tables, DecodeError> {
-    let (mut tables, parts) = decode_runs(blocks, decoders, true).map_err(DecodeError::Arrow)?;
-    tables.set_typed(unify(parts).map_err(DecodeError::Typed)?);
+    let mut naming = decoders.naming().map_err(DecodeError::Typed)?;
+    let (mut tables, parts, misfits) =
+        decode_runs(blocks, decoders, true).map_err(DecodeError::Arrow)?;
+    tables.set_typed(unify_named(parts, &mut naming).map_err(DecodeError::Typed)?);
+    tables.set_typed_errors(misfits);
     Ok(tables)
 }
 
@@ -175,12 +204,13 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
-/// The runs of [`decode_blocks`]; with `typed`, each run's typed rows too.
+/// The runs of [`decode_blocks`]; with `typed`, each run's typed rows too,
+/// and how many events and calls did not fit their typed tables.
 fn decode_runs<B: AsRef<[u8]> + Sync>(
     blocks: &[Block<B>],
     decoders: &Decoders,
     typed: bool,
-) -> Result<(Tables, Vec<TableRows>), ArrowError> {
+) -> Result<(Tables, Vec<TableRows>, u64), ArrowError> {
     // Each worker thread keeps its document's buffers from one run (and one
     // call) to the next: grown anew for every run, they were most of the
     // page faults on two threads (five times as many as on one).
@@ -211,15 +241,21 @@ fn decode_runs<B: AsRef<[u8]> + Sync>(
                 decode_block_into(b, spec, block_hashes, &mut doc, &mut rows);
             }
             DOCUMENT.set(Some(doc.recycle()));
-            let parts = rows.typed.take().map(TypedRows::into_tables);
-            Ok((rows.into_record_batches()?, parts.unwrap_or_default()))
+            let (misfits, parts) = match rows.typed.take() {
+                Some(t) => (t.misfits, t.into_tables()),
+                None => (0, Vec::new()),
+            };
+            Ok((rows.into_record_batches()?, parts, misfits))
         })
         .collect::<Result<Vec<_>, ArrowError>>()?;
-    let (batches, parts): (Vec<_>, Vec<_>) = runs.into_iter().unzip();
-    Ok((
-        Tables::from_runs(batches),
-        parts.into_iter().flatten().collect(),
-    ))
+    let mut batches = Vec::with_capacity(runs.len());
+    let (mut parts, mut misfits) = (Vec::new(), 0);
+    for (b, p, m) in runs {
+        batches.push(b);
+        parts.extend(p);
+        misfits += m;
+    }
+    Ok((Tables::from_runs(batches), parts, misfits))
 }
 
 /// SCALE bytes of a run of blocks decoded together, at most (but one block
@@ -318,6 +354,9 @@ pub struct Summary {
     pub events: u64,
     /// Items that did not decode (rows of the `errors` table).
     pub errors: u64,
+    /// Of `errors`: events and calls that decoded but did not fit their
+    /// typed table (`--typed`).
+    pub typed_errors: u64,
     /// Partitions written.
     pub partitions: u64,
     /// Finished partitions (of earlier runs) whose blocks were skipped.
@@ -342,7 +381,7 @@ impl fmt::Display for Summary {
         let secs = self.seconds.max(1e-9);
         write!(
             f,
-            "{} blocks ({} skipped as done), {} extrinsics, {} calls, {} events, {} errors; \
+            "{} blocks ({} skipped as done), {} extrinsics, {} calls, {} events, {} errors{}; \
              partitions: {} written, {} skipped; {:.2} s: {:.0} blocks/s, {:.1} MB/s of SCALE",
             self.blocks,
             self.skipped_blocks,
@@ -350,6 +389,10 @@ impl fmt::Display for Summary {
             self.calls,
             self.events,
             self.errors,
+            match self.typed_errors {
+                0 => String::new(),
+                n => format!(" ({n} of them typed rows)"),
+            },
             self.partitions,
             self.skipped_partitions,
             self.seconds,
@@ -845,6 +888,7 @@ where
             summary.calls += count(Table::Calls);
             summary.events += count(Table::Events);
             summary.errors += count(Table::Errors);
+            summary.typed_errors += tables.typed_errors();
             summary.partitions += 1;
             summary.seconds = start.elapsed().as_secs_f64();
             observer(&Progress {
@@ -894,6 +938,37 @@ mod tests {
         runs.iter()
             .map(|r| r.iter().map(|b| b.number).collect())
             .collect()
+    }
+
+    #[test]
+    fn typed_misfits_are_counted_for_the_summary() {
+        use crate::rows::tests::{block, narrowed_spec};
+        let mut decoders = Decoders::new();
+        decoders.insert(narrowed_spec());
+        let tables = decode_blocks_typed(&[block()], &decoders).expect("tables");
+        // Timestamp.set's `now` and every Balances.Withdraw's `amount`.
+        assert!(tables.typed_errors() > 1);
+        assert_eq!(
+            tables.typed_errors() as usize,
+            tables.num_rows(Table::Errors)
+        );
+    }
+
+    #[test]
+    fn the_summary_counts_typed_error_rows_among_the_errors() {
+        let mut summary = Summary {
+            blocks: 2,
+            errors: 3,
+            ..Summary::default()
+        };
+        assert!(summary.to_string().contains(", 3 errors; "), "{summary}");
+        summary.typed_errors = 2;
+        assert!(
+            summary
+                .to_string()
+                .contains(", 3 errors (2 of them typed rows); "),
+            "{summary}"
+        );
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::call_tree::{call_parts, nested_calls};
 use crate::columns::TextColumn;
 use crate::spec::SpecDecoder;
 use crate::store::{BlockRow, Rows};
-use crate::typed::rows::Place;
+use crate::typed::rows::{Item, Place};
 
 /// Decodes `block` with its runtime's decoder (`None`: no metadata for its
 /// spec version, which becomes an error row).
@@ -114,9 +114,20 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
                 block_row.event_count = Some(count);
                 if let Some(typed) = &mut rows.typed {
                     let errors = &mut rows.errors;
+                    let events = bytes.as_ref();
+                    let mut misfits = 0;
                     typed.push_events(&place, doc.root(), &mut |item, error| {
-                        errors.push(n, spec_version, item, error, &[])
+                        misfits += 1;
+                        // The event record's own bytes (all of `System.Events`
+                        // where they cannot be told apart).
+                        let bytes = match *item {
+                            Item::Event(i) => event_record_bytes(spec, events, i),
+                            Item::Call { .. } => None,
+                        };
+                        let bytes = bytes.unwrap_or(events);
+                        errors.push(n, spec_version, &item.to_string(), error, bytes)
                     });
+                    typed.misfits += misfits;
                 }
             }
             // `event_count` stays NULL: not "no events", which is 0.
@@ -140,9 +151,14 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
                 let pushed = push_extrinsic(n, i as u32, doc.root(), nested, outcomes[i], rows)?;
                 if let (Some(typed), Some(call)) = (&mut rows.typed, doc.root().get("call")) {
                     let errors = &mut rows.errors;
+                    // A call's row carries its extrinsic's bytes (a nested
+                    // call's own bytes are not kept apart by the decoder).
+                    let mut misfits = 0;
                     typed.push_calls(&place, i as u32, call, &mut |item, error| {
-                        errors.push(n, spec_version, item, error, &[])
+                        misfits += 1;
+                        errors.push(n, spec_version, &item.to_string(), error, bytes)
                     });
+                    typed.misfits += misfits;
                 }
                 Ok(pushed)
             });
@@ -156,6 +172,67 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
         }
     }
     rows.blocks.push(block_row);
+}
+
+/// The bytes of event record `i` in `events` (the block's `System.Events`
+/// value, a `Vec` of records), read with the runtime's record type; `None`
+/// when the value is not such a `Vec` or has no record `i`. Only an error
+/// row asks for them, so the records before it are decoded again here.
+pub(crate) fn event_record_bytes<'b>(
+    spec: &SpecDecoder,
+    events: &'b [u8],
+    i: usize,
+) -> Option<&'b [u8]> {
+    let ty = spec.events_type()?;
+    let ferroscale_dynamic::Node::Seq(record) = spec.registry().graph().node(ty) else {
+        return None;
+    };
+    let (count, mut at) = compact_length(events)?;
+    if i as u64 >= count {
+        return None;
+    }
+    let ctx = spec.context();
+    for k in 0..=i {
+        let rest = events.get(at..)?;
+        let (_, used) = ferroscale_dynamic::decode_prefix(
+            &ctx,
+            *record,
+            rest,
+            &mut ferroscale_dynamic::ValueSink,
+        )
+        .ok()?;
+        if k == i {
+            return rest.get(..used);
+        }
+        at += used;
+    }
+    None
+}
+
+/// A SCALE compact integer at the start of `bytes`: its value and length.
+fn compact_length(bytes: &[u8]) -> Option<(u64, usize)> {
+    let first = *bytes.first()?;
+    let le = |n: usize| -> Option<u64> {
+        let b = bytes.get(..n)?;
+        Some(b.iter().rev().fold(0u64, |v, &x| (v << 8) | x as u64))
+    };
+    match first & 3 {
+        0 => Some(((first >> 2) as u64, 1)),
+        1 => Some((le(2)? >> 2, 2)),
+        2 => Some((le(4)? >> 2, 4)),
+        _ => {
+            let n = (first >> 2) as usize + 4;
+            if n > 8 {
+                return None;
+            }
+            let v = bytes
+                .get(1..1 + n)?
+                .iter()
+                .rev()
+                .fold(0u64, |v, &x| (v << 8) | x as u64);
+            Some((v, 1 + n))
+        }
+    }
 }
 
 /// Keys of an extrinsic value that are not extension values.
@@ -466,4 +543,127 @@ fn fields<'d, 'g, const N: usize>(
         }
     }
     found
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::typed::shape::Shape;
+    use crate::typed::{Catalog, Kind};
+
+    /// Block 18,468,942 (its extrinsics and events; no header).
+    pub(crate) fn block() -> Block {
+        let dir = "payloads/polkadot-block-18468942";
+        let extrinsics: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
+            &format!("{dir}/extrinsics.json"),
+        ))
+        .expect("extrinsics.json");
+        Block {
+            number: 18_468_942,
+            hash: "0x00".into(),
+            spec_version: 1_000_001,
+            extrinsics: extrinsics
+                .iter()
+                .map(|x| ferroscale_core::hex::decode(x.trim_start_matches("0x")).expect("hex"))
+                .collect(),
+            events: Some(ferroscale_fixtures::read_hex(&format!("{dir}/events.hex"))),
+            header: None,
+            finalized: None,
+        }
+    }
+
+    /// Spec 1,000,001's decoder with its own typed tables, but Balances.Withdraw's
+    /// `amount` and Timestamp.set's `now` narrowed to a byte: the real values
+    /// do not fit.
+    pub(crate) fn narrowed_spec() -> SpecDecoder {
+        let metadata = ferroscale_fixtures::read("metadata/polkadot-v14-spec1000001.scale");
+        let spec = SpecDecoder::from_metadata(&metadata, None).expect("metadata");
+        // The runtime's own tables, with Balances.Withdraw's `amount` and
+        // Timestamp.set's `now` narrowed to a byte: the real values do not fit.
+        let mut tables: Vec<_> = Catalog::new(spec.registry(), 1_000_001)
+            .tables()
+            .iter()
+            .map(|t| (**t).clone())
+            .collect();
+        for t in &mut tables {
+            let (kind, name) = (t.kind, t.name());
+            for c in &mut t.columns {
+                let narrowed = (kind, name.as_str(), c.name.as_str());
+                if matches!(
+                    narrowed,
+                    (Kind::Event, "Balances.Withdraw", "amount")
+                        | (Kind::Call, "Timestamp.set", "now")
+                ) {
+                    c.shape = Shape::UInt(8);
+                }
+            }
+        }
+        spec.typed
+            .set(Catalog::from_tables(tables))
+            .expect("no catalog yet");
+        spec
+    }
+
+    #[test]
+    fn an_item_that_does_not_fit_its_typed_table_is_an_error_row_with_its_bytes() {
+        let spec = narrowed_spec();
+        let block = block();
+        let rows = decode_block_typed(&block, Some(&spec));
+        let events = block.events.as_deref().expect("events");
+        let all_events = ferroscale_core::hex::encode_prefixed(events);
+        let (mut withdraws, mut now) = (0, 0);
+        let graph_events = spec.events_type().expect("System.Events");
+        for e in rows.errors.iter() {
+            assert_eq!((e.block_number, e.spec_version), (18_468_942, 1_000_001));
+            assert!(e.error.starts_with("typed table "), "{e:?}");
+            if e.item == "extrinsic 0 call 0" {
+                // Timestamp.set: the extrinsic's bytes.
+                assert!(e.error.contains("calls/Timestamp.set: column now"), "{e:?}");
+                assert_eq!(
+                    e.bytes,
+                    ferroscale_core::hex::encode_prefixed(&block.extrinsics[0])
+                );
+                now += 1;
+                continue;
+            }
+            // An event: its record's own bytes, a part of System.Events that
+            // decodes alone as a Balances.Withdraw record.
+            assert!(
+                e.error.contains("events/Balances.Withdraw: column amount"),
+                "{e:?}"
+            );
+            let i: usize = e
+                .item
+                .strip_prefix("event ")
+                .expect("event")
+                .parse()
+                .expect("index");
+            let bytes = ferroscale_core::hex::decode(&e.bytes[2..]).expect("hex");
+            assert!(!bytes.is_empty() && bytes.len() < events.len(), "{e:?}");
+            assert!(all_events.contains(&e.bytes[2..]), "{e:?}");
+            let ferroscale_dynamic::Node::Seq(record) = spec.registry().graph().node(graph_events)
+            else {
+                panic!("System.Events is not a Vec");
+            };
+            let value = ferroscale_dynamic::decode_value(&spec.context(), *record, &bytes)
+                .expect("the record decodes alone, to its end");
+            let whole = ferroscale_dynamic::decode_value(&spec.context(), graph_events, events)
+                .expect("events");
+            assert_eq!(
+                Some(&value),
+                whole.as_items().and_then(|r| r.get(i)),
+                "{e:?}"
+            );
+            assert_eq!(
+                value.get("event_id").and_then(|v| v.as_str()),
+                Some("Withdraw")
+            );
+            withdraws += 1;
+        }
+        assert_eq!(now, 1);
+        assert!(withdraws > 0);
+        assert_eq!(rows.errors.len(), withdraws + now);
+        let misfits = rows.typed.as_ref().expect("typed").misfits;
+        assert_eq!(misfits as usize, rows.errors.len());
+    }
 }

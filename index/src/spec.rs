@@ -35,7 +35,7 @@ pub struct SpecDecoder {
     extrinsic: TypeIdx,
     events: Option<TypeIdx>,
     /// The typed tables' definitions, built the first time they are asked for.
-    typed: OnceLock<Catalog>,
+    pub(crate) typed: OnceLock<Catalog>,
 }
 
 // Decoding threads share one decoder per spec by reference.

@@ -154,6 +154,8 @@ pub struct Tables {
     batches: [Vec<RecordBatch>; 5],
     /// The typed tables, when they were decoded (`--typed`), in (kind, name) order.
     typed: Vec<TypedTable>,
+    /// Events and calls that did not become typed rows (`errors` rows).
+    typed_errors: u64,
 }
 
 impl Tables {
@@ -190,6 +192,7 @@ impl Tables {
         Tables {
             batches,
             typed: Vec::new(),
+            typed_errors: 0,
         }
     }
 
@@ -202,6 +205,18 @@ impl Tables {
     /// Sets the typed tables.
     pub fn set_typed(&mut self, typed: Vec<TypedTable>) {
         self.typed = typed;
+    }
+
+    /// How many events and calls did not become typed rows: each is a row
+    /// of the `errors` table (its item, spec version, bytes and the typed
+    /// table and column it did not fit), counted there too.
+    pub fn typed_errors(&self) -> u64 {
+        self.typed_errors
+    }
+
+    /// Sets [`Tables::typed_errors`].
+    pub fn set_typed_errors(&mut self, count: u64) {
+        self.typed_errors = count;
     }
 
     /// `table`'s record batches, in block order (at least one, maybe empty).

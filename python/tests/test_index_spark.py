@@ -109,3 +109,20 @@ def test_spark_retries_failed_ranges_and_reports_the_rest(spark, tmp_path):
     assert [("error" in o) for o in outcomes] == [i == 1 for i in range(6)]
     report = check_index(tmp_path / "partial", allow_gaps=True)
     assert report["ok"] and report["blocks"] == 10, report["text"]
+
+
+def test_spark_writes_the_typed_partitions_of_the_command_line(spark, tmp_path):
+    from scalecodec.index import index_json_lines
+    from test_index_typed import assert_same_typed_partitions
+    source, ranges = source_and_reference(tmp_path)
+    index_json_lines(source, decoders(), tmp_path / "reference", partition_blocks=2,
+                     allow_gaps=True, typed=True)
+    summaries = index_on_spark(spark, decoders(), ranges, JsonLinesSource(source),
+                               tmp_path / "spark", typed=True)
+    assert [s["typed_errors"] for s in summaries] == [0] * len(ranges)
+    assert_same_typed_partitions(tmp_path / "spark", tmp_path / "reference")
+    # Spark reads a table over both runtimes as one, its columns merged by name.
+    folder = tmp_path / "spark" / "typed" / "calls" / "Timestamp.set"
+    frame = spark.read.option("mergeSchema", "true").parquet(str(folder))
+    rows = frame.groupBy("spec_version").count().orderBy("spec_version").collect()
+    assert [(r["spec_version"], r["count"]) for r in rows] == [(9180, 4), (1_000_001, 8)]

@@ -57,3 +57,108 @@ def test_index_json_lines_writes_typed_partitions(tmp_path):
     table = pq.read_table(files[0])
     assert table.num_rows == 2
     assert b"ferroscale.typed" in table.schema.metadata
+
+
+# --- a range across a runtime upgrade, in partitions -------------------------------------------
+
+def typed_canonical(table):
+    """A typed table's rows in a fixed order (decimals and bytes as text)."""
+    return sorted(json.dumps(r, sort_keys=True, default=str) for r in table.to_pylist())
+
+
+def typed_folders(out):
+    """Every typed table's folder under ``out``, by ``<kind>/<Pallet>.<item>``."""
+    return {f"{d.parent.name}/{d.name}": d for d in sorted((out / "typed").glob("*/*"))}
+
+
+def read_folder(folder):
+    """A typed table's partitions as one pyarrow table: the files' schemas
+    unified by column name (what ``union_by_name`` does)."""
+    import pyarrow.dataset as ds
+    files = sorted(folder.glob("*.parquet"))
+    schemas = [pq.read_schema(f) for f in files]
+    # A name holds one type in every file, or the union would cast.
+    types = {}
+    for s in schemas:
+        for field in s:
+            assert types.setdefault(field.name, field.type) == field.type, (folder, field)
+    schema = pa.unify_schemas([s.remove_metadata() for s in schemas])
+    return ds.dataset([str(f) for f in files], schema=schema).to_table()
+
+
+def test_a_range_across_the_upgrade_in_partitions_reads_back_as_one_table_per_item(tmp_path):
+    """Blocks of spec 9180 then of spec 1000001, one partition per two
+    blocks (each partition one runtime) and one partition for all: every
+    typed table read with pyarrow (schemas unified by name) and with DuckDB
+    (``union_by_name=true``) is the one partition's table, row for row."""
+    import duckdb
+    from index_cluster import WIDTH, write_source
+    source = write_source(tmp_path / "blocks.jsonl")
+    split = index_json_lines(source, decoders(), tmp_path / "split", partition_blocks=WIDTH,
+                             allow_gaps=True, typed=True)
+    whole = index_json_lines(source, decoders(), tmp_path / "whole", partition_blocks=10 ** 9,
+                             allow_gaps=True, typed=True)
+    assert (split["partitions"], whole["partitions"]) == (6, 1)
+    assert split["errors"] == whole["errors"] == split["typed_errors"] == 0
+    a, b = typed_folders(tmp_path / "split"), typed_folders(tmp_path / "whole")
+    assert a.keys() == b.keys()
+    both = []
+    for name, folder in a.items():
+        one = pq.read_table(next(b[name].glob("*.parquet")))
+        joined = read_folder(folder)
+        assert sorted(joined.column_names) == sorted(one.column_names), name
+        assert typed_canonical(joined) == typed_canonical(one), name
+        glob = str(folder / "*.parquet")
+        rows = duckdb.sql(f"SELECT count(*), count(DISTINCT spec_version) FROM "
+                          f"read_parquet('{glob}', union_by_name=true)").fetchall()[0]
+        assert rows[0] == one.num_rows, name
+        if rows[1] == 2:
+            both.append(name)
+    assert {"calls/Timestamp.set", "calls/ParaInherent.enter"} <= set(both), both
+    # Timestamp.set over both runtimes: one `now` column, summed by DuckDB.
+    glob = str(a["calls/Timestamp.set"] / "*.parquet")
+    per_spec = duckdb.sql(f"SELECT spec_version, count(*), min(now) FROM read_parquet('{glob}', "
+                          f"union_by_name=true) GROUP BY 1 ORDER BY 1").fetchall()
+    assert [(s, n) for s, n, _ in per_spec] == [(9180, 4), (1_000_001, 8)]
+    # Columns are named over every runtime given, whichever a partition's
+    # rows use: ExtrinsicSuccess's dispatch_info changed type after spec
+    # 9180, so spec 1000001's is `dispatch_info__v1000001` in every file,
+    # although only spec 1000001 blocks have events here.
+    for out in ("split", "whole"):
+        for f in (tmp_path / out / "typed/events/System.ExtrinsicSuccess").glob("*.parquet"):
+            names = pq.read_schema(f).names
+            assert "dispatch_info__v1000001" in names and "dispatch_info" not in names, (f, names)
+
+
+def assert_same_typed_partitions(out, reference):
+    """Every typed table under ``out`` has ``reference``'s files, rows and
+    (byte for byte) Arrow schemas."""
+    a, b = typed_folders(out), typed_folders(reference)
+    assert a.keys() == b.keys() and a, (a.keys(), b.keys())
+    for name in a:
+        files = sorted(p.name for p in a[name].glob("*.parquet"))
+        assert files == sorted(p.name for p in b[name].glob("*.parquet")), name
+        for f in files:
+            x, y = pq.read_table(a[name] / f), pq.read_table(b[name] / f)
+            assert x.schema.metadata == y.schema.metadata and x.schema == y.schema, (name, f)
+            assert typed_canonical(x) == typed_canonical(y), (name, f)
+
+
+def test_dask_writes_the_typed_partitions_of_the_command_line(tmp_path):
+    from distributed import Client, LocalCluster
+    from index_cluster import source_and_reference
+    from scalecodec.index import JsonLinesSource, index_on_dask
+    source, ranges = source_and_reference(tmp_path)
+    reference = index_json_lines(source, decoders(), tmp_path / "reference", partition_blocks=2,
+                                 allow_gaps=True, typed=True)
+    assert reference["partitions"] == len(ranges)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                      worker_dashboard_address=None) as cluster, Client(cluster) as client:
+        summaries = index_on_dask(client, decoders(), ranges, JsonLinesSource(source),
+                                  out=tmp_path / "dask", typed=True)
+        tables = index_on_dask(client, decoders(), ranges, JsonLinesSource(source), typed=True)
+    assert [s["typed_errors"] for s in summaries] == [0] * len(ranges)
+    assert_same_typed_partitions(tmp_path / "dask", tmp_path / "reference")
+    # Returned, each typed table is the ranges' tables joined by name.
+    for name, folder in typed_folders(tmp_path / "reference").items():
+        assert typed_canonical(tables[f"typed/{name}"]) == typed_canonical(read_folder(folder)), name

@@ -37,6 +37,7 @@
 pub mod arrow_type;
 pub mod cell;
 pub mod column;
+pub mod naming;
 pub mod read;
 pub mod rows;
 pub mod schema;
@@ -47,6 +48,7 @@ pub mod wide;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+pub use naming::Naming;
 pub use rows::{TableRows, TypedRows};
 pub use schema::{Kind, TableDef};
 pub use union::{TypedTable, UnionError};
@@ -71,6 +73,18 @@ impl Catalog {
             .into_iter()
             .map(Arc::new)
             .collect();
+        let by_name = tables
+            .iter()
+            .enumerate()
+            .map(|(i, t)| ((t.kind, t.pallet.clone(), t.item.clone()), i))
+            .collect();
+        Catalog { tables, by_name }
+    }
+
+    /// A catalog of the given tables (tests: a runtime's tables changed).
+    #[cfg(test)]
+    pub(crate) fn from_tables(tables: Vec<TableDef>) -> Catalog {
+        let tables: Vec<Arc<TableDef>> = tables.into_iter().map(Arc::new).collect();
         let by_name = tables
             .iter()
             .enumerate()

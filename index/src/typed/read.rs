@@ -15,6 +15,7 @@ use ferroscale_value::Value;
 
 use super::arrow_type::{unwrap_option, TEXT_SUFFIX, VALUE};
 use super::cell::WideCell;
+use super::schema::Renamed;
 use super::schema::{Layout, TableDef};
 use super::shape::Shape;
 use super::union::TypedTable;
@@ -55,7 +56,25 @@ pub fn row_value_in(
 ) -> Result<Value, String> {
     let renaming = Renaming {
         batch,
-        table,
+        renamed: &table.renamed,
+        spec: def.spec_version,
+    };
+    row_value_from(def, &renaming, row)
+}
+
+/// [`row_value`] of a row of a batch read back from a typed table's file,
+/// whose runtime is `def`'s: a retyped field is read from the column
+/// `renamed` names for it (the file's `renamed_columns`,
+/// [`super::schema::renamed_columns`]).
+pub fn row_value_renamed(
+    renamed: &[Renamed],
+    def: &TableDef,
+    batch: &RecordBatch,
+    row: usize,
+) -> Result<Value, String> {
+    let renaming = Renaming {
+        batch,
+        renamed,
         spec: def.spec_version,
     };
     row_value_from(def, &renaming, row)
@@ -64,14 +83,18 @@ pub fn row_value_in(
 /// A union batch's columns as one runtime's fields name them.
 struct Renaming<'a> {
     batch: &'a RecordBatch,
-    table: &'a TypedTable,
+    renamed: &'a [Renamed],
     spec: u32,
 }
 
 impl Columns for Renaming<'_> {
     fn get(&self, name: &str) -> Option<&ArrayRef> {
-        self.batch
-            .column_by_name(self.table.column_of(self.spec, name))
+        let column = self
+            .renamed
+            .iter()
+            .find(|(s, f, _)| *s == self.spec && f == name)
+            .map_or(name, |(_, _, c)| c.as_str());
+        self.batch.column_by_name(column)
     }
 }
 

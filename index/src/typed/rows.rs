@@ -22,9 +22,33 @@ use super::schema::{Kind, Layout, TableDef};
 use super::Catalog;
 use crate::call_tree::{call_parts, nested_calls};
 
-/// Where an item that does not fit its typed table is reported: its item
-/// (`event 3`, `extrinsic 1 call 2`) and why.
-pub(crate) type Report<'a> = dyn FnMut(&str, &str) + 'a;
+/// Where an item that does not fit its typed table is reported: the item
+/// and why.
+pub(crate) type Report<'a> = dyn FnMut(&Item, &str) + 'a;
+
+/// An event or call that did not become a typed row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// The block's event record at this index.
+    Event(usize),
+    /// A call of an extrinsic: the extrinsic's index, the call's (pre-order,
+    /// 0 the extrinsic's own call).
+    Call {
+        /// The extrinsic's index in its block.
+        extrinsic: u32,
+        /// The call's index in the extrinsic's call tree.
+        call: u32,
+    },
+}
+
+impl std::fmt::Display for Item {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Item::Event(i) => write!(f, "event {i}"),
+            Item::Call { extrinsic, call } => write!(f, "extrinsic {extrinsic} call {call}"),
+        }
+    }
+}
 
 /// The typed rows of a run of blocks: one [`TableRows`] per table and
 /// runtime, in the order first met.
@@ -33,6 +57,9 @@ pub struct TypedRows {
     tables: Vec<TableRows>,
     /// (kind, pallet, item, spec) → index in `tables`.
     at: HashMap<(Kind, String, String, u32), usize>,
+    /// Events and calls that did not become typed rows (each an `errors`
+    /// row instead).
+    pub misfits: u64,
 }
 
 /// The rows of one typed table of one runtime.
@@ -164,7 +191,7 @@ impl TypedRows {
                 .get("extrinsic_idx")
                 .and_then(|x| x.as_u128())
                 .and_then(|x| u32::try_from(x).ok());
-            let item = format!("event {i}");
+            let item = Item::Event(i);
             let Some(rows) = self.table(place, Kind::Event, pallet, name) else {
                 report(
                     &item,
@@ -208,7 +235,10 @@ impl TypedRows {
         };
         let index = *next;
         *next += 1;
-        let item = format!("extrinsic {extrinsic} call {index}");
+        let item = Item::Call {
+            extrinsic,
+            call: index,
+        };
         match self.table(place, Kind::Call, pallet, name) {
             Some(rows) => match cells(&rows.def, Some(args)) {
                 Ok(cells) => rows.push(place, Some(extrinsic), index, "", &cells),

@@ -189,14 +189,49 @@ pub(crate) fn describe(
                   and one column per variant with data",
         "nullability": "every data column is nullable: NULL is None, a variant not taken, \
                         a field the row's runtime lacks, or a wide value held by its text",
-        "retyped": "a runtime's field is in the first column named <name> or <name>__v<spec> of \
-                    its Arrow type; a type no such column has adds <name>__v<spec>, spec the \
-                    first runtime with it (its wide companion <name>__v<spec>__text); \
+        "retyped": "columns are named over every runtime of the run, in ascending spec \
+                    version (a runtime loaded later, when first used), the same in every \
+                    partition: a runtime's field is in the first column named <name> or \
+                    <name>__v<spec> of its Arrow type; a type no such column has adds \
+                    <name>__v<spec>, spec the first runtime with it (its wide companion \
+                    <name>__v<spec>__text); a file holds the columns of its rows' runtimes; \
                     renamed_columns lists [spec, field, column] for every field stored under \
                     another name",
         "renamed_columns": renamed.iter().map(|(s, f, c)| serde_json::json!([s, f, c])).collect::<Vec<_>>(),
     });
     HashMap::from([(METADATA_KEY.to_string(), value.to_string())])
+}
+
+/// The `renamed_columns` of a typed table's schema metadata (a file's
+/// key-value metadata): every field of a runtime stored under another
+/// column than its name, as (spec version, field, column).
+pub fn renamed_columns(metadata: &HashMap<String, String>) -> Result<Vec<Renamed>, String> {
+    let text = metadata
+        .get(METADATA_KEY)
+        .ok_or_else(|| format!("no {METADATA_KEY} entry in the schema's metadata"))?;
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("{METADATA_KEY}: {e}"))?;
+    let Some(list) = value.get("renamed_columns").and_then(|v| v.as_array()) else {
+        return Err(format!("{METADATA_KEY}: no renamed_columns list"));
+    };
+    list.iter()
+        .enumerate()
+        .map(|(i, entry)| {
+            let bad =
+                || format!("{METADATA_KEY}: renamed_columns[{i}] is not [spec, field, column]");
+            let [spec, field, column] = entry.as_array().map(Vec::as_slice).ok_or_else(bad)? else {
+                return Err(bad());
+            };
+            let spec = spec
+                .as_u64()
+                .and_then(|s| u32::try_from(s).ok())
+                .ok_or_else(bad)?;
+            let (Some(field), Some(column)) = (field.as_str(), column.as_str()) else {
+                return Err(bad());
+            };
+            Ok((spec, field.to_string(), column.to_string()))
+        })
+        .collect()
 }
 
 /// Paths (dotted) of JSON and wide-integer columns under `name`.
@@ -293,5 +328,50 @@ fn table(graph: &TypeGraph, kind: Kind, pallet: &str, item: &Item, spec_version:
         spec_version,
         layout,
         columns,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(value: &str) -> HashMap<String, String> {
+        HashMap::from([(METADATA_KEY.to_string(), value.to_string())])
+    }
+
+    #[test]
+    fn renamed_columns_read_back_and_malformed_entries_are_named() {
+        let ok =
+            meta(r#"{"renamed_columns":[[1000001,"dispatch_info","dispatch_info__v1000001"]]}"#);
+        assert_eq!(
+            renamed_columns(&ok).unwrap(),
+            [(
+                1_000_001,
+                "dispatch_info".to_string(),
+                "dispatch_info__v1000001".to_string()
+            )]
+        );
+        assert!(renamed_columns(&HashMap::new())
+            .unwrap_err()
+            .contains("no ferroscale.typed entry"));
+        assert!(renamed_columns(&meta("{"))
+            .unwrap_err()
+            .starts_with("ferroscale.typed: "));
+        assert!(renamed_columns(&meta("{}"))
+            .unwrap_err()
+            .contains("no renamed_columns list"));
+        for bad in [
+            r#"{"renamed_columns":[[1,"a"]]}"#,
+            r#"{"renamed_columns":[[-1,"a","b"]]}"#,
+            r#"{"renamed_columns":[[4294967296,"a","b"]]}"#,
+            r#"{"renamed_columns":[[1,2,"b"]]}"#,
+            r#"{"renamed_columns":[7]}"#,
+        ] {
+            let e = renamed_columns(&meta(bad)).unwrap_err();
+            assert!(
+                e.contains("renamed_columns[0] is not [spec, field, column]"),
+                "{bad}: {e}"
+            );
+        }
     }
 }

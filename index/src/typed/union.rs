@@ -1,21 +1,22 @@
-//! One schema per typed table over the runtimes of a range.
+//! One schema per typed table over the runtimes of a partition, its
+//! columns named for the whole run ([`super::naming`]).
 //!
-//! A table's schema is the union of its runtimes' schemas, runtimes in
-//! ascending spec version: a column keeps its name while its Arrow type
-//! stays the same; a column a runtime adds is appended (NULL in the rows
-//! of runtimes without it); a column whose Arrow type differs from the one
-//! it had in an earlier runtime becomes a new column `<name>__v<spec>`
-//! from that runtime on, so no value is ever cast. The renames are listed
-//! in the schema's metadata.
+//! A table's schema is the place columns, then the data columns its
+//! runtimes use, as the run's [`Naming`] names and orders them: a column
+//! keeps its name while its Arrow type stays the same; a column a runtime
+//! adds is NULL in the rows of runtimes without it; a field whose Arrow
+//! type differs from the one it had in an earlier runtime is in a column
+//! `<name>__v<spec>` of its own from that runtime on, so no value is ever
+//! cast. The renames are listed in the schema's metadata.
 
-use std::collections::BTreeMap;
-use std::fmt;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use arrow_array::{new_null_array, ArrayRef, RecordBatch};
 use arrow_schema::{Field, Schema, SchemaRef};
 
-use super::arrow_type::TEXT_SUFFIX;
+use super::naming::Naming;
+pub use super::naming::UnionError;
 use super::rows::TableRows;
 pub use super::schema::Renamed;
 use super::schema::{describe, place_fields, Kind, TableDef};
@@ -58,21 +59,26 @@ impl TypedTable {
     }
 }
 
-/// A table whose runtimes' schemas cannot be joined.
-#[derive(Debug, Clone, PartialEq)]
-pub struct UnionError(pub String);
-
-impl fmt::Display for UnionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+/// The typed tables of `parts` (each table's rows of one runtime for a run
+/// of blocks, in block order), one per table, in (kind, name) order, their
+/// columns named over the parts' runtimes alone (ascending spec version).
+pub fn unify(parts: Vec<TableRows>) -> Result<Vec<TypedTable>, UnionError> {
+    unify_named(parts, &mut Naming::new())
 }
 
-impl std::error::Error for UnionError {}
-
-/// The typed tables of `parts` (each table's rows of one runtime for a run
-/// of blocks, in block order), one per table, in (kind, name) order.
-pub fn unify(parts: Vec<TableRows>) -> Result<Vec<TypedTable>, UnionError> {
+/// [`unify`] with the columns named by `naming` (the runtimes of a whole
+/// run, [`super::naming`]): a table's schema holds the place columns, then
+/// the columns its parts' runtimes use, in `naming`'s order. Runtimes of
+/// the parts that `naming` lacks are folded in first, ascending.
+pub fn unify_named(
+    parts: Vec<TableRows>,
+    naming: &mut Naming,
+) -> Result<Vec<TypedTable>, UnionError> {
+    let mut defs: Vec<Arc<TableDef>> = parts.iter().map(|p| p.def.clone()).collect();
+    defs.sort_by_key(|d| d.spec_version);
+    for def in &defs {
+        naming.add_table(def)?;
+    }
     let mut by_table: BTreeMap<(Kind, String), Vec<Part>> = BTreeMap::new();
     for part in parts {
         let def = part.def.clone();
@@ -87,62 +93,48 @@ pub fn unify(parts: Vec<TableRows>) -> Result<Vec<TypedTable>, UnionError> {
     }
     by_table
         .into_iter()
-        .map(|((kind, name), batches)| table(kind, name, batches))
+        .map(|((kind, name), batches)| table(kind, name, batches, naming))
         .collect()
 }
 
 /// One runtime's rows of a table, as a batch of that runtime's schema.
 type Part = (Arc<TableDef>, RecordBatch);
 
-fn table(kind: Kind, name: String, mut parts: Vec<Part>) -> Result<TypedTable, UnionError> {
+fn table(
+    kind: Kind,
+    name: String,
+    mut parts: Vec<Part>,
+    naming: &Naming,
+) -> Result<TypedTable, UnionError> {
     // Batches in block order (runs are in order; within a run, one batch per runtime).
     parts.sort_by_key(|(_, b)| first_block(b));
     let mut specs: Vec<&Arc<TableDef>> = parts.iter().map(|(d, _)| d).collect();
     specs.sort_by_key(|d| d.spec_version);
     specs.dedup_by_key(|d| d.spec_version);
     let place = place_fields(kind).len();
-    let mut fields: Vec<Field> = place_fields(kind);
-    // Per spec: its data column's index → the union column's index.
+    // Per spec: its data column's index → the naming's column.
     let mut maps: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
     let mut renamed: Vec<Renamed> = Vec::new();
     for def in &specs {
         let spec = def.spec_version;
-        let schema = def.schema();
-        let mut map = Vec::new();
-        // This spec's columns so far: its field name → the union's column name.
-        let mut names: BTreeMap<&str, String> = BTreeMap::new();
-        for f in schema.fields().iter().skip(place) {
-            let field = f.name().as_str();
-            // A wide integer's text column goes with its decimal column.
-            let companion = field
-                .strip_suffix(TEXT_SUFFIX)
-                .and_then(|base| names.get(base))
-                .map(|column| format!("{column}{TEXT_SUFFIX}"));
-            let at = match companion {
-                Some(column) => match fields.iter().position(|g| *g.name() == column) {
-                    Some(i) if fields[i].data_type() == f.data_type() => i,
-                    Some(_) => {
-                        return Err(UnionError(format!(
-                            "typed table {name}: column {column} of spec {spec} has another \
-                             type in an earlier spec"
-                        )))
-                    }
-                    None => {
-                        fields.push(f.as_ref().clone().with_name(column));
-                        fields.len() - 1
-                    }
-                },
-                None => column_for(&mut fields, f, spec)
-                    .map_err(|e| UnionError(format!("typed table {name}: {e}")))?,
-            };
-            let column = fields[at].name().clone();
-            if column != field {
-                renamed.push((spec, field.to_string(), column.clone()));
-            }
-            names.insert(field, column);
-            map.push(at);
-        }
+        let map = naming.placed(kind, &name, spec).ok_or_else(|| {
+            UnionError(format!(
+                "typed table {name}: spec {spec} has no columns named"
+            ))
+        })?;
+        renamed.extend(naming.renamed(def));
         maps.insert(spec, map);
+    }
+    // The naming's columns these runtimes use, in its order, after the place.
+    let used: BTreeSet<usize> = maps.values().flatten().copied().collect();
+    let mut fields: Vec<Field> = place_fields(kind);
+    let mut at_of: BTreeMap<usize, usize> = BTreeMap::new();
+    for &c in &used {
+        let field = naming
+            .column(kind, &name, c)
+            .ok_or_else(|| UnionError(format!("typed table {name}: column {c} is not named")))?;
+        at_of.insert(c, fields.len());
+        fields.push(field.clone());
     }
     let spec_versions: Vec<u32> = specs.iter().map(|d| d.spec_version).collect();
     let latest = specs.last().map(|d| (**d).clone());
@@ -157,7 +149,17 @@ fn table(kind: Kind, name: String, mut parts: Vec<Part>) -> Result<TypedTable, U
             let rows = batch.num_rows();
             let mut columns: Vec<Option<ArrayRef>> = vec![None; schema.fields().len()];
             for (i, c) in batch.columns().iter().enumerate() {
-                let at = if i < place { i } else { map[i - place] };
+                let at = if i < place {
+                    i
+                } else {
+                    let column = map.get(i - place).ok_or_else(|| {
+                        UnionError(format!(
+                            "typed table {name}: spec {} has more columns than were named",
+                            def.spec_version
+                        ))
+                    })?;
+                    at_of[column]
+                };
                 columns[at] = Some(c.clone());
             }
             let columns = columns
@@ -176,40 +178,6 @@ fn table(kind: Kind, name: String, mut parts: Vec<Part>) -> Result<TypedTable, U
         batches,
         renamed,
     })
-}
-
-/// The union column of field `f` of spec `spec`: the first column named
-/// `<name>` or `<name>__v<spec'>` of its Arrow type, else a new one
-/// (`<name>` when no column has that name yet, `<name>__v<spec>` when one
-/// of another type has).
-fn column_for(fields: &mut Vec<Field>, f: &Field, spec: u32) -> Result<usize, String> {
-    let name = f.name().as_str();
-    let retyped = |g: &Field| {
-        g.name()
-            .strip_prefix(name)
-            .and_then(|rest| rest.strip_prefix("__v"))
-            .is_some_and(|v| v.parse::<u32>().is_ok())
-    };
-    let same_type = fields
-        .iter()
-        .position(|g| (g.name() == name || retyped(g)) && g.data_type() == f.data_type());
-    if let Some(i) = same_type {
-        return Ok(i);
-    }
-    let column = if fields.iter().any(|g| g.name() == name) {
-        let new = format!("{name}__v{spec}");
-        if fields.iter().any(|g| *g.name() == new) {
-            return Err(format!(
-                "column {new} exists already: the retyped field {name} of spec {spec} cannot take \
-                 its name"
-            ));
-        }
-        new
-    } else {
-        name.to_string()
-    };
-    fields.push(f.clone().with_name(column).with_nullable(true));
-    Ok(fields.len() - 1)
 }
 
 fn first_block(batch: &RecordBatch) -> u64 {

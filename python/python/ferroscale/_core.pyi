@@ -810,6 +810,10 @@ class IndexBatch:
     @property
     def num_rows(self) -> Dict[str, int]: ...
     @property
+    def typed_errors(self) -> int:
+        """Events and calls that did not fit their typed table (``typed=True``); each is also an
+        ``errors`` row with its item, spec version and bytes."""
+    @property
     def first_block(self) -> Optional[int]: ...
     @property
     def last_block(self) -> Optional[int]: ...
@@ -831,7 +835,8 @@ class IndexBatch:
 def decode_blocks(blocks: Iterable[_Block], decoders: Union[SpecDecoder, Iterable[SpecDecoder]],
                   typed: bool = False) -> IndexBatch:
     """Decodes blocks (GIL released, every core) with each block's spec decoder; ``typed``: the
-    typed tables too (:meth:`IndexBatch.typed_tables`)."""
+    typed tables too (:meth:`IndexBatch.typed_tables`), their columns named over every decoder
+    given, so that batches decoded with the same decoders agree column for column."""
 def read_blocks(path: Union[str, "os.PathLike[str]"], first: Optional[int] = None,
                 last: Optional[int] = None) -> List[Tuple[int, str, int, List[bytes], Optional[bytes]]]:
     """The blocks of a JSON-lines file whose numbers are in ``first..=last``, in file order; with a

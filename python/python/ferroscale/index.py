@@ -85,7 +85,7 @@ class JsonLinesSource:
         return f"JsonLinesSource({self.path!r})"
 
 
-def index_range(block_range, decoders, source, out=None, allow_gaps=False):
+def index_range(block_range, decoders, source, out=None, allow_gaps=False, typed=False):
     """One task: decode the blocks of ``block_range`` from ``source``.
 
     With ``out``, writes the blocks of the range that the output's manifest
@@ -95,25 +95,39 @@ def index_range(block_range, decoders, source, out=None, allow_gaps=False):
     (``allow_gaps``: a sample, whose missing blocks are recorded as absent):
     a block missing raises ``ValueError`` naming it, and nothing of that run
     is marked done.
+
+    ``typed``: the typed tables too, written under ``out/typed/`` as the
+    command line's ``--typed`` writes them (their columns named over every
+    decoder given, so the ranges of one run agree column for column), or
+    returned as ``"typed/<kind>/<Pallet>.<item>"`` pyarrow tables.
     """
     first, last = block_range
     if out is None:
-        batch = decode_blocks(source(first, last), decoders)
+        batch = decode_blocks(source(first, last), decoders, typed=typed)
         got = batch.num_rows["blocks"]
         if not allow_gaps and got != last - first + 1:
             raise ValueError(f"blocks {first}..={last}: the source gave {got} of "
                              f"{last - first + 1} blocks")
-        return to_pyarrow(batch)
+        tables = to_pyarrow(batch)
+        if typed:
+            pa = _pyarrow()
+            tables.update({f"typed/{name}": pa.table(t)
+                           for name, t in batch.typed_tables().items()})
+        return tables
     summary = {"first": first, "last": last, "skipped": True, "pid": os.getpid(),
                "parquet_bytes": 0}
     summary.update({name: 0 for name in TABLES})
+    if typed:
+        summary["typed_errors"] = 0
     for a, b in missing_blocks(out, first, last):
-        batch = decode_blocks(source(a, b), decoders)
+        batch = decode_blocks(source(a, b), decoders, typed=typed)
         summary["parquet_bytes"] += batch.write_parquet(out, a, b, source=repr(source),
                                                         allow_gaps=allow_gaps)
         summary["skipped"] = False
         for name, rows in batch.num_rows.items():
             summary[name] += rows
+        if typed:
+            summary["typed_errors"] += batch.typed_errors
     return summary
 
 
@@ -158,7 +172,8 @@ def _raise_failed(outcomes):
     return outcomes
 
 
-def index_on_dask(client, decoders, ranges, source, out=None, allow_gaps=False, retries=2):
+def index_on_dask(client, decoders, ranges, source, out=None, allow_gaps=False, retries=2,
+                  typed=False):
     """Decodes block ``ranges`` on a ``distributed`` cluster.
 
     ``decoders``: the future :func:`share_decoders` returned, or
@@ -177,13 +192,18 @@ def index_on_dask(client, decoders, ranges, source, out=None, allow_gaps=False, 
     rerun, whatever the ranges were then) and the per-task summaries are
     returned. Without it, the tables come back to the client as
     ``pyarrow.Table`` objects by name, ranges in the given order.
+
+    ``typed``: the typed tables too (see :func:`index_range`): written under
+    ``out/typed/`` as ``ferroscale index --typed`` writes them, or, without
+    ``out``, returned as ``"typed/<kind>/<Pallet>.<item>"`` tables, each the
+    ranges' tables joined by column name.
     """
     if isinstance(decoders, (SpecDecoder, list, tuple)):
         decoders = share_decoders(client, decoders)
     out = None if out is None else os.fspath(out)
     ranges = list(ranges)
     futures = client.map(index_range, ranges, decoders=decoders, source=source, out=out,
-                         allow_gaps=allow_gaps, pure=False, retries=retries)
+                         allow_gaps=allow_gaps, typed=typed, pure=False, retries=retries)
     # Every task's outcome, failed or not: gathering stops at the first
     # failure and would lose the summaries of the ranges that finished.
     importlib.import_module("distributed").wait(futures)
@@ -196,18 +216,29 @@ def index_on_dask(client, decoders, ranges, source, out=None, allow_gaps=False, 
     _raise_failed(outcomes)
     if out is not None:
         return outcomes
+    return _concat_outcomes(outcomes)
+
+
+def _concat_outcomes(outcomes):
+    """The tables of every range, each joined over the ranges; a typed table
+    by column name (a range whose runtimes lack a column has it NULL)."""
     pa = _pyarrow()
-    return {name: pa.concat_tables([r[name] for r in outcomes]) for name in TABLES}
+    tables = {name: pa.concat_tables([r[name] for r in outcomes]) for name in TABLES}
+    typed = sorted({name for r in outcomes for name in r if name.startswith("typed/")})
+    for name in typed:
+        parts = [r[name] for r in outcomes if name in r]
+        tables[name] = pa.concat_tables(parts, promote_options="default")
+    return tables
 
 
-def _index_with_retries(block_range, decoders, source, out, allow_gaps, retries):
+def _index_with_retries(block_range, decoders, source, out, allow_gaps, retries, typed=False):
     """:func:`index_range` tried up to ``1 + retries`` times in this process
     (Spark's local mode does not retry a failed task), waiting 0.2 s, 0.4 s
     … between tries; the summary, or ``{"first", "last", "error"}``."""
     first, last = block_range
     for attempt in range(retries + 1):
         try:
-            return index_range(block_range, decoders, source, out, allow_gaps)
+            return index_range(block_range, decoders, source, out, allow_gaps, typed)
         except Exception as e:  # noqa: BLE001 - reported as the range's outcome
             error = repr(e)
             if attempt < retries:
@@ -265,10 +296,12 @@ def _range_rows(batches):
 
 
 _SUMMARY_SCHEMA = ("first long, last long, skipped boolean, pid long, parquet_bytes long, "
-                   + ", ".join(f"{name} long" for name in TABLES) + ", built string, error string")
+                   + ", ".join(f"{name} long" for name in TABLES)
+                   + ", typed_errors long, built string, error string")
 
 
-def index_on_spark(spark, decoders, ranges, source, out, allow_gaps=False, retries=2):
+def index_on_spark(spark, decoders, ranges, source, out, allow_gaps=False, retries=2,
+                   typed=False):
     """Decodes block ``ranges`` on Spark, one task per range, each writing its
     range's Parquet partitions under ``out`` (a folder every executor sees;
     blocks the manifest has are skipped on a rerun). Returns the per-task
@@ -282,6 +315,12 @@ def index_on_spark(spark, decoders, ranges, source, out, allow_gaps=False, retri
     A range that fails is tried again in its task up to ``retries`` times;
     one that still fails is reported, not fatal to the others: the call
     raises :class:`PartitionsFailed` with every range's outcome.
+
+    ``typed``: the typed tables too, written under ``out/typed/`` as
+    ``ferroscale index --typed`` writes them (``typed_errors`` in each
+    summary: the events and calls that did not fit their typed table, each
+    an ``errors`` row). Read a typed table's folder with
+    ``spark.read.option("mergeSchema", "true").parquet(folder)``.
     """
     pa = _pyarrow()
     shared = _broadcast(spark, decoders)
@@ -290,14 +329,14 @@ def index_on_spark(spark, decoders, ranges, source, out, allow_gaps=False, retri
     # Arrow's null type, which Spark cannot read as the string it declared.
     schema = pa.schema(
         [(key, pa.int64()) for key in ("first", "last")] + [("skipped", pa.bool_())]
-        + [(key, pa.int64()) for key in ("pid", "parquet_bytes", *TABLES)]
+        + [(key, pa.int64()) for key in ("pid", "parquet_bytes", *TABLES, "typed_errors")]
         + [("built", pa.string()), ("error", pa.string())])
 
     def run(batches):
         for first, last in _range_rows(batches):
             summary = _index_with_retries((first, last), shared.value, source, out, allow_gaps,
-                                          retries)
-            keys = ("first", "last", "skipped", "pid", "parquet_bytes", "error")
+                                          retries, typed)
+            keys = ("first", "last", "skipped", "pid", "parquet_bytes", "typed_errors", "error")
             row = {key: summary.get(key) for key in keys}
             row.update({name: summary.get(name) for name in TABLES})
             row["built"] = json.dumps(index_decoder_stats()["built"], sort_keys=True)
@@ -309,6 +348,8 @@ def index_on_spark(spark, decoders, ranges, source, out, allow_gaps=False, retri
     for o in outcomes:
         if o["error"] is None:
             del o["error"]
+        if not typed:
+            del o["typed_errors"]
     return _raise_failed(outcomes)
 
 

@@ -54,6 +54,14 @@ impl IndexBatch {
             .collect()
     }
 
+    /// Events and calls that did not fit their typed table (decoded with
+    /// `typed=True`): each is also a row of the `errors` table, with its
+    /// item, spec version and bytes.
+    #[getter]
+    fn typed_errors(&self) -> u64 {
+        self.tables.typed_errors()
+    }
+
     /// Lowest block number (`None`: no blocks).
     #[getter]
     fn first_block(&self) -> Option<u64> {

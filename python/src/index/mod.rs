@@ -213,7 +213,9 @@ fn tuple_fields<'py>(
 /// of each block's spec version, in parallel with the GIL released. A block
 /// whose spec has no decoder, and any item that does not decode, is a row of
 /// the `errors` table. `typed`: the typed tables too
-/// ([`IndexBatch::typed_tables`]).
+/// ([`IndexBatch::typed_tables`]), their columns named over every decoder
+/// given (each one's registry is built), so that batches decoded with the
+/// same decoders write partitions that agree column for column.
 #[pyfunction]
 #[pyo3(signature = (blocks, decoders, typed=false))]
 pub fn decode_blocks(
@@ -233,7 +235,10 @@ pub fn decode_blocks(
         list.push(block_arg(i, &b?)?);
     }
     let specs: std::collections::BTreeSet<u32> = list.iter().map(|b| b.spec_version).collect();
-    let decoders = decoders_arg(decoders, |s| specs.contains(&s))?;
+    // Typed, every runtime given names the typed tables' columns
+    // (`Decoders::naming`): batches decoded with the same decoders agree
+    // on what each column holds, whichever runtimes their blocks use.
+    let decoders = decoders_arg(decoders, |s| typed || specs.contains(&s))?;
     let numbers = (
         list.iter().map(|b| b.number).min(),
         list.iter().map(|b| b.number).max(),
@@ -353,6 +358,7 @@ pub fn index_json_lines<'py>(
     d.set_item("calls", summary.calls)?;
     d.set_item("events", summary.events)?;
     d.set_item("errors", summary.errors)?;
+    d.set_item("typed_errors", summary.typed_errors)?;
     d.set_item("partitions", summary.partitions)?;
     d.set_item("skipped_partitions", summary.skipped_partitions)?;
     d.set_item("parquet_bytes", summary.parquet_bytes)?;

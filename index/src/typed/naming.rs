@@ -1,0 +1,219 @@
+//! The column each runtime's field is stored under, fixed for a whole run
+//! (every partition of a range) rather than per partition.
+//!
+//! A [`Naming`] folds runtimes in, one after the other: each table's data
+//! columns are a list that only grows. A runtime's field goes to the first
+//! column named `<name>` or `<name>__v<spec'>` of its Arrow type; a field
+//! no column holds yet gets `<name>` when no column has that name, else
+//! `<name>__v<spec>` (a retyped field: a column of its own from the first
+//! runtime with that type on, never a cast); a wide integer's text column
+//! goes with its decimal column (`<column>__text`). A column keeps its name
+//! and type once given, so every partition written with one naming agrees
+//! on what each name holds, and readers that join files by column name
+//! (DuckDB's `union_by_name`, pyarrow's `unify_schemas`, Spark's
+//! `mergeSchema`, Polars' diagonal concatenation) read the partitions of a
+//! range as one table.
+//!
+//! The pipeline folds the runtimes it is given in ascending spec version
+//! before its first typed partition, then each runtime it loads later (a
+//! metadata folder) when first used ([`crate::pipeline::Decoders`]): the
+//! same runtimes in the same order give the same names, whatever the
+//! partitions.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt;
+
+use arrow_schema::Field;
+
+use super::arrow_type::{fields_of, TEXT_SUFFIX};
+use super::schema::{Kind, Renamed, TableDef};
+use super::Catalog;
+
+/// A table whose runtimes' schemas cannot be joined.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnionError(pub String);
+
+impl fmt::Display for UnionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UnionError {}
+
+/// The data columns of every typed table over the runtimes folded in.
+#[derive(Clone, Debug, Default)]
+pub struct Naming {
+    tables: HashMap<(Kind, String), TableNaming>,
+    /// The runtimes folded in, whole ([`Naming::add_runtime`]).
+    runtimes: BTreeSet<u32>,
+}
+
+/// One table's data columns and, per runtime, where its fields are.
+#[derive(Clone, Debug, Default)]
+struct TableNaming {
+    /// The data columns, in the order they were given.
+    columns: Vec<Field>,
+    /// Per spec version: the column of each of its Arrow fields (a wide
+    /// integer is two), in its schema's order.
+    by_spec: HashMap<u32, Vec<usize>>,
+}
+
+impl Naming {
+    /// No runtime yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Whether every table of runtime `spec` was folded in.
+    pub fn has_runtime(&self, spec: u32) -> bool {
+        self.runtimes.contains(&spec)
+    }
+
+    /// The runtimes folded in whole, ascending.
+    pub fn runtimes(&self) -> impl Iterator<Item = u32> + '_ {
+        self.runtimes.iter().copied()
+    }
+
+    /// Folds in every table of runtime `spec` (its `catalog`); a runtime
+    /// folded in before is left as it is.
+    pub fn add_runtime(&mut self, spec: u32, catalog: &Catalog) -> Result<(), UnionError> {
+        if !self.runtimes.insert(spec) {
+            return Ok(());
+        }
+        for def in catalog.tables() {
+            self.add_table(def)?;
+        }
+        Ok(())
+    }
+
+    /// Folds in one runtime's definition of one table (nothing when that
+    /// runtime's definition of it is in already).
+    pub fn add_table(&mut self, def: &TableDef) -> Result<(), UnionError> {
+        let name = def.name();
+        let spec = def.spec_version;
+        let table = self.tables.entry((def.kind, name.clone())).or_default();
+        if table.by_spec.contains_key(&spec) {
+            return Ok(());
+        }
+        let mut map = Vec::new();
+        // This runtime's columns so far: its field name → the column's name.
+        let mut names: HashMap<String, String> = HashMap::new();
+        for c in &def.columns {
+            for f in fields_of(&c.name, &c.shape) {
+                let field = f.name().clone();
+                // A wide integer's text column goes with its decimal column.
+                let companion = field
+                    .strip_suffix(TEXT_SUFFIX)
+                    .and_then(|base| names.get(base))
+                    .map(|column| format!("{column}{TEXT_SUFFIX}"));
+                let at = match companion {
+                    Some(column) => table
+                        .companion(column, &f)
+                        .map_err(|e| UnionError(format!("typed table {name}: spec {spec}: {e}")))?,
+                    None => table
+                        .column_for(&f, spec)
+                        .map_err(|e| UnionError(format!("typed table {name}: {e}")))?,
+                };
+                names.insert(field, table.columns[at].name().clone());
+                map.push(at);
+            }
+        }
+        table.by_spec.insert(spec, map);
+        Ok(())
+    }
+
+    /// Where the fields of `spec`'s rows of table `name` go (`None`: that
+    /// runtime's definition was never folded in).
+    pub fn placed(&self, kind: Kind, name: &str, spec: u32) -> Option<Vec<usize>> {
+        self.tables
+            .get(&(kind, name.to_string()))?
+            .by_spec
+            .get(&spec)
+            .cloned()
+    }
+
+    /// The data column `at` of table `name`.
+    pub fn column(&self, kind: Kind, name: &str, at: usize) -> Option<&Field> {
+        self.tables.get(&(kind, name.to_string()))?.columns.get(at)
+    }
+
+    /// The fields of `def` stored under another name than their own, as
+    /// (spec version, field, column).
+    pub fn renamed(&self, def: &TableDef) -> Vec<Renamed> {
+        let Some(table) = self.tables.get(&(def.kind, def.name())) else {
+            return Vec::new();
+        };
+        let Some(map) = table.by_spec.get(&def.spec_version) else {
+            return Vec::new();
+        };
+        let fields = def
+            .columns
+            .iter()
+            .flat_map(|c| fields_of(&c.name, &c.shape));
+        fields
+            .zip(map)
+            .filter(|(f, &at)| table.columns[at].name() != f.name())
+            .map(|(f, &at)| {
+                let column = table.columns[at].name().clone();
+                (def.spec_version, f.name().clone(), column)
+            })
+            .collect()
+    }
+}
+
+impl TableNaming {
+    /// The column `column` of a wide integer's text, added when new.
+    fn companion(&mut self, column: String, f: &Field) -> Result<usize, String> {
+        match self.columns.iter().position(|g| *g.name() == column) {
+            Some(i) if self.columns[i].data_type() == f.data_type() => Ok(i),
+            Some(i) => Err(format!(
+                "column {column} is {} for an earlier runtime, this one's is {}",
+                self.columns[i].data_type(),
+                f.data_type()
+            )),
+            None => {
+                self.columns
+                    .push(f.clone().with_name(column).with_nullable(true));
+                Ok(self.columns.len() - 1)
+            }
+        }
+    }
+
+    /// The column of field `f` of spec `spec`: the first column named
+    /// `<name>` or `<name>__v<spec'>` of its Arrow type, else a new one
+    /// (`<name>` when no column has that name yet, `<name>__v<spec>` when
+    /// one of another type has).
+    fn column_for(&mut self, f: &Field, spec: u32) -> Result<usize, String> {
+        let name = f.name().as_str();
+        let same_type = self.columns.iter().position(|g| {
+            (g.name() == name || retyped_of(g.name(), name)) && g.data_type() == f.data_type()
+        });
+        if let Some(i) = same_type {
+            return Ok(i);
+        }
+        let column = if self.columns.iter().any(|g| g.name() == name) {
+            let new = format!("{name}__v{spec}");
+            if self.columns.iter().any(|g| *g.name() == new) {
+                return Err(format!(
+                    "column {new} exists already: the retyped field {name} of spec {spec} \
+                     cannot take its name"
+                ));
+            }
+            new
+        } else {
+            name.to_string()
+        };
+        self.columns
+            .push(f.clone().with_name(column).with_nullable(true));
+        Ok(self.columns.len() - 1)
+    }
+}
+
+/// Whether column `column` is field `name` retyped: `<name>__v<digits>`.
+fn retyped_of(column: &str, name: &str) -> bool {
+    column
+        .strip_prefix(name)
+        .and_then(|rest| rest.strip_prefix("__v"))
+        .is_some_and(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+}
