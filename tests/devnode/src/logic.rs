@@ -14,7 +14,7 @@ use ferroscale_metadata::digest::{metadata_hash, ChainInfo, Merkleized};
 use ferroscale_metadata::Metadata;
 use ferroscale_rpc::test_server::{BlockAt, ErrorObjectOwned, NodeLogic};
 use ferroscale_value::Value;
-use parity_scale_codec::Encode;
+use parity_scale_codec::{Compact, Decode, Encode};
 use serde_json::Value as Json;
 
 /// The ed25519 public key of `seed`.
@@ -238,10 +238,12 @@ fn check_transaction(
     let body = &bytes[bytes.len() - parts.call.len() - parts.included_in_extrinsic.len()..];
     let prefix_len = bytes.len() - body.len();
     let head = &bytes[..prefix_len];
+    // (`split_extrinsic` checked the length prefix and the version byte)
+    let mut after_prefix = bytes;
+    Compact::<u32>::decode(&mut after_prefix).map_err(|e| undecodable(e.to_string()))?;
+    let version_at = bytes.len() - after_prefix.len();
     let signed = head
-        .iter()
-        .position(|&b| b == 0x84)
-        .map(|i| &head[i + 1..])
+        .get(version_at + 1..)
         .filter(|s| s.len() == 1 + 32 + 1 + 64 && s[0] == 0 && s[33] == 0)
         .ok_or_else(|| {
             invalid_transaction(
