@@ -38,18 +38,10 @@ pub(crate) fn prepare(wheel: &Path) -> Result<(), String> {
         for (package, version) in packages {
             py = venv_with(dir, package, version)?;
         }
-        run_step(
+        crate::reference::install_wheel(
             &format!("the wheel beside the client in {dir}"),
             &py,
-            &[
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--force-reinstall",
-                "--no-deps",
-                &wheel.to_string_lossy(),
-            ],
+            wheel,
         )?;
         std::env::set_var(variable, &py);
     }

@@ -85,20 +85,7 @@ pub(crate) fn test() -> Result<(), String> {
     let py = venv_python()?;
     let wheel = build_wheel(&py)?;
     let wheel_s = wheel.to_string_lossy();
-    // --force-reinstall: the version does not change from build to build
-    run_step(
-        "install the wheel into .venv",
-        &py,
-        &[
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--force-reinstall",
-            "--no-deps",
-            &wheel_s,
-        ],
-    )?;
+    crate::reference::install_wheel("install the wheel into .venv", &py, &wheel)?;
     // test_coexistence.py installs the same wheel beside py-scale-codec and
     // cyscale in fresh venvs (building it once serves both)
     std::env::set_var(WHEEL_ENV_VAR, &*wheel_s);

@@ -6,6 +6,7 @@
 //! `.venv-btcore` with bittensor-core 0.1.5, whose RFC-0078 metadata digests
 //! and extrinsic proofs the Python tests compare ours with.
 
+use std::path::Path;
 use std::process::Command;
 
 use crate::workspace::{run_step, workspace_root};
@@ -46,6 +47,24 @@ pub(crate) fn cyscale_python() -> Result<String, String> {
 /// 0.1.5, and returns its interpreter's path.
 pub(crate) fn btcore_python() -> Result<String, String> {
     venv_with(".venv-btcore", "bittensor-core", BTCORE_VERSION)
+}
+
+/// Installs `wheel` into the venv of `py` (step `label`).
+pub(crate) fn install_wheel(label: &str, py: &str, wheel: &Path) -> Result<(), String> {
+    // --force-reinstall: the version does not change from build to build
+    run_step(
+        label,
+        py,
+        &[
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--force-reinstall",
+            "--no-deps",
+            &wheel.to_string_lossy(),
+        ],
+    )
 }
 
 /// The interpreter of venv `dir` (in the workspace root) holding
