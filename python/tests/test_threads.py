@@ -295,3 +295,28 @@ def test_runtime_switches_while_other_threads_decode():
         assert result == expected[task], task.__name__
     # the shared configuration still decodes each runtime's values
     assert shared.create_scale_object("Vec<EventRecord>", ScaleBytes(events), metadata=md_new).decode() == one
+
+
+def test_eight_threads_read_one_fresh_metadata_object():
+    """Eight threads read one ``MetadataVersioned`` object just decoded, as a
+    client's threads read the one metadata it keeps: its value, its object
+    tree (built on first read, so the threads race to build it), a pallet,
+    its calls, storage and events. Each thread sees what one thread alone
+    sees."""
+
+    def reads(md):
+        system = md.get_metadata_pallet("System")
+        return (
+            md.value[1]["V14"]["pallets"][0]["name"],
+            len(md.value_object[1][1]["pallets"]),
+            system.name,
+            [c.name for c in system.calls],
+            [s.name for s in system.storage],
+            [e.name for e in system.events],
+            [(a.name, a.type) for c in md.get_metadata_pallet("Balances").calls for a in c.args],
+        )
+
+    alone = reads(decoded_metadata(METADATA))
+    for _ in range(3):
+        md = decoded_metadata(METADATA)
+        assert run_together([lambda: reads(md)] * 8, timeout=120) == [alone] * 8

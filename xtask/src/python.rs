@@ -22,7 +22,7 @@ use std::process::Command;
 use crate::workspace::{run_step, workspace_root};
 
 /// The list of reference-suite tests known not to pass yet.
-const KNOWN_FAILURES: &str = "python/compat/known-failures.txt";
+pub(crate) const KNOWN_FAILURES: &str = "python/compat/known-failures.txt";
 /// The presets the wheel must carry (`cargo xtask presets` puts them there).
 const PRESETS: &str = "python/python/ferroscale/type_registry";
 /// Tests that also run on py-scale-codec 1.2.12.
@@ -135,7 +135,7 @@ pub(crate) fn test() -> Result<(), String> {
         &["-m", "pytest", "-q", "-p", "no:cacheprovider", PINNED_TESTS],
     )?;
     tests_against_reference()?;
-    compat_suite(&py, KNOWN_FAILURES)
+    compat_suite(&py, KNOWN_FAILURES, &[])
 }
 
 /// Builds the wheel from `python/` (as `pip install ./python` would, with
@@ -202,7 +202,11 @@ fn tests_against_reference() -> Result<(), String> {
 }
 
 /// Runs py-scale-codec's suite and applies the known-failures ratchet.
-fn compat_suite(py: &str, known_failures: &str) -> Result<(), String> {
+pub(crate) fn compat_suite(
+    py: &str,
+    known_failures: &str,
+    env: &[(&str, &str)],
+) -> Result<(), String> {
     let root = workspace_root();
     let script = root.join(COMPAT_SUITE);
     if !script.exists() {
@@ -215,6 +219,7 @@ fn compat_suite(py: &str, known_failures: &str) -> Result<(), String> {
     let output = Command::new(&script)
         .args(["-q", "-rA", "-p", "no:randomly"])
         .env("PYTHON", py)
+        .envs(env.iter().copied())
         .current_dir(&root)
         .output()
         .map_err(|e| format!("compat suite: cannot start {}: {e}", script.display()))?;

@@ -30,12 +30,23 @@ pub(crate) fn run_step_env(
     args: &[&str],
     env: &[(&str, &str)],
 ) -> Result<(), String> {
+    run_step_at(what, &workspace_root(), program, args, env)
+}
+
+/// [`run_step_env`] in folder `dir`.
+pub(crate) fn run_step_at(
+    what: &str,
+    dir: &Path,
+    program: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> Result<(), String> {
     eprintln!("\n=== {what}: {program} {}", args.join(" "));
     let started = std::time::Instant::now();
     let status = Command::new(program)
         .args(args)
         .envs(env.iter().copied())
-        .current_dir(workspace_root())
+        .current_dir(dir)
         .status()
         .map_err(|e| format!("{what}: cannot start {program}: {e}"))?;
     // CI's budget is wall time: every step says what it cost.

@@ -182,7 +182,7 @@ fn alias_class<'py>(
         .getattr(intern!(py, "_registry"))?
         .cast_into::<PyRegistry>()?;
     let target = {
-        let registry = registry.try_borrow()?;
+        let registry = registry.get().lock(py)?;
         let registry = registry.inner();
         if registry.portable().and_then(|p| p.lookup(&text)).is_some() {
             // a path of the loaded portable registry is that registry's type,
@@ -195,7 +195,7 @@ fn alias_class<'py>(
         }
     };
     let same = crate::errors::guard("resolving a type", || {
-        let mut registry = registry.try_borrow_mut()?;
+        let mut registry = registry.get().lock(py)?;
         Ok(registry.resolve_idx(py, &text)? == registry.resolve_idx(py, &target)?)
     });
     match same {

@@ -54,7 +54,7 @@ pub(crate) fn make_class<'py>(
     }
     let registry = registry_of(config)?;
     let resolved = crate::errors::guard("resolving a type", || {
-        registry.try_borrow_mut()?.resolve_idx(py, &text)
+        registry.get().lock(py)?.resolve_idx(py, &text)
     });
     let idx = match resolved {
         Ok(idx) => idx.0,
@@ -93,7 +93,7 @@ fn class_for_node<'py>(
     let py = config.py();
     let info: ClassInfo = crate::registry::kinds::class_info(
         py,
-        registry.try_borrow()?.inner(),
+        registry.get().lock(py)?.inner(),
         type_string,
         ferroscale_dynamic::TypeIdx(idx),
     )?;
@@ -117,7 +117,7 @@ fn class_for_node<'py>(
     // made before a runtime switch must not do (see `ScaleObject::_decode_value`)
     attrs.set_item(
         intern!(py, "_node_generation"),
-        registry.try_borrow()?.current_generation(),
+        registry.get().lock(py)?.current_generation(),
     )?;
     if let Some(sub_type) = &info.sub_type {
         attrs.set_item(intern!(py, "sub_type"), sub_type)?;
@@ -192,7 +192,7 @@ fn class_for_node<'py>(
         inherits(&cls, &ENCODE_HOOKS)?,
     );
     if plain_decode || plain_encode {
-        let generation = registry.try_borrow()?.current_generation();
+        let generation = registry.get().lock(py)?.current_generation();
         let marker = py.get_type::<FastNode>().call1((
             idx,
             generation,

@@ -9,6 +9,7 @@
 pub mod books;
 pub mod classes;
 pub mod declared;
+mod slot;
 
 use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::gc::PyVisit;
@@ -20,10 +21,15 @@ use pyo3::PyTraverseError;
 use crate::convert::scale_bytes::{unsupported, PyScaleBytes};
 use crate::objects::object::{new_instance, own_class_attr, FastNode, FastPath, ScaleObject};
 use crate::registry::PyRegistry;
+use slot::Slot;
 
 /// The registry and class cache of a `RuntimeConfigurationObject`
 /// (`_registry`, `_classes`), and its `create_scale_object`.
+///
+/// Frozen, its two fields behind a [`Slot`] each: threads share one
+/// configuration, and one of them may switch its runtime while others decode.
 #[pyclass(
+    frozen,
     subclass,
     dict,
     weakref,
@@ -31,8 +37,8 @@ use crate::registry::PyRegistry;
     name = "ConfigBase"
 )]
 pub struct ConfigBase {
-    registry: Option<Py<PyRegistry>>,
-    classes: Option<Py<PyDict>>,
+    registry: Slot<PyRegistry>,
+    classes: Slot<PyDict>,
 }
 
 #[pymethods]
@@ -42,37 +48,37 @@ impl ConfigBase {
     #[pyo3(signature = (*_args, **_kwargs))]
     fn new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> Self {
         ConfigBase {
-            registry: None,
-            classes: None,
+            registry: Slot::empty(),
+            classes: Slot::empty(),
         }
     }
 
     /// The Rust registry.
     #[getter(_registry)]
     fn get_registry(&self, py: Python<'_>) -> Py<PyAny> {
-        match &self.registry {
-            Some(r) => r.clone_ref(py).into_any(),
+        match self.registry.get(py) {
+            Some(r) => r.into_any().unbind(),
             None => py.None(),
         }
     }
 
     #[setter(_registry)]
-    fn set_registry(&mut self, value: Py<PyRegistry>) {
-        self.registry = Some(value);
+    fn set_registry(&self, value: Py<PyRegistry>) {
+        self.registry.set(Some(value));
     }
 
     /// Classes by type string (`None`: unknown type).
     #[getter(_classes)]
     fn get_classes(&self, py: Python<'_>) -> Py<PyAny> {
-        match &self.classes {
-            Some(c) => c.clone_ref(py).into_any(),
+        match self.classes.get(py) {
+            Some(c) => c.into_any().unbind(),
             None => py.None(),
         }
     }
 
     #[setter(_classes)]
-    fn set_classes(&mut self, value: Py<PyDict>) {
-        self.classes = Some(value);
+    fn set_classes(&self, value: Py<PyDict>) {
+        self.classes.set(Some(value));
     }
 
     /// An instance of `type_string`'s class (`NotImplementedError` when
@@ -209,10 +215,10 @@ impl ConfigBase {
         data_list: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         let py = slf.py();
-        let Some(registry) = slf.borrow().registry.as_ref().map(|r| r.clone_ref(py)) else {
+        let Some(registry) = slf.get().registry.get(py) else {
             return Err(PyValueError::new_err("configuration has no registry"));
         };
-        PyRegistry::batch(registry.bind(py), type_strings, data_list)
+        PyRegistry::batch(&registry, type_strings, data_list)
     }
 
     /// The runtime APIs of the loaded metadata (V15+; see `_core.pyi`).
@@ -412,7 +418,7 @@ impl ConfigBase {
     /// SS58 format account ids render in (`None`: `"0x…"` hex).
     #[getter]
     fn get_ss58_format(&self, py: Python<'_>) -> PyResult<Option<u16>> {
-        Ok(self.registry(py)?.borrow().get_ss58_format())
+        Ok(self.registry(py)?.get().lock(py)?.get_ss58_format())
     }
 
     #[setter]
@@ -431,14 +437,14 @@ impl ConfigBase {
                     })?,
             ),
         };
-        self.registry(py)?.borrow_mut().set_ss58_format(format);
+        self.registry(py)?.get().lock(py)?.set_ss58_format(format);
         self.clear_classes(py)
     }
 
     /// The spec version whose preset `versioning` entries are applied.
     #[getter]
     fn get_active_spec_version_id(&self, py: Python<'_>) -> PyResult<Option<u64>> {
-        Ok(self.registry(py)?.borrow().active_spec_version_id())
+        Ok(self.registry(py)?.get().lock(py)?.active_spec_version_id())
     }
 
     /// `config.active_spec_version_id = spec`, which py-scale-codec allows
@@ -452,7 +458,8 @@ impl ConfigBase {
             Some(spec) => self.set_active_spec_version_id(py, spec),
             None => {
                 self.registry(py)?
-                    .borrow_mut()
+                    .get()
+                    .lock(py)?
                     .clear_active_spec_version_id();
                 Ok(())
             }
@@ -462,11 +469,12 @@ impl ConfigBase {
     /// Switches to `spec_version_id` (applies the presets' versioning).
     fn set_active_spec_version_id(&self, py: Python<'_>, spec_version_id: u64) -> PyResult<()> {
         let registry = self.registry(py)?;
-        if registry.borrow().active_spec_version_id() == Some(spec_version_id) {
+        if registry.get().lock(py)?.active_spec_version_id() == Some(spec_version_id) {
             return Ok(());
         }
         registry
-            .borrow_mut()
+            .get()
+            .lock(py)?
             .set_active_spec_version_id(spec_version_id);
         self.clear_classes(py)
     }
@@ -479,14 +487,16 @@ impl ConfigBase {
     ) -> PyResult<Option<u64>> {
         Ok(self
             .registry(py)?
-            .borrow()
+            .get()
+            .lock(py)?
             .get_runtime_id_from_upgrades(block_number))
     }
 
     /// Marks the runtime-upgrade table as covering up to `block_number`.
     fn set_runtime_upgrades_head(&self, py: Python<'_>, block_number: u64) -> PyResult<()> {
         self.registry(py)?
-            .borrow_mut()
+            .get()
+            .lock(py)?
             .set_runtime_upgrades_head(block_number);
         Ok(())
     }
@@ -528,29 +538,28 @@ impl ConfigBase {
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        visit.call(&self.registry)?;
-        visit.call(&self.classes)
+        self.registry.visit(&visit)?;
+        self.classes.visit(&visit)
     }
 
-    fn __clear__(&mut self) {
-        self.registry = None;
-        self.classes = None;
+    fn __clear__(&self) {
+        self.registry.set(None);
+        self.classes.set(None);
     }
 }
 
 impl ConfigBase {
     /// The registry (a `ValueError` before the Python `__init__` set it).
     fn registry<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyRegistry>> {
-        match &self.registry {
-            Some(r) => Ok(r.bind(py).clone()),
-            None => Err(PyValueError::new_err("configuration has no registry")),
-        }
+        self.registry
+            .get(py)
+            .ok_or_else(|| PyValueError::new_err("configuration has no registry"))
     }
 
     /// Forgets the classes made for type strings (the registry changed).
     fn clear_classes(&self, py: Python<'_>) -> PyResult<()> {
-        if let Some(c) = &self.classes {
-            c.bind(py).clear();
+        if let Some(c) = self.classes.get(py) {
+            c.clear();
         }
         Ok(())
     }
@@ -619,14 +628,11 @@ impl ConfigBase {
                 Err(_) => return Ok(None),
             },
         };
-        let (registry, classes) = {
-            let this = slf.borrow();
-            let (Some(r), Some(c)) = (&this.registry, &this.classes) else {
-                return Ok(None);
-            };
-            (r.clone_ref(py), c.clone_ref(py))
+        let this = slf.get();
+        let (Some(registry), Some(classes)) = (this.registry.get(py), this.classes.get(py)) else {
+            return Ok(None);
         };
-        let Some(cls) = classes.bind(py).get_item(type_string)? else {
+        let Some(cls) = classes.get_item(type_string)? else {
             return Ok(None);
         };
         let Ok(cls) = cls.cast_into::<PyType>() else {
@@ -638,7 +644,7 @@ impl ConfigBase {
                     return Ok(None);
                 };
                 // The generation is checked when the object decodes or encodes.
-                Some(FastPath::new(marker.get(), registry))
+                Some(FastPath::new(marker.get(), registry.unbind()))
             }
             None => None,
         };
@@ -652,7 +658,7 @@ impl ConfigBase {
             return Ok(None);
         };
         scale_obj
-            .borrow_mut()
+            .try_borrow_mut()?
             .init_created(slf.clone().into_any().unbind(), buffer, fast);
         Ok(Some(obj))
     }

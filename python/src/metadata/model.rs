@@ -290,7 +290,8 @@ pub(crate) fn decode_value<'py>(
     let registry = PyRegistry::metadata_definitions(py)?;
     let ty = guard("resolving a type", || {
         registry
-            .try_borrow_mut()?
+            .get()
+            .lock(py)?
             .resolve_idx(py, "MetadataVersioned")
     })?;
     PyRegistry::decode_in(

@@ -41,8 +41,10 @@ mod codec;
 mod deferred;
 mod make;
 mod pickle;
+mod values;
 
 pub(crate) use deferred::DeferredValue;
+use values::ValueCell;
 
 pub(crate) use make::{new_instance, own_class_attr};
 
@@ -145,12 +147,9 @@ pub struct ScaleObject {
     data: Option<Py<PyAny>>,
     data_start_offset: Option<usize>,
     data_end_offset: Option<usize>,
-    value: Option<Py<PyAny>>,
-    /// A decoded value not built as Python data yet (see [`deferred`]):
-    /// `value` is built from it on first read.
-    deferred: Option<Py<DeferredValue>>,
-    /// `None`: not built yet (`_UNSET` in Python).
-    value_object: Option<Py<PyAny>>,
+    /// The value, or the decoded value it is built from on first read
+    /// (see [`deferred`]), and the `value_object` built from it.
+    values: ValueCell,
     decoded: bool,
     /// The value was encoded by this object (`encode`), not decoded: its
     /// `data` is the encoding, which attributes such as hashes are read from.
@@ -224,33 +223,32 @@ impl ScaleObject {
     }
 
     #[setter(_value)]
-    fn set_value_slot(&mut self, value: Option<Py<PyAny>>) {
-        self.value = value;
-        self.deferred = None;
+    fn set_value_slot(&self, value: Option<Py<PyAny>>) {
+        self.values.set_value_only(value);
     }
 
     /// Whether the value is decoded but not built as Python data yet (it
     /// is built on its first read).
     #[getter(_value_deferred)]
     fn get_value_deferred(&self) -> bool {
-        self.deferred.is_some()
+        self.values.is_deferred()
     }
 
     /// The built `value_object`, or `_UNSET`.
     #[getter(_value_object)]
     fn get_value_object_slot(&self, py: Python<'_>) -> Py<PyAny> {
-        match &self.value_object {
-            Some(v) => v.clone_ref(py),
+        match self.values.value_object(py) {
+            Some(v) => v,
             None => unset(py).clone().unbind(),
         }
     }
 
     #[setter(_value_object)]
-    fn set_value_object_slot(&mut self, py: Python<'_>, value: Option<Py<PyAny>>) {
-        self.value_object = match value {
+    fn set_value_object_slot(&self, py: Python<'_>, value: Option<Py<PyAny>>) {
+        self.values.set_value_object(match value {
             Some(v) if v.bind(py).is(unset(py)) => None,
             other => Some(other.unwrap_or_else(|| py.None())),
-        };
+        });
     }
 
     /// Whether the object holds a value, decoded or encoded (py-scale-codec's flag).
@@ -282,10 +280,8 @@ impl ScaleObject {
     }
 
     #[setter]
-    fn set_value(&mut self, value: Option<Py<PyAny>>) {
-        self.value = value;
-        self.deferred = None;
-        self.value_object = None;
+    fn set_value(&self, value: Option<Py<PyAny>>) {
+        self.values.set(value, None);
     }
 
     /// The value as plain Python data (the same as `value` here).
@@ -295,7 +291,7 @@ impl ScaleObject {
     }
 
     #[setter]
-    fn set_value_serialized(&mut self, value: Option<Py<PyAny>>) {
+    fn set_value_serialized(&self, value: Option<Py<PyAny>>) {
         self.set_value(value);
     }
 
@@ -304,19 +300,24 @@ impl ScaleObject {
     #[getter]
     pub(crate) fn get_value_object<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
-        if let Some(v) = &slf.borrow().value_object {
-            return Ok(v.bind(py).clone());
+        if let Some(v) = slf.try_borrow()?.values.value_object(py) {
+            return Ok(v.into_bound(py));
         }
         let value = Self::value_now(slf)?.unbind();
-        let origin = slf.borrow().origin.as_ref().map(|o| o.clone_ref(py));
+        let origin = slf.try_borrow()?.origin.as_ref().map(|o| o.clone_ref(py));
         let built = match origin {
             Some(origin) => {
                 PartsOrigin::build_value_object(origin.bind(py), slf.as_any(), value.bind(py))?
             }
             None => slf.call_method1(intern!(py, "_build_value_object"), (value,))?,
         };
-        slf.borrow_mut().value_object = Some(built.clone().unbind());
-        Ok(built)
+        // two threads reading it first may both build it; the first kept
+        // is the one every reader gets
+        let kept = slf
+            .try_borrow()?
+            .values
+            .keep_value_object(py, built.unbind());
+        Ok(kept.into_bound(py))
     }
 
     #[setter]
@@ -365,7 +366,7 @@ impl ScaleObject {
                 .getattr(intern!(py, "__dict__"))?
                 .contains(intern!(py, "type_string"))?;
             let current = match registry.cast::<PyRegistry>() {
-                Ok(r) => Some(r.try_borrow()?.current_generation()),
+                Ok(r) => Some(r.get().lock(py)?.current_generation()),
                 Err(_) => None,
             };
             let same_state = current == Some(node_generation.extract::<u64>()?);
@@ -388,7 +389,7 @@ impl ScaleObject {
     fn _before_decode(slf: &Bound<'_, Self>) -> PyResult<()> {
         let py = slf.py();
         let (metadata, config) = {
-            let this = slf.borrow();
+            let this = slf.try_borrow()?;
             (opt(py, &this.metadata), opt(py, &this.runtime_config))
         };
         if !metadata.is_none(py) {
@@ -714,9 +715,7 @@ impl ScaleObject {
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
         visit.call(&self.runtime_config)?;
         visit.call(&self.data)?;
-        visit.call(&self.value)?;
-        visit.call(&self.deferred)?;
-        visit.call(&self.value_object)?;
+        self.values.visit(&visit)?;
         visit.call(&self.metadata)?;
         if let Some(f) = &self.fast {
             visit.call(&f.registry)?;
@@ -728,9 +727,7 @@ impl ScaleObject {
     fn __clear__(&mut self) {
         self.runtime_config = None;
         self.data = None;
-        self.value = None;
-        self.deferred = None;
-        self.value_object = None;
+        self.values.set(None, None);
         self.metadata = None;
         self.fast = None;
         self.origin = None;

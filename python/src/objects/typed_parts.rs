@@ -225,7 +225,7 @@ fn make_part<'py>(
         None => None,
     };
     {
-        let mut part = obj.cast::<ScaleObject>()?.borrow_mut();
+        let mut part = obj.cast::<ScaleObject>()?.try_borrow_mut()?;
         part.set_part(
             config.clone().unbind(),
             value.unbind(),

@@ -15,7 +15,7 @@ use crate::convert::detached::{detached, DETACH_MIN};
 use crate::convert::sink::{GcPause, NameCache, PySink};
 use crate::errors::{guard, to_py};
 
-use super::PyRegistry;
+use super::{PyRegistry, RegistryState};
 
 /// The bytes of a `batch_decode` item that is not `bytes`: what py-scale-codec's
 /// `ScaleBytes` accepts — `bytearray` (copied: Python code run while the sink
@@ -263,7 +263,7 @@ impl PyRegistry {
                 data_list.len()
             )));
         }
-        let mut reg = slf.try_borrow_mut()?;
+        let mut reg = slf.get().lock(py)?;
         let (items, stopped) = guard("batch decoding", || {
             Ok(reg.batch_items(py, &type_strings, &data_list))
         })?;
@@ -294,7 +294,7 @@ impl PyRegistry {
             let _gc = GcPause::for_input(py, total);
             let out = ListBuilder::new(py, n)?;
             let mut fresh = NameCache::default();
-            let mut reg = slf.try_borrow_mut().ok();
+            let mut reg = slf.get().lock(py).ok();
             let names = match reg.as_mut() {
                 Some(reg) => &mut reg.names,
                 // in use further up this thread's stack (a finalizer)
@@ -304,7 +304,9 @@ impl PyRegistry {
             Ok(out.finish())
         })
     }
+}
 
+impl RegistryState {
     /// The node and bytes of each `batch_decode` item, up to the first one
     /// that fails (its error is the second part).
     pub(super) fn batch_items<'py>(

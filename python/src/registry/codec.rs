@@ -19,7 +19,7 @@ use crate::convert::detached::{detached, to_python, BuiltSink, DETACH_MIN};
 use crate::convert::sink::{GcPause, NameCache, PySink};
 use crate::errors::{guard, to_py};
 
-use super::PyRegistry;
+use super::{PyRegistry, RegistryState};
 
 /// `(variant, signature text)` of a signature value `{"Sr25519": "0x…"}`.
 pub(super) fn signature_parts(sig: &Value) -> Option<(&str, &str)> {
@@ -64,10 +64,10 @@ impl Left {
 }
 
 /// Inputs up to this size are copied to the stack before decoding, the rest
-/// to the heap (see [`PyRegistry::decode_at`]).
+/// to the heap (see [`RegistryState::decode_at`]).
 pub(super) const STACK_COPY: usize = 64;
 
-impl PyRegistry {
+impl RegistryState {
     /// Encodes `value` given to a scale object of node `ty` (type string
     /// `type_name`, when known), with py-scale-codec's input rules for such
     /// values ([`ferroscale_dynamic::ops::object`]); `converted` is
@@ -193,8 +193,10 @@ impl PyRegistry {
             Ok((value, used))
         })
     }
+}
 
-    /// [`Self::decode_at`] of the registry `slf`: an input of
+impl PyRegistry {
+    /// [`RegistryState::decode_at`] of the registry `slf`: an input of
     /// [`DETACH_MIN`] bytes or more is decoded with the interpreter lock
     /// released, against a shared snapshot of the registry, into Rust data
     /// the Python objects are made from afterwards ([`crate::convert::detached`]).
@@ -216,7 +218,7 @@ impl PyRegistry {
                 &owned
             }
             _ => {
-                return slf.try_borrow_mut()?.decode_at(
+                return slf.get().lock(py)?.decode_at(
                     py,
                     ty,
                     type_name,
@@ -226,7 +228,7 @@ impl PyRegistry {
                 )
             }
         };
-        let snapshot = Arc::clone(&slf.try_borrow()?.inner);
+        let snapshot = Arc::clone(&slf.get().lock(py)?.inner);
         let input = bytes.get(offset..).unwrap_or(&[]);
         let (built, used) = detached(py, "decoding", || {
             decode_prefix(&snapshot.context(), ty, input, &mut BuiltSink)
@@ -241,7 +243,7 @@ impl PyRegistry {
         left.check(py, check_remaining, &snapshot, ty, type_name)?;
         let value = guard("decoding", || {
             let _gc = GcPause::for_input(py, bytes.len());
-            Ok(match slf.try_borrow_mut() {
+            Ok(match slf.get().lock(py) {
                 Ok(mut reg) => to_python(py, &mut reg.names, built),
                 // in use further up this thread's stack (a finalizer): the
                 // names are interned again for this value

@@ -8,6 +8,7 @@
 mod batch;
 mod codec;
 pub mod kinds;
+mod lock;
 pub mod runtime_api;
 pub mod storage;
 pub mod transaction;
@@ -22,6 +23,8 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 use std::sync::Arc;
+
+use lock::{Held, ThreadLock};
 
 use crate::convert::detached::detached;
 use crate::convert::sink::{GcPause, NameCache, PySink};
@@ -55,11 +58,19 @@ struct InstalledMetadata {
 }
 
 /// A type registry: presets, portable registry, runtime, SS58 format.
-#[pyclass(module = "scalecodec._core", name = "Registry")]
+///
+/// Frozen: its state is behind a lock of its own ([`lock`]), which threads
+/// sharing one runtime configuration wait for in turn.
+#[pyclass(frozen, module = "scalecodec._core", name = "Registry")]
 pub struct PyRegistry {
+    state: ThreadLock<RegistryState>,
+}
+
+/// What a [`PyRegistry`] holds, reached through [`PyRegistry::lock`].
+pub(crate) struct RegistryState {
     /// Shared with decodes running with the interpreter lock released
     /// ([`crate::convert::detached`]): they hold a clone of the `Arc`, so a change
-    /// made meanwhile copies the registry ([`Self::inner_mut`]) instead of
+    /// made meanwhile copies the registry ([`RegistryState::inner_mut`]) instead of
     /// changing it under them.
     inner: Arc<Registry>,
     names: NameCache,
@@ -96,11 +107,52 @@ impl PyRegistry {
 
     /// A Python registry around `inner` (built in Rust).
     pub(crate) fn with_inner(inner: Registry) -> Self {
-        let mut registry = PyRegistry::new();
-        registry.inner = Arc::new(inner);
-        registry
+        let mut state = RegistryState::new();
+        state.inner = Arc::new(inner);
+        PyRegistry::of(state)
     }
 
+    fn of(state: RegistryState) -> Self {
+        PyRegistry {
+            state: ThreadLock::new(state),
+        }
+    }
+
+    /// [`Self::ensure_metadata`] of the registry `slf`: the metadata is read
+    /// with the interpreter lock released (no borrow of the registry held
+    /// meanwhile, so other threads keep using it), then loaded. `read` is
+    /// the engine's reading of `data` when the caller has it already.
+    pub(crate) fn ensure_metadata_in(
+        slf: &Bound<'_, Self>,
+        data: &[u8],
+        read: Option<Arc<ferroscale_metadata::Metadata>>,
+    ) -> PyResult<bool> {
+        let py = slf.py();
+        if !slf.get().lock(py)?.needs_load(data, read.as_ref()) {
+            return Ok(false);
+        }
+        let model = match read {
+            Some(model) => model,
+            None => Arc::new(
+                detached(py, "reading metadata", || {
+                    ferroscale_metadata::Metadata::load(data)
+                })
+                .map_err(PyValueError::new_err)?
+                .map_err(|e| to_py(py, &Error::from(e)))?,
+            ),
+        };
+        slf.get()
+            .lock(py)?
+            .ensure_metadata_held(py, data, Some(model))
+    }
+
+    /// The registry's state, once no other thread holds it (see [`lock`]).
+    pub(crate) fn lock(&self, py: Python<'_>) -> PyResult<Held<'_, RegistryState>> {
+        self.state.lock(py)
+    }
+}
+
+impl RegistryState {
     /// The dynamic-layer registry.
     pub(crate) fn inner(&self) -> &Registry {
         &self.inner
@@ -221,40 +273,9 @@ impl PyRegistry {
         Ok(true)
     }
 
-    /// [`Self::ensure_metadata`] of the registry `slf`: the metadata is read
-    /// with the interpreter lock released (no borrow of the registry held
-    /// meanwhile, so other threads keep using it), then loaded. `read` is
-    /// the engine's reading of `data` when the caller has it already.
-    pub(crate) fn ensure_metadata_in(
-        slf: &Bound<'_, Self>,
-        data: &[u8],
-        read: Option<Arc<ferroscale_metadata::Metadata>>,
-    ) -> PyResult<bool> {
-        let py = slf.py();
-        if !slf.try_borrow()?.needs_load(data, read.as_ref()) {
-            return Ok(false);
-        }
-        let model = match read {
-            Some(model) => model,
-            None => Arc::new(
-                detached(py, "reading metadata", || {
-                    ferroscale_metadata::Metadata::load(data)
-                })
-                .map_err(PyValueError::new_err)?
-                .map_err(|e| to_py(py, &Error::from(e)))?,
-            ),
-        };
-        slf.try_borrow_mut()?
-            .ensure_metadata_held(py, data, Some(model))
-    }
-}
-
-#[pymethods]
-impl PyRegistry {
     /// An empty registry (py-scale-codec's built-in classes only).
-    #[new]
     fn new() -> Self {
-        PyRegistry {
+        RegistryState {
             inner: Arc::new(Registry::new()),
             names: NameCache::with_account_texts(),
             metadata: None,
@@ -302,7 +323,6 @@ impl PyRegistry {
     }
 
     /// The active spec version, if one was set.
-    #[getter]
     pub(crate) fn active_spec_version_id(&self) -> Option<u64> {
         self.inner.active_spec_version_id()
     }
@@ -329,108 +349,30 @@ impl PyRegistry {
     }
 
     /// The SS58 format account ids render in (`None`: hex).
-    #[getter]
     pub(crate) fn get_ss58_format(&self) -> Option<u16> {
         self.inner.ss58_format()
     }
 
     /// Sets the SS58 format account ids render in.
-    #[setter]
     pub(crate) fn set_ss58_format(&mut self, format: Option<u16>) {
         self.touch();
         self.inner_mut().set_ss58_format(format);
         self.log.push(Input::Ss58(format));
     }
 
-    /// Loads runtime metadata (V9–V16, any framing) unless the same bytes are
-    /// already loaded and still valid; returns whether it (re)loaded.
-    ///
-    /// Legacy metadata (V9–V13) is reloaded after the definitions changed,
-    /// because its argument types resolve through the presets.
-    pub(crate) fn ensure_metadata(slf: &Bound<'_, Self>, data: &[u8]) -> PyResult<bool> {
-        Self::ensure_metadata_in(slf, data, None)
-    }
-
     /// The registry's generation: changes with every change to it.
-    #[getter]
     fn generation(&self) -> u64 {
         self.generation
     }
 
     /// Whether runtime metadata (calls, events) is loaded.
-    #[getter]
     fn has_runtime(&self) -> bool {
         self.inner.runtime().is_some()
     }
 
     /// Whether a V14+ portable registry is loaded.
-    #[getter]
     fn has_portable(&self) -> bool {
         self.inner.portable().is_some()
-    }
-
-    /// Decodes `type_string` from `data[offset:]` (`bytes` or `bytearray`);
-    /// returns `(value, bytes used)`. With `check_remaining`, bytes left
-    /// after the value are an error.
-    #[pyo3(signature = (type_string, data, offset=0, check_remaining=true))]
-    fn decode<'py>(
-        slf: &Bound<'py, Self>,
-        type_string: &str,
-        data: &Bound<'py, PyAny>,
-        offset: usize,
-        check_remaining: bool,
-    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
-        let py = slf.py();
-        let ty = {
-            let mut reg = slf.try_borrow_mut()?;
-            guard("resolving a type", || reg.resolve_idx(py, type_string))?
-        };
-        Self::decode_in(slf, ty, Some(type_string), data, offset, check_remaining)
-    }
-
-    /// [`Self::decode`] by graph index (from [`Self::resolve`]), skipping the
-    /// type-string lookup: the classes of the Python layer keep their index.
-    #[pyo3(signature = (idx, data, offset=0, check_remaining=true))]
-    fn decode_node<'py>(
-        slf: &Bound<'py, Self>,
-        idx: u32,
-        data: &Bound<'py, PyAny>,
-        offset: usize,
-        check_remaining: bool,
-    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
-        if slf.try_borrow()?.inner.graph().get(TypeIdx(idx)).is_none() {
-            return Err(PyValueError::new_err(format!("no type node #{idx}")));
-        }
-        Self::decode_in(slf, TypeIdx(idx), None, data, offset, check_remaining)
-    }
-
-    /// Encodes `value` as `type_string`.
-    fn encode<'py>(
-        slf: &Bound<'py, Self>,
-        type_string: &str,
-        value: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let py = slf.py();
-        let converted = to_value(value)?;
-        let mut this = slf.try_borrow_mut()?;
-        let ty = guard("resolving a type", || this.resolve_idx(py, type_string))?;
-        let bytes = this.encode_node(py, ty, Some(type_string), value, converted)?;
-        Ok(PyBytes::new(py, &bytes))
-    }
-
-    /// Decodes `data_list[i]` as `type_strings[i]` (each must consume all
-    /// its bytes); the lists (any sequences) must have the same length. An
-    /// item is `bytes`, `bytearray`, a `ScaleBytes` or `"0x…"` hex text.
-    ///
-    /// `bytes` are borrowed, not copied, and a type string that is the same
-    /// object as the one before it (the usual `[t] * n`) or equal to it
-    /// reuses that one's resolved node.
-    fn batch_decode<'py>(
-        slf: &Bound<'py, Self>,
-        type_strings: &Bound<'py, PyAny>,
-        data_list: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyList>> {
-        Self::batch(slf, type_strings, data_list)
     }
 
     /// The graph index `type_string` resolves to (`NotImplementedError` when unknown).
@@ -465,7 +407,6 @@ impl PyRegistry {
     /// py-scale-codec's `generate_type_decomposition` of `scale_info::<type_id>`
     /// of the loaded portable registry, with classes from this registry's
     /// presets (`None` without a portable registry or such a type).
-    #[pyo3(signature = (type_id, max_recursion=9))]
     fn portable_decomposition<'py>(
         &mut self,
         py: Python<'py>,
@@ -506,7 +447,6 @@ impl PyRegistry {
     /// `type_mapping[1]` when given, else the type string's argument;
     /// `OpaqueCall` holds a `Call` that must decode, the others fall back to
     /// `"0x…"`. Returns `(value, bytes used)`.
-    #[pyo3(signature = (type_string, type_mapping, data, offset=0, check_remaining=true))]
     fn decode_opaque<'py>(
         &mut self,
         py: Python<'py>,
@@ -546,35 +486,10 @@ impl PyRegistry {
         })
     }
 
-    /// Encodes `value` as the opaque wrapper of class `type_string` (see
-    /// [`Self::decode_opaque`]); `"0x…"` text is taken as the wrapped bytes.
-    fn encode_opaque<'py>(
-        slf: &Bound<'py, Self>,
-        type_string: &str,
-        type_mapping: &Bound<'py, PyAny>,
-        value: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let py = slf.py();
-        // before the registry is borrowed: a scale object in it may decode
-        let value = to_value(value)?;
-        let mut this = slf.try_borrow_mut()?;
-        let (inner, _) = this.opaque_inner(py, type_string, type_mapping)?;
-        guard("encoding", || {
-            let bytes = ferroscale_dynamic::ops::opaque::encode_opaque(
-                &this.inner.context(),
-                inner,
-                &value,
-            )
-            .map_err(|e| to_py(py, &e))?;
-            Ok(PyBytes::new(py, &bytes))
-        })
-    }
-
     /// Decodes the fields `[(name or None, type string)]` one after the
     /// other from `data[offset:]` (a class that defines its own
     /// `type_mapping`): a dict by name, a tuple without names (one unnamed
     /// field: its value). Returns `(value, bytes used)`.
-    #[pyo3(signature = (fields, data, offset=0, check_remaining=true))]
     fn decode_fields<'py>(
         &mut self,
         py: Python<'py>,
@@ -615,6 +530,327 @@ impl PyRegistry {
         Ok((value, pos - offset))
     }
 
+    /// The inputs that rebuild this registry, for pickling.
+    fn state_log<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let items: Vec<Bound<'py, PyTuple>> = self
+            .log
+            .iter()
+            .map(|i| {
+                let (tag, payload): (&str, Bound<'py, PyAny>) = match i {
+                    Input::Preset(j) => ("preset", j.into_pyobject(py)?.into_any()),
+                    Input::Types(j) => ("types", j.into_pyobject(py)?.into_any()),
+                    Input::Spec(s) => ("spec", s.into_pyobject(py)?.into_any()),
+                    Input::Ss58(f) => ("ss58", f.into_pyobject(py)?.into_any()),
+                    Input::Metadata(b) => ("metadata", PyBytes::new(py, b).into_any()),
+                };
+                PyTuple::new(py, [tag.into_pyobject(py)?.into_any(), payload])
+            })
+            .collect::<PyResult<_>>()?;
+        PyList::new(py, items)
+    }
+
+    /// Rebuilds the registry by replaying the pickled inputs.
+    fn replay(&mut self, py: Python<'_>, state: Vec<(String, Bound<'_, PyAny>)>) -> PyResult<()> {
+        *self = RegistryState::new();
+        for (tag, payload) in state {
+            match tag.as_str() {
+                "preset" => self.update_preset(py, &payload.extract::<String>()?)?,
+                "types" => self.update_types(py, &payload.extract::<String>()?)?,
+                "spec" => match payload.extract::<Option<u64>>()? {
+                    Some(spec) => self.set_active_spec_version_id(spec),
+                    None => self.clear_active_spec_version_id(),
+                },
+                "ss58" => self.set_ss58_format(payload.extract()?),
+                "metadata" => {
+                    self.ensure_metadata_held(py, &payload.extract::<Vec<u8>>()?, None)?;
+                }
+                other => {
+                    return Err(PyValueError::new_err(format!(
+                        "unknown registry state entry {other:?}"
+                    )))
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl PyRegistry {
+    /// An empty registry (py-scale-codec's built-in classes only).
+    #[new]
+    fn py_new() -> Self {
+        PyRegistry::of(RegistryState::new())
+    }
+
+    /// Applies a preset given as JSON text (`update_type_registry`).
+    fn update_preset(&self, py: Python<'_>, json: &str) -> PyResult<()> {
+        self.lock(py)?.update_preset(py, json)
+    }
+
+    /// Adds or overrides type definitions given as a JSON object (`update_type_registry_types`).
+    fn update_types(&self, py: Python<'_>, json: &str) -> PyResult<()> {
+        self.lock(py)?.update_types(py, json)
+    }
+
+    /// Forgets every definition, the portable registry and the runtime.
+    fn clear(&self, py: Python<'_>) -> PyResult<()> {
+        self.lock(py)?.clear();
+        Ok(())
+    }
+
+    /// Switches the active spec version (applies the presets' versioning).
+    fn set_active_spec_version_id(&self, py: Python<'_>, spec: u64) -> PyResult<()> {
+        self.lock(py)?.set_active_spec_version_id(spec);
+        Ok(())
+    }
+
+    /// Forgets the active spec version (what its versioning applied stays).
+    fn clear_active_spec_version_id(&self, py: Python<'_>) -> PyResult<()> {
+        self.lock(py)?.clear_active_spec_version_id();
+        Ok(())
+    }
+
+    /// The active spec version, if one was set.
+    #[getter]
+    fn active_spec_version_id(&self, py: Python<'_>) -> PyResult<Option<u64>> {
+        Ok(self.lock(py)?.active_spec_version_id())
+    }
+
+    /// The spec version at `block` from the presets' `runtime_upgrades`.
+    fn get_runtime_id_from_upgrades(&self, py: Python<'_>, block: u64) -> PyResult<Option<u64>> {
+        Ok(self.lock(py)?.get_runtime_id_from_upgrades(block))
+    }
+
+    /// Sets the newest block the runtime-upgrade table is known to cover.
+    fn set_runtime_upgrades_head(&self, py: Python<'_>, block: u64) -> PyResult<()> {
+        self.lock(py)?.set_runtime_upgrades_head(block);
+        Ok(())
+    }
+
+    /// The `runtime_upgrades` table of the presets as `[(block, spec)]`.
+    fn runtime_upgrades(&self, py: Python<'_>) -> PyResult<Option<Vec<(u64, i64)>>> {
+        Ok(self.lock(py)?.runtime_upgrades())
+    }
+
+    /// The SS58 format account ids render in (`None`: hex).
+    #[getter]
+    fn get_ss58_format(&self, py: Python<'_>) -> PyResult<Option<u16>> {
+        Ok(self.lock(py)?.get_ss58_format())
+    }
+
+    /// Sets the SS58 format account ids render in.
+    #[setter]
+    fn set_ss58_format(&self, py: Python<'_>, format: Option<u16>) -> PyResult<()> {
+        self.lock(py)?.set_ss58_format(format);
+        Ok(())
+    }
+
+    /// The registry's generation: changes with every change to it.
+    #[getter]
+    fn generation(&self, py: Python<'_>) -> PyResult<u64> {
+        Ok(self.lock(py)?.generation())
+    }
+
+    /// Whether runtime metadata (calls, events) is loaded.
+    #[getter]
+    fn has_runtime(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.lock(py)?.has_runtime())
+    }
+
+    /// Whether a V14+ portable registry is loaded.
+    #[getter]
+    fn has_portable(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.lock(py)?.has_portable())
+    }
+
+    /// The graph index `type_string` resolves to (`NotImplementedError` when unknown).
+    fn resolve(&self, py: Python<'_>, type_string: &str) -> PyResult<u32> {
+        self.lock(py)?.resolve(py, type_string)
+    }
+
+    /// The display name of node `idx` (`scale_info::N`, `Vec<u32>` …).
+    fn describe(&self, py: Python<'_>, idx: u32) -> PyResult<String> {
+        Ok(self.lock(py)?.describe(idx))
+    }
+
+    /// py-scale-codec's `generate_type_decomposition` of node `idx`.
+    fn decomposition<'py>(&self, py: Python<'py>, idx: u32) -> PyResult<Bound<'py, PyAny>> {
+        self.lock(py)?.decomposition(py, idx)
+    }
+
+    /// The id in the loaded portable registry of `scale_info::N` or of a
+    /// path name (`frame_system::AccountInfo`, `Option`: py-scale-codec
+    /// registers every path); `None` for other names.
+    fn portable_type_id(&self, py: Python<'_>, type_string: &str) -> PyResult<Option<u32>> {
+        Ok(self.lock(py)?.portable_type_id(type_string))
+    }
+
+    /// py-scale-codec's `generate_type_decomposition` of `scale_info::<type_id>`
+    /// of the loaded portable registry, with classes from this registry's
+    /// presets (`None` without a portable registry or such a type).
+    #[pyo3(signature = (type_id, max_recursion=9))]
+    fn portable_decomposition<'py>(
+        &self,
+        py: Python<'py>,
+        type_id: u32,
+        max_recursion: u32,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.lock(py)?
+            .portable_decomposition(py, type_id, max_recursion)
+    }
+
+    /// Decodes an opaque wrapper (`WrapperKeepOpaque<T>`, `OpaqueCall`) of
+    /// class `type_string` from `data[offset:]`: the wrapped type is
+    /// `type_mapping[1]` when given, else the type string's argument;
+    /// `OpaqueCall` holds a `Call` that must decode, the others fall back to
+    /// `"0x…"`. Returns `(value, bytes used)`.
+    #[pyo3(signature = (type_string, type_mapping, data, offset=0, check_remaining=true))]
+    fn decode_opaque<'py>(
+        &self,
+        py: Python<'py>,
+        type_string: &str,
+        type_mapping: &Bound<'py, PyAny>,
+        data: &[u8],
+        offset: usize,
+        check_remaining: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        self.lock(py)?
+            .decode_opaque(py, type_string, type_mapping, data, offset, check_remaining)
+    }
+
+    /// Decodes the fields `[(name or None, type string)]` one after the
+    /// other from `data[offset:]` (a class that defines its own
+    /// `type_mapping`): a dict by name, a tuple without names (one unnamed
+    /// field: its value). Returns `(value, bytes used)`.
+    #[pyo3(signature = (fields, data, offset=0, check_remaining=true))]
+    fn decode_fields<'py>(
+        &self,
+        py: Python<'py>,
+        fields: Vec<(Option<String>, String)>,
+        data: &[u8],
+        offset: usize,
+        check_remaining: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        self.lock(py)?
+            .decode_fields(py, fields, data, offset, check_remaining)
+    }
+
+    /// The inputs that rebuild this registry, for pickling.
+    fn __getstate__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.lock(py)?.state_log(py)
+    }
+
+    /// Rebuilds the registry by replaying the pickled inputs.
+    fn __setstate__(&self, py: Python<'_>, state: Vec<(String, Bound<'_, PyAny>)>) -> PyResult<()> {
+        self.lock(py)?.replay(py, state)
+    }
+
+    /// Loads runtime metadata (V9–V16, any framing) unless the same bytes are
+    /// already loaded and still valid; returns whether it (re)loaded.
+    ///
+    /// Legacy metadata (V9–V13) is reloaded after the definitions changed,
+    /// because its argument types resolve through the presets.
+    pub(crate) fn ensure_metadata(slf: &Bound<'_, Self>, data: &[u8]) -> PyResult<bool> {
+        Self::ensure_metadata_in(slf, data, None)
+    }
+
+    /// Decodes `type_string` from `data[offset:]` (`bytes` or `bytearray`);
+    /// returns `(value, bytes used)`. With `check_remaining`, bytes left
+    /// after the value are an error.
+    #[pyo3(signature = (type_string, data, offset=0, check_remaining=true))]
+    fn decode<'py>(
+        slf: &Bound<'py, Self>,
+        type_string: &str,
+        data: &Bound<'py, PyAny>,
+        offset: usize,
+        check_remaining: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        let py = slf.py();
+        let ty = {
+            let mut reg = slf.get().lock(py)?;
+            guard("resolving a type", || reg.resolve_idx(py, type_string))?
+        };
+        Self::decode_in(slf, ty, Some(type_string), data, offset, check_remaining)
+    }
+
+    /// [`Self::decode`] by graph index (from [`Self::resolve`]), skipping the
+    /// type-string lookup: the classes of the Python layer keep their index.
+    #[pyo3(signature = (idx, data, offset=0, check_remaining=true))]
+    fn decode_node<'py>(
+        slf: &Bound<'py, Self>,
+        idx: u32,
+        data: &Bound<'py, PyAny>,
+        offset: usize,
+        check_remaining: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        let py = slf.py();
+        if slf
+            .get()
+            .lock(py)?
+            .inner
+            .graph()
+            .get(TypeIdx(idx))
+            .is_none()
+        {
+            return Err(PyValueError::new_err(format!("no type node #{idx}")));
+        }
+        Self::decode_in(slf, TypeIdx(idx), None, data, offset, check_remaining)
+    }
+
+    /// Encodes `value` as `type_string`.
+    fn encode<'py>(
+        slf: &Bound<'py, Self>,
+        type_string: &str,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let py = slf.py();
+        let converted = to_value(value)?;
+        let mut this = slf.get().lock(py)?;
+        let ty = guard("resolving a type", || this.resolve_idx(py, type_string))?;
+        let bytes = this.encode_node(py, ty, Some(type_string), value, converted)?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Decodes `data_list[i]` as `type_strings[i]` (each must consume all
+    /// its bytes); the lists (any sequences) must have the same length. An
+    /// item is `bytes`, `bytearray`, a `ScaleBytes` or `"0x…"` hex text.
+    ///
+    /// `bytes` are borrowed, not copied, and a type string that is the same
+    /// object as the one before it (the usual `[t] * n`) or equal to it
+    /// reuses that one's resolved node.
+    fn batch_decode<'py>(
+        slf: &Bound<'py, Self>,
+        type_strings: &Bound<'py, PyAny>,
+        data_list: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        Self::batch(slf, type_strings, data_list)
+    }
+
+    /// Encodes `value` as the opaque wrapper of class `type_string` (see
+    /// [`Self::decode_opaque`]); `"0x…"` text is taken as the wrapped bytes.
+    fn encode_opaque<'py>(
+        slf: &Bound<'py, Self>,
+        type_string: &str,
+        type_mapping: &Bound<'py, PyAny>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let py = slf.py();
+        // before the registry is borrowed: a scale object in it may decode
+        let value = to_value(value)?;
+        let mut this = slf.get().lock(py)?;
+        let (inner, _) = this.opaque_inner(py, type_string, type_mapping)?;
+        guard("encoding", || {
+            let bytes = ferroscale_dynamic::ops::opaque::encode_opaque(
+                &this.inner.context(),
+                inner,
+                &value,
+            )
+            .map_err(|e| to_py(py, &e))?;
+            Ok(PyBytes::new(py, &bytes))
+        })
+    }
+
     /// Encodes `value` as the fields `[(name or None, type string)]` one
     /// after the other: from a dict by name, a list or tuple by position, or
     /// (one field) the value itself.
@@ -650,7 +886,7 @@ impl PyRegistry {
             )));
         };
         let converted = items.iter().map(to_value).collect::<PyResult<Vec<_>>>()?;
-        let mut this = slf.try_borrow_mut()?;
+        let mut this = slf.get().lock(py)?;
         let mut out = Vec::new();
         for (((_, ty), item), converted) in fields.iter().zip(&items).zip(converted) {
             let idx = guard("resolving a type", || this.resolve_idx(py, ty))?;
@@ -663,14 +899,10 @@ impl PyRegistry {
     /// or scale objects holding them) as `scale_info::N`, replacing the
     /// portable registry and runtime loaded before; returns whether it
     /// (re)loaded.
-    fn load_portable_types(
-        &mut self,
-        py: Python<'_>,
-        types: Vec<Bound<'_, PyAny>>,
-    ) -> PyResult<bool> {
+    fn load_portable_types(&self, py: Python<'_>, types: Vec<Bound<'_, PyAny>>) -> PyResult<bool> {
         let values = types.iter().map(to_value).collect::<PyResult<Vec<_>>>()?;
         let definitions = PyRegistry::metadata_definitions(py)?;
-        let mut definitions = definitions.try_borrow_mut()?;
+        let mut definitions = definitions.get().lock(py)?;
         let raw = guard("encoding a portable registry", || {
             ferroscale_dynamic::ops::portable_json::v14_metadata_from_types(
                 definitions.inner_mut(),
@@ -679,54 +911,6 @@ impl PyRegistry {
             .map_err(|e| to_py(py, &e))
         })?;
         drop(definitions);
-        self.ensure_metadata_held(py, &raw, None)
-    }
-
-    /// The inputs that rebuild this registry, for pickling.
-    fn __getstate__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let items: Vec<Bound<'py, PyTuple>> = self
-            .log
-            .iter()
-            .map(|i| {
-                let (tag, payload): (&str, Bound<'py, PyAny>) = match i {
-                    Input::Preset(j) => ("preset", j.into_pyobject(py)?.into_any()),
-                    Input::Types(j) => ("types", j.into_pyobject(py)?.into_any()),
-                    Input::Spec(s) => ("spec", s.into_pyobject(py)?.into_any()),
-                    Input::Ss58(f) => ("ss58", f.into_pyobject(py)?.into_any()),
-                    Input::Metadata(b) => ("metadata", PyBytes::new(py, b).into_any()),
-                };
-                PyTuple::new(py, [tag.into_pyobject(py)?.into_any(), payload])
-            })
-            .collect::<PyResult<_>>()?;
-        PyList::new(py, items)
-    }
-
-    /// Rebuilds the registry by replaying the pickled inputs.
-    fn __setstate__(
-        &mut self,
-        py: Python<'_>,
-        state: Vec<(String, Bound<'_, PyAny>)>,
-    ) -> PyResult<()> {
-        *self = PyRegistry::new();
-        for (tag, payload) in state {
-            match tag.as_str() {
-                "preset" => self.update_preset(py, &payload.extract::<String>()?)?,
-                "types" => self.update_types(py, &payload.extract::<String>()?)?,
-                "spec" => match payload.extract::<Option<u64>>()? {
-                    Some(spec) => self.set_active_spec_version_id(spec),
-                    None => self.clear_active_spec_version_id(),
-                },
-                "ss58" => self.set_ss58_format(payload.extract()?),
-                "metadata" => {
-                    self.ensure_metadata_held(py, &payload.extract::<Vec<u8>>()?, None)?;
-                }
-                other => {
-                    return Err(PyValueError::new_err(format!(
-                        "unknown registry state entry {other:?}"
-                    )))
-                }
-            }
-        }
-        Ok(())
+        self.lock(py)?.ensure_metadata_held(py, &raw, None)
     }
 }

@@ -28,7 +28,7 @@ fn metadata_listing(
     kind: ItemKind,
 ) -> PyResult<std::sync::Arc<Metadata>> {
     let py = registry.py();
-    let reg = registry.try_borrow()?;
+    let reg = registry.get().lock(py)?;
     let Some(md) = reg.inner().metadata_shared() else {
         return Err(to_py(
             py,
@@ -200,7 +200,7 @@ pub fn runtime_api_request(
     params: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(String, String)> {
     let py = registry.py();
-    let mut reg = registry.try_borrow_mut()?;
+    let mut reg = registry.get().lock(py)?;
     guard("encoding a runtime API call", || {
         let inner = reg.inner_mut();
         let call = inner.runtime_api(api, method).map_err(|e| to_py(py, &e))?;
@@ -222,7 +222,8 @@ pub fn decode_runtime_api_result<'py>(
     let py = registry.py();
     let call = guard("resolving a runtime API", || {
         registry
-            .try_borrow_mut()?
+            .get()
+            .lock(py)?
             .inner_mut()
             .runtime_api(api, method)
             .map_err(|e| to_py(py, &e))
@@ -239,7 +240,8 @@ fn view_function(
     let py = registry.py();
     guard("resolving a view function", || {
         registry
-            .try_borrow_mut()?
+            .get()
+            .lock(py)?
             .inner_mut()
             .view_function(pallet, name)
             .map_err(|e| to_py(py, &e))
@@ -258,7 +260,7 @@ pub fn view_function_request(
     let py = registry.py();
     let view = view_function(registry, pallet, name)?;
     let args = arguments(&view.signature, params)?;
-    let mut reg = registry.try_borrow_mut()?;
+    let mut reg = registry.get().lock(py)?;
     guard("encoding a view function call", || {
         let (method, data) = reg
             .inner_mut()
@@ -295,7 +297,8 @@ pub fn decode_view_function_answer<'py>(
     let bytes = input_bytes(data)?;
     let value = guard("decoding a view function answer", || {
         registry
-            .try_borrow_mut()?
+            .get()
+            .lock(py)?
             .inner_mut()
             .decode_view_function_answer(&view, &bytes)
             .map_err(|e| to_py(py, &e))

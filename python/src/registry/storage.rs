@@ -66,7 +66,7 @@ fn build_keys(
     keys: &[Vec<Value>],
 ) -> PyResult<Vec<String>> {
     let py = registry.py();
-    let mut reg = registry.try_borrow_mut()?;
+    let mut reg = registry.get().lock(py)?;
     guard("building storage keys", || {
         let built = reg
             .inner_mut()
@@ -91,7 +91,7 @@ pub fn decode_storage_key<'py>(
     let py = registry.py();
     let bytes = crate::registry::runtime_api::input_bytes(key)?;
     let parts = {
-        let mut reg = registry.try_borrow_mut()?;
+        let mut reg = registry.get().lock(py)?;
         guard("reading a storage key", || {
             reg.inner_mut()
                 .decode_storage_key(pallet, entry, &bytes)
@@ -122,7 +122,8 @@ pub fn decode_storage<'py>(
     let py = registry.py();
     let ty = guard("resolving a storage entry", || {
         registry
-            .try_borrow_mut()?
+            .get()
+            .lock(py)?
             .inner_mut()
             .storage_value_type(pallet, entry)
             .map_err(|e| to_py(py, &e))

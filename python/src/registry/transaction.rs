@@ -42,7 +42,7 @@ pub fn compose_call<'py>(
             )))
         }
     };
-    let reg = registry.try_borrow()?;
+    let reg = registry.get().lock(py)?;
     guard("composing a call", || {
         CALL_BUFFER.with_borrow_mut(|buffer| {
             buffer.clear();
@@ -76,7 +76,7 @@ fn call_bytes(call: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
         return crate::registry::runtime_api::input_bytes(call);
     }
     if let Ok(sb) = call.cast::<PyScaleBytes>() {
-        let data = sb.borrow().data(py);
+        let data = sb.try_borrow()?.data(py);
         return crate::registry::runtime_api::input_bytes(data.bind(py));
     }
     match call.getattr(intern!(py, "data")) {
@@ -198,7 +198,7 @@ pub fn signature_payload<'py>(
         extensions: extension_values(args.extensions)?,
     };
     let payload = {
-        let mut reg = registry.try_borrow_mut()?;
+        let mut reg = registry.get().lock(py)?;
         guard("building a signature payload", || {
             let inner = reg.inner_mut();
             let (spec, tx) = match (args.spec_version, args.transaction_version) {

@@ -10,6 +10,7 @@
 use ferroscale_dynamic::TypeIdx;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView};
+use std::sync::{Mutex, PoisonError};
 
 use crate::registry::PyRegistry;
 
@@ -21,18 +22,20 @@ type Reduced<'py> = (Bound<'py, PyAny>, (Py<PyRegistry>, String));
 /// `memoryview`; bytes left over are a `RemainingScaleBytesNotEmptyException`),
 /// `decoder.decode_at(data, offset)` one value from `offset` and returns
 /// `(value, offset after it)`.
-#[pyclass(module = "scalecodec._core", name = "ValueDecoder")]
+///
+/// Frozen: one decoder is shared by every thread that asked its
+/// configuration for it, so the node it keeps is behind a short lock.
+#[pyclass(frozen, module = "scalecodec._core", name = "ValueDecoder")]
 pub struct ValueDecoder {
     registry: Py<PyRegistry>,
     type_string: String,
-    node: TypeIdx,
-    /// The registry generation `node` was resolved in.
-    generation: u64,
+    /// The node, and the registry generation it was resolved in.
+    node: Mutex<(TypeIdx, u64)>,
 }
 
 impl ValueDecoder {
     fn decode<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         data: &Bound<'py, PyAny>,
         offset: usize,
@@ -52,16 +55,22 @@ impl ValueDecoder {
             )));
         };
         let registry = self.registry.bind(py);
-        {
-            let mut reg = registry.try_borrow_mut()?;
-            if reg.current_generation() != self.generation {
-                self.node = reg.resolve_idx(py, &self.type_string)?;
-                self.generation = reg.current_generation();
+        let node = {
+            let mut reg = registry.get().lock(py)?;
+            // taken with the registry's lock held, which every thread takes
+            // first, so this one never waits
+            let mut kept = self.node.lock().unwrap_or_else(PoisonError::into_inner);
+            if reg.current_generation() != kept.1 {
+                *kept = (
+                    reg.resolve_idx(py, &self.type_string)?,
+                    reg.current_generation(),
+                );
             }
-        }
+            kept.0
+        };
         PyRegistry::decode_in(
             registry,
-            self.node,
+            node,
             Some(&self.type_string),
             data,
             offset,
@@ -77,19 +86,18 @@ impl ValueDecoder {
     #[new]
     fn new(registry: &Bound<'_, PyRegistry>, type_string: &str) -> PyResult<Self> {
         let py = registry.py();
-        let mut reg = registry.try_borrow_mut()?;
+        let mut reg = registry.get().lock(py)?;
         let node = reg.resolve_idx(py, type_string)?;
         Ok(ValueDecoder {
             registry: registry.clone().unbind(),
             type_string: type_string.to_owned(),
-            node,
-            generation: reg.current_generation(),
+            node: Mutex::new((node, reg.current_generation())),
         })
     }
 
     /// The value of all of `data`.
     fn __call__<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         data: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
@@ -98,7 +106,7 @@ impl ValueDecoder {
 
     /// `(value, offset after it)` of the value at `offset` in `data`.
     fn decode_at<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         data: &Bound<'py, PyAny>,
         offset: usize,
@@ -119,7 +127,7 @@ impl ValueDecoder {
 
     /// Pickles as `ValueDecoder(registry, type_string)`.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let this = slf.borrow();
+        let this = slf.get();
         let args = (this.registry.clone_ref(slf.py()), this.type_string.clone());
         Ok((slf.get_type().into_any(), args))
     }

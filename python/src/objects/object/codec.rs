@@ -27,12 +27,12 @@ impl ScaleObject {
                 return Err(unsupported(data));
             };
             let offset = buffer.get().offset();
-            let mut this = slf.borrow_mut();
+            let mut this = slf.try_borrow_mut()?;
             this.data = Some(data.clone().unbind());
             this.data_start_offset = Some(offset);
             this.decoded = false;
             this.encoded = false;
-        } else if slf.borrow().decoded {
+        } else if slf.try_borrow()?.decoded {
             // py-scale-codec decodes once: again without new data, the value stays
             return Self::result(slf);
         }
@@ -40,7 +40,7 @@ impl ScaleObject {
             return Ok(value);
         }
         let (buffer, start) = {
-            let mut this = slf.borrow_mut();
+            let mut this = slf.try_borrow_mut()?;
             let Some(data) = &this.data else {
                 return Err(PyValueError::new_err("No data to decode"));
             };
@@ -62,19 +62,12 @@ impl ScaleObject {
         let end = start + used;
         buffer.setattr(intern!(py, "offset"), end)?;
         {
-            let mut this = slf.borrow_mut();
+            let mut this = slf.try_borrow_mut()?;
             this.data_end_offset = Some(end);
             match value.cast_into::<DeferredValue>() {
-                Ok(deferred) => {
-                    this.value = None;
-                    this.deferred = Some(deferred.unbind());
-                }
-                Err(e) => {
-                    this.value = Some(e.into_inner().unbind());
-                    this.deferred = None;
-                }
+                Ok(deferred) => this.values.set(None, Some(deferred.unbind())),
+                Err(e) => this.values.set(Some(e.into_inner().unbind()), None),
             }
-            this.value_object = None;
             this.decoded = true;
         }
         slf.call_method0(intern!(py, "_after_decode"))?;
@@ -86,7 +79,7 @@ impl ScaleObject {
     /// deferred value: every other decode is a hot path. (The class's hooks
     /// have returned by now, so the running frame is `decode`'s caller.)
     fn result<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        let deferred = slf.borrow().deferred.is_some();
+        let deferred = slf.try_borrow()?.values.is_deferred();
         if deferred && super::deferred::result_discarded(slf.py()) {
             return Ok(slf.py().None().into_bound(slf.py()));
         }
@@ -133,13 +126,13 @@ impl ScaleObject {
             }
         };
         let fast = Self::fast_encoder(slf);
-        if fast.is_none() || slf.borrow().metadata.is_some() {
+        if fast.is_none() || slf.try_borrow()?.metadata.is_some() {
             slf.call_method0(intern!(py, "_before_decode"))?;
         }
         let raw: Vec<u8> = match &fast {
             Some((node, registry, name)) => {
                 let converted = crate::convert::to_value(&value)?;
-                let Ok(mut reg) = registry.bind(py).try_borrow_mut() else {
+                let Ok(mut reg) = registry.bind(py).get().lock(py) else {
                     return Err(PyValueError::new_err("registry is busy"));
                 };
                 reg.encode_node(py, TypeIdx(*node), name.as_deref(), &value, converted)?
@@ -154,7 +147,7 @@ impl ScaleObject {
             PyScaleBytes::with(PyByteArray::new(py, &raw).into_any().unbind(), length),
         )?;
         {
-            let mut this = slf.borrow_mut();
+            let mut this = slf.try_borrow_mut()?;
             this.data = Some(buffer.clone().into_any().unbind());
             this.data_start_offset = Some(0);
             this.data_end_offset = Some(length);
@@ -169,9 +162,8 @@ impl ScaleObject {
                 Ok(object) => crate::convert::stand_in_value(object.as_any())?,
                 Err(_) => value,
             };
-            let mut this = slf.borrow_mut();
-            this.value = Some(plain.unbind());
-            this.value_object = None;
+            let this = slf.try_borrow()?;
+            this.values.set(Some(plain.unbind()), None);
         } else {
             let plain = slf.call_method1(intern!(py, "_encoded_value"), (&value,))?;
             slf.setattr(intern!(py, "value"), plain)?;
@@ -183,12 +175,13 @@ impl ScaleObject {
     /// exactly as its graph node does and the registry has not changed.
     fn fast_encoder(slf: &Bound<'_, Self>) -> Option<(u32, Py<PyRegistry>, Option<Arc<str>>)> {
         let py = slf.py();
-        let this = slf.borrow();
+        let this = slf.try_borrow().ok()?;
         let fast = this.fast.as_ref().filter(|f| f.encode)?;
         let current = fast
             .registry
             .bind(py)
-            .try_borrow()
+            .get()
+            .lock(py)
             .ok()?
             .current_generation();
         (current == fast.generation).then(|| {
@@ -211,7 +204,7 @@ impl ScaleObject {
         // decoded with the interpreter lock released, and other threads may
         // read the object meanwhile.
         let (node, registry, data) = {
-            let this = slf.borrow();
+            let this = slf.try_borrow()?;
             let (Some(fast), None, Some(data)) = (&this.fast, &this.metadata, &this.data) else {
                 return Ok(None);
             };
@@ -222,7 +215,7 @@ impl ScaleObject {
                 return Ok(None);
             };
             let registry = fast.registry.bind(py).clone();
-            let Ok(reg) = registry.try_borrow() else {
+            let Ok(reg) = registry.get().lock(py) else {
                 return Ok(None);
             };
             if reg.current_generation() != fast.generation {
@@ -245,8 +238,7 @@ impl ScaleObject {
         let mut this = slf.try_borrow_mut()?;
         this.data_start_offset = Some(start);
         this.data_end_offset = Some(end);
-        this.value = Some(value.clone().unbind());
-        this.value_object = None;
+        this.values.set(Some(value.clone().unbind()), None);
         this.decoded = true;
         Ok(Some(value))
     }

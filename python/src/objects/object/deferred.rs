@@ -17,8 +17,6 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyTuple};
 
-use super::{opt, ScaleObject};
-
 /// How to build a value later: `build(*args)`, called once.
 #[pyclass(frozen, module = "scalecodec._core", name = "DeferredValue")]
 pub struct DeferredValue {
@@ -36,29 +34,6 @@ impl DeferredValue {
     /// read tries again and reports it again).
     pub(crate) fn build<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.build.bind(py).call1(self.args.bind(py))
-    }
-}
-
-impl ScaleObject {
-    /// The value, built now if it was deferred. Two threads reading a
-    /// deferred value at once may both build it; the first kept is the one
-    /// every reader gets.
-    pub(crate) fn value_now<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        let py = slf.py();
-        let deferred = {
-            let this = slf.borrow();
-            match (&this.value, &this.deferred) {
-                (None, Some(d)) => d.clone_ref(py),
-                (value, _) => return Ok(opt(py, value).into_bound(py)),
-            }
-        };
-        let built = deferred.get().build(py)?;
-        let mut this = slf.borrow_mut();
-        if this.value.is_none() && this.deferred.is_some() {
-            this.value = Some(built.unbind());
-            this.deferred = None;
-        }
-        Ok(opt(py, &this.value).into_bound(py))
     }
 }
 

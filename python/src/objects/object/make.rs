@@ -37,9 +37,7 @@ impl ScaleObject {
             data: None,
             data_start_offset: None,
             data_end_offset: None,
-            value: None,
-            deferred: None,
-            value_object: None,
+            values: Default::default(),
             decoded: false,
             encoded: false,
             metadata: None,
@@ -51,7 +49,7 @@ impl ScaleObject {
     /// Makes a new object the typed part holding `value` in `config`.
     pub fn set_part(&mut self, config: Py<PyAny>, value: Py<PyAny>, origin: Py<PartsOrigin>) {
         self.runtime_config = Some(config);
-        self.value = Some(value);
+        self.values.set_value_only(Some(value));
         self.decoded = true;
         self.origin = Some(origin);
     }
@@ -65,23 +63,19 @@ impl ScaleObject {
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
         let py = part.py();
         let (config, value, origin) = {
-            let this = part.borrow();
+            let this = part.try_borrow()?;
             let (Some(config), Some(value), Some(origin)) =
-                (&this.runtime_config, &this.value, &this.origin)
+                (&this.runtime_config, this.values.value(py), &this.origin)
             else {
                 return Ok(None);
             };
-            (
-                config.clone_ref(py),
-                value.clone_ref(py),
-                origin.clone_ref(py),
-            )
+            (config.clone_ref(py), value, origin.clone_ref(py))
         };
         let copy = new_instance(&part.get_type())?;
         {
-            let mut made = copy.cast::<ScaleObject>()?.borrow_mut();
+            let mut made = copy.cast::<ScaleObject>()?.try_borrow_mut()?;
             made.set_part(config, value, origin);
-            made.value_object = Some(value_object.unbind());
+            made.values.set_value_object(Some(value_object.unbind()));
         }
         Ok(Some(copy))
     }

@@ -12,9 +12,9 @@ impl ScaleObject {
     /// `__reduce__`.
     pub(super) fn reduce<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
-        let this = slf.borrow();
+        let this = slf.try_borrow()?;
         if let Some(origin) = &this.origin {
-            let value = opt(py, &this.value).into_bound(py);
+            let value = opt(py, &this.values.value(py)).into_bound(py);
             let config = opt(py, &this.runtime_config).into_bound(py);
             let origin = origin.clone_ref(py);
             drop(this);

@@ -1,0 +1,263 @@
+//! The free-threaded step of `cargo xtask test`: the module built for a
+//! free-threaded CPython, and its thread, pinned and py-scale-codec suites
+//! run there with the GIL kept off (`PYTHON_GIL=0`). The module does not
+//! declare free-threaded support yet (the one case left is named below), so
+//! an interpreter started without that variable turns the GIL back on when
+//! it imports the module.
+//!
+//! The interpreter: `$FERROSCALE_FT_PYTHON` when set; else CPython 3.13
+//! built with `--disable-gil` from Debian's own source package (`apt-get
+//! source python3.13`, checked by apt against the signed index), once, under
+//! cargo's target folder. No Debian release ships a free-threaded build, and
+//! the registries are all this machine and CI reach. apt reads a sources
+//! list of its own here, so the system's stays as it is.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::workspace::{run_step, run_step_at, target_dir};
+
+/// An interpreter to use instead of building one.
+const ENV_VAR: &str = "FERROSCALE_FT_PYTHON";
+/// The source package, from the Debian release that has CPython 3.13.
+const SOURCE_PACKAGE: &str = "python3.13";
+const SOURCE_SUITE: &str = "trixie";
+/// Headers and libraries CPython's build needs for pip (TLS), zlib and
+/// ctypes; build-essential is on the machine already.
+const BUILD_DEPENDS: [&str; 3] = ["libssl-dev", "zlib1g-dev", "libffi-dev"];
+/// The system's Debian sources, whose archive address is reused.
+const SYSTEM_SOURCES: &str = "/etc/apt/sources.list.d/debian.sources";
+
+/// Builds the wheel for the free-threaded interpreter and runs the suites.
+pub(crate) fn test() -> Result<(), String> {
+    let python = interpreter()?;
+    let home = target_dir().join("free-threaded");
+    let venv = home.join("venv");
+    let py = venv.join("bin/python");
+    if !py.exists() {
+        run_step(
+            "free-threaded venv",
+            &python,
+            &["-m", "venv", &venv.to_string_lossy()],
+        )?;
+    }
+    let py = py.to_string_lossy().into_owned();
+    run_step(
+        "free-threaded venv tools",
+        &py,
+        &[
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "maturin>=1.7,<2",
+            "pytest>=8",
+        ],
+    )?;
+    let wheels = home.join("wheels");
+    let _ = std::fs::remove_dir_all(&wheels);
+    let maturin = venv.join("bin/maturin");
+    run_step(
+        "build the wheel for the free-threaded interpreter",
+        &maturin.to_string_lossy(),
+        &[
+            "build",
+            "--release",
+            "-m",
+            "python/Cargo.toml",
+            "-i",
+            &py,
+            "-o",
+            &wheels.to_string_lossy(),
+        ],
+    )?;
+    let wheel = std::fs::read_dir(&wheels)
+        .map_err(|e| format!("cannot read {}: {e}", wheels.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "whl"))
+        .ok_or_else(|| format!("maturin left no wheel in {}", wheels.display()))?;
+    crate::reference::install_wheel("install it into the free-threaded venv", &py, &wheel)?;
+    // The module does not declare that it runs without the GIL yet (see
+    // below), so CPython would turn the GIL back on at import; PYTHON_GIL=0
+    // keeps it off, and the suites run without it.
+    let gil_off = [("PYTHON_GIL", "0")];
+    crate::workspace::run_step_env(
+        "the GIL off after import",
+        &py,
+        &[
+            "-c",
+            "import sys, scalecodec, ferroscale; \
+             assert not sys._is_gil_enabled(), 'the GIL is on'",
+        ],
+        &gil_off,
+    )?;
+    crate::workspace::run_step_env(
+        "python thread tests, GIL off",
+        &py,
+        &[
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "python/tests/test_threads.py",
+            "python/tests/test_gc_pause.py",
+            // What keeps the module from declaring free-threaded support:
+            // a configuration switched to another runtime while other
+            // threads decode objects bound to a runtime by `metadata=` on
+            // it. Loading the object's metadata and decoding are two steps,
+            // and a switch between them makes the decode use the other
+            // runtime.
+            "--deselect",
+            "python/tests/test_threads.py::test_runtime_switches_while_other_threads_decode",
+        ],
+        &gil_off,
+    )?;
+    // apart: each folder has a conftest of its own
+    crate::workspace::run_step_env(
+        "python pinned tests, GIL off",
+        &py,
+        &[
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "python/pinned-tests",
+        ],
+        &gil_off,
+    )?;
+    crate::python::compat_suite(&py, crate::python::KNOWN_FAILURES, &gil_off)
+}
+
+/// The free-threaded interpreter: the one named, or the one built here.
+fn interpreter() -> Result<String, String> {
+    if let Some(py) = std::env::var_os(ENV_VAR).filter(|v| !v.is_empty()) {
+        return Ok(py.to_string_lossy().into_owned());
+    }
+    let home = target_dir().join("free-threaded");
+    let install = home.join("cpython");
+    let python = install.join("bin/python3.13t");
+    if !python.exists() {
+        build_cpython(&home, &install)?;
+    }
+    Ok(python.to_string_lossy().into_owned())
+}
+
+/// Fetches Debian's CPython 3.13 source and builds it without the GIL into `install`.
+fn build_cpython(home: &Path, install: &Path) -> Result<(), String> {
+    install_build_depends()?;
+    let apt = home.join("apt");
+    let lists = apt.join("lists");
+    std::fs::create_dir_all(lists.join("partial"))
+        .map_err(|e| format!("cannot create {}: {e}", lists.display()))?;
+    let sources = apt.join("source.sources");
+    std::fs::write(&sources, source_entry()?)
+        .map_err(|e| format!("cannot write {}: {e}", sources.display()))?;
+    let options = [
+        format!("-oDir::Etc::SourceList={}", sources.display()),
+        "-oDir::Etc::SourceParts=-".to_owned(),
+        format!("-oDir::State::Lists={}", lists.display()),
+        // apt's unprivileged download user cannot write into the target
+        // folder; the files are checked against the signed index all the same
+        "-oAPT::Sandbox::User=root".to_owned(),
+    ];
+    let options: Vec<&str> = options.iter().map(String::as_str).collect();
+    run_step(
+        "free-threaded CPython: the source index",
+        "apt-get",
+        &[&options[..], &["update"]].concat(),
+    )?;
+    let download = home.join("download");
+    let _ = std::fs::remove_dir_all(&download);
+    std::fs::create_dir_all(&download)
+        .map_err(|e| format!("cannot create {}: {e}", download.display()))?;
+    run_in(
+        "free-threaded CPython: the source package",
+        &download,
+        "apt-get",
+        &[&options[..], &["source", "--download-only", SOURCE_PACKAGE]].concat(),
+    )?;
+    let tarball = std::fs::read_dir(&download)
+        .map_err(|e| format!("cannot read {}: {e}", download.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.to_string_lossy().ends_with(".orig.tar.xz"))
+        .ok_or_else(|| format!("no .orig.tar.xz of {SOURCE_PACKAGE} was downloaded"))?;
+    let src = home.join("src");
+    let _ = std::fs::remove_dir_all(&src);
+    std::fs::create_dir_all(&src).map_err(|e| format!("cannot create {}: {e}", src.display()))?;
+    run_in(
+        "free-threaded CPython: unpack",
+        &src,
+        "tar",
+        &["-xJf", &tarball.to_string_lossy(), "--strip-components=1"],
+    )?;
+    run_in(
+        "free-threaded CPython: configure",
+        &src,
+        "./configure",
+        &[
+            "--disable-gil",
+            "--disable-test-modules",
+            &format!("--prefix={}", install.display()),
+        ],
+    )?;
+    let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
+    run_in(
+        "free-threaded CPython: build",
+        &src,
+        "make",
+        &[&format!("-j{jobs}")],
+    )?;
+    run_in("free-threaded CPython: install", &src, "make", &["install"])
+}
+
+/// A deb-src entry for [`SOURCE_SUITE`] at the archive the system's Debian
+/// sources use, signed by the same keyring.
+fn source_entry() -> Result<String, String> {
+    let system = std::fs::read_to_string(SYSTEM_SOURCES)
+        .map_err(|e| format!("cannot read {SYSTEM_SOURCES} (a Debian system is needed to build the free-threaded CPython, or set {ENV_VAR}): {e}"))?;
+    let field = |name: &str| {
+        system
+            .lines()
+            .find_map(|l| l.strip_prefix(name).map(str::trim))
+            .map(str::to_owned)
+    };
+    let uri = field("URIs:").ok_or_else(|| format!("{SYSTEM_SOURCES} names no URIs"))?;
+    let keyring = field("Signed-By:")
+        .unwrap_or_else(|| "/usr/share/keyrings/debian-archive-keyring.gpg".to_owned());
+    Ok(format!(
+        "Types: deb-src\nURIs: {uri}\nSuites: {SOURCE_SUITE}\nComponents: main\nSigned-By: {keyring}\n"
+    ))
+}
+
+/// Installs the headers CPython's build needs, when any is missing.
+fn install_build_depends() -> Result<(), String> {
+    let missing: Vec<&str> = BUILD_DEPENDS
+        .into_iter()
+        .filter(|p| {
+            !Command::new("dpkg-query")
+                .args(["-W", "-f=${Status}", p])
+                .output()
+                .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("ok installed"))
+        })
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    run_step("apt-get update", "apt-get", &["update", "-qq"])?;
+    run_step(
+        "free-threaded CPython: build dependencies",
+        "apt-get",
+        &[
+            &["install", "-y", "-qq", "--no-install-recommends"],
+            &missing[..],
+        ]
+        .concat(),
+    )
+}
+
+/// A step run in folder `dir`.
+fn run_in(what: &str, dir: &Path, program: &str, args: &[&str]) -> Result<(), String> {
+    run_step_at(what, dir, program, args, &[])
+}
