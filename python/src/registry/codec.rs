@@ -208,6 +208,20 @@ impl PyRegistry {
         offset: usize,
         check_remaining: bool,
     ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        Self::decode_node_of(slf, |_| Ok(ty), type_name, data, offset, check_remaining)
+    }
+
+    /// [`Self::decode_in`] of the node `node` gives, asked with the lock
+    /// held: one lock for the caller's check and the decode (a value
+    /// decoder's generation check).
+    pub(crate) fn decode_node_of<'py>(
+        slf: &Bound<'py, Self>,
+        node: impl FnOnce(&mut RegistryState) -> PyResult<TypeIdx>,
+        type_name: Option<&str>,
+        data: &Bound<'py, PyAny>,
+        offset: usize,
+        check_remaining: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
         let py = slf.py();
         let owned: Vec<u8>;
         let bytes: &[u8] = match (data.cast::<PyBytes>(), data.cast::<PyByteArray>()) {
@@ -218,17 +232,15 @@ impl PyRegistry {
                 &owned
             }
             _ => {
-                return slf.get().lock(py)?.decode_at(
-                    py,
-                    ty,
-                    type_name,
-                    data,
-                    offset,
-                    check_remaining,
-                )
+                let mut reg = slf.get().lock(py)?;
+                let ty = node(&mut reg)?;
+                return reg.decode_at(py, ty, type_name, data, offset, check_remaining);
             }
         };
-        let snapshot = Arc::clone(&slf.get().lock(py)?.inner);
+        let (ty, snapshot) = {
+            let mut reg = slf.get().lock(py)?;
+            (node(&mut reg)?, Arc::clone(&reg.inner))
+        };
         let input = bytes.get(offset..).unwrap_or(&[]);
         let (built, used) = detached(py, "decoding", || {
             decode_prefix(&snapshot.context(), ty, input, &mut BuiltSink)

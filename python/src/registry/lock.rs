@@ -55,8 +55,8 @@ impl<T> ThreadLock<T> {
             ));
         }
         // A panic while the lock was held is caught before it reaches
-        // Python (`crate::errors::guard`) and reported there; the registry
-        // it interrupted is copy-on-write, so its state is still whole.
+        // Python (`crate::errors::guard`) and reported there; the state is
+        // used as that call left it, as it was under PyO3's borrow flag.
         let guard = self
             .value
             .lock_py_attached(py)

@@ -10,9 +10,9 @@
 use ferroscale_dynamic::TypeIdx;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView};
-use std::sync::{Mutex, PoisonError};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-use crate::registry::PyRegistry;
+use crate::registry::{PyRegistry, RegistryState};
 
 /// `__reduce__`'s answer: the class and its constructor's arguments.
 type Reduced<'py> = (Bound<'py, PyAny>, (Py<PyRegistry>, String));
@@ -24,13 +24,16 @@ type Reduced<'py> = (Bound<'py, PyAny>, (Py<PyRegistry>, String));
 /// `(value, offset after it)`.
 ///
 /// Frozen: one decoder is shared by every thread that asked its
-/// configuration for it, so the node it keeps is behind a short lock.
+/// configuration for it; the node it keeps changes only with its
+/// registry's lock held.
 #[pyclass(frozen, module = "scalecodec._core", name = "ValueDecoder")]
 pub struct ValueDecoder {
     registry: Py<PyRegistry>,
     type_string: String,
-    /// The node, and the registry generation it was resolved in.
-    node: Mutex<(TypeIdx, u64)>,
+    /// The node, and the registry generation it was resolved in; read and
+    /// written only with the registry's lock held, which orders them.
+    node: AtomicU32,
+    generation: AtomicU64,
 }
 
 impl ValueDecoder {
@@ -55,22 +58,18 @@ impl ValueDecoder {
             )));
         };
         let registry = self.registry.bind(py);
-        let node = {
-            let mut reg = registry.get().lock(py)?;
-            // taken with the registry's lock held, which every thread takes
-            // first, so this one never waits
-            let mut kept = self.node.lock().unwrap_or_else(PoisonError::into_inner);
-            if reg.current_generation() != kept.1 {
-                *kept = (
-                    reg.resolve_idx(py, &self.type_string)?,
-                    reg.current_generation(),
-                );
+        let resolve = |reg: &mut RegistryState| {
+            if reg.current_generation() != self.generation.load(Ordering::Relaxed) {
+                let node = reg.resolve_idx(py, &self.type_string)?;
+                self.node.store(node.0, Ordering::Relaxed);
+                self.generation
+                    .store(reg.current_generation(), Ordering::Relaxed);
             }
-            kept.0
+            Ok(TypeIdx(self.node.load(Ordering::Relaxed)))
         };
-        PyRegistry::decode_in(
+        PyRegistry::decode_node_of(
             registry,
-            node,
+            resolve,
             Some(&self.type_string),
             data,
             offset,
@@ -91,7 +90,8 @@ impl ValueDecoder {
         Ok(ValueDecoder {
             registry: registry.clone().unbind(),
             type_string: type_string.to_owned(),
-            node: Mutex::new((node, reg.current_generation())),
+            node: AtomicU32::new(node.0),
+            generation: AtomicU64::new(reg.current_generation()),
         })
     }
 
