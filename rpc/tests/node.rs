@@ -554,3 +554,51 @@ fn block_range_in_batches_equals_one_request_per_call() {
         "{error}"
     );
 }
+
+/// A WebSocket handshake refused with 429 and `Retry-After`: the error
+/// keeps the wait the node asked for, and the retries take it; without
+/// the header, their own backoff applies.
+#[test]
+fn a_refused_websocket_handshake_keeps_its_retry_after() {
+    use ferroscale_rpc::fault_proxy::{Fault, FaultProxy, UPGRADE};
+    let server = chain(2).start().unwrap();
+    let refusing = |retry_after| {
+        FaultProxy::start(&server.http_url(), move |_, method| {
+            match method == UPGRADE {
+                true => Fault::Status {
+                    status: 429,
+                    retry_after,
+                },
+                false => Fault::Pass,
+            }
+        })
+        .unwrap()
+    };
+    let proxy = refusing(Some(7));
+    let Err(error) = BlockingClient::connect_with(&proxy.ws_url(), quick()) else {
+        panic!("the handshake was refused");
+    };
+    assert_eq!(error.retry_after(), Some(Duration::from_secs(7)), "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("HTTP status 429, retry after 7 s"),
+        "{error}"
+    );
+    assert_eq!(
+        RetryPolicy::default().wait(1, &error),
+        Duration::from_secs(7)
+    );
+    let proxy = refusing(None);
+    let Err(error) = BlockingClient::connect_with(&proxy.ws_url(), quick()) else {
+        panic!("the handshake was refused");
+    };
+    assert!(error.to_string().contains("HTTP status 429"), "{error}");
+    assert_eq!(error.retry_after(), None, "{error}");
+    // An accepted handshake on the same path carries requests.
+    let proxy = FaultProxy::start(&server.http_url(), |_, _| Fault::Pass).unwrap();
+    let client = BlockingClient::connect_with(&proxy.ws_url(), quick()).unwrap();
+    assert!(client
+        .request("chain_getBlockHash", vec![json!(BLOCK_NUMBER)])
+        .is_ok());
+}
