@@ -24,7 +24,7 @@
 
 use parity_scale_codec::{Compact, Encode};
 
-use super::digest::blake2_256;
+use super::digest::{blake2_256, blake2b_of_parts};
 
 /// The trie layout a runtime built its extrinsics root with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,11 +55,14 @@ pub fn ordered_trie_root(values: &[impl AsRef<[u8]>], layout: TrieLayout) -> [u8
     // `01 01`, 1 is `04`); compact encodings are prefix-free, so the
     // nibble order is the byte order.
     items.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let root = match items.is_empty() {
-        true => vec![0],
-        false => node(&items, 0, layout),
-    };
-    blake2_256(&root)
+    // The root is hashed whatever its length.
+    match items.is_empty() {
+        true => blake2_256(&[0]),
+        false => match node(&items, 0, layout) {
+            Reference::Inline(encoding) => blake2_256(&encoding),
+            Reference::Hash(hash) => hash,
+        },
+    }
 }
 
 /// `bytes` as nibbles, high half first.
@@ -67,15 +70,40 @@ fn nibbles(bytes: &[u8]) -> Vec<u8> {
     bytes.iter().flat_map(|b| [b >> 4, b & 0x0f]).collect()
 }
 
-/// The encoding of the node holding `items` (sorted, not empty, sharing
-/// their first `depth` nibbles).
-fn node(items: &[(Vec<u8>, &[u8])], depth: usize, layout: TrieLayout) -> Vec<u8> {
+/// A node as its parent refers to it: its encoding when shorter than 32
+/// bytes, else the hash of its encoding.
+enum Reference {
+    Inline(Vec<u8>),
+    Hash([u8; 32]),
+}
+
+impl Reference {
+    /// The reference of the node encoded as `head` then `tail`: hashed
+    /// from the two parts, so a long value is not copied into a node first
+    /// (extrinsics are most of a block's bytes).
+    fn of(head: Vec<u8>, tail: &[u8]) -> Reference {
+        match head.len() + tail.len() < 32 {
+            true => Reference::Inline([head.as_slice(), tail].concat()),
+            false => Reference::Hash(blake2b_of_parts(&[&head, tail])),
+        }
+    }
+}
+
+/// The node holding `items` (sorted, not empty, sharing their first
+/// `depth` nibbles).
+fn node(items: &[(Vec<u8>, &[u8])], depth: usize, layout: TrieLayout) -> Reference {
     let first = &items[0].0[depth..];
     if let [(_, value)] = items {
-        let mut out = header(Kind::Leaf, first.len(), layout.hashes(value));
-        partial_key(first, &mut out);
-        push_value(value, layout, &mut out);
-        return out;
+        let hashed = layout.hashes(value);
+        let mut head = header(Kind::Leaf, first.len(), hashed);
+        partial_key(first, &mut head);
+        return match hashed {
+            true => Reference::of(head, &blake2_256(value)),
+            false => {
+                Compact(value.len() as u64).encode_to(&mut head);
+                Reference::of(head, value)
+            }
+        };
     }
     // Sorted: what the first and last keys share, all share.
     let last = &items[items.len() - 1].0[depth..];
@@ -105,17 +133,14 @@ fn node(items: &[(Vec<u8>, &[u8])], depth: usize, layout: TrieLayout) -> Vec<u8>
         let nibble = rest[start].0[at];
         let end = start + rest[start..].partition_point(|(k, _)| k[at] == nibble);
         bitmap |= 1 << nibble;
-        let child = node(&rest[start..end], at + 1, layout);
-        // A child of 32 bytes or more is referred to by its hash.
-        let reference = match child.len() < 32 {
-            true => child,
-            false => blake2_256(&child).to_vec(),
-        };
-        reference.encode_to(&mut out);
+        match node(&rest[start..end], at + 1, layout) {
+            Reference::Inline(child) => child.encode_to(&mut out),
+            Reference::Hash(hash) => hash.as_slice().encode_to(&mut out),
+        }
         start = end;
     }
     out[bitmap_at..bitmap_at + 2].copy_from_slice(&bitmap.to_le_bytes());
-    out
+    Reference::of(out, &[])
 }
 
 /// A value as a node stores it: inline with its length, or its hash.
