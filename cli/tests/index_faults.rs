@@ -17,43 +17,19 @@
 
 #![cfg(feature = "index")]
 
+mod common;
+
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{UInt32Type, UInt64Type};
 use arrow_array::Array;
-use ferroscale_rpc::fault_proxy::{Fault, FaultProxy, UPGRADE};
-use ferroscale_rpc::test_server::{TestBlock, TestNode, TestRuntime, TestServer};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-
-const META_9180: &str = "metadata/polkadot-v14-spec9180.scale";
-const META_1000001: &str = "metadata/polkadot-v14-spec1000001.scale";
-const BLOCK_10M: &str = "payloads/polkadot-block-10000000/extrinsics.json";
-const BLOCK_18M: &str = "payloads/polkadot-block-18468942/extrinsics.json";
-const EVENTS_18M: &str = "payloads/polkadot-block-18468942/events.hex";
-const TABLES: [&str; 5] = ["blocks", "extrinsics", "calls", "events", "errors"];
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("cli-index-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn hex_list(name: &str) -> Vec<Vec<u8>> {
-    let list: Vec<String> =
-        serde_json::from_str(&ferroscale_fixtures::read_string(name)).expect("extrinsics JSON");
-    list.iter()
-        .map(|x| ferroscale_fixtures::decode_hex(x).expect("hex"))
-        .collect()
-}
+use common::*;
+use ferroscale_rpc::fault_proxy::{only, Fault, FaultProxy, UPGRADE};
+use ferroscale_rpc::test_server::{TestBlock, TestServer};
 
 /// The loopback node over blocks 100–115: spec 9180 up to block 110
 /// (which enacts the upgrade), spec 1,000,001 with 58 events a block after.
@@ -64,34 +40,10 @@ fn node() -> TestServer {
 /// [`node`] with each block's extrinsics and events changed by `change`
 /// (given the block number) before it serves them.
 fn node_with(change: impl Fn(u64, &mut TestBlock)) -> TestServer {
-    let read = ferroscale_fixtures::read;
-    let (x10, x18) = (hex_list(BLOCK_10M), hex_list(BLOCK_18M));
-    let events = ferroscale_fixtures::read_hex(EVENTS_18M);
-    let mut node = TestNode::new(TestRuntime::new("polkadot", 9180, vec![read(META_9180)]))
-        .runtime(TestRuntime::new(
-            "polkadot",
-            1_000_001,
-            vec![read(META_1000001)],
-        ))
-        .first_number(100)
-        .lifetime(Duration::from_secs(300));
-    for n in 100..=115u64 {
-        let mut block = match n {
-            ..=110 => TestBlock {
-                runtime: usize::from(n == 110),
-                extrinsics: x10.clone(),
-                events: None,
-            },
-            _ => TestBlock {
-                runtime: 1,
-                extrinsics: x18.clone(),
-                events: Some(events.clone()),
-            },
-        };
-        change(n, &mut block);
-        node = node.block(block);
-    }
-    node.start().expect("test node")
+    upgrade_node(change)
+        .lifetime(Duration::from_secs(300))
+        .start()
+        .expect("test node")
 }
 
 /// `ferroscale index` over blocks 101–114 of `url` into `out`.
@@ -112,15 +64,6 @@ fn index_with(url: &str, out: &Path, timeout: u64, retries: u32, more: &[&str]) 
         .expect("the binary runs")
 }
 
-fn ok_json(out: &Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON summary")
-}
-
 /// `ferroscale index --check OUT --from 101 --to 114` passes.
 fn check_passes(out: &Path) {
     let r = Command::new(env!("CARGO_BIN_EXE_ferroscale"))
@@ -135,55 +78,6 @@ fn check_passes(out: &Path) {
         String::from_utf8_lossy(&r.stdout),
         String::from_utf8_lossy(&r.stderr)
     );
-}
-
-/// Every Parquet file of `table` in `out`.
-fn files(out: &Path, table: &str) -> Vec<PathBuf> {
-    let Ok(listing) = std::fs::read_dir(out.join(table)) else {
-        return Vec::new();
-    };
-    listing
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "parquet"))
-        .collect()
-}
-
-fn batches(path: &Path) -> Vec<arrow_array::RecordBatch> {
-    let file = File::open(path).expect("parquet file");
-    ParquetRecordBatchReaderBuilder::try_new(file)
-        .expect("parquet")
-        .build()
-        .expect("reader")
-        .collect::<Result<Vec<_>, _>>()
-        .expect("batches")
-}
-
-/// Every table's rows, sorted, as text: two datasets equal in this are
-/// the same data.
-fn rows(out: &Path) -> Vec<String> {
-    let mut all = Vec::new();
-    for table in TABLES {
-        for path in files(out, table) {
-            for batch in batches(&path) {
-                for i in 0..batch.num_rows() {
-                    let row: Vec<String> = batch
-                        .columns()
-                        .iter()
-                        .map(|c| {
-                            format!("{:?}", c.slice(i, 1))
-                                .lines()
-                                .skip(1)
-                                .collect::<Vec<_>>()
-                                .join(" ")
-                        })
-                        .collect();
-                    all.push(format!("{table}: {}", row.join(" | ")));
-                }
-            }
-        }
-    }
-    all.sort();
-    all
 }
 
 /// Blocks 101–114 missing from the `blocks` table, and rows beyond one
@@ -290,8 +184,7 @@ fn websocket_faults_are_survived_and_the_dataset_equals_a_clean_run() {
     // Every other handshake, the first one included, refused with 503;
     // the connection dropped at every 11th message so that reconnections
     // meet them too.
-    let upgrades = Arc::new(AtomicU64::new(0));
-    let count = upgrades.clone();
+    let refuse = handshakes_refused(2, 0);
     let proxy = scenario(
         "upgrade-503",
         &server,
@@ -299,38 +192,19 @@ fn websocket_faults_are_survived_and_the_dataset_equals_a_clean_run() {
         &dir,
         10,
         &[],
-        move |n, method| {
-            if method == UPGRADE {
-                if count.fetch_add(1, Ordering::Relaxed).is_multiple_of(2) {
-                    Fault::Status {
-                        status: 503,
-                        retry_after: None,
-                    }
-                } else {
-                    Fault::Pass
-                }
-            } else if n % 11 == 6 {
-                Fault::Drop
-            } else {
-                Fault::Pass
-            }
+        move |n, method| match method == UPGRADE {
+            true => refuse(),
+            false if n % 11 == 6 => Fault::Drop,
+            false => Fault::Pass,
         },
     );
     assert!(proxy.upgrades() >= 4, "{} handshakes", proxy.upgrades());
 
     // All of them at once.
-    let upgrades = Arc::new(AtomicU64::new(0));
-    let count = upgrades.clone();
+    let refuse = handshakes_refused(3, 1);
     let proxy = scenario("mixed", &server, &clean, &dir, 2, &[], move |n, method| {
         if method == UPGRADE {
-            return if count.fetch_add(1, Ordering::Relaxed) % 3 == 1 {
-                Fault::Status {
-                    status: 503,
-                    retry_after: None,
-                }
-            } else {
-                Fault::Pass
-            };
+            return refuse();
         }
         match n % 19 {
             3 => Fault::Drop,
@@ -344,25 +218,18 @@ fn websocket_faults_are_survived_and_the_dataset_equals_a_clean_run() {
 
     // All of them again, the blocks asked for in JSON-RPC batches of 4: a
     // fault hits a whole batch, which is asked again whole.
-    let upgrades = Arc::new(AtomicU64::new(0));
-    let count = upgrades.clone();
+    let refuse = handshakes_refused(3, 1);
+    let batches = ["--batch", "4"];
     let proxy = scenario(
         "mixed-batches",
         &server,
         &clean,
         &dir,
         2,
-        &["--batch", "4"],
+        &batches,
         move |n, method| {
             if method == UPGRADE {
-                return if count.fetch_add(1, Ordering::Relaxed) % 3 == 1 {
-                    Fault::Status {
-                        status: 503,
-                        retry_after: None,
-                    }
-                } else {
-                    Fault::Pass
-                };
+                return refuse();
             }
             match n % 7 {
                 2 => Fault::Drop,
@@ -404,17 +271,7 @@ fn websocket_faults_that_are_not_transient_are_named() {
 
     // Every handshake refused with 503: the run gives up after its tries,
     // saying so.
-    let refused = FaultProxy::start(&server.http_url(), |_, method| {
-        if method == UPGRADE {
-            Fault::Status {
-                status: 503,
-                retry_after: None,
-            }
-        } else {
-            Fault::Pass
-        }
-    })
-    .expect("proxy");
+    let refused = FaultProxy::start(&server.http_url(), only(UPGRADE, Fault::BUSY)).expect("proxy");
     let r = index(&refused.ws_url(), &dir.join("refused"), 10, 2);
     let stderr = String::from_utf8_lossy(&r.stderr);
     assert_eq!(r.status.code(), Some(1), "{stderr}");
@@ -469,8 +326,8 @@ fn corrupted_bytes_from_the_node_are_error_rows_with_their_bytes() {
     // What the node serves instead of the real bytes, by block and item.
     let mut corrupt = BTreeMap::<(u64, String), (u32, Vec<u8>)>::new();
     let server = {
-        let x10 = hex_list(BLOCK_10M);
-        let x18 = hex_list(BLOCK_18M);
+        let x10 = extrinsic_bytes(BLOCK_10M);
+        let x18 = extrinsic_bytes(BLOCK_18M);
         // Block 104: extrinsic 1 cut short (its length prefix says more).
         let short = x10[1][..x10[1].len() - 8].to_vec();
         // Block 113: extrinsic 2 of version 127, which no runtime has.

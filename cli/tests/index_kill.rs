@@ -6,45 +6,26 @@
 
 #![cfg(all(feature = "index", unix))]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::*;
 use ferroscale_index::check::check;
-use ferroscale_index::{Gaps, Table};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use ferroscale_index::Gaps;
 
-const META: &str = "metadata/polkadot-v14-spec1000001.scale";
-const BLOCK: &str = "payloads/polkadot-block-18468942";
 const BLOCKS: u64 = 300;
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("cli-index-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
 
 /// Blocks 1000–1299, each Polkadot block 18,468,942 (its extrinsics and
 /// 58 events) under its own number.
 fn write_source(dir: &Path) -> PathBuf {
-    let extrinsics: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
-        &format!("{BLOCK}/extrinsics.json"),
-    ))
-    .expect("extrinsics");
-    let events = ferroscale_fixtures::read_string(&format!("{BLOCK}/events.hex"));
-    let mut text = String::new();
-    for n in 1000..1000 + BLOCKS {
-        let line = serde_json::json!({
-            "number": n,
-            "hash": format!("0x{n:064x}"),
-            "spec_version": 1_000_001,
-            "extrinsics": extrinsics,
-            "events": events.trim(),
-        });
-        text += &format!("{line}\n");
-    }
+    let extrinsics = extrinsics(BLOCK_18M);
+    let events = ferroscale_fixtures::read_string(EVENTS_18M);
+    let text: String = (1000..1000 + BLOCKS)
+        .map(|n| line(n, 1_000_001, &extrinsics, Some(events.trim())))
+        .collect();
     let path = dir.join("blocks.jsonl");
     std::fs::write(&path, text).expect("source");
     path
@@ -58,42 +39,9 @@ fn command(source: &Path, out: &Path) -> Command {
         .arg("--out")
         .arg(out)
         .arg("--metadata")
-        .arg(ferroscale_fixtures::path(META))
+        .arg(ferroscale_fixtures::path(META_1000001))
         .args(["--partition-blocks", "10", "--threads", "2"]);
     c
-}
-
-/// Every row of every table, as text, sorted.
-fn rows(out: &Path) -> Vec<String> {
-    let mut all = Vec::new();
-    for table in Table::ALL {
-        let Ok(listing) = std::fs::read_dir(out.join(table.name())) else {
-            continue;
-        };
-        for path in listing.map(|e| e.unwrap().path()) {
-            if path.extension().is_none_or(|x| x != "parquet") {
-                continue;
-            }
-            let file = std::fs::File::open(&path).unwrap();
-            let reader = ParquetRecordBatchReaderBuilder::try_new(file)
-                .unwrap()
-                .build()
-                .unwrap();
-            for batch in reader {
-                let batch = batch.unwrap();
-                for i in 0..batch.num_rows() {
-                    let cells: Vec<String> = batch
-                        .columns()
-                        .iter()
-                        .map(|c| format!("{:?}", c.slice(i, 1)))
-                        .collect();
-                    all.push(format!("{}: {}", table.name(), cells.join(" | ")));
-                }
-            }
-        }
-    }
-    all.sort();
-    all
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! Chain safety and the `blocks` table's header columns, from the loopback
 //! node (whose headers carry a BABE pre-digest and hash as a chain's do):
-//! each block's header hashes to its hash and names the block before as
+//! each block's header hashes to its hash, its extrinsics have its
+//! extrinsics root (one byte changed on the way stops the run at that
+//! block), and it names the block before as
 //! its parent, within a run and across runs (a node that switched forks
 //! between two runs is caught where the new blocks join the old ones);
 //! nothing past the finalized head is indexed unless asked, and then it
@@ -178,6 +180,30 @@ fn a_fork_between_two_runs_is_caught_where_the_blocks_meet() {
     );
     // Nothing of the other fork was written.
     assert!(check(&out, Some((101, 105)), Gaps::Refused).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_extrinsic_changed_on_the_way_stops_the_run_at_its_block() {
+    let dir = temp_dir("chain-tampered");
+    let out = dir.join("out");
+    // Block 109's second extrinsic with one byte flipped: it may still
+    // decode, but its header's extrinsics root no longer matches.
+    let server = node().tampered_extrinsic(109, 1).start().expect("node");
+    let error = index(&server.ws_url(), &out, (101, 112), false)
+        .expect_err("block 109's extrinsics")
+        .to_string();
+    assert!(
+        error.contains("chain: block 109: its ")
+            && error.contains("not its header's extrinsics root"),
+        "{error}"
+    );
+    // The blocks before it are written, whole; a node serving them
+    // unchanged completes the range.
+    assert!(check(&out, Some((101, 108)), Gaps::Refused).is_ok());
+    let server = node().start().expect("node");
+    index(&server.ws_url(), &out, (101, 112), false).expect("rerun");
+    assert!(check(&out, Some((101, 112)), Gaps::Refused).is_ok());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -17,7 +17,7 @@ use common::*;
 use ferroscale_index::check::check;
 use ferroscale_index::rpc_source::{RpcBlocks, RpcOptions};
 use ferroscale_index::{run, Decoders, Gaps, IndexError, Options, Summary, Table};
-use ferroscale_rpc::fault_proxy::{Fault, FaultProxy};
+use ferroscale_rpc::fault_proxy::{only, Fault, FaultProxy};
 use ferroscale_rpc::test_server::TestServer;
 use ferroscale_rpc::{BlockingClient, ClientConfig, RangeOptions, RetryPolicy};
 
@@ -152,14 +152,8 @@ fn faults_that_are_not_transient_or_outlive_the_retries_are_named() {
 
     // A gateway's HTML page where JSON-RPC was expected: the node was
     // reached, and the error says what it answered.
-    let html = FaultProxy::start(&server.http_url(), |_, method| {
-        if method == "chain_getBlock" {
-            Fault::NotJson
-        } else {
-            Fault::Pass
-        }
-    })
-    .expect("proxy");
+    let html = FaultProxy::start(&server.http_url(), only("chain_getBlock", Fault::NotJson))
+        .expect("proxy");
     let error = index(
         &html.http_url(),
         &dir.join("html"),
@@ -177,17 +171,8 @@ fn faults_that_are_not_transient_or_outlive_the_retries_are_named() {
     // A node that answers 503 to every block request: the run gives up
     // after the tries it was given, saying so, with the blocks fetched
     // before kept.
-    let busy = FaultProxy::start(&server.http_url(), |_, method| {
-        if method == "chain_getBlock" {
-            Fault::Status {
-                status: 503,
-                retry_after: None,
-            }
-        } else {
-            Fault::Pass
-        }
-    })
-    .expect("proxy");
+    let busy =
+        FaultProxy::start(&server.http_url(), only("chain_getBlock", Fault::BUSY)).expect("proxy");
     let out = dir.join("busy");
     let error = index(&busy.http_url(), &out, Duration::from_secs(5), 3)
         .expect_err("always busy")

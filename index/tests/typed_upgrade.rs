@@ -31,7 +31,7 @@ use arrow_schema::{DataType, Schema};
 use common::*;
 use ferroscale_index::rpc_source::{RpcBlocks, RpcOptions};
 use ferroscale_index::{run, Decoders, Options, Summary};
-use ferroscale_rpc::test_server::{TestBlock, TestNode, TestRuntime, TestServer};
+use ferroscale_rpc::test_server::{TestNode, TestServer};
 use ferroscale_rpc::{BlockingClient, RangeOptions};
 
 /// `System.Events` of a spec 9180 block of `n` extrinsics: an
@@ -53,30 +53,13 @@ fn events_9180(n: u32) -> Vec<u8> {
 /// The loopback node of `common::upgrade_node`, with events in the spec
 /// 9180 blocks ([`events_9180`]).
 fn node() -> TestNode {
-    let read = ferroscale_fixtures::read;
-    let old = block_10000000();
-    let new = block_18468942();
-    let old_events = events_9180(old.extrinsics.len() as u32);
-    let mut node = TestNode::new(TestRuntime::new("polkadot", 9180, vec![read(META_9180)]))
-        .runtime(TestRuntime::new(
-            "polkadot",
-            1_000_001,
-            vec![read(META_1000001)],
-        ))
-        .first_number(100);
-    for n in 100..=115u64 {
-        let (runtime, template, events) = match n {
-            ..=109 => (0, &old, Some(old_events.clone())),
-            110 => (1, &old, Some(old_events.clone())),
-            _ => (1, &new, new.events.clone()),
-        };
-        node = node.block(TestBlock {
-            runtime,
-            extrinsics: template.extrinsics.clone(),
-            events,
-        });
-    }
-    node.lifetime(Duration::from_secs(120))
+    let old_events = events_9180(block_10000000().extrinsics.len() as u32);
+    upgrade_node_with(|n, block| {
+        if n <= 110 {
+            block.events = Some(old_events.clone());
+        }
+    })
+    .lifetime(Duration::from_secs(120))
 }
 
 /// Indexes blocks 101–114 with `--typed` in partitions of `width` blocks

@@ -5,6 +5,7 @@ that file as the reference, and the comparison of an engine's partitions
 with it."""
 import json
 import os
+import sys
 
 import pyarrow.parquet as pq
 
@@ -80,3 +81,23 @@ def flaky_source(path, markers, kill_range=None, broken_range=None):
         return read_blocks(path, first, last)
 
     return source
+
+
+def local_spark(master):
+    """A local Spark session on ``master`` (``local[2]``, ``local[2,3]``…),
+    quiet, loopback only, the tasks' Python this interpreter."""
+    # pyspark is a test dependency of the Spark tests only.
+    from pyspark.sql import SparkSession
+
+    # Spark starts the tasks' Python with this interpreter (the test's venv).
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    session = (SparkSession.builder.master(master).appName("ferroscale-index-test")
+               .config("spark.ui.enabled", "false")
+               # Loopback only: a CI machine's host name may resolve nowhere.
+               .config("spark.driver.host", "127.0.0.1")
+               .config("spark.driver.bindAddress", "127.0.0.1")
+               .config("spark.sql.shuffle.partitions", "2")
+               .config("spark.python.worker.reuse", "true")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    return session

@@ -7,15 +7,13 @@ skipped on a rerun, and each Python worker process built each runtime's
 registry at most once although it ran several tasks (the decoders travel as
 one broadcast variable, not with every task)."""
 import json
-import os
-import sys
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from pyspark.sql import SparkSession
 
-from index_cluster import assert_same_partitions, assert_summaries, flaky_source, source_and_reference
+from index_cluster import (assert_same_partitions, assert_summaries, flaky_source, local_spark,
+                           source_and_reference)
 from test_index import canonical, decoders
 from scalecodec.index import (
     TABLES,
@@ -31,17 +29,7 @@ from scalecodec.index import (
 
 @pytest.fixture(scope="module")
 def spark():
-    # Spark starts the tasks' Python with this interpreter (the test's venv).
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    session = (SparkSession.builder.master("local[2]").appName("ferroscale-index-test")
-               .config("spark.ui.enabled", "false")
-               # Loopback only: a CI machine's host name may resolve nowhere.
-               .config("spark.driver.host", "127.0.0.1")
-               .config("spark.driver.bindAddress", "127.0.0.1")
-               .config("spark.sql.shuffle.partitions", "2")
-               .config("spark.python.worker.reuse", "true")
-               .getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
+    session = local_spark("local[2]")
     yield session
     session.stop()
 

@@ -76,6 +76,23 @@ pub enum Fault {
     Delay(Duration),
 }
 
+impl Fault {
+    /// A busy node's answer: 503 without `Retry-After`.
+    pub const BUSY: Fault = Fault::Status {
+        status: 503,
+        retry_after: None,
+    };
+}
+
+/// A plan that gives `fault` to every request of `method` ([`UPGRADE`]
+/// for WebSocket handshakes) and passes every other one.
+pub fn only(method: &'static str, fault: Fault) -> impl Fn(u64, &str) -> Fault + Send + Sync {
+    move |_, m| match m == method {
+        true => fault,
+        false => Fault::Pass,
+    }
+}
+
 /// Picks the fault of request `n` (0-based, in arrival order over HTTP
 /// requests, WebSocket handshakes and WebSocket messages together) of
 /// JSON-RPC `method` ([`UPGRADE`] for a handshake).

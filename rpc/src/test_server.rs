@@ -159,6 +159,9 @@ pub struct TestNode {
     fork: Option<u64>,
     /// A block whose header names a parent that is not its parent.
     broken_parent: Option<u64>,
+    /// A block served with one byte of one extrinsic flipped, its header
+    /// still committing to the extrinsics as they were: `(block, extrinsic)`.
+    tampered: Option<(u64, usize)>,
     /// How often the finalized head moves one block on (`None`: it stays).
     finalize_every: Option<Duration>,
     /// Storage (the same at every block), by key.
@@ -227,6 +230,7 @@ impl TestNode {
             unfinalized: 0,
             fork: None,
             broken_parent: None,
+            tampered: None,
             finalize_every: None,
             storage: std::collections::BTreeMap::new(),
             chain: "Development".to_owned(),
@@ -339,6 +343,14 @@ impl TestNode {
         self
     }
 
+    /// Serves extrinsic `index` of block `number` with its last byte
+    /// flipped (bytes changed on the way), while the header's extrinsics
+    /// root is still that of the block's own extrinsics.
+    pub fn tampered_extrinsic(mut self, number: u64, index: usize) -> TestNode {
+        self.tampered = Some((number, index));
+        self
+    }
+
     fn state_root(&self, number: u64) -> [u8; 32] {
         [u8::from(self.fork.is_some_and(|f| number >= f)); 32]
     }
@@ -426,6 +438,14 @@ struct State {
     started: std::time::Instant,
 }
 
+/// A block's extrinsics root as a Polkadot runtime builds it (trie layout
+/// V0), so that the indexer's check of the body against the header holds
+/// for the node's blocks, and fails for bytes changed on the way.
+fn extrinsics_root(block: &TestBlock) -> [u8; 32] {
+    use ferroscale_core::hashing::{ordered_trie_root, TrieLayout};
+    ordered_trie_root(&block.extrinsics, TrieLayout::V0)
+}
+
 impl State {
     fn new(node: TestNode) -> State {
         let mut hashes = Vec::with_capacity(node.blocks.len());
@@ -439,7 +459,7 @@ impl State {
                 &parent,
                 number,
                 &node.state_root(number),
-                &[0; 32],
+                &extrinsics_root(&node.blocks[i]),
                 &[babe_log(number)],
             );
             parents.push(parent);
@@ -469,7 +489,7 @@ impl State {
             "parentHash": Self::hex(&parent),
             "number": format!("0x{number:x}"),
             "stateRoot": Self::hex(&self.node.state_root(number)),
-            "extrinsicsRoot": Self::hex(&[0; 32]),
+            "extrinsicsRoot": Self::hex(&extrinsics_root(&self.node.blocks[i])),
             "digest": {"logs": [Self::hex(&babe_log(number))]},
         })
     }
@@ -568,10 +588,17 @@ impl State {
                     return Ok(Value::Null);
                 };
                 let block = &self.node.blocks[i];
+                let number = self.node.first_number + i as u64;
+                let mut extrinsics = block.extrinsics.clone();
+                if let Some((_, x)) = self.node.tampered.filter(|(n, _)| *n == number) {
+                    if let Some(byte) = extrinsics.get_mut(x).and_then(|x| x.last_mut()) {
+                        *byte ^= 0xff;
+                    }
+                }
                 Ok(json!({
                     "block": {
                         "header": self.header(i),
-                        "extrinsics": block.extrinsics.iter().map(|x| Self::hex(x)).collect::<Vec<_>>(),
+                        "extrinsics": extrinsics.iter().map(|x| Self::hex(x)).collect::<Vec<_>>(),
                     },
                     "justifications": null,
                 }))

@@ -41,8 +41,13 @@ const LONGEST_RETRY_AFTER: Duration = Duration::from_secs(300);
 /// Reads `Retry-After` in seconds (the HTTP-date form is rare on JSON-RPC
 /// gateways and is ignored: the retries' own backoff applies).
 fn retry_after(headers: &jsonrpsee_http_client::HeaderMap) -> Option<Duration> {
-    let text = headers.get("retry-after")?.to_str().ok()?;
-    let seconds: u64 = text.trim().parse().ok()?;
+    retry_after_seconds(headers.get("retry-after")?.to_str().ok()?)
+}
+
+/// A `Retry-After` value in seconds, capped at [`LONGEST_RETRY_AFTER`]
+/// (also read from a refused WebSocket handshake's head, `ws_handshake`).
+pub(crate) fn retry_after_seconds(value: &str) -> Option<Duration> {
+    let seconds: u64 = value.trim().parse().ok()?;
     Some(Duration::from_secs(seconds).min(LONGEST_RETRY_AFTER))
 }
 

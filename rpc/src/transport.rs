@@ -77,16 +77,24 @@ impl Transport {
                     reason: chain(&e),
                 }),
             Scheme::Ws => {
-                let build = WsClientBuilder::default()
+                let builder = WsClientBuilder::default()
                     .request_timeout(config.request_timeout)
                     .connection_timeout(config.connect_timeout)
-                    .max_response_size(size)
-                    .build(url);
+                    .max_response_size(size);
+                let build = crate::ws_handshake::connect(url, builder);
                 // The builder's own timeout covers the handshake; this one
                 // also bounds name resolution and TCP connect.
                 match tokio::time::timeout(config.connect_timeout, build).await {
                     Ok(Ok(client)) => Ok(Transport::Ws(client)),
-                    Ok(Err(e)) => Err(sort(url, "connect", config.connect_timeout, e)),
+                    Ok(Err(refused)) => {
+                        let mut error = sort(url, "connect", config.connect_timeout, refused.error);
+                        // jsonrpsee's handshake error has no headers; the
+                        // head our stream kept has the node's wait.
+                        if let Error::Busy { retry_after, .. } = &mut error {
+                            *retry_after = retry_after.or(refused.retry_after);
+                        }
+                        Err(error)
+                    }
                     Err(_) => Err(Error::Timeout {
                         url: url.to_owned(),
                         method: "connect".into(),

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use ferroscale_rpc::test_server::{TestBlock, TestNode, TestRuntime, TestServer};
 use ferroscale_rpc::{
-    BlockingClient, ClientConfig, Error, MetadataSource, RangeOptions, RetryPolicy,
+    BlockingClient, ClientConfig, Error, FetchedMetadata, MetadataSource, RangeOptions, RetryPolicy,
 };
 use serde_json::json;
 
@@ -43,6 +43,13 @@ fn quick() -> ClientConfig {
     }
 }
 
+/// The newest metadata the node at `url` gives, or why not.
+fn newest_metadata(url: &str) -> Result<FetchedMetadata, Error> {
+    BlockingClient::connect_with(url, quick())
+        .unwrap()
+        .metadata(None)
+}
+
 fn urls(server: &TestServer) -> [String; 2] {
     [server.http_url(), server.ws_url()]
 }
@@ -75,10 +82,7 @@ fn each_version_alone() {
     for (file, version) in [(V14, 14u32), (V15, 15), (V16, 16)] {
         let server = TestNode::new(runtime(&[file])).start().unwrap();
         for url in urls(&server) {
-            let got = BlockingClient::connect_with(&url, quick())
-                .unwrap()
-                .metadata(None)
-                .unwrap();
+            let got = newest_metadata(&url).unwrap();
             assert_eq!(got.source, MetadataSource::AtVersion(version), "{url}");
             assert_eq!(got.bytes, fixture(file), "{url} {file}");
             got.parse().unwrap();
@@ -94,10 +98,7 @@ fn fallback_to_state_get_metadata() {
         .start()
         .unwrap();
     for url in urls(&server) {
-        let got = BlockingClient::connect_with(&url, quick())
-            .unwrap()
-            .metadata(None)
-            .unwrap();
+        let got = newest_metadata(&url).unwrap();
         assert_eq!(got.source, MetadataSource::StateGetMetadata, "{url}");
         assert_eq!(got.bytes, fixture(V14));
     }
@@ -105,19 +106,13 @@ fn fallback_to_state_get_metadata() {
     let mut rt = runtime(&[V14]);
     rt.offered_versions = Some(vec![13, 17]);
     let server = TestNode::new(rt).start().unwrap();
-    let got = BlockingClient::connect(&server.http_url())
-        .unwrap()
-        .metadata(None)
-        .unwrap();
+    let got = newest_metadata(&server.http_url()).unwrap();
     assert_eq!(got.source, MetadataSource::StateGetMetadata);
     // Offered, but `None` when asked: the fallback too.
     let mut rt = runtime(&[V14]);
     rt.offered_versions = Some(vec![14, 15]);
     let server = TestNode::new(rt).start().unwrap();
-    let got = BlockingClient::connect(&server.http_url())
-        .unwrap()
-        .metadata(None)
-        .unwrap();
+    let got = newest_metadata(&server.http_url()).unwrap();
     assert_eq!(got.source, MetadataSource::StateGetMetadata);
     assert_eq!(server.requests("state_call"), 2);
 }
@@ -193,10 +188,7 @@ fn endpoint_that_is_not_a_substrate_node() {
         .start()
         .unwrap();
     for url in urls(&server) {
-        let err = BlockingClient::connect_with(&url, quick())
-            .unwrap()
-            .metadata(None)
-            .unwrap_err();
+        let err = newest_metadata(&url).unwrap_err();
         assert!(matches!(err, Error::NotSubstrate { .. }), "{url}: {err:?}");
         assert!(err.to_string().contains("is not a Substrate node"), "{err}");
     }
@@ -278,10 +270,7 @@ fn malformed_answers_are_errors() {
         .answer("state_getMetadata", json!("0x00112233445566"))
         .start()
         .unwrap();
-    let err = BlockingClient::connect(&server.http_url())
-        .unwrap()
-        .metadata(None)
-        .unwrap_err();
+    let err = newest_metadata(&server.http_url()).unwrap_err();
     assert!(err.to_string().contains("no `meta` magic"), "{err}");
     // Blocks of the wrong shape.
     for (answer, expect) in [
@@ -370,21 +359,32 @@ fn one_real_block_with_its_events() {
     assert!(metadata.pallet("System").is_some());
 }
 
-#[test]
-fn block_range_in_order_through_a_flaky_node() {
-    let n = 12;
-    let server = chain(n)
+/// [`chain`] of `blocks` blocks, whose block and storage requests fail
+/// at first (twice and once for each parameter list).
+fn flaky_chain(blocks: u64) -> TestServer {
+    chain(blocks)
         .flaky("chain_getBlock", 2)
         .flaky("state_getStorage", 1)
         .start()
-        .unwrap();
+        .unwrap()
+}
+
+/// Retries quick enough for a loopback node: `attempts` tries, 10 to 40 ms apart.
+fn quick_retries(attempts: u32) -> RetryPolicy {
+    RetryPolicy {
+        max_attempts: attempts,
+        initial_backoff: Duration::from_millis(10),
+        max_backoff: Duration::from_millis(40),
+    }
+}
+
+#[test]
+fn block_range_in_order_through_a_flaky_node() {
+    let n = 12;
+    let server = flaky_chain(n);
     let options = RangeOptions {
         concurrency: 4,
-        retry: RetryPolicy {
-            max_attempts: 3,
-            initial_backoff: Duration::from_millis(10),
-            max_backoff: Duration::from_millis(40),
-        },
+        retry: quick_retries(3),
         ..RangeOptions::default()
     };
     for url in urls(&server) {
@@ -490,16 +490,8 @@ fn dropping_a_range_early_stops_fetching() {
 fn block_range_in_batches_equals_one_request_per_call() {
     use ferroscale_rpc::fault_proxy::{Fault, FaultProxy, UPGRADE};
     let n = 12;
-    let server = chain(n)
-        .flaky("chain_getBlock", 2)
-        .flaky("state_getStorage", 1)
-        .start()
-        .unwrap();
-    let retry = RetryPolicy {
-        max_attempts: 6,
-        initial_backoff: Duration::from_millis(10),
-        max_backoff: Duration::from_millis(40),
-    };
+    let server = flaky_chain(n);
+    let retry = quick_retries(6);
     let single = RangeOptions {
         concurrency: 4,
         retry,
@@ -553,4 +545,47 @@ fn block_range_in_batches_equals_one_request_per_call() {
         error.contains(&format!("block {}", BLOCK_NUMBER + n)) && error.contains("not found"),
         "{error}"
     );
+}
+
+/// A WebSocket handshake refused with 429 and `Retry-After`: the error
+/// keeps the wait the node asked for, and the retries take it; without
+/// the header, their own backoff applies.
+#[test]
+fn a_refused_websocket_handshake_keeps_its_retry_after() {
+    use ferroscale_rpc::fault_proxy::{only, Fault, FaultProxy, UPGRADE};
+    let server = chain(2).start().unwrap();
+    let refusing = |retry_after| {
+        let refusal = Fault::Status {
+            status: 429,
+            retry_after,
+        };
+        FaultProxy::start(&server.http_url(), only(UPGRADE, refusal)).unwrap()
+    };
+    let proxy = refusing(Some(7));
+    let Err(error) = BlockingClient::connect_with(&proxy.ws_url(), quick()) else {
+        panic!("the handshake was refused");
+    };
+    assert_eq!(error.retry_after(), Some(Duration::from_secs(7)), "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("HTTP status 429, retry after 7 s"),
+        "{error}"
+    );
+    assert_eq!(
+        RetryPolicy::default().wait(1, &error),
+        Duration::from_secs(7)
+    );
+    let proxy = refusing(None);
+    let Err(error) = BlockingClient::connect_with(&proxy.ws_url(), quick()) else {
+        panic!("the handshake was refused");
+    };
+    assert!(error.to_string().contains("HTTP status 429"), "{error}");
+    assert_eq!(error.retry_after(), None, "{error}");
+    // An accepted handshake on the same path carries requests.
+    let proxy = FaultProxy::start(&server.http_url(), |_, _| Fault::Pass).unwrap();
+    let client = BlockingClient::connect_with(&proxy.ws_url(), quick()).unwrap();
+    assert!(client
+        .request("chain_getBlockHash", vec![json!(BLOCK_NUMBER)])
+        .is_ok());
 }

@@ -9,6 +9,8 @@
 //!   and [`split_storage_key_with`] take a whole key apart with it.
 //! - [`blake2_128`], [`blake2_256`], [`twox_64`], [`twox_128`], [`twox_256`]:
 //!   the hash functions underneath.
+//! - [`ordered_trie_root`]: the root of an ordered trie ([`TrieLayout`] V0
+//!   or V1), what a header's extrinsics root is.
 //! - [`blake2b_block`]: BLAKE2b for messages of one block (≤ 128 bytes), which
 //!   `blake2_128`/`blake2_256` and SS58 checksums use for short inputs.
 //!
@@ -24,6 +26,7 @@ mod digest;
 mod hasher;
 mod header;
 mod key_reader;
+mod ordered_trie;
 mod storage_key;
 
 pub(crate) use digest::blake2b_of_parts;
@@ -34,4 +37,5 @@ pub use key_reader::{
     split_storage_key, split_storage_key_with, KeyDecodeError, KeyPart, StorageKeyError,
     StorageKeyErrorKind, StorageKeyReader,
 };
+pub use ordered_trie::{ordered_trie_root, TrieLayout};
 pub use storage_key::{storage_key, storage_prefix};

@@ -64,6 +64,15 @@ pub(crate) fn block_18468942() -> Block {
 /// 111–115 with spec 1,000,001.
 #[cfg(feature = "rpc")]
 pub(crate) fn upgrade_node() -> ferroscale_rpc::test_server::TestNode {
+    upgrade_node_with(|_, _| {})
+}
+
+/// [`upgrade_node`] with each block changed by `change` (given its
+/// number) before the node serves it.
+#[cfg(feature = "rpc")]
+pub(crate) fn upgrade_node_with(
+    change: impl Fn(u64, &mut ferroscale_rpc::test_server::TestBlock),
+) -> ferroscale_rpc::test_server::TestNode {
     let read = ferroscale_fixtures::read;
     let a = ferroscale_rpc::test_server::TestRuntime::new("polkadot", 9180, vec![read(META_9180)]);
     let b = ferroscale_rpc::test_server::TestRuntime::new(
@@ -82,11 +91,13 @@ pub(crate) fn upgrade_node() -> ferroscale_rpc::test_server::TestNode {
             110 => (1, &old),
             _ => (1, &new),
         };
-        node = node.block(ferroscale_rpc::test_server::TestBlock {
+        let mut block = ferroscale_rpc::test_server::TestBlock {
             runtime,
             extrinsics: template.extrinsics.clone(),
             events: template.events.clone(),
-        });
+        };
+        change(n, &mut block);
+        node = node.block(block);
     }
     node
 }

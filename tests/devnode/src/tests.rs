@@ -11,8 +11,10 @@ use crate::logic::{public_key, DevLogic, RuntimeLogic};
 
 /// A transfer py-scale-codec 1.2.12 signed (through substrate-interface
 /// 1.8.1) for the `polkadot` chain's dev account at its head, block 12:
-/// mortal era of period 64, nonce 7.
-const SIGNED_BY_THE_REFERENCE: &str = "4d028400d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a001d233688e5ff6ea553008054c02fd43e48de9e5a424cddb7eeee6990f1dbfac24bd812dbf6e4454f792ef89f74cf2a4ce6a8e465297219431c447e6e08fbb106c5001c00050300d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a13d20a1feb8ca954ab";
+/// mortal era of period 64, nonce 7. Signed again (`si_client.py`'s
+/// `extrinsic`) when the node's headers began to commit to their
+/// extrinsics: the genesis and era hashes it signs over changed.
+const SIGNED_BY_THE_REFERENCE: &str = "4d028400d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a0027284de573f15ae7925d9d74167c1135d8b4bc72ba7333bd018d2383bbe2f8cd5722581f798d478dc7c34c7468be152ef0840d237f2000d2a0418924fccc3302c5001c00050300d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a13d20a1feb8ca954ab";
 
 /// The answer of the `polkadot` chain's node to `bytes` submitted at its
 /// head (the hashes are the node's, as the signer saw them).
