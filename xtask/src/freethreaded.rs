@@ -1,9 +1,9 @@
 //! The free-threaded step of `cargo xtask test`: the module built for a
 //! free-threaded CPython, and its thread, pinned and py-scale-codec suites
 //! run there with the GIL kept off (`PYTHON_GIL=0`). The module does not
-//! declare free-threaded support yet (the one case left is named below), so
-//! an interpreter started without that variable turns the GIL back on when
-//! it imports the module.
+//! declare free-threaded support yet (the case left is the expected failure
+//! in `test_threads.py`), so an interpreter started without that variable
+//! turns the GIL back on when it imports the module.
 //!
 //! The interpreter: `$FERROSCALE_FT_PYTHON` when set; else CPython 3.13
 //! built with `--disable-gil` from Debian's own source package (`apt-get
@@ -102,14 +102,6 @@ pub(crate) fn test() -> Result<(), String> {
             "no:cacheprovider",
             "python/tests/test_threads.py",
             "python/tests/test_gc_pause.py",
-            // What keeps the module from declaring free-threaded support:
-            // a configuration switched to another runtime while other
-            // threads decode objects bound to a runtime by `metadata=` on
-            // it. Loading the object's metadata and decoding are two steps,
-            // and a switch between them makes the decode use the other
-            // runtime.
-            "-k",
-            "not test_runtime_switches_while_other_threads_decode",
         ],
         &gil_off,
     )?;
