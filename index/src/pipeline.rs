@@ -824,7 +824,12 @@ where
         true => saved_naming::load(out).map_err(IndexError::Manifest)?,
         false => Naming::new(),
     };
-    let mut saved_columns = naming.column_count();
+    // A naming read from the files (a folder written before it was saved)
+    // is saved with the first typed partition, whatever its columns.
+    let mut saved_columns = match saved_naming::is_saved(out) {
+        true => Some(naming.column_count()),
+        false => None,
+    };
 
     std::thread::scope(|scope| {
         let (read_tx, read_rx) = sync_channel::<Result<Read, IndexError>>(1);
@@ -913,12 +918,12 @@ where
             };
             // New columns saved before the partition that uses them is
             // written: no file of the folder holds a name the manifest lacks.
-            if naming.column_count() != saved_columns {
+            if options.typed && saved_columns != Some(naming.column_count()) {
                 if let Err(e) = saved_naming::save(out, naming) {
                     failed = Some(IndexError::Manifest(e));
                     break;
                 }
-                saved_columns = naming.column_count();
+                saved_columns = Some(naming.column_count());
             }
             summary.blocks += p.blocks.len() as u64;
             summary.scale_bytes += p.blocks.iter().map(|b| b.scale_bytes() as u64).sum::<u64>();

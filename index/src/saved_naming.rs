@@ -16,8 +16,9 @@
 //! The file lists, per table, its data columns in the order they were
 //! given: the column's name, the spec version it was given for and its
 //! Arrow type (serde's rendering of arrow-schema's `DataType`, read back
-//! exactly). A folder written before the file existed has none and is read
-//! as no columns given.
+//! exactly). A folder written before the file existed has none: its
+//! naming is read from its typed files instead ([`from_files`]), so that
+//! its first run with this file keeps their names too.
 
 use std::fs;
 use std::path::Path;
@@ -25,7 +26,10 @@ use std::path::Path;
 use arrow_schema::{DataType, Field};
 use serde::{Deserialize, Serialize};
 
+use crate::layout::typed_folders;
 use crate::manifest::{write_atomically, ManifestError, DIR};
+use crate::typed::arrow_type::TEXT_SUFFIX;
+use crate::typed::schema::{place_fields, METADATA_KEY};
 use crate::typed::{Kind, Naming};
 
 /// The file's name in the manifest's folder.
@@ -67,14 +71,15 @@ struct SavedColumn {
 
 /// The naming saved in the manifest of `out`: its columns, no runtime
 /// folded in yet ([`Naming::from_columns`]); no file (a new folder, or one
-/// written before the file existed): an empty naming. A file that does not
-/// read is an error naming it: a run that guessed would rename columns.
+/// written before the file existed): the naming its typed files hold
+/// ([`from_files`]; none, an empty naming). A file that does not read is an
+/// error naming it: a run that guessed would rename columns.
 pub fn load(out: &Path) -> Result<Naming, ManifestError> {
     let path = out.join(DIR).join(FILE);
     let fail = |reason: String| ManifestError(format!("{}: {reason}", path.display()));
     let text = match fs::read(&path) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Naming::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return from_files(out),
         Err(e) => return Err(fail(e.to_string())),
     };
     let saved: Saved = serde_json::from_slice(&text)
@@ -94,6 +99,98 @@ pub fn load(out: &Path) -> Result<Naming, ManifestError> {
         tables.push((kind, t.table, columns));
     }
     Naming::from_columns(tables).map_err(|e| fail(e.0))
+}
+
+/// Whether the manifest of `out` has a saved naming (a run that read its
+/// naming from the files, [`from_files`], saves it with its first typed
+/// partition, so that the next run need not read them again).
+pub fn is_saved(out: &Path) -> bool {
+    out.join(DIR).join(FILE).is_file()
+}
+
+/// The naming the typed files under `out` hold, for a folder written
+/// before the naming was saved: each table's data columns (those after its
+/// place columns), in the order its files, by first block, first hold
+/// them. A column is given for the spec of its name (`<name>__v<spec>`),
+/// else for the first runtime of the first file that holds it (the files
+/// do not say which runtime gave a bare name first; the runs only read the
+/// column's name and type). Files under a temporary name are left out.
+pub fn from_files(out: &Path) -> Result<Naming, ManifestError> {
+    let folders =
+        typed_folders(out).map_err(|e| ManifestError(format!("reading {}: {e}", out.display())))?;
+    let mut tables = Vec::new();
+    for folder in folders {
+        let mut parts = folder.splitn(3, '/').skip(1);
+        let (Some(kind), Some(table)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        let kind = match kind {
+            "events" => Kind::Event,
+            "calls" => Kind::Call,
+            _ => continue,
+        };
+        let place: Vec<String> = place_fields(kind)
+            .iter()
+            .map(|f| f.name().clone())
+            .collect();
+        let mut columns: Vec<(Field, u32)> = Vec::new();
+        for path in partition_files(&out.join(&folder))? {
+            let (schema, first_spec) = file_schema(&path)?;
+            for field in schema.fields() {
+                let name = field.name();
+                if place.contains(name) || columns.iter().any(|(f, _)| f.name() == name) {
+                    continue;
+                }
+                let spec = retyped_spec(name).or(first_spec).unwrap_or(0);
+                // Name and type only: what a run gives a column.
+                let column = Field::new(name, field.data_type().clone(), true);
+                columns.push((column, spec));
+            }
+        }
+        tables.push((kind, table.to_string(), columns));
+    }
+    Naming::from_columns(tables).map_err(|e| ManifestError(format!("{}: {}", out.display(), e.0)))
+}
+
+/// The partition files (`blocks_<first>_<last>.parquet`) of a table's
+/// folder, by first block.
+fn partition_files(dir: &Path) -> Result<Vec<std::path::PathBuf>, ManifestError> {
+    let fail = |e: std::io::Error| ManifestError(format!("reading {}: {e}", dir.display()));
+    let mut files = Vec::new();
+    for item in fs::read_dir(dir).map_err(fail)? {
+        let name = item.map_err(fail)?.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if let Some(range) = crate::manifest::parse_name(name, ".parquet") {
+            files.push((range, dir.join(name)));
+        }
+    }
+    files.sort();
+    Ok(files.into_iter().map(|(_, path)| path).collect())
+}
+
+/// A typed file's Arrow schema and the first of its table's spec versions
+/// (its `ferroscale.typed` metadata's `spec_versions`).
+fn file_schema(path: &Path) -> Result<(arrow_schema::SchemaRef, Option<u32>), ManifestError> {
+    let fail = |reason: String| ManifestError(format!("{}: {reason}", path.display()));
+    let file = fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+    let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+        .map_err(|e| fail(e.to_string()))?;
+    let first_spec = reader
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .and_then(|kv| kv.iter().find(|k| k.key == METADATA_KEY))
+        .and_then(|k| serde_json::from_str::<serde_json::Value>(k.value.as_deref()?).ok())
+        .and_then(|v| v.get("spec_versions")?.get(0)?.as_u64())
+        .and_then(|s| u32::try_from(s).ok());
+    Ok((reader.schema().clone(), first_spec))
+}
+
+/// The spec of a retyped column's name: `<name>__v<spec>`, or its wide
+/// companion `<name>__v<spec>__text`.
+fn retyped_spec(column: &str) -> Option<u32> {
+    let column = column.strip_suffix(TEXT_SUFFIX).unwrap_or(column);
+    column.rsplit_once("__v")?.1.parse().ok()
 }
 
 /// Saves the columns of `naming` in the manifest of `out` (atomically, as
@@ -186,5 +283,14 @@ mod tests {
             "{e}"
         );
         let _ = fs::remove_dir_all(&out);
+    }
+
+    #[test]
+    fn a_retyped_column_names_its_spec() {
+        assert_eq!(retyped_spec("amount__v200"), Some(200));
+        assert_eq!(retyped_spec("amount__v200__text"), Some(200));
+        assert_eq!(retyped_spec("amount__text"), None);
+        assert_eq!(retyped_spec("amount"), None);
+        assert_eq!(retyped_spec("a__vx"), None);
     }
 }

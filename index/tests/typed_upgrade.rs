@@ -342,60 +342,74 @@ fn dispatch_info_columns(out: &Path) -> BTreeMap<u32, BTreeSet<String>> {
 /// it into the same folder: the second run sees spec 9180 first, and on its
 /// own (a new folder) would give it the bare `dispatch_info`; into the
 /// folder, it keeps the names the first run wrote (saved in the manifest)
-/// and gives spec 9180's type a column of its own.
+/// and gives spec 9180's type a column of its own. The same holds for a
+/// folder written before the names were saved (the file removed here):
+/// they are read from its typed files, then saved.
 #[test]
 fn a_later_run_over_earlier_blocks_keeps_the_names_the_folder_has() {
     let dir = temp_dir("typed-upgrade-later");
     let metadata = dir.join("metadata");
     let server = node().start().expect("test node");
-    let (out, fresh) = (dir.join("out"), dir.join("fresh"));
-
-    let after = index_range(&server, &out, &metadata, (111, 114), 100);
-    let first = column_types(&out);
-    let before = index_range(&server, &out, &metadata, (101, 110), 100);
+    let fresh = dir.join("fresh");
     let alone = index_range(&server, &fresh, &metadata, (101, 110), 100);
-    println!("after the upgrade: {after}\nbefore it, into the same folder: {before}");
-    assert_eq!((after.blocks, before.blocks, alone.blocks), (4, 10, 10));
-    assert_eq!((after.errors, before.errors), (0, 0), "{after}\n{before}");
-
+    assert_eq!(alone.blocks, 10);
     // On its own, the earlier range names spec 9180's field `dispatch_info`.
     let one = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<BTreeSet<_>>();
     let own = dispatch_info_columns(&fresh);
     assert_eq!(own[&9180], one(&["dispatch_info"]), "{own:?}");
-    // Into the folder, spec 1,000,001's keeps the name the first run gave it
-    // in every file.
-    let kept = dispatch_info_columns(&out);
-    assert_eq!(kept[&1_000_001], one(&["dispatch_info"]), "{kept:?}");
-    assert_eq!(kept[&9180], one(&["dispatch_info__v9180"]), "{kept:?}");
 
-    // Every column of the folder has one type in every file, and every
-    // column the first run wrote has the type it wrote.
-    let all = column_types(&out);
-    for (table, columns) in &all {
-        for (column, types) in columns {
-            assert_eq!(types.len(), 1, "{table}: column {column} is {types:?}");
-            if let Some(was) = first.get(table).and_then(|c| c.get(column)) {
-                assert_eq!(was, types, "{table}: column {column}");
+    for saved_before in [true, false] {
+        let out = dir.join(format!("saved-{saved_before}"));
+        let after = index_range(&server, &out, &metadata, (111, 114), 100);
+        let first = column_types(&out);
+        let file = out
+            .join("_manifest")
+            .join(ferroscale_index::saved_naming::FILE);
+        assert!(file.is_file(), "{}", file.display());
+        if !saved_before {
+            std::fs::remove_file(&file).expect("remove the saved naming");
+        }
+        let before = index_range(&server, &out, &metadata, (101, 110), 100);
+        println!("after the upgrade: {after}\nbefore it, into the same folder: {before}");
+        assert_eq!((after.blocks, before.blocks), (4, 10));
+        assert_eq!((after.errors, before.errors), (0, 0), "{after}\n{before}");
+
+        // Into the folder, spec 1,000,001's keeps the name the first run
+        // gave it, in every file.
+        let kept = dispatch_info_columns(&out);
+        assert_eq!(kept[&1_000_001], one(&["dispatch_info"]), "{kept:?}");
+        assert_eq!(kept[&9180], one(&["dispatch_info__v9180"]), "{kept:?}");
+
+        // Every column of the folder has one type in every file, and every
+        // column the first run wrote has the type it wrote.
+        let all = column_types(&out);
+        for (table, columns) in &all {
+            for (column, types) in columns {
+                assert_eq!(types.len(), 1, "{table}: column {column} is {types:?}");
+                if let Some(was) = first.get(table).and_then(|c| c.get(column)) {
+                    assert_eq!(was, types, "{table}: column {column}");
+                }
             }
         }
-    }
 
-    // The manifest holds the naming: each column with the spec it was
-    // given for.
-    let saved = ferroscale_index::saved_naming::load(&out).expect("saved naming");
-    let success: Vec<(String, u32)> = saved
-        .columns()
-        .into_iter()
-        .filter(|(_, table, _)| *table == "System.ExtrinsicSuccess")
-        .flat_map(|(_, _, columns)| columns)
-        .map(|(f, spec)| (f.name().clone(), spec))
-        .collect();
-    assert_eq!(
-        success,
-        [
-            ("dispatch_info".to_string(), 1_000_001),
-            ("dispatch_info__v9180".to_string(), 9180)
-        ]
-    );
+        // The manifest holds the naming: each column with the spec it was
+        // given for.
+        assert!(file.is_file(), "{}", file.display());
+        let saved = ferroscale_index::saved_naming::load(&out).expect("saved naming");
+        let success: Vec<(String, u32)> = saved
+            .columns()
+            .into_iter()
+            .filter(|(_, table, _)| *table == "System.ExtrinsicSuccess")
+            .flat_map(|(_, _, columns)| columns)
+            .map(|(f, spec)| (f.name().clone(), spec))
+            .collect();
+        assert_eq!(
+            success,
+            [
+                ("dispatch_info".to_string(), 1_000_001),
+                ("dispatch_info__v9180".to_string(), 9180)
+            ]
+        );
+    }
     let _ = server;
 }
