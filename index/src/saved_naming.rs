@@ -272,6 +272,14 @@ mod tests {
         assert_eq!([column(100, 0), column(100, 1)], ["amount__v100", "who"]);
         assert_eq!([column(200, 0), column(200, 1)], ["amount", "amount__text"]);
         assert_eq!(later.column_count(), 5);
+        // The table's schema over both runtimes: place columns, then the
+        // columns in the order they were given.
+        let schema = later.schema(Kind::Event, "Balances.Transfer").unwrap();
+        let fields: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+        let data = ["amount", "amount__text", "who", "memo", "amount__v100"];
+        assert_eq!(fields[fields.len() - 5..], data);
+        assert_eq!(fields.len(), place_fields(Kind::Event).len() + 5);
+        assert!(later.schema(Kind::Call, "Balances.Transfer").is_none());
         save(&out, &later).unwrap();
         assert_eq!(names(&load(&out).unwrap()), names(&later));
 

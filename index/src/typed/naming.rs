@@ -26,10 +26,10 @@
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
-use arrow_schema::Field;
+use arrow_schema::{Field, Schema};
 
 use super::arrow_type::{fields_of, TEXT_SUFFIX};
-use super::schema::{Kind, Renamed, TableDef};
+use super::schema::{place_fields, Kind, Renamed, TableDef};
 use super::Catalog;
 
 /// A table whose runtimes' schemas cannot be joined.
@@ -194,6 +194,17 @@ impl Naming {
             .collect();
         tables.sort_by(|a, b| (a.0.folder(), a.1).cmp(&(b.0.folder(), b.1)));
         tables
+    }
+
+    /// The schema of table `name` over every runtime folded in: its place
+    /// columns, then every data column, in the order they were given
+    /// (`None`: no runtime folded in has the table). The rows of any of
+    /// those runtimes fit it by column name, NULL where they lack one.
+    pub fn schema(&self, kind: Kind, name: &str) -> Option<Schema> {
+        let table = self.tables.get(&(kind, name.to_string()))?;
+        let mut fields = place_fields(kind);
+        fields.extend(table.columns.iter().cloned());
+        Some(Schema::new(fields))
     }
 
     /// How many data columns the tables have together: it grows whenever

@@ -92,6 +92,7 @@ __all__ = [
     "trailing_zeros",
     "tuple_elements",
     "typed_part",
+    "typed_table_schema",
     "user_definition",
     "value_object_of",
     "wrap_parts",
@@ -837,6 +838,11 @@ def decode_blocks(blocks: Iterable[_Block], decoders: Union[SpecDecoder, Iterabl
     """Decodes blocks (GIL released, every core) with each block's spec decoder; ``typed``: the
     typed tables too (:meth:`IndexBatch.typed_tables`), their columns named over every decoder
     given, so that batches decoded with the same decoders agree column for column."""
+def typed_table_schema(decoders: Union[SpecDecoder, Iterable[SpecDecoder]],
+                       name: str) -> ArrowTable:
+    """The schema of typed table ``name`` (``events/Balances.Transfer``) over every runtime of
+    ``decoders``, as a table of no rows: every column ``decode_blocks(..., typed=True)`` with these
+    decoders may give it (``KeyError`` when no runtime has the table)."""
 def read_blocks(path: Union[str, "os.PathLike[str]"], first: Optional[int] = None,
                 last: Optional[int] = None) -> List[Tuple[int, str, int, List[bytes], Optional[bytes]]]:
     """The blocks of a JSON-lines file whose numbers are in ``first..=last``, in file order; with a

@@ -258,6 +258,46 @@ pub fn decode_blocks(
     })
 }
 
+/// The schema of typed table `name` (`events/Balances.Transfer`,
+/// `calls/Timestamp.set`) over every runtime of `decoders` (each one's
+/// registry is built), as a table of no rows: its place columns, then every
+/// column `decode_blocks(..., typed=True)` with these decoders may give it,
+/// so that any batch's table fits it by column name (what a Spark frame
+/// declares before its tasks decode anything). A `KeyError` when no runtime
+/// of `decoders` has the table.
+#[pyfunction]
+pub fn typed_table_schema(
+    py: Python<'_>,
+    decoders: &Bound<'_, PyAny>,
+    name: &str,
+) -> PyResult<ArrowTable> {
+    let decoders = decoders_arg(decoders, |_| true)?;
+    let (kind, table) = match name.split_once('/') {
+        Some(("events", table)) => (ferroscale_index::typed::Kind::Event, table),
+        Some(("calls", table)) => (ferroscale_index::typed::Kind::Call, table),
+        _ => {
+            return Err(PyKeyError::new_err(format!(
+                "{name:?} is not a typed table's name (events/<Pallet>.<Event> or \
+                 calls/<Pallet>.<call>)"
+            )))
+        }
+    };
+    let schema = py.detach(|| {
+        guard("naming the typed tables", || {
+            let naming = decoders
+                .naming()
+                .map_err(|e| PyValueError::new_err(format!("typed_table_schema: {e}")))?;
+            Ok(naming.schema(kind, table))
+        })
+    })?;
+    let schema = schema.ok_or_else(|| {
+        PyKeyError::new_err(format!(
+            "no runtime of the decoders has a typed table {name:?}"
+        ))
+    })?;
+    Ok(ArrowTable::empty(name.to_string(), Arc::new(schema)))
+}
+
 /// The blocks of a JSON-lines file (the index's file source) whose numbers
 /// are in `first..=last`, as tuples `(number, hash, spec_version,
 /// extrinsics, events)` for [`decode_blocks`], in file order (GIL
