@@ -99,8 +99,9 @@ def index_range(block_range, decoders, source, out=None, allow_gaps=False, typed
 
     ``typed``: the typed tables too, written under ``out/typed/`` as the
     command line's ``--typed`` writes them (their columns named over every
-    decoder given, so the ranges of one run agree column for column), or
-    returned as ``"typed/<kind>/<Pallet>.<item>"`` pyarrow tables.
+    decoder given, so the ranges of one run agree column for column,
+    starting from the names the folder's earlier runs gave, which are kept),
+    or returned as ``"typed/<kind>/<Pallet>.<item>"`` pyarrow tables.
     """
     first, last = block_range
     if out is None:
@@ -121,7 +122,8 @@ def index_range(block_range, decoders, source, out=None, allow_gaps=False, typed
     if typed:
         summary["typed_errors"] = 0
     for a, b in missing_blocks(out, first, last):
-        batch = decode_blocks(source(a, b), decoders, typed=typed)
+        batch = decode_blocks(source(a, b), decoders, typed=typed,
+                              names_of=os.fspath(out) if typed else None)
         summary["parquet_bytes"] += batch.write_parquet(out, a, b, source=repr(source),
                                                         allow_gaps=allow_gaps)
         summary["skipped"] = False
