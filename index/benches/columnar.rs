@@ -4,7 +4,11 @@
 //! through the whole pipeline to Parquet, on 1 thread and on every core.
 //!
 //! `cargo bench -p ferroscale-index` (`-- --blocks N` to change the count).
-//! Prints figures; asserts nothing about time.
+//! Prints figures; asserts nothing about time. The decode to Arrow is timed
+//! for the five generic tables and, in the same run, with the typed tables
+//! too (`--typed`'s path, [`decode_blocks_typed`]), each with its ratio to
+//! the generic one. `-- --typed`: the streamed and pipeline cases write the
+//! typed tables too.
 //!
 //! `-- --only node`: end to end from the loopback test node
 //! (`ferroscale_rpc::test_server`, in this process) serving block
@@ -17,7 +21,7 @@
 use std::time::Instant;
 
 use ferroscale_dynamic::Document;
-use ferroscale_index::pipeline::decode_blocks;
+use ferroscale_index::pipeline::{decode_blocks, decode_blocks_typed};
 use ferroscale_index::source::JsonLines;
 use ferroscale_index::{decode_block, run, Block, Decoders, Options, SpecDecoder, Table};
 
@@ -61,12 +65,24 @@ fn decode_to_arrow(blocks: &[Block], decoders: &Decoders, chunk: usize) -> usize
     rows_out
 }
 
+/// [`decode_to_arrow`] with the typed tables too (the generic ones are
+/// still made: `--typed` writes both); the rows of the typed tables.
+fn decode_to_arrow_typed(blocks: &[Block], decoders: &Decoders, chunk: usize) -> usize {
+    let mut rows_out = 0;
+    for chunk in blocks.chunks(chunk) {
+        let tables = decode_blocks_typed(chunk, decoders).expect("typed tables");
+        rows_out += tables.typed().iter().map(|t| t.num_rows()).sum::<usize>();
+    }
+    rows_out
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut count = 2000u64;
     // `--only streamed|arrow|pipeline|node`: one part (`--arrow-only`: `--only
     // arrow`, for a profiler).
     let mut only: Option<String> = None;
+    let mut typed = false;
     while let Some(a) = args.next() {
         if a == "--keep-freed-memory" {
             // As `ferroscale index` runs (see `allocator`).
@@ -74,6 +90,8 @@ fn main() {
                 "malloc keeps freed memory: {}",
                 ferroscale_index::allocator::keep_freed_memory()
             );
+        } else if a == "--typed" {
+            typed = true;
         } else if a == "--arrow-only" {
             only = Some("arrow".into());
         } else if a == "--only" {
@@ -132,6 +150,7 @@ fn main() {
         let _ = std::fs::remove_dir_all(&dir);
         let mut options = Options::new(&dir);
         options.partition_blocks = 100;
+        options.typed = typed;
         let source = (0..n).map(|i| {
             Ok(Block {
                 number: i,
@@ -140,7 +159,8 @@ fn main() {
         });
         let summary = run(source, &mut decoders, &options).expect("run");
         println!(
-            "streamed {n} blocks of 18468942 in 100-block partitions: {:.0} blocks/s, peak resident {} MB",
+            "streamed {n} blocks of 18468942 in 100-block partitions{}: {:.0} blocks/s, peak resident {} MB",
+            if typed { ", typed tables too" } else { "" },
             summary.blocks as f64 / summary.seconds,
             peak_resident_mb().map_or("?".into(), |m| m.to_string())
         );
@@ -215,6 +235,7 @@ fn main() {
             let mut options = Options::new(&out);
             options.partition_blocks = 500;
             options.threads = Some(threads);
+            options.typed = typed;
             let cpu = cpu_seconds();
             let summary = run(
                 JsonLines::new(std::io::Cursor::new(text.as_bytes())),
@@ -228,8 +249,9 @@ fn main() {
                 format!("{:.3}", (b - a) * 1e3 / count as f64)
             });
             println!(
-                "{name}: pipeline to Parquet, {threads} thread(s): {summary}, {:.1} MB Parquet, \
+                "{name}: pipeline to Parquet{}, {threads} thread(s): {summary}, {:.1} MB Parquet, \
                  CPU {cpu} ms/block",
+                if typed { " (typed tables too)" } else { "" },
                 summary.parquet_bytes as f64 / 1e6
             );
         }
@@ -279,39 +301,55 @@ fn arrow_cases(name: &str, template: &Block, blocks: &[Block], decoders: &Decode
         (rows - values) * 1e3 / count as f64
     );
     drop(all_rows);
-    let mut one = 0.0;
+    // Per thread count: the generic tables, then the typed tables too, one
+    // after the other in this run (same blocks, same warm memory), so that
+    // their ratio is not the machine's drift between two runs.
+    type Decode = fn(&[Block], &Decoders, usize) -> usize;
+    let passes: [(&str, Decode); 2] = [
+        ("to Arrow", decode_to_arrow),
+        ("to Arrow with the typed tables", decode_to_arrow_typed),
+    ];
+    let mut one = [0.0; 2];
     for threads in [1, cores] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
-        // Warm-up, then the measured pass.
-        pool.install(|| decode_to_arrow(&blocks[..blocks.len().min(50)], decoders, 500));
-        let t = Instant::now();
-        let cpu = cpu_seconds();
-        let rows = pool.install(|| decode_to_arrow(blocks, decoders, 500));
-        let s = t.elapsed().as_secs_f64();
-        // CPU time of the whole process per block: on more threads, what
-        // it adds over one thread is contention (allocator, page faults,
-        // memory bandwidth), not waiting.
-        let cpu = cpu_seconds().zip(cpu).map_or("?".into(), |(b, a)| {
-            format!("{:.3}", (b - a) * 1e3 / count as f64)
-        });
-        if threads == 1 {
-            one = s;
-        }
-        println!(
-            "{name}: to Arrow, {threads} thread(s): {:.0} blocks/s, {:.1} MB/s, {:.3} ms/block, \
-             CPU {cpu} ms/block, {rows} rows{}",
-            count as f64 / s,
-            mb / s,
-            s * 1e3 / count as f64,
-            if threads > 1 {
-                format!(", {:.2}x over 1 thread", one / s)
-            } else {
-                String::new()
+        let mut generic = 0.0;
+        for (i, (what, decode)) in passes.iter().enumerate() {
+            // Warm-up, then the measured pass.
+            pool.install(|| decode(&blocks[..blocks.len().min(50)], decoders, 500));
+            let t = Instant::now();
+            let cpu = cpu_seconds();
+            let rows = pool.install(|| decode(blocks, decoders, 500));
+            let s = t.elapsed().as_secs_f64();
+            // CPU time of the whole process per block: on more threads,
+            // what it adds over one thread is contention (allocator, page
+            // faults, memory bandwidth), not waiting.
+            let cpu = cpu_seconds().zip(cpu).map_or("?".into(), |(b, a)| {
+                format!("{:.3}", (b - a) * 1e3 / count as f64)
+            });
+            if threads == 1 {
+                one[i] = s;
             }
-        );
+            let mut ratios = Vec::new();
+            if i == 0 {
+                generic = s;
+            } else {
+                ratios.push(format!("{:.2}x the generic tables' time", s / generic));
+            }
+            if threads > 1 {
+                ratios.push(format!("{:.2}x over 1 thread", one[i] / s));
+            }
+            println!(
+                "{name}: {what}, {threads} thread(s): {:.0} blocks/s, {:.1} MB/s, {:.3} ms/block, \
+                 CPU {cpu} ms/block, {rows} rows{}",
+                count as f64 / s,
+                mb / s,
+                s * 1e3 / count as f64,
+                ratios.iter().map(|r| format!(", {r}")).collect::<String>()
+            );
+        }
     }
 }
 

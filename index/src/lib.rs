@@ -24,7 +24,9 @@
 //!   provenance; [`manifest`]: which blocks are done (resume by block
 //!   number) and [`check`]: a dataset verified against it.
 //! - [`typed`]: the typed tables, a table per event variant and per call
-//!   with a column per field in Arrow's own types (`--typed`).
+//!   with a column per field in Arrow's own types (`--typed`);
+//!   [`saved_naming`]: their column names kept in the manifest, so every
+//!   run into a folder names them as the runs before it did.
 //! - [`pipeline`]: source → decode (rayon) → write, streamed;
 //!   [`allocator`]: malloc settings for the program that runs it.
 //!
@@ -54,6 +56,7 @@ pub mod pipeline;
 pub mod rows;
 #[cfg(feature = "rpc")]
 pub mod rpc_source;
+pub mod saved_naming;
 pub mod source;
 pub mod spec;
 pub mod store;

@@ -18,6 +18,10 @@
 //! leaves temporary files that the next [`Manifest::open`] renames into
 //! place. The folder's name starts with `_`, which Spark, Dask and DuckDB
 //! readers of `OUT/<table>/` never look at.
+//!
+//! The typed tables' column names are kept in the same folder
+//! (`typed_columns.json`, [`crate::saved_naming`]), so that every run into
+//! the output names them as the runs before it did.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -170,7 +174,7 @@ pub fn declare(out: &Path, request: Request) -> Result<(), ManifestError> {
 
 /// Writes `text` as `dir/name`: a temporary file, synced, renamed over the
 /// name, the folder synced after.
-fn write_atomically(dir: &Path, name: &str, text: &[u8]) -> Result<(), ManifestError> {
+pub(crate) fn write_atomically(dir: &Path, name: &str, text: &[u8]) -> Result<(), ManifestError> {
     let path = dir.join(name);
     // A temporary name of this process and call: two writers recording the
     // same thing (a task and its retry) never rename each other's file.

@@ -29,6 +29,7 @@ use crate::manifest::{Manifest, ManifestError};
 use crate::metadata_dir;
 use crate::partition::{write_partition, Gaps, WriteError};
 use crate::rows::decode_block_into;
+use crate::saved_naming;
 use crate::source::SourceError;
 use crate::spec::{SpecDecoder, SpecError};
 use crate::store::Rows;
@@ -94,6 +95,14 @@ impl Decoders {
         // A panic while folding left the naming as it was or one runtime
         // further, both usable.
         let mut naming = self.naming.lock().unwrap_or_else(|e| e.into_inner());
+        self.fold_into(&mut naming)?;
+        Ok(naming)
+    }
+
+    /// Folds every runtime held that `naming` lacks into it, in ascending
+    /// spec version ([`Decoders::naming`] for a naming of the caller's: a
+    /// run's, which starts from its output folder's).
+    pub fn fold_into(&self, naming: &mut Naming) -> Result<(), UnionError> {
         let mut specs: Vec<u32> = self.by_spec.keys().copied().collect();
         specs.sort_unstable();
         for spec in specs {
@@ -101,7 +110,7 @@ impl Decoders {
                 naming.add_runtime(spec, self.by_spec[&spec].typed_tables())?;
             }
         }
-        Ok(naming)
+        Ok(())
     }
 
     /// The decoder for `spec_version`.
@@ -177,9 +186,22 @@ pub fn decode_blocks_typed<B: AsRef<[u8]> + Sync>(
     decoders: &Decoders,
 ) -> Result<Tables, DecodeError> {
     let mut naming = decoders.naming().map_err(DecodeError::Typed)?;
+    decode_blocks_named(blocks, decoders, &mut naming)
+}
+
+/// [`decode_blocks_typed`] with the columns named by `naming` (a run's,
+/// which starts from its output folder's saved naming,
+/// [`crate::saved_naming`]), every runtime of `decoders` it lacks folded
+/// in first ([`Decoders::fold_into`]).
+pub fn decode_blocks_named<B: AsRef<[u8]> + Sync>(
+    blocks: &[Block<B>],
+    decoders: &Decoders,
+    naming: &mut Naming,
+) -> Result<Tables, DecodeError> {
+    decoders.fold_into(naming).map_err(DecodeError::Typed)?;
     let (mut tables, parts, misfits) =
         decode_runs(blocks, decoders, true).map_err(DecodeError::Arrow)?;
-    tables.set_typed(unify_named(parts, &mut naming).map_err(DecodeError::Typed)?);
+    tables.set_typed(unify_named(parts, naming).map_err(DecodeError::Typed)?);
     tables.set_typed_errors(misfits);
     Ok(tables)
 }
@@ -837,6 +859,18 @@ where
         crate::manifest::declare(out, request).map_err(IndexError::Manifest)?;
     }
     let source_name = options.source.as_str();
+    // The typed columns' names as the folder's earlier runs gave them: this
+    // run extends them and never renames one ([`crate::saved_naming`]).
+    let mut naming = match options.typed {
+        true => saved_naming::load(out).map_err(IndexError::Manifest)?,
+        false => Naming::new(),
+    };
+    // A naming read from the files (a folder written before it was saved)
+    // is saved with the first typed partition, whatever its columns.
+    let mut saved_columns = match saved_naming::is_saved(out) {
+        true => Some(naming.column_count()),
+        false => None,
+    };
 
     std::thread::scope(|scope| {
         let (read_tx, read_rx) = sync_channel::<Result<Read, IndexError>>(1);
@@ -899,8 +933,9 @@ where
                 break;
             }
             let decoders = &*decoders;
+            let naming = &mut naming;
             let decoded = pool.install(|| match options.typed {
-                true => decode_blocks_typed(&p.blocks, decoders),
+                true => decode_blocks_named(&p.blocks, decoders, naming),
                 false => decode_blocks(&p.blocks, decoders).map_err(DecodeError::Arrow),
             });
             let tables = match decoded {
@@ -922,6 +957,15 @@ where
                     break;
                 }
             };
+            // New columns saved before the partition that uses them is
+            // written: no file of the folder holds a name the manifest lacks.
+            if options.typed && saved_columns != Some(naming.column_count()) {
+                if let Err(e) = saved_naming::save(out, naming) {
+                    failed = Some(IndexError::Manifest(e));
+                    break;
+                }
+                saved_columns = Some(naming.column_count());
+            }
             summary.blocks += p.blocks.len() as u64;
             summary.scale_bytes += p.blocks.iter().map(|b| b.scale_bytes() as u64).sum::<u64>();
             let count = |table| tables.num_rows(table) as u64;

@@ -128,8 +128,15 @@ fn def_of(spec: &SpecDecoder, table: &TypedTable) -> Arc<TableDef> {
         .expect("the table is the runtime's")
 }
 
-/// Round trip of one block: (tables, rows) checked.
-fn round_trip(block: &Block, metadata: &str) -> (usize, usize) {
+/// What a round trip checked: typed tables, event rows, call rows.
+struct Checked {
+    tables: usize,
+    events: usize,
+    calls: usize,
+}
+
+/// Round trip of one block: the tables and rows checked.
+fn round_trip(block: &Block, metadata: &str) -> Checked {
     let spec = spec(metadata);
     let mut rows = decode_block_typed(block, Some(&spec));
     let typed_errors: Vec<_> = rows
@@ -205,19 +212,60 @@ fn round_trip(block: &Block, metadata: &str) -> (usize, usize) {
     // Every event and every call has its row.
     assert_eq!(event_rows, events.len());
     assert_eq!(call_rows, calls.iter().map(Vec::len).sum::<usize>());
-    let rows = event_rows + call_rows;
-    eprintln!("{metadata}: {} typed tables, {rows} rows ({event_rows} events, {call_rows} calls) read back equal", tables.len());
-    (tables.len(), rows)
+    Checked {
+        tables: tables.len(),
+        events: event_rows,
+        calls: call_rows,
+    }
+}
+
+/// `rows` as a Markdown table under `header` (printed whole, so that tests
+/// running at once do not interleave its lines; `--nocapture` shows it).
+fn print_table(header: &[&str], rows: &[Vec<String>]) {
+    let line = |cells: &[String]| format!("| {} |", cells.join(" | "));
+    let mut text = line(&header.iter().map(|h| h.to_string()).collect::<Vec<_>>());
+    text += &format!("\n|{}", "---|".repeat(header.len()));
+    for r in rows {
+        text += &format!("\n{}", line(r));
+    }
+    println!("{text}");
 }
 
 #[test]
 fn every_typed_row_of_the_real_blocks_reads_back_as_the_dynamic_value() {
-    let (t1, r1) = round_trip(&block_10000000(), META_9180);
-    let (t2, r2) = round_trip(&block_18468942(), META_1000001);
-    // Block 10,000,000: its extrinsics' calls (no events in the fixture);
-    // 18,468,942: 4 extrinsics and 58 events.
-    assert!(t1 >= 2 && r1 >= 2, "{t1} {r1}");
-    assert!(t2 >= 5 && r2 >= 62, "{t2} {r2}");
+    let blocks = [
+        ("10,000,000", block_10000000(), META_9180),
+        ("18,468,942", block_18468942(), META_1000001),
+    ];
+    let mut table = Vec::new();
+    for (number, block, metadata) in &blocks {
+        let c = round_trip(block, metadata);
+        // Every block has extrinsics, so calls; 18,468,942 has 58 events
+        // in the fixture (10,000,000 none).
+        assert!(
+            c.tables >= 1 && c.calls >= block.extrinsics.len(),
+            "{number}"
+        );
+        let events = block.events.is_some();
+        assert_eq!(events, c.events > 0, "{number}: {} event rows", c.events);
+        table.push(vec![
+            number.to_string(),
+            metadata.to_string(),
+            c.tables.to_string(),
+            (c.events + c.calls).to_string(),
+            c.events.to_string(),
+            c.calls.to_string(),
+        ]);
+    }
+    let header = [
+        "block",
+        "runtime",
+        "typed tables",
+        "rows",
+        "event rows",
+        "call rows",
+    ];
+    print_table(&header, &table);
 }
 
 /// `values` of graph node `ty` encoded by the dynamic encoder, decoded by
@@ -764,6 +812,7 @@ fn example_values_of_every_event_and_call_of_every_runtime_read_back_exactly() {
         "metadata/subtensor-v14-spec343.scale",
         "metadata/subtensor-v15-spec343.scale",
     ];
+    let mut table = Vec::new();
     for metadata in runtimes {
         let spec = spec(metadata);
         let ctx = spec.context();
@@ -771,7 +820,7 @@ fn example_values_of_every_event_and_call_of_every_runtime_read_back_exactly() {
         let runtime = spec.registry().runtime().expect("runtime");
         let events = event_enum(&spec).expect("RuntimeEvent");
         let call = find_node(&spec, "Call", |n| matches!(n, Node::Special(Special::Call)));
-        let (mut tables, mut covered, mut rows) = (0, 0, 0);
+        let (mut tables, mut covered, mut rows) = (0usize, 0usize, 0usize);
         let mut doc = Document::new();
         for def in spec.typed_tables().tables() {
             tables += 1;
@@ -854,7 +903,12 @@ fn example_values_of_every_event_and_call_of_every_runtime_read_back_exactly() {
             }
             covered += usize::from(any);
         }
-        eprintln!("{metadata}: {tables} typed tables, {covered} with example values, {rows} rows read back equal");
+        table.push(vec![
+            metadata.to_string(),
+            tables.to_string(),
+            covered.to_string(),
+            rows.to_string(),
+        ]);
         // Calls and events whose arguments need runtime context (nested
         // calls, addresses) have no example; every other one is covered.
         assert!(
@@ -862,6 +916,13 @@ fn example_values_of_every_event_and_call_of_every_runtime_read_back_exactly() {
             "{metadata}: {covered} of {tables}"
         );
     }
+    let header = [
+        "runtime",
+        "typed tables",
+        "with example values",
+        "rows read back equal",
+    ];
+    print_table(&header, &table);
 }
 
 /// The loopback node across its upgrade (spec 9180 up to block 110, spec

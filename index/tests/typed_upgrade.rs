@@ -65,12 +65,23 @@ fn node() -> TestNode {
 /// Indexes blocks 101–114 with `--typed` in partitions of `width` blocks
 /// (block 100's parent is not on the node; 115 is its unfinalized head).
 fn index(server: &TestServer, out: &Path, metadata: &Path, width: u64) -> Summary {
+    index_range(server, out, metadata, (101, 114), width)
+}
+
+/// Indexes blocks `from..=to` with `--typed` in partitions of `width` blocks.
+fn index_range(
+    server: &TestServer,
+    out: &Path,
+    metadata: &Path,
+    (from, to): (u64, u64),
+    width: u64,
+) -> Summary {
     let client = BlockingClient::connect(&server.ws_url()).expect("connect");
     let source = RpcBlocks::new(
         &client,
         RpcOptions {
-            from: 101,
-            to: 114,
+            from,
+            to,
             partition_blocks: width,
             out: out.to_path_buf(),
             metadata_dir: metadata.to_path_buf(),
@@ -80,6 +91,8 @@ fn index(server: &TestServer, out: &Path, metadata: &Path, width: u64) -> Summar
     );
     let mut options = Options::new(out);
     options.partition_blocks = width;
+    options.from = Some(from);
+    options.to = Some(to);
     options.typed = true;
     run(
         source,
@@ -254,5 +267,132 @@ fn a_range_across_the_upgrade_reads_back_as_one_table_per_item() {
         retyped,
         ["events/System.ExtrinsicSuccess.dispatch_info__v1000001"]
     );
+    let _ = server;
+}
+
+/// Every column of every typed file under `out`, by `<kind>/<table>` then
+/// column name: the types it has in the files (more than one: readers that
+/// join the files by name meet one name with two types).
+fn column_types(out: &Path) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    let mut columns: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for (table, files) in tables(out) {
+        for f in files {
+            for b in read_parquet(&f) {
+                for field in b.schema().fields() {
+                    let types = columns.entry(table.clone()).or_default();
+                    let types = types.entry(field.name().clone()).or_default();
+                    types.insert(field.data_type().to_string());
+                }
+            }
+        }
+    }
+    columns
+}
+
+/// The columns of each spec's `dispatch_info` in the `System.ExtrinsicSuccess`
+/// files under `out`: from the `renamed_columns` of their key-value
+/// metadata (a field stored under its own name is not listed).
+fn dispatch_info_columns(out: &Path) -> BTreeMap<u32, BTreeSet<String>> {
+    let mut found: BTreeMap<u32, BTreeSet<String>> = BTreeMap::new();
+    for f in &tables(out)["events/System.ExtrinsicSuccess"] {
+        let file = std::fs::File::open(f).expect("file");
+        let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+            .expect("parquet");
+        let metadata: std::collections::HashMap<String, String> = reader
+            .metadata()
+            .file_metadata()
+            .key_value_metadata()
+            .into_iter()
+            .flatten()
+            .filter_map(|kv| Some((kv.key.clone(), kv.value.clone()?)))
+            .collect();
+        let renamed =
+            ferroscale_index::typed::schema::renamed_columns(&metadata).expect("renamed_columns");
+        for b in read_parquet(f) {
+            for spec in spec_versions(std::slice::from_ref(&b)) {
+                let column = renamed
+                    .iter()
+                    .find(|(s, field, _)| *s == spec && field == "dispatch_info")
+                    .map_or("dispatch_info".to_string(), |(_, _, column)| column.clone());
+                found.entry(spec).or_default().insert(column);
+            }
+        }
+    }
+    found
+}
+
+/// A run over the blocks after the upgrade, then one over the blocks before
+/// it into the same folder: the second run sees spec 9180 first, and on its
+/// own (a new folder) would give it the bare `dispatch_info`; into the
+/// folder, it keeps the names the first run wrote (saved in the manifest)
+/// and gives spec 9180's type a column of its own. The same holds for a
+/// folder written before the names were saved (the file removed here):
+/// they are read from its typed files, then saved.
+#[test]
+fn a_later_run_over_earlier_blocks_keeps_the_names_the_folder_has() {
+    let dir = temp_dir("typed-upgrade-later");
+    let metadata = dir.join("metadata");
+    let server = node().start().expect("test node");
+    let fresh = dir.join("fresh");
+    let alone = index_range(&server, &fresh, &metadata, (101, 110), 100);
+    assert_eq!(alone.blocks, 10);
+    // On its own, the earlier range names spec 9180's field `dispatch_info`.
+    let one = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<BTreeSet<_>>();
+    let own = dispatch_info_columns(&fresh);
+    assert_eq!(own[&9180], one(&["dispatch_info"]), "{own:?}");
+
+    for saved_before in [true, false] {
+        let out = dir.join(format!("saved-{saved_before}"));
+        let after = index_range(&server, &out, &metadata, (111, 114), 100);
+        let first = column_types(&out);
+        let file = out
+            .join("_manifest")
+            .join(ferroscale_index::saved_naming::FILE);
+        assert!(file.is_file(), "{}", file.display());
+        if !saved_before {
+            std::fs::remove_file(&file).expect("remove the saved naming");
+        }
+        let before = index_range(&server, &out, &metadata, (101, 110), 100);
+        println!("after the upgrade: {after}\nbefore it, into the same folder: {before}");
+        assert_eq!((after.blocks, before.blocks), (4, 10));
+        assert_eq!((after.errors, before.errors), (0, 0), "{after}\n{before}");
+
+        // Into the folder, spec 1,000,001's keeps the name the first run
+        // gave it, in every file.
+        let kept = dispatch_info_columns(&out);
+        assert_eq!(kept[&1_000_001], one(&["dispatch_info"]), "{kept:?}");
+        assert_eq!(kept[&9180], one(&["dispatch_info__v9180"]), "{kept:?}");
+
+        // Every column of the folder has one type in every file, and every
+        // column the first run wrote has the type it wrote.
+        let all = column_types(&out);
+        for (table, columns) in &all {
+            for (column, types) in columns {
+                assert_eq!(types.len(), 1, "{table}: column {column} is {types:?}");
+                if let Some(was) = first.get(table).and_then(|c| c.get(column)) {
+                    assert_eq!(was, types, "{table}: column {column}");
+                }
+            }
+        }
+
+        // The manifest holds the naming: each column with the spec it was
+        // given for.
+        assert!(file.is_file(), "{}", file.display());
+        let saved = ferroscale_index::saved_naming::load(&out).expect("saved naming");
+        let success: Vec<(String, u32)> = saved
+            .columns()
+            .into_iter()
+            .filter(|(_, table, _)| *table == "System.ExtrinsicSuccess")
+            .flat_map(|(_, _, columns)| columns)
+            .map(|(f, spec)| (f.name().clone(), spec))
+            .collect();
+        assert_eq!(
+            success,
+            [
+                ("dispatch_info".to_string(), 1_000_001),
+                ("dispatch_info__v9180".to_string(), 9180)
+            ]
+        );
+    }
     let _ = server;
 }

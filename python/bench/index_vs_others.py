@@ -4,6 +4,8 @@ one run (issue 16): Polkadot block 18,468,942 (spec 1000001: 4 extrinsics, one a
 
 - ours, columnar: ``scalecodec.index.decode_blocks`` into the five tables, read by pyarrow
   (``RAYON_NUM_THREADS=1``; also on every core, for the speed-up);
+- ours, columnar with the typed tables (issue 39): ``decode_blocks(..., typed=True)``, the five
+  tables and a table per event variant and per call, all read by pyarrow, on one core;
 - ours, objects: the same block through the module's py-scale-codec API (``Extrinsic`` per
   extrinsic, the ``System.Events`` type for the events, ``.value`` of each);
 - cyscale 0.8.0: that same loop, as async-substrate-interface decodes a block's extrinsics
@@ -57,14 +59,20 @@ def best(fn):
     return min(times) * 1e3
 """
 
+# argv[4] "typed": the typed tables too, each read by pyarrow (a row per event and per call).
 COLUMNAR = COMMON + r"""
+import pyarrow as pa
 from scalecodec.index import SpecDecoder, decode_blocks, to_pyarrow
 decoder = SpecDecoder(metadata.read_bytes(), ss58_format=0)
+typed = sys.argv[4:] == ["typed"]
 def run(n):
     blocks = [(18_468_942 + i, "0x" + "00" * 32, 1_000_001, extrinsics, events) for i in range(n)]
-    batch = decode_blocks(blocks, [decoder])
+    batch = decode_blocks(blocks, [decoder], typed=typed)
     rows = sum(t.num_rows for t in to_pyarrow(batch).values())
     assert rows == n * (1 + 4 + 58), rows
+    if typed:
+        rows = sum(pa.table(t).num_rows for t in batch.typed_tables().values())
+        assert rows == n * (4 + 58), rows
 print(json.dumps({"ms": best(run)}))
 """
 
@@ -145,6 +153,8 @@ def main():
         "ours, columnar (1 thread)": ([ours, "-c", COLUMNAR, *data, str(args.blocks)],
                                       {"RAYON_NUM_THREADS": "1"}),
         "ours, columnar (every core)": ([ours, "-c", COLUMNAR, *data, str(args.blocks)], {}),
+        "ours, columnar with the typed tables (1 thread)": (
+            [ours, "-c", COLUMNAR, *data, str(args.blocks), "typed"], {"RAYON_NUM_THREADS": "1"}),
         "ours, py-scale-codec objects": ([ours, "-c", OBJECTS, *data, str(slow)], {}),
         "cyscale 0.8.0, py-scale-codec objects": ([cyscale, "-c", OBJECTS, *data, str(slow)], {}),
         f"polkadot-js {PJS_VERSION}, createType + toJSON": (

@@ -144,6 +144,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add_class::<index::ArrowTable>()?;
         m.add_function(wrap_pyfunction!(index::restore_spec_decoder, m)?)?;
         m.add_function(wrap_pyfunction!(index::decode_blocks, m)?)?;
+        m.add_function(wrap_pyfunction!(index::typed_table_schema, m)?)?;
         m.add_function(wrap_pyfunction!(index::read_blocks, m)?)?;
         m.add_function(wrap_pyfunction!(index::index_json_lines, m)?)?;
         m.add_function(wrap_pyfunction!(index::missing_blocks, m)?)?;

@@ -114,3 +114,34 @@ def test_spark_writes_the_typed_partitions_of_the_command_line(spark, tmp_path):
     frame = spark.read.option("mergeSchema", "true").parquet(str(folder))
     rows = frame.groupBy("spec_version").count().orderBy("spec_version").collect()
     assert [(r["spec_version"], r["count"]) for r in rows] == [(9180, 4), (1_000_001, 8)]
+
+
+def test_spark_table_gives_each_typed_table_over_both_runtimes(spark, tmp_path):
+    """Every typed table of the ranges as a Spark frame (``typed=True``): its
+    columns are the table's over both runtimes, and its rows are the typed
+    partitions the pipeline writes for the same blocks, in Spark's types."""
+    from scalecodec.index import index_json_lines, typed_table_schema
+    from test_index_typed import read_folder, typed_canonical, typed_folders
+    source, ranges = source_and_reference(tmp_path)
+    index_json_lines(source, decoders(), tmp_path / "reference", partition_blocks=2,
+                     allow_gaps=True, typed=True)
+    shared = share_decoders_spark(spark, decoders())
+    folders = typed_folders(tmp_path / "reference")
+    assert "calls/Timestamp.set" in folders and "events/Balances.Transfer" in folders
+    for name, folder in folders.items():
+        columns = pa.table(typed_table_schema(decoders(), name)).schema
+        frame = spark_table(spark, shared, ranges, JsonLinesSource(source), name, typed=True)
+        assert frame.columns == columns.names, name
+        expected = _for_spark(read_folder(folder), columns)
+        got = pa.Table.from_pylist([r.asDict(recursive=True) for r in frame.collect()],
+                                   schema=expected.schema)
+        assert got.num_rows == expected.num_rows > 0, name
+        assert typed_canonical(got) == typed_canonical(expected), name
+    # Timestamp.set has rows of both runtimes in one frame.
+    now = spark_table(spark, shared, ranges, JsonLinesSource(source), "calls/Timestamp.set",
+                      typed=True)
+    rows = now.groupBy("spec_version").count().orderBy("spec_version").collect()
+    assert [(r["spec_version"], r["count"]) for r in rows] == [(9180, 4), (1_000_001, 8)]
+    with pytest.raises(KeyError, match="no runtime of the decoders has a typed table"):
+        spark_table(spark, shared, ranges, JsonLinesSource(source), "events/Balances.Nothing",
+                    typed=True)

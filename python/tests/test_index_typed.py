@@ -162,3 +162,55 @@ def test_dask_writes_the_typed_partitions_of_the_command_line(tmp_path):
     # Returned, each typed table is the ranges' tables joined by name.
     for name, folder in typed_folders(tmp_path / "reference").items():
         assert typed_canonical(tables[f"typed/{name}"]) == typed_canonical(read_folder(folder)), name
+
+
+def events_9180(n):
+    """``System.Events`` of a spec 9180 block of ``n`` extrinsics (the fixture
+    has none for block 10,000,000): an ``ExtrinsicSuccess`` each, written in
+    spec 9180's types (phase ``ApplyExtrinsic(i)``, ``DispatchInfo { weight:
+    u64, class: Mandatory, pays_fee: Yes }``, no topics), as the Rust
+    ``typed_upgrade`` test writes them. Its ``dispatch_info`` is another Arrow
+    type in spec 1000001 (``weight`` became a struct)."""
+    v = bytearray([n << 2])
+    for i in range(n):
+        v += b"\x00" + i.to_bytes(4, "little") + b"\x00\x00"
+        v += (1_000_000 * (i + 1)).to_bytes(8, "little") + b"\x02\x00" + b"\x00"
+    return bytes(v)
+
+
+def test_a_later_range_into_the_folder_keeps_its_column_names(tmp_path):
+    """``index_range`` over blocks of spec 1000001 (its decoder alone), then
+    over blocks of spec 9180 into the same folder (both decoders): the names
+    the folder's files have are kept (saved in its manifest), spec 9180's
+    retyped ``dispatch_info`` gets a column of its own, and every column holds
+    one type in every file. Alone, the earlier range names spec 9180's field
+    ``dispatch_info``."""
+    from test_index import stand_in_hash
+    from scalecodec.index import index_range
+    (_, _, _, xt_10m, _), (_, _, _, xt_18m, events) = real_blocks()
+    blocks = {n: (n, stand_in_hash(n), 9180, xt_10m, events_9180(len(xt_10m))) for n in (100, 101)}
+    blocks.update({n: (n, stand_in_hash(n), 1_000_001, xt_18m, events) for n in (200, 201)})
+
+    def source(first, last):
+        return [blocks[n] for n in range(first, last + 1) if n in blocks]
+
+    d9180, d1000001 = decoders()
+    out, alone = tmp_path / "out", tmp_path / "alone"
+    assert index_range((200, 201), [d1000001], source, out, typed=True)["errors"] == 0
+    assert index_range((100, 101), [d9180, d1000001], source, out, typed=True)["errors"] == 0
+    assert index_range((100, 101), [d9180, d1000001], source, alone, typed=True)["errors"] == 0
+
+    def column_types(folder):
+        types = {}
+        for f in sorted(folder.glob("typed/events/System.ExtrinsicSuccess/*.parquet")):
+            for field in pq.read_schema(f):
+                types.setdefault(field.name, set()).add(str(field.type))
+        return types
+
+    own = column_types(alone)
+    assert "dispatch_info" in own and "dispatch_info__v9180" not in own, own
+    kept = column_types(out)
+    assert all(len(t) == 1 for t in kept.values()), kept
+    assert kept["dispatch_info"] != own["dispatch_info"], "spec 1000001's type kept the name"
+    assert kept["dispatch_info__v9180"] == own["dispatch_info"], kept
+    assert (out / "_manifest" / "typed_columns.json").is_file()

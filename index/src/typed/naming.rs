@@ -18,15 +18,18 @@
 //! before its first typed partition, then each runtime it loads later (a
 //! metadata folder) when first used ([`crate::pipeline::Decoders`]): the
 //! same runtimes in the same order give the same names, whatever the
-//! partitions.
+//! partitions. A run into an output folder starts from the columns the
+//! folder's earlier runs gave ([`Naming::from_columns`], saved in its
+//! manifest by [`crate::saved_naming`]), so that a later run over earlier blocks
+//! extends those names rather than choosing others.
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
-use arrow_schema::Field;
+use arrow_schema::{Field, Schema};
 
 use super::arrow_type::{fields_of, TEXT_SUFFIX};
-use super::schema::{Kind, Renamed, TableDef};
+use super::schema::{place_fields, Kind, Renamed, TableDef};
 use super::Catalog;
 
 /// A table whose runtimes' schemas cannot be joined.
@@ -41,6 +44,11 @@ impl fmt::Display for UnionError {
 
 impl std::error::Error for UnionError {}
 
+/// One table's data columns ([`Naming::columns`]): its kind, its name
+/// (`<Pallet>.<item>`), and each column with the spec version it was given
+/// for, in the order they were given.
+pub type TableColumns<'a> = (Kind, &'a str, Vec<(&'a Field, u32)>);
+
 /// The data columns of every typed table over the runtimes folded in.
 #[derive(Clone, Debug, Default)]
 pub struct Naming {
@@ -54,6 +62,8 @@ pub struct Naming {
 struct TableNaming {
     /// The data columns, in the order they were given.
     columns: Vec<Field>,
+    /// Per column (same order): the spec version it was given for.
+    given_for: Vec<u32>,
     /// Per spec version: the column of each of its Arrow fields (a wide
     /// integer is two), in its schema's order.
     by_spec: HashMap<u32, Vec<usize>>,
@@ -109,7 +119,7 @@ impl Naming {
                     .map(|column| format!("{column}{TEXT_SUFFIX}"));
                 let at = match companion {
                     Some(column) => table
-                        .companion(column, &f)
+                        .companion(column, &f, spec)
                         .map_err(|e| UnionError(format!("typed table {name}: spec {spec}: {e}")))?,
                     None => table
                         .column_for(&f, spec)
@@ -138,6 +148,71 @@ impl Naming {
         self.tables.get(&(kind, name.to_string()))?.columns.get(at)
     }
 
+    /// A naming of the given tables' data columns, each `(column, spec
+    /// version it was given for)` in the order they were given, and no
+    /// runtime folded in: runtimes folded in later place their fields in
+    /// these columns when their name and Arrow type fit (as they would have
+    /// had they been folded in when the columns were given) and add
+    /// columns after them. Two columns of one name in a table are an error.
+    pub fn from_columns(
+        tables: impl IntoIterator<Item = (Kind, String, Vec<(Field, u32)>)>,
+    ) -> Result<Naming, UnionError> {
+        let mut naming = Naming::new();
+        for (kind, name, columns) in tables {
+            let table = naming.tables.entry((kind, name.clone())).or_default();
+            if !table.columns.is_empty() {
+                return Err(UnionError(format!(
+                    "typed table {}/{name} is given twice",
+                    kind.folder()
+                )));
+            }
+            for (field, spec) in columns {
+                if table.columns.iter().any(|g| g.name() == field.name()) {
+                    return Err(UnionError(format!(
+                        "typed table {}/{name}: column {} is given twice",
+                        kind.folder(),
+                        field.name()
+                    )));
+                }
+                table.columns.push(field.with_nullable(true));
+                table.given_for.push(spec);
+            }
+        }
+        Ok(naming)
+    }
+
+    /// Every table's data columns, each with the spec version it was given
+    /// for, in the order they were given; tables by kind and name.
+    pub fn columns(&self) -> Vec<TableColumns<'_>> {
+        let mut tables: Vec<_> = self
+            .tables
+            .iter()
+            .map(|((kind, name), t)| {
+                let columns = t.columns.iter().zip(t.given_for.iter().copied());
+                (*kind, name.as_str(), columns.collect())
+            })
+            .collect();
+        tables.sort_by(|a, b| (a.0.folder(), a.1).cmp(&(b.0.folder(), b.1)));
+        tables
+    }
+
+    /// The schema of table `name` over every runtime folded in: its place
+    /// columns, then every data column, in the order they were given
+    /// (`None`: no runtime folded in has the table). The rows of any of
+    /// those runtimes fit it by column name, NULL where they lack one.
+    pub fn schema(&self, kind: Kind, name: &str) -> Option<Schema> {
+        let table = self.tables.get(&(kind, name.to_string()))?;
+        let mut fields = place_fields(kind);
+        fields.extend(table.columns.iter().cloned());
+        Some(Schema::new(fields))
+    }
+
+    /// How many data columns the tables have together: it grows whenever
+    /// a column is given, and only then (a naming to save again).
+    pub fn column_count(&self) -> usize {
+        self.tables.values().map(|t| t.columns.len()).sum()
+    }
+
     /// The fields of `def` stored under another name than their own, as
     /// (spec version, field, column).
     pub fn renamed(&self, def: &TableDef) -> Vec<Renamed> {
@@ -163,8 +238,9 @@ impl Naming {
 }
 
 impl TableNaming {
-    /// The column `column` of a wide integer's text, added when new.
-    fn companion(&mut self, column: String, f: &Field) -> Result<usize, String> {
+    /// The column `column` of a wide integer's text, added when new (for
+    /// spec `spec`).
+    fn companion(&mut self, column: String, f: &Field, spec: u32) -> Result<usize, String> {
         match self.columns.iter().position(|g| *g.name() == column) {
             Some(i) if self.columns[i].data_type() == f.data_type() => Ok(i),
             Some(i) => Err(format!(
@@ -172,11 +248,7 @@ impl TableNaming {
                 self.columns[i].data_type(),
                 f.data_type()
             )),
-            None => {
-                self.columns
-                    .push(f.clone().with_name(column).with_nullable(true));
-                Ok(self.columns.len() - 1)
-            }
+            None => Ok(self.push(f.clone().with_name(column), spec)),
         }
     }
 
@@ -204,9 +276,14 @@ impl TableNaming {
         } else {
             name.to_string()
         };
-        self.columns
-            .push(f.clone().with_name(column).with_nullable(true));
-        Ok(self.columns.len() - 1)
+        Ok(self.push(f.clone().with_name(column), spec))
+    }
+
+    /// Adds column `field`, given for spec `spec`; its index.
+    fn push(&mut self, field: Field, spec: u32) -> usize {
+        self.columns.push(field.with_nullable(true));
+        self.given_for.push(spec);
+        self.columns.len() - 1
     }
 }
 

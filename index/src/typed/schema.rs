@@ -191,7 +191,8 @@ pub(crate) fn describe(
                         a field the row's runtime lacks, or a wide value held by its text",
         "retyped": "columns are named over every runtime of the run, in ascending spec \
                     version (a runtime loaded later, when first used), the same in every \
-                    partition: a runtime's field is in the first column named <name> or \
+                    partition, starting from the names earlier runs into the same folder \
+                    gave (_manifest/typed_columns.json), never renamed: a runtime's field is in the first column named <name> or \
                     <name>__v<spec> of its Arrow type; a type no such column has adds \
                     <name>__v<spec>, spec the first runtime with it (its wide companion \
                     <name>__v<spec>__text); a file holds the columns of its rows' runtimes; \

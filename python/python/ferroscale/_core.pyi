@@ -92,6 +92,7 @@ __all__ = [
     "trailing_zeros",
     "tuple_elements",
     "typed_part",
+    "typed_table_schema",
     "user_definition",
     "value_object_of",
     "wrap_parts",
@@ -833,10 +834,18 @@ class IndexBatch:
         written."""
 
 def decode_blocks(blocks: Iterable[_Block], decoders: Union[SpecDecoder, Iterable[SpecDecoder]],
-                  typed: bool = False) -> IndexBatch:
+                  typed: bool = False,
+                  names_of: Optional[Union[str, "os.PathLike[str]"]] = None) -> IndexBatch:
     """Decodes blocks (GIL released, every core) with each block's spec decoder; ``typed``: the
     typed tables too (:meth:`IndexBatch.typed_tables`), their columns named over every decoder
-    given, so that batches decoded with the same decoders agree column for column."""
+    given, so that batches decoded with the same decoders agree column for column; ``names_of``:
+    an output folder whose saved column names (``_manifest/typed_columns.json``) the batch keeps
+    and extends, saved there again before this returns."""
+def typed_table_schema(decoders: Union[SpecDecoder, Iterable[SpecDecoder]],
+                       name: str) -> ArrowTable:
+    """The schema of typed table ``name`` (``events/Balances.Transfer``) over every runtime of
+    ``decoders``, as a table of no rows: every column ``decode_blocks(..., typed=True)`` with these
+    decoders may give it (``KeyError`` when no runtime has the table)."""
 def read_blocks(path: Union[str, "os.PathLike[str]"], first: Optional[int] = None,
                 last: Optional[int] = None) -> List[Tuple[int, str, int, List[bytes], Optional[bytes]]]:
     """The blocks of a JSON-lines file whose numbers are in ``first..=last``, in file order; with a

@@ -47,6 +47,7 @@ from ._core import (  # noqa: F401
     keep_freed_memory,
     missing_blocks,
     read_blocks,
+    typed_table_schema,
 )
 
 TABLES = ("blocks", "extrinsics", "calls", "events", "errors")
@@ -98,8 +99,9 @@ def index_range(block_range, decoders, source, out=None, allow_gaps=False, typed
 
     ``typed``: the typed tables too, written under ``out/typed/`` as the
     command line's ``--typed`` writes them (their columns named over every
-    decoder given, so the ranges of one run agree column for column), or
-    returned as ``"typed/<kind>/<Pallet>.<item>"`` pyarrow tables.
+    decoder given, so the ranges of one run agree column for column,
+    starting from the names the folder's earlier runs gave, which are kept),
+    or returned as ``"typed/<kind>/<Pallet>.<item>"`` pyarrow tables.
     """
     first, last = block_range
     if out is None:
@@ -120,7 +122,8 @@ def index_range(block_range, decoders, source, out=None, allow_gaps=False, typed
     if typed:
         summary["typed_errors"] = 0
     for a, b in missing_blocks(out, first, last):
-        batch = decode_blocks(source(a, b), decoders, typed=typed)
+        batch = decode_blocks(source(a, b), decoders, typed=typed,
+                              names_of=os.fspath(out) if typed else None)
         summary["parquet_bytes"] += batch.write_parquet(out, a, b, source=repr(source),
                                                         allow_gaps=allow_gaps)
         summary["skipped"] = False
@@ -254,20 +257,47 @@ def _index_with_retries(block_range, decoders, source, out, allow_gaps, retries,
 _SIGNED_FOR = {"uint8": "int16", "uint16": "int32", "uint32": "int64", "uint64": "int64"}
 
 
-def _for_spark(table):
-    """``table`` with every unsigned integer column cast to a signed type (a
-    ``ValueError`` naming the column when a value does not fit)."""
+def _spark_type(t):
+    """The Arrow type Spark can read for ``t``, at any depth: an unsigned
+    integer signed (:data:`_SIGNED_FOR`), an enum label (dictionary) its
+    text, fixed-size binary (hashes, 20-byte accounts) binary; structs and
+    lists of such types in kind."""
     pa = _pyarrow()
-    for i, field in enumerate(table.schema):
-        signed = _SIGNED_FOR.get(str(field.type))
-        if signed is None:
-            continue
-        try:
-            column = table.column(i).cast(pa.type_for_alias(signed), safe=True)
-        except pa.ArrowInvalid as e:
-            raise ValueError(f"column {field.name!r} does not fit Spark's {signed}: {e}") from e
-        table = table.set_column(i, field.with_type(column.type), column)
-    return table
+    if pa.types.is_dictionary(t):
+        return _spark_type(t.value_type)
+    if pa.types.is_fixed_size_binary(t):
+        return pa.binary()
+    if pa.types.is_struct(t):
+        return pa.struct([t.field(i).with_type(_spark_type(t.field(i).type))
+                          for i in range(t.num_fields)])
+    if pa.types.is_list(t):
+        return pa.list_(t.value_field.with_type(_spark_type(t.value_type)))
+    signed = _SIGNED_FOR.get(str(t))
+    return t if signed is None else pa.type_for_alias(signed)
+
+
+def _for_spark(table, schema=None):
+    """``table`` with the columns of ``schema`` (default: its own), each in
+    the type Spark reads (:func:`_spark_type`); a column ``table`` lacks (a
+    typed table's column of another runtime) is NULL. A ``ValueError``
+    names the column when a value does not fit."""
+    pa = _pyarrow()
+    schema = table.schema if schema is None else schema
+    fields, columns = [], []
+    for field in schema:
+        target = _spark_type(field.type)
+        if field.name not in table.column_names:
+            column = pa.nulls(table.num_rows, target)
+        else:
+            column = table.column(field.name)
+        if column.type != target:
+            try:
+                column = column.cast(target, safe=True)
+            except pa.ArrowInvalid as e:
+                raise ValueError(f"column {field.name!r} does not fit Spark's {target}: {e}") from e
+        fields.append(field.with_type(target))
+        columns.append(column)
+    return pa.table(columns, schema=pa.schema(fields))
 
 
 def share_decoders_spark(spark, decoders):
@@ -353,22 +383,40 @@ def index_on_spark(spark, decoders, ranges, source, out, allow_gaps=False, retri
     return _raise_failed(outcomes)
 
 
-def spark_table(spark, decoders, ranges, source, name):
+def spark_table(spark, decoders, ranges, source, name, typed=False):
     """Table ``name`` (one of :data:`TABLES`) of block ``ranges`` as a lazy
     Spark DataFrame: each range is decoded by one task when the frame is
-    computed. Unsigned columns are signed (see the module's Spark notes)."""
-    if name not in TABLES:
+    computed. Unsigned columns are signed (see the module's Spark notes).
+
+    ``typed``: ``name`` is a typed table's, as :meth:`IndexBatch.typed_tables`
+    names them (``events/Balances.Transfer``, ``calls/Timestamp.set``). The
+    frame has its columns over every runtime of ``decoders``
+    (:func:`typed_table_schema`): a row's column its runtime lacks is NULL.
+    Types Spark lacks are the nearest it has: unsigned integers signed, enum
+    labels (dictionaries) their text, fixed-size binary binary; decimals
+    stay ``decimal(38,0)``."""
+    if not typed and name not in TABLES:
         raise ValueError(f"no table {name!r}; the tables are {', '.join(TABLES)}")
     # pyspark is there when a SparkSession is; loaded here, not on import.
     from_arrow_schema = importlib.import_module("pyspark.sql.pandas.types").from_arrow_schema
     pa = _pyarrow()
     shared = _broadcast(spark, decoders)
-    empty = _for_spark(pa.table(decode_blocks([], list(shared.value)).table(name)))
-    schema = from_arrow_schema(empty.schema)
+    if typed:
+        columns = pa.table(typed_table_schema(list(shared.value), name)).schema
+    else:
+        columns = pa.table(decode_blocks([], list(shared.value)).table(name)).schema
+    schema = from_arrow_schema(_for_spark(columns.empty_table()).schema)
 
     def run(batches):
         for first, last in _range_rows(batches):
-            batch = decode_blocks(source(first, last), shared.value)
-            yield from _for_spark(pa.table(batch.table(name))).to_batches()
+            batch = decode_blocks(source(first, last), shared.value, typed=typed)
+            if typed:
+                found = batch.typed_tables().get(name)
+                if found is None:
+                    continue  # no event or call of this table in the range
+                table = pa.table(found)
+            else:
+                table = pa.table(batch.table(name))
+            yield from _for_spark(table, columns).to_batches()
 
     return _ranges_frame(spark, ranges).mapInArrow(run, schema)

@@ -193,6 +193,15 @@ impl ArrowTable {
     fn batches(&self) -> &[RecordBatch] {
         &self.batches
     }
+
+    /// A table of no rows with `schema`.
+    pub(super) fn empty(name: String, schema: SchemaRef) -> ArrowTable {
+        ArrowTable {
+            name,
+            schema,
+            batches: Vec::new(),
+        }
+    }
 }
 
 #[pymethods]

@@ -215,14 +215,19 @@ fn tuple_fields<'py>(
 /// the `errors` table. `typed`: the typed tables too
 /// ([`IndexBatch::typed_tables`]), their columns named over every decoder
 /// given (each one's registry is built), so that batches decoded with the
-/// same decoders write partitions that agree column for column.
+/// same decoders write partitions that agree column for column. `names_of`
+/// (typed): an output folder whose typed column names the batch keeps
+/// and extends ([`ferroscale_index::saved_naming`], saved there before this
+/// returns, as `ferroscale index` saves them before writing a partition),
+/// so that its partitions agree with the folder's earlier ones.
 #[pyfunction]
-#[pyo3(signature = (blocks, decoders, typed=false))]
+#[pyo3(signature = (blocks, decoders, typed=false, names_of=None))]
 pub fn decode_blocks(
     py: Python<'_>,
     blocks: &Bound<'_, PyAny>,
     decoders: &Bound<'_, PyAny>,
     typed: bool,
+    names_of: Option<PathBuf>,
 ) -> PyResult<IndexBatch> {
     let items = blocks.try_iter().map_err(|_| {
         PyTypeError::new_err(format!(
@@ -245,9 +250,12 @@ pub fn decode_blocks(
     );
     let tables = py.detach(|| {
         guard("decoding blocks", || {
-            let tables = match typed {
-                true => pipeline::decode_blocks_typed(&list, &decoders).map_err(|e| e.to_string()),
-                false => pipeline::decode_blocks(&list, &decoders).map_err(|e| e.to_string()),
+            let tables = match (typed, &names_of) {
+                (true, Some(out)) => decode_named_in(out, &list, &decoders),
+                (true, None) => {
+                    pipeline::decode_blocks_typed(&list, &decoders).map_err(|e| e.to_string())
+                }
+                (false, _) => pipeline::decode_blocks(&list, &decoders).map_err(|e| e.to_string()),
             };
             tables.map_err(|e| PyValueError::new_err(format!("decode_blocks: {e}")))
         })
@@ -256,6 +264,68 @@ pub fn decode_blocks(
         tables,
         blocks: numbers,
     })
+}
+
+/// `blocks` decoded with the typed tables, their columns named as the
+/// output folder `out` names them ([`ferroscale_index::saved_naming`]):
+/// its saved naming loaded, every runtime of `decoders` folded in, and
+/// saved again when that gave a column (or the folder had none saved).
+/// Tasks of one run writing into `out` at once all fold the same runtimes
+/// into it, so each saves the same naming.
+fn decode_named_in<B: AsRef<[u8]> + Sync>(
+    out: &std::path::Path,
+    blocks: &[Block<B>],
+    decoders: &Decoders,
+) -> Result<ferroscale_index::Tables, String> {
+    use ferroscale_index::saved_naming;
+    let mut naming = saved_naming::load(out).map_err(|e| e.to_string())?;
+    let saved = saved_naming::is_saved(out).then(|| naming.column_count());
+    let tables =
+        pipeline::decode_blocks_named(blocks, decoders, &mut naming).map_err(|e| e.to_string())?;
+    if saved != Some(naming.column_count()) {
+        saved_naming::save(out, &naming).map_err(|e| e.to_string())?;
+    }
+    Ok(tables)
+}
+
+/// The schema of typed table `name` (`events/Balances.Transfer`,
+/// `calls/Timestamp.set`) over every runtime of `decoders` (each one's
+/// registry is built), as a table of no rows: its place columns, then every
+/// column `decode_blocks(..., typed=True)` with these decoders may give it,
+/// so that any batch's table fits it by column name (what a Spark frame
+/// declares before its tasks decode anything). A `KeyError` when no runtime
+/// of `decoders` has the table.
+#[pyfunction]
+pub fn typed_table_schema(
+    py: Python<'_>,
+    decoders: &Bound<'_, PyAny>,
+    name: &str,
+) -> PyResult<ArrowTable> {
+    let decoders = decoders_arg(decoders, |_| true)?;
+    let (kind, table) = match name.split_once('/') {
+        Some(("events", table)) => (ferroscale_index::typed::Kind::Event, table),
+        Some(("calls", table)) => (ferroscale_index::typed::Kind::Call, table),
+        _ => {
+            return Err(PyKeyError::new_err(format!(
+                "{name:?} is not a typed table's name (events/<Pallet>.<Event> or \
+                 calls/<Pallet>.<call>)"
+            )))
+        }
+    };
+    let schema = py.detach(|| {
+        guard("naming the typed tables", || {
+            let naming = decoders
+                .naming()
+                .map_err(|e| PyValueError::new_err(format!("typed_table_schema: {e}")))?;
+            Ok(naming.schema(kind, table))
+        })
+    })?;
+    let schema = schema.ok_or_else(|| {
+        PyKeyError::new_err(format!(
+            "no runtime of the decoders has a typed table {name:?}"
+        ))
+    })?;
+    Ok(ArrowTable::empty(name.to_string(), Arc::new(schema)))
 }
 
 /// The blocks of a JSON-lines file (the index's file source) whose numbers
