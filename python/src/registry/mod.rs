@@ -10,11 +10,11 @@ mod codec;
 pub mod kinds;
 mod lock;
 pub mod runtime_api;
+mod state;
 pub mod storage;
 pub mod transaction;
 pub mod value_decoder;
 
-use ferroscale_dynamic::preset::Preset;
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::{Error, TypeIdx};
 use pyo3::exceptions::PyValueError;
@@ -25,37 +25,13 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use std::sync::Arc;
 
 use lock::{Held, ThreadLock};
+use state::Input;
+pub(crate) use state::RegistryState;
 
 use crate::convert::detached::detached;
-use crate::convert::sink::{GcPause, NameCache, PySink};
+use crate::convert::sink::{GcPause, PySink};
 use crate::convert::to_value;
 use crate::errors::{guard, to_py};
-
-/// One input that changed the registry; replayed in order on unpickling.
-#[derive(Clone)]
-enum Input {
-    Preset(String),
-    Types(String),
-    /// A spec version switched to, or `None`: the active one forgotten.
-    Spec(Option<u64>),
-    Ss58(Option<u16>),
-    /// Shared with [`InstalledMetadata::bytes`]: a runtime's metadata is
-    /// hundreds of kilobytes, copied once.
-    Metadata(Arc<[u8]>),
-}
-
-/// Metadata currently installed in the registry's runtime (the bytes it
-/// was installed from; not the `_model` pyclass, `LoadedMetadata`).
-struct InstalledMetadata {
-    bytes: Arc<[u8]>,
-    /// The metadata model, read from `bytes` when first needed (the
-    /// portable registry's paths and definitions, for decompositions).
-    model: Option<Arc<ferroscale_metadata::Metadata>>,
-    /// Definitions generation the runtime was built against (legacy
-    /// metadata resolves its argument types through the presets).
-    generation: u64,
-    legacy: bool,
-}
 
 /// A type registry: presets, portable registry, runtime, SS58 format.
 ///
@@ -64,29 +40,6 @@ struct InstalledMetadata {
 #[pyclass(frozen, module = "scalecodec._core", name = "Registry")]
 pub struct PyRegistry {
     state: ThreadLock<RegistryState>,
-}
-
-/// What a [`PyRegistry`] holds, reached through [`PyRegistry::lock`].
-pub(crate) struct RegistryState {
-    /// Shared with decodes running with the interpreter lock released
-    /// ([`crate::convert::detached`]): they hold a clone of the `Arc`, so a change
-    /// made meanwhile copies the registry ([`RegistryState::inner_mut`]) instead of
-    /// changing it under them.
-    inner: Arc<Registry>,
-    names: NameCache,
-    metadata: Option<InstalledMetadata>,
-    log: Vec<Input>,
-    /// Changes whenever the registry does (a fresh value from
-    /// [`next_generation`], unique across registries): scale objects that
-    /// kept a graph index take their fast decoding path only while it is
-    /// unchanged.
-    generation: u64,
-}
-
-/// A process-wide counter, so that no two registry states share a generation.
-fn next_generation() -> u64 {
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl PyRegistry {
@@ -152,429 +105,6 @@ impl PyRegistry {
     }
 }
 
-impl RegistryState {
-    /// The dynamic-layer registry.
-    pub(crate) fn inner(&self) -> &Registry {
-        &self.inner
-    }
-
-    /// The registry to change: copied first when a decode running with the
-    /// lock released still reads it.
-    pub(crate) fn inner_mut(&mut self) -> &mut Registry {
-        Arc::make_mut(&mut self.inner)
-    }
-
-    pub(crate) fn resolve_idx(&mut self, py: Python<'_>, type_string: &str) -> PyResult<TypeIdx> {
-        // A type string seen before needs no change to the registry (and so
-        // no copy of it while a released decode shares it).
-        if let Some(idx) = self.inner.resolve_cached(type_string) {
-            return Ok(idx);
-        }
-        self.inner_mut()
-            .resolve(type_string)
-            .map_err(|e| to_py(py, &e))
-    }
-
-    /// The current generation (see the field).
-    pub(crate) fn current_generation(&self) -> u64 {
-        self.generation
-    }
-
-    /// Marks the registry as changed.
-    fn touch(&mut self) {
-        self.generation = next_generation();
-    }
-
-    fn apply(&mut self, py: Python<'_>, input: &Input) -> PyResult<()> {
-        self.touch();
-        match input {
-            Input::Preset(json) => {
-                let preset = Preset::from_json_str(json).map_err(|e| to_py(py, &e.into()))?;
-                self.inner_mut().update(&preset);
-            }
-            Input::Types(json) => self
-                .inner_mut()
-                .update_types_json(json)
-                .map_err(|e| to_py(py, &e))?,
-            Input::Spec(Some(spec)) => self.inner_mut().set_active_spec_version_id(*spec),
-            Input::Spec(None) => self.inner_mut().clear_active_spec_version_id(),
-            Input::Ss58(f) => self.inner_mut().set_ss58_format(*f),
-            Input::Metadata(bytes) => self.load(py, Arc::clone(bytes))?,
-        }
-        Ok(())
-    }
-
-    fn load(&mut self, py: Python<'_>, bytes: Arc<[u8]>) -> PyResult<()> {
-        let model =
-            ferroscale_metadata::Metadata::load(&bytes).map_err(|e| to_py(py, &Error::from(e)))?;
-        self.install(py, bytes, Arc::new(model))
-    }
-
-    /// Loads `model`, read from `bytes`, into the registry's runtime.
-    fn install(
-        &mut self,
-        py: Python<'_>,
-        bytes: Arc<[u8]>,
-        model: Arc<ferroscale_metadata::Metadata>,
-    ) -> PyResult<()> {
-        self.inner_mut()
-            .load_metadata_shared(model.clone())
-            .map_err(|e| to_py(py, &e))?;
-        let legacy = self.inner.portable().is_none();
-        self.metadata = Some(InstalledMetadata {
-            bytes,
-            model: Some(model),
-            generation: self.inner.definitions().generation(),
-            legacy,
-        });
-        Ok(())
-    }
-
-    /// Whether `data` is not the metadata loaded, or that one is stale (see
-    /// [`Self::ensure_metadata`]).
-    /// Whether `data` (whose reading is `read`, when the caller has it) is
-    /// not the metadata loaded now. A reading that is the loaded one itself
-    /// answers without comparing the bytes: objects that carry their
-    /// metadata sync it before every decode and encode, and comparing
-    /// 300 KB each time was most of encoding a call.
-    fn needs_load(&self, data: &[u8], read: Option<&Arc<ferroscale_metadata::Metadata>>) -> bool {
-        match &self.metadata {
-            Some(m) => {
-                let stale = m.legacy && m.generation != self.inner.definitions().generation();
-                let same = match (read, &m.model) {
-                    (Some(read), Some(loaded)) if Arc::ptr_eq(read, loaded) => true,
-                    _ => *m.bytes == *data,
-                };
-                !same || stale
-            }
-            None => true,
-        }
-    }
-
-    /// [`Self::ensure_metadata`] with the lock held throughout; `model` is
-    /// `data` already read, when the caller read it.
-    fn ensure_metadata_held(
-        &mut self,
-        py: Python<'_>,
-        data: &[u8],
-        model: Option<Arc<ferroscale_metadata::Metadata>>,
-    ) -> PyResult<bool> {
-        if !self.needs_load(data, model.as_ref()) {
-            return Ok(false);
-        }
-        self.touch();
-        let bytes: Arc<[u8]> = Arc::from(data);
-        guard("loading metadata", || match model {
-            Some(model) => self.install(py, Arc::clone(&bytes), model),
-            None => self.load(py, Arc::clone(&bytes)),
-        })?;
-        self.log.retain(|i| !matches!(i, Input::Metadata(_)));
-        self.log.push(Input::Metadata(bytes));
-        Ok(true)
-    }
-
-    /// An empty registry (py-scale-codec's built-in classes only).
-    fn new() -> Self {
-        RegistryState {
-            inner: Arc::new(Registry::new()),
-            names: NameCache::with_account_texts(),
-            metadata: None,
-            log: Vec::new(),
-            generation: next_generation(),
-        }
-    }
-
-    /// Applies a preset given as JSON text (`update_type_registry`).
-    fn update_preset(&mut self, py: Python<'_>, json: &str) -> PyResult<()> {
-        let input = Input::Preset(json.to_owned());
-        guard("loading a preset", || self.apply(py, &input))?;
-        self.log.push(input);
-        Ok(())
-    }
-
-    /// Adds or overrides type definitions given as a JSON object (`update_type_registry_types`).
-    fn update_types(&mut self, py: Python<'_>, json: &str) -> PyResult<()> {
-        let input = Input::Types(json.to_owned());
-        guard("adding types", || self.apply(py, &input))?;
-        self.log.push(input);
-        Ok(())
-    }
-
-    /// Forgets every definition, the portable registry and the runtime.
-    fn clear(&mut self) {
-        self.touch();
-        self.inner_mut().clear();
-        self.metadata = None;
-        self.log.retain(|i| matches!(i, Input::Ss58(_)));
-    }
-
-    /// Switches the active spec version (applies the presets' versioning).
-    pub(crate) fn set_active_spec_version_id(&mut self, spec: u64) {
-        self.touch();
-        self.inner_mut().set_active_spec_version_id(spec);
-        self.log.push(Input::Spec(Some(spec)));
-    }
-
-    /// Forgets the active spec version (what its versioning applied stays).
-    pub(crate) fn clear_active_spec_version_id(&mut self) {
-        self.touch();
-        self.inner_mut().clear_active_spec_version_id();
-        self.log.push(Input::Spec(None));
-    }
-
-    /// The active spec version, if one was set.
-    pub(crate) fn active_spec_version_id(&self) -> Option<u64> {
-        self.inner.active_spec_version_id()
-    }
-
-    /// The spec version at `block` from the presets' `runtime_upgrades`.
-    pub(crate) fn get_runtime_id_from_upgrades(&self, block: u64) -> Option<u64> {
-        self.inner.get_runtime_id_from_upgrades(block)
-    }
-
-    /// Sets the newest block the runtime-upgrade table is known to cover.
-    pub(crate) fn set_runtime_upgrades_head(&mut self, block: u64) {
-        self.touch();
-        self.inner_mut()
-            .definitions_mut()
-            .set_runtime_upgrades_head(block);
-    }
-
-    /// The `runtime_upgrades` table of the presets as `[(block, spec)]`.
-    fn runtime_upgrades(&self) -> Option<Vec<(u64, i64)>> {
-        self.inner
-            .definitions()
-            .runtime_upgrades()
-            .map(<[_]>::to_vec)
-    }
-
-    /// The SS58 format account ids render in (`None`: hex).
-    pub(crate) fn get_ss58_format(&self) -> Option<u16> {
-        self.inner.ss58_format()
-    }
-
-    /// Sets the SS58 format account ids render in.
-    pub(crate) fn set_ss58_format(&mut self, format: Option<u16>) {
-        self.touch();
-        self.inner_mut().set_ss58_format(format);
-        self.log.push(Input::Ss58(format));
-    }
-
-    /// The registry's generation: changes with every change to it.
-    fn generation(&self) -> u64 {
-        self.generation
-    }
-
-    /// Whether runtime metadata (calls, events) is loaded.
-    fn has_runtime(&self) -> bool {
-        self.inner.runtime().is_some()
-    }
-
-    /// Whether a V14+ portable registry is loaded.
-    fn has_portable(&self) -> bool {
-        self.inner.portable().is_some()
-    }
-
-    /// The graph index `type_string` resolves to (`NotImplementedError` when unknown).
-    fn resolve(&mut self, py: Python<'_>, type_string: &str) -> PyResult<u32> {
-        guard("resolving a type", || {
-            Ok(self.resolve_idx(py, type_string)?.0)
-        })
-    }
-
-    /// The display name of node `idx` (`scale_info::N`, `Vec<u32>` …).
-    fn describe(&self, idx: u32) -> String {
-        self.inner.graph().describe(TypeIdx(idx))
-    }
-
-    /// py-scale-codec's `generate_type_decomposition` of node `idx`.
-    fn decomposition<'py>(&self, py: Python<'py>, idx: u32) -> PyResult<Bound<'py, PyAny>> {
-        if self.inner.graph().get(TypeIdx(idx)).is_none() {
-            return Err(PyValueError::new_err(format!("no type node #{idx}")));
-        }
-        let d = ferroscale_dynamic::ops::decomposition::decompose(self.inner.graph(), TypeIdx(idx));
-        crate::registry::kinds::decomposition_to_py(py, &d)
-    }
-
-    /// The id in the loaded portable registry of `scale_info::N` or of a
-    /// path name (`frame_system::AccountInfo`, `Option`: py-scale-codec
-    /// registers every path); `None` for other names.
-    fn portable_type_id(&self, type_string: &str) -> Option<u32> {
-        let portable = self.inner.portable()?;
-        portable.id(portable.lookup(type_string)?)
-    }
-
-    /// py-scale-codec's `generate_type_decomposition` of `scale_info::<type_id>`
-    /// of the loaded portable registry, with classes from this registry's
-    /// presets (`None` without a portable registry or such a type).
-    fn portable_decomposition<'py>(
-        &mut self,
-        py: Python<'py>,
-        type_id: u32,
-        max_recursion: u32,
-    ) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let Some(loaded) = self.metadata.as_mut() else {
-            return Ok(None);
-        };
-        if loaded.model.is_none() {
-            let model = guard("reading metadata", || {
-                ferroscale_metadata::Metadata::load(&loaded.bytes)
-                    .map_err(|e| PyValueError::new_err(e.to_string()))
-            })?;
-            loaded.model = Some(Arc::new(model));
-        }
-        let Some(types) = loaded.model.as_ref().and_then(|m| m.types.as_ref()) else {
-            return Ok(None);
-        };
-        if types.resolve(type_id).is_none() {
-            return Ok(None);
-        }
-        let definitions = self.inner.definitions();
-        let shape = guard("decomposing a type", || {
-            ferroscale_dynamic::ops::portable_decomposition::decompose(
-                types,
-                definitions,
-                type_id,
-                max_recursion,
-            )
-            .map_err(|e| to_py(py, &e))
-        })?;
-        crate::registry::kinds::shape_to_py(py, &shape).map(Some)
-    }
-
-    /// Decodes an opaque wrapper (`WrapperKeepOpaque<T>`, `OpaqueCall`) of
-    /// class `type_string` from `data[offset:]`: the wrapped type is
-    /// `type_mapping[1]` when given, else the type string's argument;
-    /// `OpaqueCall` holds a `Call` that must decode, the others fall back to
-    /// `"0x…"`. Returns `(value, bytes used)`.
-    fn decode_opaque<'py>(
-        &mut self,
-        py: Python<'py>,
-        type_string: &str,
-        type_mapping: &Bound<'py, PyAny>,
-        data: &[u8],
-        offset: usize,
-        check_remaining: bool,
-    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
-        let (inner, fallback) = self.opaque_inner(py, type_string, type_mapping)?;
-        guard("decoding", || {
-            let input = data.get(offset..).unwrap_or(&[]);
-            let ctx = self.inner.context();
-            let _gc = GcPause::for_input(py, input.len());
-            let mut sink = PySink {
-                py,
-                names: &mut self.names,
-            };
-            let (value, used) = ferroscale_dynamic::ops::opaque::decode_opaque(
-                &ctx,
-                type_string,
-                inner,
-                fallback,
-                input,
-                &mut sink,
-            )
-            .map_err(|e| to_py(py, &e))?;
-            if check_remaining && used != input.len() {
-                let e = Error::RemainingScaleBytesNotEmpty {
-                    ty: type_string.to_owned(),
-                    offset: offset + used,
-                    length: data.len(),
-                };
-                return Err(to_py(py, &e));
-            }
-            Ok((value, used))
-        })
-    }
-
-    /// Decodes the fields `[(name or None, type string)]` one after the
-    /// other from `data[offset:]` (a class that defines its own
-    /// `type_mapping`): a dict by name, a tuple without names (one unnamed
-    /// field: its value). Returns `(value, bytes used)`.
-    fn decode_fields<'py>(
-        &mut self,
-        py: Python<'py>,
-        fields: Vec<(Option<String>, String)>,
-        data: &[u8],
-        offset: usize,
-        check_remaining: bool,
-    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
-        let mut values = Vec::with_capacity(fields.len());
-        let mut pos = offset;
-        let buffer = PyBytes::new(py, data).into_any();
-        for (_, ty) in &fields {
-            let idx = guard("resolving a type", || self.resolve_idx(py, ty))?;
-            let (v, used) = self.decode_at(py, idx, Some(ty), &buffer, pos, false)?;
-            values.push(v);
-            pos += used;
-        }
-        if check_remaining && pos != data.len() {
-            let e = Error::RemainingScaleBytesNotEmpty {
-                ty: "struct".into(),
-                offset: pos,
-                length: data.len(),
-            };
-            return Err(to_py(py, &e));
-        }
-        let named = fields.iter().all(|(n, _)| n.is_some()) && !fields.is_empty();
-        let value = if named {
-            let d = PyDict::new(py);
-            for ((n, _), v) in fields.iter().zip(values) {
-                d.set_item(n.as_deref().unwrap_or(""), v)?;
-            }
-            d.into_any()
-        } else if values.len() == 1 {
-            values.pop().expect("one value")
-        } else {
-            PyTuple::new(py, values)?.into_any()
-        };
-        Ok((value, pos - offset))
-    }
-
-    /// The inputs that rebuild this registry, for pickling.
-    fn state_log<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let items: Vec<Bound<'py, PyTuple>> = self
-            .log
-            .iter()
-            .map(|i| {
-                let (tag, payload): (&str, Bound<'py, PyAny>) = match i {
-                    Input::Preset(j) => ("preset", j.into_pyobject(py)?.into_any()),
-                    Input::Types(j) => ("types", j.into_pyobject(py)?.into_any()),
-                    Input::Spec(s) => ("spec", s.into_pyobject(py)?.into_any()),
-                    Input::Ss58(f) => ("ss58", f.into_pyobject(py)?.into_any()),
-                    Input::Metadata(b) => ("metadata", PyBytes::new(py, b).into_any()),
-                };
-                PyTuple::new(py, [tag.into_pyobject(py)?.into_any(), payload])
-            })
-            .collect::<PyResult<_>>()?;
-        PyList::new(py, items)
-    }
-
-    /// Rebuilds the registry by replaying the pickled inputs.
-    fn replay(&mut self, py: Python<'_>, state: Vec<(String, Bound<'_, PyAny>)>) -> PyResult<()> {
-        *self = RegistryState::new();
-        for (tag, payload) in state {
-            match tag.as_str() {
-                "preset" => self.update_preset(py, &payload.extract::<String>()?)?,
-                "types" => self.update_types(py, &payload.extract::<String>()?)?,
-                "spec" => match payload.extract::<Option<u64>>()? {
-                    Some(spec) => self.set_active_spec_version_id(spec),
-                    None => self.clear_active_spec_version_id(),
-                },
-                "ss58" => self.set_ss58_format(payload.extract()?),
-                "metadata" => {
-                    self.ensure_metadata_held(py, &payload.extract::<Vec<u8>>()?, None)?;
-                }
-                other => {
-                    return Err(PyValueError::new_err(format!(
-                        "unknown registry state entry {other:?}"
-                    )))
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
 #[pymethods]
 impl PyRegistry {
     /// An empty registry (py-scale-codec's built-in classes only).
@@ -630,7 +160,12 @@ impl PyRegistry {
 
     /// The `runtime_upgrades` table of the presets as `[(block, spec)]`.
     fn runtime_upgrades(&self, py: Python<'_>) -> PyResult<Option<Vec<(u64, i64)>>> {
-        Ok(self.lock(py)?.runtime_upgrades())
+        let held = self.lock(py)?;
+        Ok(held
+            .inner
+            .definitions()
+            .runtime_upgrades()
+            .map(<[_]>::to_vec))
     }
 
     /// The SS58 format account ids render in (`None`: hex).
@@ -649,41 +184,54 @@ impl PyRegistry {
     /// The registry's generation: changes with every change to it.
     #[getter]
     fn generation(&self, py: Python<'_>) -> PyResult<u64> {
-        Ok(self.lock(py)?.generation())
+        Ok(self.lock(py)?.generation)
     }
 
     /// Whether runtime metadata (calls, events) is loaded.
     #[getter]
     fn has_runtime(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(self.lock(py)?.has_runtime())
+        Ok(self.lock(py)?.inner.runtime().is_some())
     }
 
     /// Whether a V14+ portable registry is loaded.
     #[getter]
     fn has_portable(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(self.lock(py)?.has_portable())
+        Ok(self.lock(py)?.inner.portable().is_some())
     }
 
     /// The graph index `type_string` resolves to (`NotImplementedError` when unknown).
     fn resolve(&self, py: Python<'_>, type_string: &str) -> PyResult<u32> {
-        self.lock(py)?.resolve(py, type_string)
+        let mut held = self.lock(py)?;
+        guard("resolving a type", || {
+            Ok(held.resolve_idx(py, type_string)?.0)
+        })
     }
 
     /// The display name of node `idx` (`scale_info::N`, `Vec<u32>` …).
     fn describe(&self, py: Python<'_>, idx: u32) -> PyResult<String> {
-        Ok(self.lock(py)?.describe(idx))
+        Ok(self.lock(py)?.inner.graph().describe(TypeIdx(idx)))
     }
 
     /// py-scale-codec's `generate_type_decomposition` of node `idx`.
     fn decomposition<'py>(&self, py: Python<'py>, idx: u32) -> PyResult<Bound<'py, PyAny>> {
-        self.lock(py)?.decomposition(py, idx)
+        let held = self.lock(py)?;
+        let graph = held.inner.graph();
+        if graph.get(TypeIdx(idx)).is_none() {
+            return Err(PyValueError::new_err(format!("no type node #{idx}")));
+        }
+        let d = ferroscale_dynamic::ops::decomposition::decompose(graph, TypeIdx(idx));
+        crate::registry::kinds::decomposition_to_py(py, &d)
     }
 
     /// The id in the loaded portable registry of `scale_info::N` or of a
     /// path name (`frame_system::AccountInfo`, `Option`: py-scale-codec
     /// registers every path); `None` for other names.
     fn portable_type_id(&self, py: Python<'_>, type_string: &str) -> PyResult<Option<u32>> {
-        Ok(self.lock(py)?.portable_type_id(type_string))
+        let held = self.lock(py)?;
+        Ok(held
+            .inner
+            .portable()
+            .and_then(|portable| portable.id(portable.lookup(type_string)?)))
     }
 
     /// py-scale-codec's `generate_type_decomposition` of `scale_info::<type_id>`
@@ -696,8 +244,35 @@ impl PyRegistry {
         type_id: u32,
         max_recursion: u32,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.lock(py)?
-            .portable_decomposition(py, type_id, max_recursion)
+        let mut held = self.lock(py)?;
+        let this = &mut *held;
+        let Some(loaded) = this.metadata.as_mut() else {
+            return Ok(None);
+        };
+        if loaded.model.is_none() {
+            let model = guard("reading metadata", || {
+                ferroscale_metadata::Metadata::load(&loaded.bytes)
+                    .map_err(|e| PyValueError::new_err(e.to_string()))
+            })?;
+            loaded.model = Some(Arc::new(model));
+        }
+        let Some(types) = loaded.model.as_ref().and_then(|m| m.types.as_ref()) else {
+            return Ok(None);
+        };
+        if types.resolve(type_id).is_none() {
+            return Ok(None);
+        }
+        let definitions = this.inner.definitions();
+        let shape = guard("decomposing a type", || {
+            ferroscale_dynamic::ops::portable_decomposition::decompose(
+                types,
+                definitions,
+                type_id,
+                max_recursion,
+            )
+            .map_err(|e| to_py(py, &e))
+        })?;
+        crate::registry::kinds::shape_to_py(py, &shape).map(Some)
     }
 
     /// Decodes an opaque wrapper (`WrapperKeepOpaque<T>`, `OpaqueCall`) of
@@ -715,8 +290,36 @@ impl PyRegistry {
         offset: usize,
         check_remaining: bool,
     ) -> PyResult<(Bound<'py, PyAny>, usize)> {
-        self.lock(py)?
-            .decode_opaque(py, type_string, type_mapping, data, offset, check_remaining)
+        let mut held = self.lock(py)?;
+        let this = &mut *held;
+        let (inner, fallback) = this.opaque_inner(py, type_string, type_mapping)?;
+        guard("decoding", || {
+            let input = data.get(offset..).unwrap_or(&[]);
+            let ctx = this.inner.context();
+            let _gc = GcPause::for_input(py, input.len());
+            let mut sink = PySink {
+                py,
+                names: &mut this.names,
+            };
+            let (value, used) = ferroscale_dynamic::ops::opaque::decode_opaque(
+                &ctx,
+                type_string,
+                inner,
+                fallback,
+                input,
+                &mut sink,
+            )
+            .map_err(|e| to_py(py, &e))?;
+            if check_remaining && used != input.len() {
+                let e = Error::RemainingScaleBytesNotEmpty {
+                    ty: type_string.to_owned(),
+                    offset: offset + used,
+                    length: data.len(),
+                };
+                return Err(to_py(py, &e));
+            }
+            Ok((value, used))
+        })
     }
 
     /// Decodes the fields `[(name or None, type string)]` one after the
@@ -732,13 +335,58 @@ impl PyRegistry {
         offset: usize,
         check_remaining: bool,
     ) -> PyResult<(Bound<'py, PyAny>, usize)> {
-        self.lock(py)?
-            .decode_fields(py, fields, data, offset, check_remaining)
+        let mut held = self.lock(py)?;
+        let this = &mut *held;
+        let mut values = Vec::with_capacity(fields.len());
+        let mut pos = offset;
+        let buffer = PyBytes::new(py, data).into_any();
+        for (_, ty) in &fields {
+            let idx = guard("resolving a type", || this.resolve_idx(py, ty))?;
+            let (v, used) = this.decode_at(py, idx, Some(ty), &buffer, pos, false)?;
+            values.push(v);
+            pos += used;
+        }
+        if check_remaining && pos != data.len() {
+            let e = Error::RemainingScaleBytesNotEmpty {
+                ty: "struct".into(),
+                offset: pos,
+                length: data.len(),
+            };
+            return Err(to_py(py, &e));
+        }
+        let named = fields.iter().all(|(n, _)| n.is_some()) && !fields.is_empty();
+        let value = if named {
+            let d = PyDict::new(py);
+            for ((n, _), v) in fields.iter().zip(values) {
+                d.set_item(n.as_deref().unwrap_or(""), v)?;
+            }
+            d.into_any()
+        } else if values.len() == 1 {
+            values.pop().expect("one value")
+        } else {
+            PyTuple::new(py, values)?.into_any()
+        };
+        Ok((value, pos - offset))
     }
 
     /// The inputs that rebuild this registry, for pickling.
     fn __getstate__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        self.lock(py)?.state_log(py)
+        let items: Vec<Bound<'py, PyTuple>> = self
+            .lock(py)?
+            .log
+            .iter()
+            .map(|i| {
+                let (tag, payload): (&str, Bound<'py, PyAny>) = match i {
+                    Input::Preset(j) => ("preset", j.into_pyobject(py)?.into_any()),
+                    Input::Types(j) => ("types", j.into_pyobject(py)?.into_any()),
+                    Input::Spec(s) => ("spec", s.into_pyobject(py)?.into_any()),
+                    Input::Ss58(f) => ("ss58", f.into_pyobject(py)?.into_any()),
+                    Input::Metadata(b) => ("metadata", PyBytes::new(py, b).into_any()),
+                };
+                PyTuple::new(py, [tag.into_pyobject(py)?.into_any(), payload])
+            })
+            .collect::<PyResult<_>>()?;
+        PyList::new(py, items)
     }
 
     /// Rebuilds the registry by replaying the pickled inputs.
