@@ -56,8 +56,12 @@ fn convert_type_string(name: &str) -> String {
     ferroscale_dynamic::runtime::convert_type_string(name)
 }
 
-/// The extension module.
-#[pymodule]
+/// The extension module. It runs without the GIL on a free-threaded
+/// CPython (`gil_used = false`): what threads share (a registry, a
+/// configuration's slots, a scale object's values) is behind locks of its
+/// own, and `cargo xtask free-threaded` runs the thread, pinned and
+/// py-scale-codec suites there with the GIL off.
+#[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     package::name::record(m)?;
     m.add_class::<registry::PyRegistry>()?;

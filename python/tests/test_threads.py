@@ -303,16 +303,15 @@ def test_runtime_switches_while_other_threads_decode():
             for h in extrinsics] == old_calls
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known race: an object bound by metadata= loads that metadata into its "
-    "configuration and then decodes, in two steps; another thread's "
-    "init_runtime on the same configuration between them makes the decode "
-    "use the other runtime (docs/python.md, 'Threads and the GIL')"))
 def test_objects_bound_by_metadata_while_their_configuration_switches():
-    """Threads decode objects bound by ``metadata=`` on the very
+    """Threads decode and encode objects bound by ``metadata=`` on the very
     configuration two other threads switch between runtimes. Each value
-    should equal the one decoded alone with the runtime of its block; today
-    some decode with the runtime the switch left (see the mark)."""
+    equals the one decoded alone with the runtime of its block, and each
+    encoding the block's bytes: loading the object's metadata and decoding
+    (or encoding) hold one lock of the registry, so a switch cannot come
+    between them (before they did not, and about half
+    the runs on a free-threaded build decoded some values with the runtime
+    the switch left)."""
     md_new, md_old, events, extrinsics, _, _, shared, one, old_calls = runtime_switch_fixture()
 
     def switch():
@@ -326,8 +325,13 @@ def test_objects_bound_by_metadata_while_their_configuration_switches():
         return [[shared.create_scale_object("Extrinsic", ScaleBytes(h), metadata=md_old).decode()
                  for h in extrinsics] for _ in range(15)]
 
-    expected = {switch: "switched", bound_events: [one] * 15, bound_extrinsics: [old_calls] * 15}
-    tasks = [switch] * 2 + [bound_events] * 3 + [bound_extrinsics] * 3
+    def bound_encodes():
+        return [bytes(shared.create_scale_object("Vec<EventRecord>", metadata=md_new).encode(one).data)
+                for _ in range(15)]
+
+    expected = {switch: "switched", bound_events: [one] * 15, bound_extrinsics: [old_calls] * 15,
+                bound_encodes: [bytes(events)] * 15}
+    tasks = [switch] * 2 + [bound_events] * 2 + [bound_extrinsics] * 2 + [bound_encodes] * 2
     results = run_together(tasks, timeout=120)
     for task, result in zip(tasks, results):
         assert result == expected[task], task.__name__

@@ -22,16 +22,18 @@ use crate::convert::scale_bytes::{unsupported, PyScaleBytes};
 use crate::objects::object::{new_instance, own_class_attr, FastNode, FastPath, ScaleObject};
 use crate::registry::PyRegistry;
 use slot::Slot;
+use std::sync::Arc;
 
 /// The registry and class cache of a `RuntimeConfigurationObject`
 /// (`_registry`, `_classes`), and its `create_scale_object`.
 ///
 /// Frozen, its two fields behind a [`Slot`] each: threads share one
 /// configuration, and one of them may switch its runtime while others decode.
+/// No `dict`: `RuntimeConfigurationObject` carries the `__dict__`, which the
+/// garbage collector then traverses (see [`ScaleObject`]).
 #[pyclass(
     frozen,
     subclass,
-    dict,
     weakref,
     module = "scalecodec._core",
     name = "ConfigBase"
@@ -513,24 +515,7 @@ impl ConfigBase {
         if metadata.is_none() {
             return Ok(());
         }
-        let raw = metadata
-            .getattr(intern!(py, "_metadata_bytes"))
-            .ok()
-            .filter(|r| !r.is_none());
-        let Some(raw) = raw else {
-            return Err(PyValueError::new_err(
-                "metadata must be a decoded MetadataVersioned object",
-            ));
-        };
-        // Borrowed, not copied: a metadata object is synced before every
-        // decode of an object that carries one.
-        let raw = raw.cast_into::<PyBytes>()?;
-        // the engine's reading of the same bytes, when the object kept it
-        let model = metadata.getattr(intern!(py, "_model")).ok().and_then(|m| {
-            m.cast::<crate::metadata::loaded::LoadedMetadata>()
-                .ok()
-                .map(|m| std::sync::Arc::clone(m.get().model()))
-        });
+        let (raw, model) = metadata_source(metadata)?;
         if PyRegistry::ensure_metadata_in(&self.registry(py)?, raw.as_bytes(), model)? {
             self.clear_classes(py)?;
         }
@@ -546,6 +531,35 @@ impl ConfigBase {
         self.registry.set(None);
         self.classes.set(None);
     }
+}
+
+/// The bytes of a decoded `MetadataVersioned` object, and the engine's
+/// reading of them when the object kept it (a `ValueError` for anything
+/// else). The bytes are borrowed, not copied: an object bound to metadata
+/// syncs it before every decode.
+pub(crate) fn metadata_source<'py>(
+    metadata: &Bound<'py, PyAny>,
+) -> PyResult<(
+    Bound<'py, PyBytes>,
+    Option<Arc<ferroscale_metadata::Metadata>>,
+)> {
+    let py = metadata.py();
+    let raw = metadata
+        .getattr(intern!(py, "_metadata_bytes"))
+        .ok()
+        .filter(|r| !r.is_none());
+    let Some(raw) = raw else {
+        return Err(PyValueError::new_err(
+            "metadata must be a decoded MetadataVersioned object",
+        ));
+    };
+    let raw = raw.cast_into::<PyBytes>()?;
+    let model = metadata.getattr(intern!(py, "_model")).ok().and_then(|m| {
+        m.cast::<crate::metadata::loaded::LoadedMetadata>()
+            .ok()
+            .map(|m| Arc::clone(m.get().model()))
+    });
+    Ok((raw, model))
 }
 
 impl ConfigBase {

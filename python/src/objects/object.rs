@@ -33,7 +33,7 @@ use pyo3::gc::PyVisit;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyDict, PyFloat, PyString, PyTuple, PyType};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyFloat, PyString, PyTuple, PyType};
 use pyo3::PyTraverseError;
 use std::sync::Arc;
 
@@ -51,8 +51,10 @@ pub(crate) use make::{new_instance, own_class_attr};
 pub use pickle::restore_object;
 
 use crate::convert::scale_bytes::PyScaleBytes;
+use crate::errors::guard;
 use crate::objects::parts_origin::PartsOrigin;
-use crate::registry::PyRegistry;
+use crate::registry::{PyRegistry, RegistryState};
+use ferroscale_dynamic::TypeIdx;
 
 /// The "not built yet" marker of `_value_object` (`scalecodec.base._UNSET`).
 static UNSET: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -135,13 +137,13 @@ pub(crate) const STORAGE_INDEX_ATTR: &str = "_ferroscale_cache_storage_by_name";
 /// The state of a scale object (`scalecodec.base.ScaleDecoder` subclasses
 /// this; attributes a class may redefine, like `type_string`, live in the
 /// instance or class `__dict__`).
-#[pyclass(
-    subclass,
-    dict,
-    weakref,
-    module = "scalecodec._core",
-    name = "ScaleObject"
-)]
+///
+/// No `dict` here: the Python subclasses every object is made from carry
+/// the instance `__dict__`, and CPython's garbage collector traverses it.
+/// A `#[pyclass(dict)]` with a `__traverse__` of its own (PyO3 0.27) leaves
+/// the dict out of the traversal, so every cycle through an instance's
+/// attributes leaked (see `python/tests/test_memory.py`).
+#[pyclass(subclass, weakref, module = "scalecodec._core", name = "ScaleObject")]
 pub struct ScaleObject {
     runtime_config: Option<Py<PyAny>>,
     data: Option<Py<PyAny>>,
@@ -345,7 +347,10 @@ impl ScaleObject {
     /// `metadata=` of another runtime than the configuration's), or a
     /// runtime switch between `create_scale_object` and `decode`. The node
     /// of the earlier state would decode that state's type (the graph keeps
-    /// it), so the type string is resolved again in the current one.
+    /// it), so the type string is resolved again in the current one. The
+    /// check and the decode hold one lock of the registry; for an object
+    /// bound by `metadata=`, so does loading that metadata (another thread
+    /// switching the configuration's runtime cannot come between them).
     fn _decode_value<'py>(
         slf: &Bound<'py, Self>,
         data: &Bound<'py, PyAny>,
@@ -353,35 +358,67 @@ impl ScaleObject {
         check_remaining: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
-        let cls = slf.get_type();
         let config = slf.getattr(intern!(py, "runtime_config"))?;
         let registry = config.getattr(intern!(py, "_registry"))?;
-        let node = own_class_attr(&cls, intern!(py, "_node"))?;
-        let node_generation = own_class_attr(&cls, intern!(py, "_node_generation"))?;
-        let own_config = own_class_attr(&cls, intern!(py, "_runtime_config"))?;
-        if let (Some(node), Some(node_generation), Some(own_config)) =
-            (node, node_generation, own_config)
-        {
-            let own_type_string = slf
-                .getattr(intern!(py, "__dict__"))?
-                .contains(intern!(py, "type_string"))?;
-            let current = match registry.cast::<PyRegistry>() {
-                Ok(r) => Some(r.get().lock(py)?.current_generation()),
-                Err(_) => None,
+        let Ok(registry) = registry.cast::<PyRegistry>() else {
+            // a registry of the caller's own: its `decode`
+            let type_string = Self::type_string_for(slf, "decode")?;
+            return registry.call_method1(
+                intern!(py, "decode"),
+                (type_string, data, offset, check_remaining),
+            );
+        };
+        let node = Self::class_node(slf, &config)?;
+        let metadata = opt(py, &slf.try_borrow()?.metadata).into_bound(py);
+        let decoded = if metadata.is_none() {
+            let unchanged = |reg: &mut RegistryState| {
+                Ok(node.and_then(|(idx, generation)| {
+                    (reg.current_generation() == generation).then_some(TypeIdx(idx))
+                }))
             };
-            let same_state = current == Some(node_generation.extract::<u64>()?);
-            if own_config.is(&config) && !own_type_string && same_state {
-                return registry.call_method1(
-                    intern!(py, "decode_node"),
-                    (node, data, offset, check_remaining),
-                );
+            match PyRegistry::decode_picked(
+                registry,
+                unchanged,
+                None,
+                data,
+                offset,
+                check_remaining,
+            )? {
+                Some(decoded) => decoded,
+                None => {
+                    let type_string: String = Self::type_string_for(slf, "decode")?.extract()?;
+                    let resolve = |reg: &mut RegistryState| {
+                        guard("resolving a type", || reg.resolve_idx(py, &type_string))
+                    };
+                    PyRegistry::decode_node_of(
+                        registry,
+                        resolve,
+                        Some(&type_string),
+                        data,
+                        offset,
+                        check_remaining,
+                    )?
+                }
             }
-        }
-        let type_string = Self::type_string_for(slf, "decode")?;
-        registry.call_method1(
-            intern!(py, "decode"),
-            (type_string, data, offset, check_remaining),
-        )
+        } else {
+            let (raw, read) = crate::config::metadata_source(&metadata)?;
+            let type_string: String = Self::type_string_for(slf, "decode")?.extract()?;
+            let (decoded, loaded) = PyRegistry::decode_bound(
+                registry,
+                raw.as_bytes(),
+                read,
+                &type_string,
+                node,
+                data,
+                offset,
+                check_remaining,
+            )?;
+            if loaded {
+                crate::config::books::clear_classes(&config)?;
+            }
+            decoded
+        };
+        decoded.into_pyobject(py).map(Bound::into_any)
     }
 
     /// Hook run before decoding: loads the object's metadata, if any, into
@@ -410,9 +447,14 @@ impl ScaleObject {
         let py = slf.py();
         let type_string = Self::type_string_for(slf, "encode")?;
         let config = slf.getattr(intern!(py, "runtime_config"))?;
-        config
-            .getattr(intern!(py, "_registry"))?
-            .call_method1(intern!(py, "encode"), (type_string, value))
+        let registry = config.getattr(intern!(py, "_registry"))?;
+        let Ok(registry) = registry.cast::<PyRegistry>() else {
+            // a registry of the caller's own: its `encode`
+            return registry.call_method1(intern!(py, "encode"), (type_string, value));
+        };
+        let type_string: String = type_string.extract()?;
+        let bytes = Self::encode_in(slf, &config, registry, Some(&type_string), None, value)?;
+        Ok(PyBytes::new(py, &bytes).into_any())
     }
 
     /// Hook giving the object's value after `encode(value)`: the value (a
@@ -735,6 +777,62 @@ impl ScaleObject {
 }
 
 impl ScaleObject {
+    /// `value` encoded through `registry` as `node` or `type_string` (see
+    /// [`PyRegistry::encode_picked`]), with the object's metadata, when it
+    /// has one, loaded under the same lock (the classes of `config` are
+    /// dropped when that loads it).
+    pub(super) fn encode_in(
+        slf: &Bound<'_, Self>,
+        config: &Bound<'_, PyAny>,
+        registry: &Bound<'_, PyRegistry>,
+        type_string: Option<&str>,
+        node: Option<(u32, u64)>,
+        value: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<u8>> {
+        let py = slf.py();
+        let converted = crate::convert::to_value(value)?;
+        let metadata = opt(py, &slf.try_borrow()?.metadata).into_bound(py);
+        let source = match metadata.is_none() {
+            true => None,
+            false => Some(crate::config::metadata_source(&metadata)?),
+        };
+        let bound = source
+            .as_ref()
+            .map(|(raw, read)| (raw.as_bytes(), read.clone()));
+        let (bytes, loaded) =
+            PyRegistry::encode_picked(registry, bound, type_string, node, value, converted)?;
+        if loaded {
+            crate::config::books::clear_classes(config)?;
+        }
+        Ok(bytes)
+    }
+
+    /// The graph node of the object's class and the registry generation it
+    /// was resolved in, when the class was made by `config` for the
+    /// object's type string (the object has no `type_string` of its own).
+    fn class_node(
+        slf: &Bound<'_, Self>,
+        config: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<(u32, u64)>> {
+        let py = slf.py();
+        let cls = slf.get_type();
+        let node = own_class_attr(&cls, intern!(py, "_node"))?;
+        let node_generation = own_class_attr(&cls, intern!(py, "_node_generation"))?;
+        let own_config = own_class_attr(&cls, intern!(py, "_runtime_config"))?;
+        let (Some(node), Some(node_generation), Some(own_config)) =
+            (node, node_generation, own_config)
+        else {
+            return Ok(None);
+        };
+        let own_type_string = slf
+            .getattr(intern!(py, "__dict__"))?
+            .contains(intern!(py, "type_string"))?;
+        if !own_config.is(config) || own_type_string {
+            return Ok(None);
+        }
+        Ok(Some((node.extract()?, node_generation.extract()?)))
+    }
+
     /// The object's type string, or a `NotImplementedError` saying it cannot `what`.
     fn type_string_for<'py>(slf: &Bound<'py, Self>, what: &str) -> PyResult<Bound<'py, PyAny>> {
         let type_string = slf.getattr(intern!(slf.py(), "type_string"))?;

@@ -211,9 +211,88 @@ impl PyRegistry {
         Self::decode_node_of(slf, |_| Ok(ty), type_name, data, offset, check_remaining)
     }
 
+    /// Decodes `type_string` (or `node`, `(index, generation)` of a class,
+    /// while the registry is in that generation) with the runtime of
+    /// metadata `metadata` (whose reading is `read`, when the caller has
+    /// it): an object bound by `metadata=`. The metadata is loaded, when
+    /// another is, under the same lock as the decode, so a runtime switch by
+    /// another thread cannot come between them. Returns the decode and
+    /// whether the metadata was loaded (the configuration's classes are
+    /// then stale).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn decode_bound<'py>(
+        slf: &Bound<'py, Self>,
+        metadata: &[u8],
+        read: Option<Arc<ferroscale_metadata::Metadata>>,
+        type_string: &str,
+        node: Option<(u32, u64)>,
+        data: &Bound<'py, PyAny>,
+        offset: usize,
+        check_remaining: bool,
+    ) -> PyResult<((Bound<'py, PyAny>, usize), bool)> {
+        let py = slf.py();
+        // the caller's reading answers whether it is loaded without
+        // comparing the bytes (see `needs_load`)
+        let read = match read {
+            Some(read) => Some(read),
+            None => Self::reading_to_load(slf, metadata, None)?,
+        };
+        let mut loaded = false;
+        let pick = |reg: &mut RegistryState| {
+            loaded = reg.ensure_metadata_held(py, metadata, read)?;
+            match node {
+                Some((idx, generation)) if reg.current_generation() == generation => {
+                    Ok(TypeIdx(idx))
+                }
+                _ => guard("resolving a type", || reg.resolve_idx(py, type_string)),
+            }
+        };
+        let decoded =
+            Self::decode_node_of(slf, pick, Some(type_string), data, offset, check_remaining)?;
+        Ok((decoded, loaded))
+    }
+
+    /// Encodes `value` (`converted` is `to_value(value)`, made before the
+    /// lock, see [`RegistryState::encode_node`]) as `node`, `(index,
+    /// generation)` of a class, while the registry is in that generation,
+    /// else as `type_string`. With `bound`, an object's `metadata=` (its
+    /// bytes and the engine's reading when it has one), that metadata is
+    /// loaded first under the same lock (see [`Self::decode_bound`]).
+    /// Returns the bytes and whether the metadata was loaded.
+    pub(crate) fn encode_picked(
+        slf: &Bound<'_, Self>,
+        bound: Option<(&[u8], Option<Arc<ferroscale_metadata::Metadata>>)>,
+        type_string: Option<&str>,
+        node: Option<(u32, u64)>,
+        value: &Bound<'_, PyAny>,
+        converted: Value,
+    ) -> PyResult<(Vec<u8>, bool)> {
+        let py = slf.py();
+        let bound = match bound {
+            Some((metadata, None)) => Some((metadata, Self::reading_to_load(slf, metadata, None)?)),
+            other => other,
+        };
+        let mut reg = slf.get().lock(py)?;
+        let loaded = match bound {
+            Some((metadata, read)) => reg.ensure_metadata_held(py, metadata, read)?,
+            None => false,
+        };
+        let ty = match (node, type_string) {
+            (Some((idx, generation)), _) if reg.current_generation() == generation => TypeIdx(idx),
+            (_, Some(type_string)) => {
+                guard("resolving a type", || reg.resolve_idx(py, type_string))?
+            }
+            (Some((idx, _)), None) => TypeIdx(idx),
+            (None, None) => return Err(PyValueError::new_err("nothing to encode as")),
+        };
+        let bytes = reg.encode_node(py, ty, type_string, value, converted)?;
+        Ok((bytes, loaded))
+    }
+
     /// [`Self::decode_in`] of the node `node` gives, asked with the lock
     /// held: one lock for the caller's check and the decode (a value
-    /// decoder's generation check).
+    /// decoder's generation check, a type string's resolution), so that
+    /// another thread's change to the registry cannot come between them.
     pub(crate) fn decode_node_of<'py>(
         slf: &Bound<'py, Self>,
         node: impl FnOnce(&mut RegistryState) -> PyResult<TypeIdx>,
@@ -222,6 +301,28 @@ impl PyRegistry {
         offset: usize,
         check_remaining: bool,
     ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        let decoded = Self::decode_picked(
+            slf,
+            |reg| node(reg).map(Some),
+            type_name,
+            data,
+            offset,
+            check_remaining,
+        )?;
+        decoded.ok_or_else(|| PyValueError::new_err("no type node to decode with"))
+    }
+
+    /// [`Self::decode_node_of`] where `pick` may decline (`None`: the
+    /// registry is not in the state the caller's node was made for); then
+    /// nothing is decoded and the answer is `None`.
+    pub(crate) fn decode_picked<'py>(
+        slf: &Bound<'py, Self>,
+        pick: impl FnOnce(&mut RegistryState) -> PyResult<Option<TypeIdx>>,
+        type_name: Option<&str>,
+        data: &Bound<'py, PyAny>,
+        offset: usize,
+        check_remaining: bool,
+    ) -> PyResult<Option<(Bound<'py, PyAny>, usize)>> {
         let py = slf.py();
         let owned: Vec<u8>;
         let bytes: &[u8] = match (data.cast::<PyBytes>(), data.cast::<PyByteArray>()) {
@@ -233,13 +334,20 @@ impl PyRegistry {
             }
             _ => {
                 let mut reg = slf.get().lock(py)?;
-                let ty = node(&mut reg)?;
-                return reg.decode_at(py, ty, type_name, data, offset, check_remaining);
+                let Some(ty) = pick(&mut reg)? else {
+                    return Ok(None);
+                };
+                return reg
+                    .decode_at(py, ty, type_name, data, offset, check_remaining)
+                    .map(Some);
             }
         };
         let (ty, snapshot) = {
             let mut reg = slf.get().lock(py)?;
-            (node(&mut reg)?, Arc::clone(&reg.inner))
+            let Some(ty) = pick(&mut reg)? else {
+                return Ok(None);
+            };
+            (ty, Arc::clone(&reg.inner))
         };
         let input = bytes.get(offset..).unwrap_or(&[]);
         let (built, used) = detached(py, "decoding", || {
@@ -262,6 +370,6 @@ impl PyRegistry {
                 Err(_) => to_python(py, &mut NameCache::default(), built),
             })
         })?;
-        Ok((value, used))
+        Ok(Some((value, used)))
     }
 }

@@ -81,8 +81,26 @@ impl PyRegistry {
         read: Option<Arc<ferroscale_metadata::Metadata>>,
     ) -> PyResult<bool> {
         let py = slf.py();
-        if !slf.get().lock(py)?.needs_load(data, read.as_ref()) {
+        let Some(model) = Self::reading_to_load(slf, data, read)? else {
             return Ok(false);
+        };
+        slf.get()
+            .lock(py)?
+            .ensure_metadata_held(py, data, Some(model))
+    }
+
+    /// The engine's reading of metadata `data` when the registry does not
+    /// hold it now (`read`, when the caller has it, else read with the
+    /// interpreter lock released and no lock of the registry held, so other
+    /// threads keep using it); `None` when it is loaded already.
+    fn reading_to_load(
+        slf: &Bound<'_, Self>,
+        data: &[u8],
+        read: Option<Arc<ferroscale_metadata::Metadata>>,
+    ) -> PyResult<Option<Arc<ferroscale_metadata::Metadata>>> {
+        let py = slf.py();
+        if !slf.get().lock(py)?.needs_load(data, read.as_ref()) {
+            return Ok(None);
         }
         let model = match read {
             Some(model) => model,
@@ -94,9 +112,7 @@ impl PyRegistry {
                 .map_err(|e| to_py(py, &Error::from(e)))?,
             ),
         };
-        slf.get()
-            .lock(py)?
-            .ensure_metadata_held(py, data, Some(model))
+        Ok(Some(model))
     }
 
     /// The registry's state, once no other thread holds it (see [`lock`]).
@@ -415,11 +431,17 @@ impl PyRegistry {
         check_remaining: bool,
     ) -> PyResult<(Bound<'py, PyAny>, usize)> {
         let py = slf.py();
-        let ty = {
-            let mut reg = slf.get().lock(py)?;
-            guard("resolving a type", || reg.resolve_idx(py, type_string))?
+        let resolve = |reg: &mut RegistryState| {
+            guard("resolving a type", || reg.resolve_idx(py, type_string))
         };
-        Self::decode_in(slf, ty, Some(type_string), data, offset, check_remaining)
+        Self::decode_node_of(
+            slf,
+            resolve,
+            Some(type_string),
+            data,
+            offset,
+            check_remaining,
+        )
     }
 
     /// [`Self::decode`] by graph index (from [`Self::resolve`]), skipping the
@@ -432,18 +454,11 @@ impl PyRegistry {
         offset: usize,
         check_remaining: bool,
     ) -> PyResult<(Bound<'py, PyAny>, usize)> {
-        let py = slf.py();
-        if slf
-            .get()
-            .lock(py)?
-            .inner
-            .graph()
-            .get(TypeIdx(idx))
-            .is_none()
-        {
-            return Err(PyValueError::new_err(format!("no type node #{idx}")));
-        }
-        Self::decode_in(slf, TypeIdx(idx), None, data, offset, check_remaining)
+        let present = |reg: &mut RegistryState| match reg.inner.graph().get(TypeIdx(idx)) {
+            Some(_) => Ok(TypeIdx(idx)),
+            None => Err(PyValueError::new_err(format!("no type node #{idx}"))),
+        };
+        Self::decode_node_of(slf, present, None, data, offset, check_remaining)
     }
 
     /// Encodes `value` as `type_string`.

@@ -2,7 +2,7 @@
 //! graph node, else py-scale-codec's steps with the class's Python hooks.
 
 use crate::convert::scale_bytes::{unsupported, PyScaleBytes};
-use crate::registry::PyRegistry;
+use crate::registry::{PyRegistry, RegistryState};
 use ferroscale_dynamic::TypeIdx;
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
@@ -130,12 +130,16 @@ impl ScaleObject {
             slf.call_method0(intern!(py, "_before_decode"))?;
         }
         let raw: Vec<u8> = match &fast {
-            Some((node, registry, name)) => {
-                let converted = crate::convert::to_value(&value)?;
-                let Ok(mut reg) = registry.bind(py).get().lock(py) else {
-                    return Err(PyValueError::new_err("registry is busy"));
-                };
-                reg.encode_node(py, TypeIdx(*node), name.as_deref(), &value, converted)?
+            Some((node, generation, registry, name)) => {
+                let config = slf.getattr(intern!(py, "runtime_config"))?;
+                Self::encode_in(
+                    slf,
+                    &config,
+                    registry.bind(py),
+                    name.as_deref(),
+                    Some((*node, *generation)),
+                    &value,
+                )?
             }
             None => slf
                 .call_method1(intern!(py, "_encode_value"), (&value,))?
@@ -173,7 +177,9 @@ impl ScaleObject {
 
     /// The node and registry to encode with, when the object's class encodes
     /// exactly as its graph node does and the registry has not changed.
-    fn fast_encoder(slf: &Bound<'_, Self>) -> Option<(u32, Py<PyRegistry>, Option<Arc<str>>)> {
+    /// (The generation is checked again under the lock the encode holds.)
+    #[allow(clippy::type_complexity)]
+    fn fast_encoder(slf: &Bound<'_, Self>) -> Option<(u32, u64, Py<PyRegistry>, Option<Arc<str>>)> {
         let py = slf.py();
         let this = slf.try_borrow().ok()?;
         let fast = this.fast.as_ref().filter(|f| f.encode)?;
@@ -187,6 +193,7 @@ impl ScaleObject {
         (current == fast.generation).then(|| {
             (
                 fast.node,
+                fast.generation,
                 fast.registry.clone_ref(py),
                 fast.type_name.clone(),
             )
@@ -203,7 +210,7 @@ impl ScaleObject {
         // The object is not borrowed while it decodes: a large input is
         // decoded with the interpreter lock released, and other threads may
         // read the object meanwhile.
-        let (node, registry, data) = {
+        let (node, generation, registry, data) = {
             let this = slf.try_borrow()?;
             let (Some(fast), None, Some(data)) = (&this.fast, &this.metadata, &this.data) else {
                 return Ok(None);
@@ -215,24 +222,26 @@ impl ScaleObject {
                 return Ok(None);
             };
             let registry = fast.registry.bind(py).clone();
-            let Ok(reg) = registry.get().lock(py) else {
-                return Ok(None);
-            };
-            if reg.current_generation() != fast.generation {
-                return Ok(None);
-            }
-            (fast.node, registry.clone(), buffer.clone())
+            (fast.node, fast.generation, registry, buffer.clone())
         };
         let buffer = data.get();
         let start = buffer.offset();
-        let (value, used) = PyRegistry::decode_in(
+        // the node only while the registry is in the state it was made in,
+        // checked under the lock the decode holds
+        let unchanged = |reg: &mut RegistryState| {
+            Ok((reg.current_generation() == generation).then_some(TypeIdx(node)))
+        };
+        let Some((value, used)) = PyRegistry::decode_picked(
             &registry,
-            TypeIdx(node),
+            unchanged,
             None,
             buffer.buffer().bind(py),
             start,
             check_remaining,
-        )?;
+        )?
+        else {
+            return Ok(None);
+        };
         let end = start + used;
         buffer.set_offset_to(end);
         let mut this = slf.try_borrow_mut()?;
