@@ -1,13 +1,14 @@
 //! The free-threaded step of `cargo xtask test`: the module built for a
 //! free-threaded CPython, and its thread, pinned and py-scale-codec suites
-//! run there with the GIL kept off (`PYTHON_GIL=0`). The module does not
-//! declare free-threaded support yet (the case left is the expected failure
-//! in `test_threads.py`), so an interpreter started without that variable
-//! turns the GIL back on when it imports the module.
+//! run there. The module declares that it runs without the GIL
+//! (`gil_used = false`), so the step first checks that importing it leaves
+//! the GIL off, then runs the suites with nothing forcing it off.
 //!
-//! The interpreter: `$FERROSCALE_FT_PYTHON` when set; else CPython 3.13
-//! built with `--disable-gil` from Debian's own source package (`apt-get
-//! source python3.13`, checked by apt against the signed index), once, under
+//! The interpreter: `$FERROSCALE_FT_PYTHON` when set; else CPython 3.14
+//! (the first release whose free-threaded build CPython supports, and the
+//! oldest PyO3 builds for) built with `--disable-gil` from Debian's own
+//! source package (`apt-get source python3.14`, checked by apt against the
+//! signed index), once, under
 //! cargo's target folder. No Debian release ships a free-threaded build, and
 //! the registries are all this machine and CI reach. apt reads a sources
 //! list of its own here, so the system's stays as it is.
@@ -19,9 +20,11 @@ use crate::workspace::{run_step, run_step_at, target_dir};
 
 /// An interpreter to use instead of building one.
 const ENV_VAR: &str = "FERROSCALE_FT_PYTHON";
-/// The source package, from the Debian release that has CPython 3.13.
-const SOURCE_PACKAGE: &str = "python3.13";
-const SOURCE_SUITE: &str = "trixie";
+/// The source package, from the Debian release that has CPython 3.14.
+const SOURCE_PACKAGE: &str = "python3.14";
+const SOURCE_SUITE: &str = "forky";
+/// The interpreter that `make install` of that source writes.
+const INTERPRETER: &str = "bin/python3.14t";
 /// Headers and libraries CPython's build needs for pip (TLS), zlib and
 /// ctypes; build-essential is on the machine already.
 const BUILD_DEPENDS: [&str; 3] = ["libssl-dev", "zlib1g-dev", "libffi-dev"];
@@ -34,6 +37,9 @@ pub(crate) fn test() -> Result<(), String> {
     let home = target_dir().join("free-threaded");
     let venv = home.join("venv");
     let py = venv.join("bin/python");
+    if !made_by(&venv, &python) {
+        let _ = std::fs::remove_dir_all(&venv);
+    }
     if !py.exists() {
         run_step(
             "free-threaded venv",
@@ -77,10 +83,9 @@ pub(crate) fn test() -> Result<(), String> {
         .find(|p| p.extension().is_some_and(|x| x == "whl"))
         .ok_or_else(|| format!("maturin left no wheel in {}", wheels.display()))?;
     crate::reference::install_wheel("install it into the free-threaded venv", &py, &wheel)?;
-    // The module does not declare that it runs without the GIL yet (see
-    // below), so CPython would turn the GIL back on at import; PYTHON_GIL=0
-    // keeps it off, and the suites run without it.
-    let gil_off = [("PYTHON_GIL", "0")];
+    // Nothing forces the GIL off: the module's declaration keeps it off
+    // (a module that did not declare it would turn it back on at import).
+    let gil_off: [(&str, &str); 0] = [];
     crate::workspace::run_step_env(
         "the GIL off after import",
         &py,
@@ -122,6 +127,21 @@ pub(crate) fn test() -> Result<(), String> {
     crate::python::compat_suite(&py, crate::python::KNOWN_FAILURES, &gil_off)
 }
 
+/// Whether the venv at `venv` was made by `python` (its `pyvenv.cfg` names
+/// the interpreter's folder): a venv of an earlier interpreter is made anew.
+fn made_by(venv: &Path, python: &str) -> bool {
+    let Some(folder) = Path::new(python).parent() else {
+        return false;
+    };
+    std::fs::read_to_string(venv.join("pyvenv.cfg")).is_ok_and(|cfg| {
+        cfg.lines().any(|l| {
+            l.strip_prefix("home")
+                .and_then(|rest| rest.trim_start().strip_prefix('='))
+                .is_some_and(|home| Path::new(home.trim()) == folder)
+        })
+    })
+}
+
 /// The free-threaded interpreter: the one named, or the one built here.
 fn interpreter() -> Result<String, String> {
     if let Some(py) = std::env::var_os(ENV_VAR).filter(|v| !v.is_empty()) {
@@ -129,14 +149,14 @@ fn interpreter() -> Result<String, String> {
     }
     let home = target_dir().join("free-threaded");
     let install = home.join("cpython");
-    let python = install.join("bin/python3.13t");
+    let python = install.join(INTERPRETER);
     if !python.exists() {
         build_cpython(&home, &install)?;
     }
     Ok(python.to_string_lossy().into_owned())
 }
 
-/// Fetches Debian's CPython 3.13 source and builds it without the GIL into `install`.
+/// Fetches Debian's CPython 3.14 source and builds it without the GIL into `install`.
 fn build_cpython(home: &Path, install: &Path) -> Result<(), String> {
     install_build_depends()?;
     let apt = home.join("apt");

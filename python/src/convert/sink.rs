@@ -242,6 +242,14 @@ impl NameCache {
     }
 }
 
+// CPython's presized dict constructor: exported by every CPython the
+// version-specific wheels are for (3.10–3.14), but private, so PyO3 0.29 no
+// longer declares it.
+#[cfg(not(feature = "abi3"))]
+extern "C" {
+    fn _PyDict_NewPresized(minused: pyo3::ffi::Py_ssize_t) -> *mut pyo3::ffi::PyObject;
+}
+
 /// An empty dict with room for `len` entries. A new dict has room for five
 /// and grows on the sixth (a new key table, every entry moved again): an
 /// event record's eight keys paid that for every event. The room asked for
@@ -252,7 +260,7 @@ fn presized_dict(py: Python<'_>, len: usize) -> Bound<'_, PyDict> {
         let len = len.min(64) as pyo3::ffi::Py_ssize_t;
         // SAFETY: `_PyDict_NewPresized` returns a new reference to an empty
         // dict, or NULL with an exception set (then the plain dict below).
-        let made = unsafe { Bound::from_owned_ptr_or_err(py, pyo3::ffi::_PyDict_NewPresized(len)) };
+        let made = unsafe { Bound::from_owned_ptr_or_err(py, _PyDict_NewPresized(len)) };
         if let Ok(dict) = made {
             // SAFETY: the object was made by a dict constructor.
             return unsafe { dict.cast_into_unchecked::<PyDict>() };

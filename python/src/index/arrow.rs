@@ -3,7 +3,7 @@
 //! Arrow PyCapsule interface, without a copy.
 
 use std::collections::BTreeMap;
-use std::ffi::{CStr, CString};
+use std::ffi::CStr;
 use std::path::PathBuf;
 
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
@@ -236,7 +236,7 @@ impl ArrowTable {
     fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
         let schema = FFI_ArrowSchema::try_from(self.schema.as_ref())
             .map_err(|e| PyValueError::new_err(format!("{}: schema: {e}", self.name())))?;
-        PyCapsule::new(py, schema, Some(CString::from(SCHEMA)))
+        PyCapsule::new_with_value(py, schema, SCHEMA)
     }
 
     /// The table as an `arrow_array_stream` capsule: its record batches, one
@@ -253,7 +253,7 @@ impl ArrowTable {
         let batches: Vec<_> = self.batches().iter().cloned().map(Ok).collect();
         let reader = RecordBatchIterator::new(batches, self.schema.clone());
         let stream = FFI_ArrowArrayStream::new(Box::new(reader));
-        PyCapsule::new(py, stream, Some(CString::from(STREAM)))
+        PyCapsule::new_with_value(py, stream, STREAM)
     }
 
     /// The table as a struct array: `(arrow_schema, arrow_array)` capsules
@@ -280,8 +280,8 @@ impl ArrowTable {
             .map_err(|e| PyValueError::new_err(format!("{}: schema: {e}", self.name())))?;
         let array = FFI_ArrowArray::new(&array.to_data());
         Ok((
-            PyCapsule::new(py, schema, Some(CString::from(SCHEMA)))?,
-            PyCapsule::new(py, array, Some(CString::from(ARRAY)))?,
+            PyCapsule::new_with_value(py, schema, SCHEMA)?,
+            PyCapsule::new_with_value(py, array, ARRAY)?,
         ))
     }
 
