@@ -9,7 +9,7 @@
 //! - `bench-metadata [--iterations N] [FILE…]`: time metadata loading (run with `--release`).
 //! - `bench-dynamic [--iterations N]`: dynamic decoding next to scale-value (`bench/dynamic/`).
 //! - `fuzz seed | run [--seconds N] [TARGET…]`: the cargo-fuzz targets in `fuzz/`.
-//! - `wheels [--out DIR] [--other-targets] [--check [--old-glibc ROOT]]`: the sdist and the CPython 3.10–3.14 manylinux2014 wheels, installable offline.
+//! - `wheels [--out DIR] [--other-targets] [--check [--old-glibc ROOT]]`: the sdist and the CPython 3.10–3.14 and 3.14t manylinux2014 wheels, installable offline.
 
 #![forbid(unsafe_code)]
 
@@ -46,7 +46,7 @@ fn main() -> ExitCode {
         Some("wheels") => wheels::run(&args[1..]),
         Some("free-threaded") => freethreaded::test(),
         _ => Err(format!(
-            "usage: cargo xtask <command>\n\ncommands:\n  test        run every check CI runs\n  presets     fetch py-scale-codec 1.2.12 type-registry presets (pinned wheel, sha256-checked)\n  generate    runtime types from metadata ([--chain NAME | --metadata FILE [--name NAME] | --url URL --name NAME] [--check])\n  wheels      the sdist and CPython 3.10-3.14 manylinux2014 wheels, installable offline: wheels [--out DIR] [--other-targets] [--check [--old-glibc ROOT]]\n  free-threaded  the module on a free-threaded CPython 3.14 (built from Debian's source package unless FERROSCALE_FT_PYTHON names one): its thread, pinned and py-scale-codec suites, the GIL off as the module declares (part of test)\n  cycles      check that no crate has import cycles between its modules
+            "usage: cargo xtask <command>\n\ncommands:\n  test        run every check CI runs\n  presets     fetch py-scale-codec 1.2.12 type-registry presets (pinned wheel, sha256-checked)\n  generate    runtime types from metadata ([--chain NAME | --metadata FILE [--name NAME] | --url URL --name NAME] [--check])\n  wheels      the sdist and CPython 3.10-3.14 and 3.14t manylinux2014 wheels, installable offline: wheels [--out DIR] [--other-targets] [--check [--old-glibc ROOT]]\n  free-threaded  the module on a free-threaded CPython 3.14 (built from Debian's source package unless FERROSCALE_FT_PYTHON names one): its thread, pinned and py-scale-codec suites with the GIL kept off\n  cycles      check that no crate has import cycles between its modules
   docs        run every command and program of README.md and docs/*.md and compare what they print: docs [FILE...]
   block       print Polkadot block 18,468,942 typed (examples/indexer) and dynamically (--legacy: block 5,000,000; --full)\n  bench-metadata  time metadata loading (use --release): bench-metadata [--iterations N] [FILE...]\n  bench-dynamic   dynamic decoding next to scale-value (release, own workspace): bench-dynamic [--iterations N] [--only delegates|events|metadata|extrinsics|runtime-api]\n  fuzz        cargo-fuzz targets: fuzz seed [TARGET...] | fuzz run [--seconds N] [--asan] [TARGET...]\n\nunknown or missing command: {:?}",
             args.first()

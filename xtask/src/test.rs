@@ -89,9 +89,6 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     )?;
     if !rust_only {
         crate::python::test()?;
-        // The module on a free-threaded CPython with the GIL kept off
-        // (the interpreter built once under the target folder).
-        crate::freethreaded::test()?;
         // Last: the docs' commands use the CLI and the venv's module.
         crate::docs::run(&[])?;
     }
