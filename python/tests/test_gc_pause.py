@@ -47,6 +47,17 @@ def test_a_paused_collector_stays_paused(events):
         gc.enable()
 
 
+@pytest.fixture
+def default_gc_thresholds():
+    """CPython's default collector thresholds, whatever ran before in this
+    process (mypy, which test_package_layout runs in-process, raises them)."""
+    saved = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    yield
+    gc.set_threshold(*saved)
+
+
+@pytest.mark.usefixtures("default_gc_thresholds")
 def test_collections_still_happen_after_the_build(events):
     rc, events_type, raw = events
     gc.collect()

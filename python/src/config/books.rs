@@ -22,7 +22,7 @@ fn classes<'py>(slf: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
 }
 
 /// Forgets the classes made for type strings (the registry changed).
-pub(crate) fn clear_classes(slf: &Bound<'_, PyAny>) -> PyResult<()> {
+fn clear_classes(slf: &Bound<'_, PyAny>) -> PyResult<()> {
     classes(slf)?.clear();
     Ok(())
 }

@@ -522,6 +522,75 @@ impl ConfigBase {
         Ok(())
     }
 
+    /// Decodes `type_string` (or the class's `node` while the registry is
+    /// in `generation`) from `data[offset:]` with the runtime of `metadata`
+    /// (a decoded `MetadataVersioned`), loaded under the same lock of the
+    /// registry as the decode: what an object made with `metadata=` does.
+    /// `(value, bytes used)`.
+    #[pyo3(signature = (metadata, type_string, node, data, offset, check_remaining))]
+    #[allow(clippy::too_many_arguments)]
+    fn _decode_bound<'py>(
+        &self,
+        py: Python<'py>,
+        metadata: &Bound<'py, PyAny>,
+        type_string: &str,
+        node: Option<(u32, u64)>,
+        data: &Bound<'py, PyAny>,
+        offset: usize,
+        check_remaining: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        let (raw, read) = metadata_source(metadata)?;
+        let (decoded, loaded) = PyRegistry::decode_bound(
+            &self.registry(py)?,
+            raw.as_bytes(),
+            read,
+            type_string,
+            node,
+            data,
+            offset,
+            check_remaining,
+        )?;
+        if loaded {
+            self.clear_classes(py)?;
+        }
+        Ok(decoded)
+    }
+
+    /// Encodes `value` as the class's `node` (while the registry is in
+    /// `generation`) or `type_string`, with the runtime of `metadata` when
+    /// it is not `None`, loaded under the same lock of the registry as the
+    /// encode (see `_decode_bound`).
+    #[pyo3(signature = (metadata, type_string, node, value))]
+    fn _encode_bound<'py>(
+        &self,
+        py: Python<'py>,
+        metadata: &Bound<'py, PyAny>,
+        type_string: Option<&str>,
+        node: Option<(u32, u64)>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let converted = crate::convert::to_value(value)?;
+        let source = match metadata.is_none() {
+            true => None,
+            false => Some(metadata_source(metadata)?),
+        };
+        let bound = source
+            .as_ref()
+            .map(|(raw, read)| (raw.as_bytes(), read.clone()));
+        let (bytes, loaded) = PyRegistry::encode_picked(
+            &self.registry(py)?,
+            bound,
+            type_string,
+            node,
+            value,
+            converted,
+        )?;
+        if loaded {
+            self.clear_classes(py)?;
+        }
+        Ok(PyBytes::new(py, &bytes))
+    }
+
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
         self.registry.visit(&visit)?;
         self.classes.visit(&visit)
@@ -537,7 +606,7 @@ impl ConfigBase {
 /// reading of them when the object kept it (a `ValueError` for anything
 /// else). The bytes are borrowed, not copied: an object bound to metadata
 /// syncs it before every decode.
-pub(crate) fn metadata_source<'py>(
+fn metadata_source<'py>(
     metadata: &Bound<'py, PyAny>,
 ) -> PyResult<(
     Bound<'py, PyBytes>,

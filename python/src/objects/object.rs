@@ -401,22 +401,12 @@ impl ScaleObject {
                 }
             }
         } else {
-            let (raw, read) = crate::config::metadata_source(&metadata)?;
-            let type_string: String = Self::type_string_for(slf, "decode")?.extract()?;
-            let (decoded, loaded) = PyRegistry::decode_bound(
-                registry,
-                raw.as_bytes(),
-                read,
-                &type_string,
-                node,
-                data,
-                offset,
-                check_remaining,
-            )?;
-            if loaded {
-                crate::config::books::clear_classes(&config)?;
-            }
-            decoded
+            // the configuration loads the metadata and decodes, one lock
+            let type_string = Self::type_string_for(slf, "decode")?;
+            return config.call_method1(
+                intern!(py, "_decode_bound"),
+                (metadata, type_string, node, data, offset, check_remaining),
+            );
         };
         decoded.into_pyobject(py).map(Bound::into_any)
     }
@@ -448,12 +438,12 @@ impl ScaleObject {
         let type_string = Self::type_string_for(slf, "encode")?;
         let config = slf.getattr(intern!(py, "runtime_config"))?;
         let registry = config.getattr(intern!(py, "_registry"))?;
-        let Ok(registry) = registry.cast::<PyRegistry>() else {
+        if !registry.is_instance_of::<PyRegistry>() {
             // a registry of the caller's own: its `encode`
             return registry.call_method1(intern!(py, "encode"), (type_string, value));
-        };
+        }
         let type_string: String = type_string.extract()?;
-        let bytes = Self::encode_in(slf, &config, registry, Some(&type_string), None, value)?;
+        let bytes = Self::encode_in(slf, &config, Some(&type_string), None, value)?;
         Ok(PyBytes::new(py, &bytes).into_any())
     }
 
@@ -777,34 +767,24 @@ impl ScaleObject {
 }
 
 impl ScaleObject {
-    /// `value` encoded through `registry` as `node` or `type_string` (see
-    /// [`PyRegistry::encode_picked`]), with the object's metadata, when it
-    /// has one, loaded under the same lock (the classes of `config` are
-    /// dropped when that loads it).
+    /// `value` encoded as `node` or `type_string` by `config`'s
+    /// `_encode_bound`, with the object's metadata, when it has one, loaded
+    /// under the same lock of the registry.
     pub(super) fn encode_in(
         slf: &Bound<'_, Self>,
         config: &Bound<'_, PyAny>,
-        registry: &Bound<'_, PyRegistry>,
         type_string: Option<&str>,
         node: Option<(u32, u64)>,
         value: &Bound<'_, PyAny>,
     ) -> PyResult<Vec<u8>> {
         let py = slf.py();
-        let converted = crate::convert::to_value(value)?;
-        let metadata = opt(py, &slf.try_borrow()?.metadata).into_bound(py);
-        let source = match metadata.is_none() {
-            true => None,
-            false => Some(crate::config::metadata_source(&metadata)?),
-        };
-        let bound = source
-            .as_ref()
-            .map(|(raw, read)| (raw.as_bytes(), read.clone()));
-        let (bytes, loaded) =
-            PyRegistry::encode_picked(registry, bound, type_string, node, value, converted)?;
-        if loaded {
-            crate::config::books::clear_classes(config)?;
-        }
-        Ok(bytes)
+        let metadata = opt(py, &slf.try_borrow()?.metadata);
+        config
+            .call_method1(
+                intern!(py, "_encode_bound"),
+                (metadata, type_string, node, value),
+            )?
+            .extract()
     }
 
     /// The graph node of the object's class and the registry generation it

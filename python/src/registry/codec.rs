@@ -282,8 +282,11 @@ impl PyRegistry {
             (_, Some(type_string)) => {
                 guard("resolving a type", || reg.resolve_idx(py, type_string))?
             }
-            (Some((idx, _)), None) => TypeIdx(idx),
-            (None, None) => return Err(PyValueError::new_err("nothing to encode as")),
+            (_, None) => {
+                return Err(PyValueError::new_err(
+                    "the registry changed since the class was made, and it has no type string",
+                ))
+            }
         };
         let bytes = reg.encode_node(py, ty, type_string, value, converted)?;
         Ok((bytes, loaded))
