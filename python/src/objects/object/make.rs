@@ -5,7 +5,9 @@
 use crate::convert::scale_bytes::PyScaleBytes;
 use crate::objects::parts_origin::PartsOrigin;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple, PyType};
+#[cfg(not(feature = "abi3"))]
+use pyo3::types::PyDict;
+use pyo3::types::{PyString, PyTuple, PyType};
 
 use super::{FastPath, ScaleObject};
 
