@@ -438,12 +438,12 @@ impl ScaleObject {
         let type_string = Self::type_string_for(slf, "encode")?;
         let config = slf.getattr(intern!(py, "runtime_config"))?;
         let registry = config.getattr(intern!(py, "_registry"))?;
-        if !registry.is_instance_of::<PyRegistry>() {
+        let Ok(registry) = registry.cast::<PyRegistry>() else {
             // a registry of the caller's own: its `encode`
             return registry.call_method1(intern!(py, "encode"), (type_string, value));
-        }
+        };
         let type_string: String = type_string.extract()?;
-        let bytes = Self::encode_in(slf, &config, Some(&type_string), None, value)?;
+        let bytes = Self::encode_in(slf, registry, Some(&type_string), None, value)?;
         Ok(PyBytes::new(py, &bytes).into_any())
     }
 
@@ -767,24 +767,32 @@ impl ScaleObject {
 }
 
 impl ScaleObject {
-    /// `value` encoded as `node` or `type_string` by `config`'s
-    /// `_encode_bound`, with the object's metadata, when it has one, loaded
-    /// under the same lock of the registry.
+    /// `value` encoded through `registry` as `node` (while the registry is
+    /// in the generation given with it) or `type_string`. An object with
+    /// metadata is encoded by its configuration's `_encode_bound`, which
+    /// loads the metadata under the same lock of the registry.
     pub(super) fn encode_in(
         slf: &Bound<'_, Self>,
-        config: &Bound<'_, PyAny>,
+        registry: &Bound<'_, PyRegistry>,
         type_string: Option<&str>,
         node: Option<(u32, u64)>,
         value: &Bound<'_, PyAny>,
     ) -> PyResult<Vec<u8>> {
         let py = slf.py();
-        let metadata = opt(py, &slf.try_borrow()?.metadata);
-        config
-            .call_method1(
-                intern!(py, "_encode_bound"),
-                (metadata, type_string, node, value),
-            )?
-            .extract()
+        let metadata = slf.try_borrow()?.metadata.as_ref().map(|m| m.clone_ref(py));
+        if let Some(metadata) = metadata {
+            return slf
+                .getattr(intern!(py, "runtime_config"))?
+                .call_method1(
+                    intern!(py, "_encode_bound"),
+                    (metadata, type_string, node, value),
+                )?
+                .extract();
+        }
+        let converted = crate::convert::to_value(value)?;
+        let (bytes, _) =
+            PyRegistry::encode_picked(registry, None, type_string, node, value, converted)?;
+        Ok(bytes)
     }
 
     /// The graph node of the object's class and the registry generation it

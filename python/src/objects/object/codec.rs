@@ -130,16 +130,13 @@ impl ScaleObject {
             slf.call_method0(intern!(py, "_before_decode"))?;
         }
         let raw: Vec<u8> = match &fast {
-            Some((node, generation, name)) => {
-                let config = slf.getattr(intern!(py, "runtime_config"))?;
-                Self::encode_in(
-                    slf,
-                    &config,
-                    name.as_deref(),
-                    Some((*node, *generation)),
-                    &value,
-                )?
-            }
+            Some((node, generation, registry, name)) => Self::encode_in(
+                slf,
+                registry.bind(py),
+                name.as_deref(),
+                Some((*node, *generation)),
+                &value,
+            )?,
             None => slf
                 .call_method1(intern!(py, "_encode_value"), (&value,))?
                 .extract()?,
@@ -177,7 +174,8 @@ impl ScaleObject {
     /// The node and registry to encode with, when the object's class encodes
     /// exactly as its graph node does and the registry has not changed.
     /// (The generation is checked again under the lock the encode holds.)
-    fn fast_encoder(slf: &Bound<'_, Self>) -> Option<(u32, u64, Option<Arc<str>>)> {
+    #[allow(clippy::type_complexity)]
+    fn fast_encoder(slf: &Bound<'_, Self>) -> Option<(u32, u64, Py<PyRegistry>, Option<Arc<str>>)> {
         let py = slf.py();
         let this = slf.try_borrow().ok()?;
         let fast = this.fast.as_ref().filter(|f| f.encode)?;
@@ -188,7 +186,14 @@ impl ScaleObject {
             .lock(py)
             .ok()?
             .current_generation();
-        (current == fast.generation).then(|| (fast.node, fast.generation, fast.type_name.clone()))
+        (current == fast.generation).then(|| {
+            (
+                fast.node,
+                fast.generation,
+                fast.registry.clone_ref(py),
+                fast.type_name.clone(),
+            )
+        })
     }
 
     /// The decode of an object whose class decodes as its graph node does:
