@@ -85,7 +85,7 @@ fn check_passes(out: &Path) {
 fn lost_and_doubled(out: &Path) -> (u64, u64) {
     let mut seen = BTreeMap::<u64, u64>::new();
     for path in files(out, "blocks") {
-        for batch in batches(&path) {
+        for batch in read_parquet(&path) {
             let numbers = batch
                 .column_by_name("number")
                 .expect("number")
@@ -361,7 +361,7 @@ fn corrupted_bytes_from_the_node_are_error_rows_with_their_bytes() {
     // version it was decoded with, a reason, and the bytes as served.
     let mut found = BTreeMap::new();
     for path in files(&out, "errors") {
-        for b in batches(&path) {
+        for b in read_parquet(&path) {
             let numbers = column(&b, "block_number").as_primitive::<UInt64Type>();
             let specs = column(&b, "spec_version").as_primitive::<UInt32Type>();
             let (items, errors, bytes) = (
@@ -397,7 +397,7 @@ fn corrupted_bytes_from_the_node_are_error_rows_with_their_bytes() {
     // which). Every extrinsic is a row of `extrinsics` or of `errors`.
     let mut extrinsic_rows = BTreeMap::<u64, u64>::new();
     for path in files(&out, "extrinsics") {
-        for b in batches(&path) {
+        for b in read_parquet(&path) {
             for n in column(&b, "block_number")
                 .as_primitive::<UInt64Type>()
                 .values()
@@ -408,7 +408,7 @@ fn corrupted_bytes_from_the_node_are_error_rows_with_their_bytes() {
     }
     let mut event_rows = BTreeMap::<u64, u64>::new();
     for path in files(&out, "events") {
-        for b in batches(&path) {
+        for b in read_parquet(&path) {
             for n in column(&b, "block_number")
                 .as_primitive::<UInt64Type>()
                 .values()
@@ -418,7 +418,7 @@ fn corrupted_bytes_from_the_node_are_error_rows_with_their_bytes() {
         }
     }
     for path in files(&out, "blocks") {
-        for b in batches(&path) {
+        for b in read_parquet(&path) {
             let numbers = column(&b, "number").as_primitive::<UInt64Type>();
             let xts = column(&b, "extrinsic_count").as_primitive::<UInt32Type>();
             let evs = column(&b, "event_count").as_primitive::<UInt32Type>();

@@ -16,14 +16,14 @@ use std::time::Duration;
 use common::*;
 use ferroscale_index::check::check;
 use ferroscale_index::rpc_source::{RpcBlocks, RpcOptions};
-use ferroscale_index::{run, Decoders, Gaps, IndexError, Options, Summary, Table};
+use ferroscale_index::{run, Decoders, Gaps, IndexError, Options, Summary};
 use ferroscale_rpc::fault_proxy::{only, Fault, FaultProxy};
 use ferroscale_rpc::test_server::TestServer;
 use ferroscale_rpc::{BlockingClient, ClientConfig, RangeOptions, RetryPolicy};
 
 /// The loopback node across the upgrade (`common::upgrade_node`).
 fn node() -> TestServer {
-    upgrade_node()
+    upgrade_node(|_, _| {})
         .lifetime(Duration::from_secs(120))
         .start()
         .expect("test node")
@@ -66,41 +66,6 @@ fn index(url: &str, out: &Path, timeout: Duration, attempts: u32) -> Result<Summ
         &mut Decoders::with_metadata_dir(metadata, None),
         &options,
     )
-}
-
-/// Every table's rows, sorted, as text: two datasets equal in this are
-/// the same data.
-fn rows(out: &Path) -> Vec<String> {
-    let mut all = Vec::new();
-    for table in Table::ALL {
-        let dir = out.join(table.name());
-        let Ok(listing) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for path in listing.map(|e| e.unwrap().path()) {
-            if path.extension().is_none_or(|x| x != "parquet") {
-                continue;
-            }
-            for batch in read_parquet(&path) {
-                for i in 0..batch.num_rows() {
-                    let row: Vec<String> =
-                        batch.columns().iter().map(|c| cell_text(c, i)).collect();
-                    all.push(format!("{}: {}", table.name(), row.join(" | ")));
-                }
-            }
-        }
-    }
-    all.sort();
-    all
-}
-
-/// One cell as text, through Arrow's own debug rendering of a one-row slice.
-fn cell_text(column: &arrow_array::ArrayRef, row: usize) -> String {
-    format!("{:?}", column.slice(row, 1))
-        .lines()
-        .skip(1)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 #[test]

@@ -25,7 +25,7 @@ use ferroscale_rpc::{BlockingClient, RangeOptions, RetryPolicy};
 
 /// The loopback node across the upgrade (`common::upgrade_node`).
 fn node() -> TestNode {
-    upgrade_node().lifetime(Duration::from_secs(60))
+    upgrade_node(|_, _| {}).lifetime(Duration::from_secs(60))
 }
 
 fn options(out: &Path, metadata: &Path) -> RpcOptions {

@@ -934,7 +934,7 @@ fn the_loopback_chain_across_its_upgrade_gives_one_table_per_call() {
     use ferroscale_index::rpc_source::{RpcBlocks, RpcOptions};
     let dir = temp_dir("typed-rpc");
     let (out, metadata) = (dir.join("out"), dir.join("metadata"));
-    let server = upgrade_node()
+    let server = upgrade_node(|_, _| {})
         .lifetime(std::time::Duration::from_secs(60))
         .start()
         .expect("test node");

@@ -54,7 +54,7 @@ fn events_9180(n: u32) -> Vec<u8> {
 /// 9180 blocks ([`events_9180`]).
 fn node() -> TestNode {
     let old_events = events_9180(block_10000000().extrinsics.len() as u32);
-    upgrade_node_with(|n, block| {
+    upgrade_node(|n, block| {
         if n <= 110 {
             block.events = Some(old_events.clone());
         }

@@ -16,8 +16,9 @@
 //!   with it is tried again like any transient failure; a handshake
 //!   refused with 429 or a 5xx status is [`Error::Busy`], tried again too
 //!   ([`Client::connect_retrying`] for the first connection), after its
-//!   `Retry-After` when a `ws://` node gives one (`ws_handshake`: the
-//!   handshake over a stream that keeps the answer's head).
+//!   `Retry-After` when a `ws://` or `wss://` node gives one
+//!   (`ws_handshake`: the handshake over a stream that keeps the answer's
+//!   head).
 //! - **Synchronous use**: [`BlockingClient`] owns a small tokio runtime and
 //!   offers the same calls blocking; [`BlockingClient::blocks`] is an
 //!   iterator that fetches ahead while the caller decodes.
@@ -61,6 +62,8 @@ pub mod test_server;
 mod throttle;
 mod transport;
 mod ws_handshake;
+#[cfg(feature = "tls")]
+mod ws_tls;
 
 pub use answer::Hash;
 pub use blocking::{BlockIter, BlockingClient};

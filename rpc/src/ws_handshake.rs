@@ -1,13 +1,14 @@
-//! The WebSocket handshake over a TCP stream of our own, which keeps the
-//! head of the server's answer: jsonrpsee's error for a refused handshake
+//! The WebSocket handshake over a stream of our own, which keeps the head
+//! of the server's answer: jsonrpsee's error for a refused handshake
 //! carries only the status, so a 429's or 503's `Retry-After` would be
 //! lost, and the retries would guess where the node said how long to wait.
 //!
-//! Only `ws://` goes this way: with `wss://` the stream is TLS, which
-//! jsonrpsee sets up itself (the header is not read there, and the
-//! retries' own backoff applies). A redirect, or a TCP connection that
-//! fails, is handed to jsonrpsee's own connect, which follows redirects
-//! and names the failure as it always does.
+//! `ws://` goes over our TCP stream; `wss://` (with the `tls` feature) over
+//! our TLS session on it, set up as jsonrpsee's own connect would
+//! (`ws_tls`), the head read from the decrypted bytes. A redirect, or a
+//! TCP connection or TLS session that fails, is handed to jsonrpsee's own
+//! connect, which follows redirects and names the failure as it always
+//! does.
 
 use std::io;
 use std::pin::Pin;
@@ -35,21 +36,39 @@ pub(crate) struct Refused {
 
 /// Connects `builder` to `url` (see the module's documentation).
 pub(crate) async fn connect(url: &str, builder: WsClientBuilder) -> Result<WsClient, Refused> {
-    let fallback = |builder: WsClientBuilder| async move {
-        builder.build(url).await.map_err(|error| Refused {
-            error,
-            retry_after: None,
-        })
+    let Some(target) = Target::of(url) else {
+        return fallback(url, builder).await;
     };
-    let Some(address) = plain_address(url) else {
-        return fallback(builder).await;
-    };
-    let Ok(stream) = TcpStream::connect(address.as_str()).await else {
-        return fallback(builder).await;
+    let Ok(stream) = TcpStream::connect(target.address()).await else {
+        return fallback(url, builder).await;
     };
     // As jsonrpsee's own connect does: requests are small and answered one
     // by one.
     let _ = stream.set_nodelay(true);
+    if !target.tls {
+        return handshake(url, builder, stream).await;
+    }
+    #[cfg(feature = "tls")]
+    if let Ok(stream) = crate::ws_tls::secure(&target.host, stream).await {
+        return handshake(url, builder, stream).await;
+    }
+    fallback(url, builder).await
+}
+
+/// jsonrpsee's own connect, its error kept as it is.
+async fn fallback(url: &str, builder: WsClientBuilder) -> Result<WsClient, Refused> {
+    builder.build(url).await.map_err(|error| Refused {
+        error,
+        retry_after: None,
+    })
+}
+
+/// The handshake over `stream` (TCP, or TLS over it), the head of the
+/// answer kept for a refusal's `Retry-After`.
+async fn handshake<S>(url: &str, builder: WsClientBuilder, stream: S) -> Result<WsClient, Refused>
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
     let head = Arc::new(Mutex::new(Vec::new()));
     let recorder = HeadRecorder {
         inner: stream,
@@ -64,7 +83,7 @@ pub(crate) async fn connect(url: &str, builder: WsClientBuilder) -> Result<WsCli
                 Some(WsHandshakeError::Redirected { .. })
             ) =>
         {
-            fallback(builder).await
+            fallback(url, builder).await
         }
         Err(error) => {
             let head = head.lock().unwrap_or_else(|e| e.into_inner());
@@ -76,28 +95,53 @@ pub(crate) async fn connect(url: &str, builder: WsClientBuilder) -> Result<WsCli
     }
 }
 
-/// `host:port` of a `ws://` URL (port 80 when it names none), or `None`
-/// for any other URL.
-fn plain_address(url: &str) -> Option<String> {
-    let (scheme, rest) = url.split_once("://")?;
-    if !scheme.eq_ignore_ascii_case("ws") {
-        return None;
+/// Where a WebSocket URL this module dials points.
+#[derive(Debug, PartialEq)]
+struct Target {
+    /// The host as the URL names it (`[::1]` with its brackets).
+    host: String,
+    port: u16,
+    /// `wss://`: a TLS session over the TCP stream.
+    tls: bool,
+}
+
+impl Target {
+    /// The target of a `ws://` URL, or of a `wss://` one with the `tls`
+    /// feature (port 80 or 443 when it names none); `None` for any other
+    /// URL, or a port that is not a number (jsonrpsee's to reject).
+    fn of(url: &str) -> Option<Target> {
+        let (scheme, rest) = url.split_once("://")?;
+        let tls = match scheme.to_ascii_lowercase().as_str() {
+            "ws" => false,
+            "wss" if cfg!(feature = "tls") => true,
+            _ => return None,
+        };
+        let authority = rest.split(['/', '?', '#']).next()?;
+        // Credentials before the host are jsonrpsee's to send, not ours to dial.
+        let host_port = authority.rsplit('@').next()?;
+        // `[::1]:9944` or `host:9944` have a port; `[::1]` and `host` do not.
+        let colon = match host_port.rfind(']') {
+            Some(end) => host_port[end..].find(':').map(|i| end + i),
+            None => host_port.find(':'),
+        };
+        let (host, port) = match colon {
+            Some(i) => (&host_port[..i], host_port[i + 1..].parse().ok()?),
+            None => (host_port, if tls { 443 } else { 80 }),
+        };
+        if host.is_empty() {
+            return None;
+        }
+        Some(Target {
+            host: host.to_owned(),
+            port,
+            tls,
+        })
     }
-    let authority = rest.split(['/', '?', '#']).next()?;
-    // Credentials before the host are jsonrpsee's to send, not ours to dial.
-    let host = authority.rsplit('@').next()?;
-    if host.is_empty() {
-        return None;
+
+    /// `host:port`, to dial.
+    fn address(&self) -> String {
+        format!("{}:{}", self.host, self.port)
     }
-    // `[::1]:9944` or `host:9944` have a port; `[::1]` and `host` do not.
-    let has_port = match host.rfind(']') {
-        Some(end) => host[end..].contains(':'),
-        None => host.contains(':'),
-    };
-    Some(match has_port {
-        true => host.to_owned(),
-        false => format!("{host}:80"),
-    })
 }
 
 /// `Retry-After` in the answer's head, in seconds, if it has one.
@@ -113,15 +157,15 @@ fn retry_after(head: &[u8]) -> Option<Duration> {
     })
 }
 
-/// A TCP stream that keeps what it reads until the end of the first head
-/// (or [`HEAD_BYTES`]), then only passes bytes on.
-struct HeadRecorder {
-    inner: TcpStream,
+/// A stream that keeps what it reads until the end of the first head (or
+/// [`HEAD_BYTES`]), then only passes bytes on.
+struct HeadRecorder<S> {
+    inner: S,
     head: Arc<Mutex<Vec<u8>>>,
     done: bool,
 }
 
-impl AsyncRead for HeadRecorder {
+impl<S: AsyncRead + Unpin> AsyncRead for HeadRecorder<S> {
     fn poll_read(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -142,7 +186,7 @@ impl AsyncRead for HeadRecorder {
     }
 }
 
-impl AsyncWrite for HeadRecorder {
+impl<S: AsyncWrite + Unpin> AsyncWrite for HeadRecorder<S> {
     fn poll_write(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -165,8 +209,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_plain_websocket_urls_are_dialled_here() {
-        let address = |u: &str| plain_address(u);
+    fn only_websocket_urls_are_dialled_here() {
+        let address = |u: &str| Target::of(u).map(|t| t.address());
         assert_eq!(
             address("ws://127.0.0.1:9944").as_deref(),
             Some("127.0.0.1:9944")
@@ -177,9 +221,22 @@ mod tests {
             Some("[::1]:9944")
         );
         assert_eq!(address("ws://[::1]").as_deref(), Some("[::1]:80"));
-        assert_eq!(address("wss://node:443"), None);
         assert_eq!(address("http://node:9933"), None);
         assert_eq!(address("ws://"), None);
+        assert_eq!(address("ws://node:x"), None);
+        // Without TLS built in, jsonrpsee's connect says so.
+        let secure = Target::of("wss://u@node/rpc");
+        match cfg!(feature = "tls") {
+            true => assert_eq!(
+                secure,
+                Some(Target {
+                    host: "node".into(),
+                    port: 443,
+                    tls: true
+                })
+            ),
+            false => assert_eq!(secure, None),
+        }
     }
 
     #[test]

@@ -20,7 +20,8 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::workspace::{run_step, run_step_at, target_dir};
+use crate::python;
+use crate::workspace::{run_step, run_step_at, run_step_env, target_dir};
 
 /// An interpreter to use instead of building one.
 const ENV_VAR: &str = "FERROSCALE_FT_PYTHON";
@@ -52,46 +53,18 @@ pub(crate) fn test() -> Result<(), String> {
         )?;
     }
     let py = py.to_string_lossy().into_owned();
-    run_step(
-        "free-threaded venv tools",
-        &py,
-        &[
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "maturin>=1.7,<2",
-            "pytest>=8",
-        ],
-    )?;
-    let wheels = home.join("wheels");
-    let _ = std::fs::remove_dir_all(&wheels);
-    let maturin = venv.join("bin/maturin");
-    run_step(
+    python::install_tools("free-threaded venv tools", &py, &[])?;
+    let wheel = python::build_wheel(
         "build the wheel for the free-threaded interpreter",
-        &maturin.to_string_lossy(),
-        &[
-            "build",
-            "--release",
-            "-m",
-            "python/Cargo.toml",
-            "-i",
-            &py,
-            "-o",
-            &wheels.to_string_lossy(),
-        ],
+        &py,
+        &home.join("wheels"),
     )?;
-    let wheel = std::fs::read_dir(&wheels)
-        .map_err(|e| format!("cannot read {}: {e}", wheels.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| p.extension().is_some_and(|x| x == "whl"))
-        .ok_or_else(|| format!("maturin left no wheel in {}", wheels.display()))?;
     crate::reference::install_wheel("install it into the free-threaded venv", &py, &wheel)?;
     // The module does not declare that it runs without the GIL (see the
     // module's doc), so CPython would turn the GIL back on at import;
     // PYTHON_GIL=0 keeps it off, and the suites run without it.
     let gil_off = [("PYTHON_GIL", "0")];
-    crate::workspace::run_step_env(
+    run_step_env(
         "the GIL off after import",
         &py,
         &[
@@ -101,35 +74,23 @@ pub(crate) fn test() -> Result<(), String> {
         ],
         &gil_off,
     )?;
-    crate::workspace::run_step_env(
+    python::pytest(
         "python thread tests, GIL off",
         &py,
         &[
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
             "python/tests/test_threads.py",
             "python/tests/test_gc_pause.py",
         ],
         &gil_off,
     )?;
     // apart: each folder has a conftest of its own
-    crate::workspace::run_step_env(
+    python::pytest(
         "python pinned tests, GIL off",
         &py,
-        &[
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "python/pinned-tests",
-        ],
+        &["python/pinned-tests"],
         &gil_off,
     )?;
-    crate::python::compat_suite(&py, crate::python::KNOWN_FAILURES, &gil_off)
+    python::compat_suite(&py, python::KNOWN_FAILURES, &gil_off)
 }
 
 /// Whether the venv at `venv` was made by `python` (its `pyvenv.cfg` names

@@ -19,7 +19,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::workspace::{run_step, workspace_root};
+use crate::workspace::{run_step, run_step_env, workspace_root};
 
 /// The list of reference-suite tests known not to pass yet.
 pub(crate) const KNOWN_FAILURES: &str = "python/compat/known-failures.txt";
@@ -42,16 +42,10 @@ pub(crate) fn venv_python() -> Result<String, String> {
         run_step("python venv", "python3", &["-m", "venv", ".venv"])?;
     }
     let py = py.to_string_lossy().into_owned();
-    run_step(
+    install_tools(
         "python tools",
         &py,
         &[
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "maturin>=1.7,<2",
-            "pytest>=8",
             // Test-only: python/tests/test_index*.py read the columnar
             // tables with pyarrow and run the Dask helper on a local
             // cluster and the Spark helpers on a local Spark (Java 17;
@@ -74,6 +68,24 @@ pub(crate) fn venv_python() -> Result<String, String> {
     Ok(py)
 }
 
+/// pip-installs into venv `py` what building and testing the module takes
+/// (maturin, pytest), and `extra`, in one step.
+pub(crate) fn install_tools(what: &str, py: &str, extra: &[&str]) -> Result<(), String> {
+    let args = [
+        &[
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "maturin>=1.7,<2",
+            "pytest>=8",
+        ],
+        extra,
+    ]
+    .concat();
+    run_step(what, py, &args)
+}
+
 /// Builds and installs the module, then runs both Python suites.
 pub(crate) fn test() -> Result<(), String> {
     let root = workspace_root();
@@ -83,7 +95,8 @@ pub(crate) fn test() -> Result<(), String> {
         ));
     }
     let py = venv_python()?;
-    let wheel = build_wheel(&py)?;
+    let out = crate::workspace::target_dir().join(TEST_WHEEL_DIR);
+    let wheel = build_wheel("build the wheel from python/", &py, &out)?;
     let wheel_s = wheel.to_string_lossy();
     crate::reference::install_wheel("install the wheel into .venv", &py, &wheel)?;
     // test_coexistence.py installs the same wheel beside py-scale-codec and
@@ -117,37 +130,22 @@ pub(crate) fn test() -> Result<(), String> {
             "python/python/_ferroscale_scalecodec.py",
         ],
     )?;
-    run_step(
-        "python tests",
-        &py,
-        &[
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "python/tests",
-        ],
-    )?;
-    run_step(
-        "python pinned tests",
-        &py,
-        &["-m", "pytest", "-q", "-p", "no:cacheprovider", PINNED_TESTS],
-    )?;
+    pytest("python tests", &py, &["python/tests"], &[])?;
+    pytest("python pinned tests", &py, &[PINNED_TESTS], &[])?;
     tests_against_reference()?;
     compat_suite(&py, KNOWN_FAILURES, &[])
 }
 
-/// Builds the wheel from `python/` (as `pip install ./python` would, with
-/// the venv's maturin) into a folder of its own, and returns its path.
-fn build_wheel(py: &str) -> Result<PathBuf, String> {
-    let out = crate::workspace::target_dir().join(TEST_WHEEL_DIR);
+/// Builds the wheel from `python/` for interpreter `py` (as `pip install
+/// ./python` would, with the maturin of `py`'s venv) into folder `out`,
+/// emptied first, and returns its path.
+pub(crate) fn build_wheel(what: &str, py: &str, out: &Path) -> Result<PathBuf, String> {
     // one wheel in the folder: the one just built
-    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(out);
     let maturin = Path::new(py).with_file_name("maturin");
     let out_s = out.to_string_lossy();
     run_step(
-        "build the wheel from python/",
+        what,
         &maturin.to_string_lossy(),
         &[
             "build",
@@ -160,11 +158,23 @@ fn build_wheel(py: &str) -> Result<PathBuf, String> {
             &out_s,
         ],
     )?;
-    std::fs::read_dir(&out)
+    std::fs::read_dir(out)
         .map_err(|e| format!("cannot read {out_s}: {e}"))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .find(|p| p.extension().is_some_and(|x| x == "whl"))
         .ok_or_else(|| format!("maturin left no wheel in {out_s}"))
+}
+
+/// Runs pytest with `py` on `args` (test paths, and options of their own),
+/// quiet and without its cache folder, `env` added to the environment.
+pub(crate) fn pytest(
+    what: &str,
+    py: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> Result<(), String> {
+    let args = [&["-m", "pytest", "-q", "-p", "no:cacheprovider"], args].concat();
+    run_step_env(what, py, &args, env)
 }
 
 /// Runs the non-`extension` tests of `python/pinned-tests` on py-scale-codec 1.2.12.
@@ -185,19 +195,11 @@ fn tests_against_reference() -> Result<(), String> {
             &["-m", "pip", "install", "--quiet", "pytest>=8"],
         )?;
     }
-    run_step(
+    pytest(
         "python tests on py-scale-codec 1.2.12 (non-extension)",
         &reference,
-        &[
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-m",
-            "not extension",
-            PINNED_TESTS,
-        ],
+        &["-m", "not extension", PINNED_TESTS],
+        &[],
     )
 }
 

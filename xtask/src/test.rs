@@ -87,6 +87,36 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         "cargo",
         &["test", "-p", "ferroscale-cli", "--no-fail-fast"],
     )?;
+    // The RPC client with its opt-in `tls`: its own code for `wss://` (the
+    // handshake's TLS session, `ws_tls`) is compiled out of the builds above.
+    run_step(
+        "lints (RPC client with TLS)",
+        "cargo",
+        &[
+            "clippy",
+            "-p",
+            "ferroscale-rpc",
+            "--all-targets",
+            "--features",
+            "tls",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    )?;
+    run_step(
+        "rust tests (RPC client over wss://)",
+        "cargo",
+        &[
+            "test",
+            "-p",
+            "ferroscale-rpc",
+            "--features",
+            "tls",
+            "--test",
+            "wss",
+        ],
+    )?;
     if !rust_only {
         crate::python::test()?;
         // Last: the docs' commands use the CLI and the venv's module.

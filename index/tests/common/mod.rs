@@ -1,19 +1,26 @@
 //! What the index tests share: the real blocks as the pipeline's input,
-//! Parquet read back, and JSON compared with dynamic values.
+//! the loopback node across the upgrade, Parquet read back, and JSON
+//! compared with dynamic values.
 
 #![allow(dead_code)]
 
-use std::fs::File;
-use std::path::{Path, PathBuf};
+mod dataset;
+mod polkadot;
+#[cfg(feature = "rpc")]
+mod upgrade_node;
 
-use arrow_array::RecordBatch;
+// Each test file is a crate of its own and uses only some of these.
+#[allow(unused_imports)]
+pub(crate) use dataset::*;
+#[allow(unused_imports)]
+pub(crate) use polkadot::*;
+#[cfg(feature = "rpc")]
+#[allow(unused_imports)]
+pub(crate) use upgrade_node::*;
+
 use ferroscale_index::{Block, Decoders, SpecDecoder, Tables};
 use ferroscale_value::Value;
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-
-pub(crate) const META_9180: &str = "metadata/polkadot-v14-spec9180.scale";
-pub(crate) const META_1000001: &str = "metadata/polkadot-v14-spec1000001.scale";
 
 /// The fixtures carry no header: a stand-in hash (the block number's
 /// blake2-256) keeps the hash column checkable.
@@ -23,21 +30,13 @@ fn stand_in_hash(number: u64) -> String {
     ))
 }
 
-fn extrinsics(name: &str) -> Vec<Vec<u8>> {
-    let list: Vec<String> =
-        serde_json::from_str(&ferroscale_fixtures::read_string(name)).expect("extrinsics JSON");
-    list.iter()
-        .map(|h| ferroscale_fixtures::decode_hex(h).expect("hex"))
-        .collect()
-}
-
 /// Polkadot block 10,000,000 (spec 9180, no events in the fixture).
 pub(crate) fn block_10000000() -> Block {
     Block {
         number: 10_000_000,
         hash: stand_in_hash(10_000_000),
         spec_version: 9180,
-        extrinsics: extrinsics("payloads/polkadot-block-10000000/extrinsics.json"),
+        extrinsics: extrinsic_bytes(BLOCK_10M),
         events: None,
         header: None,
         finalized: None,
@@ -50,56 +49,11 @@ pub(crate) fn block_18468942() -> Block {
         number: 18_468_942,
         hash: stand_in_hash(18_468_942),
         spec_version: 1_000_001,
-        extrinsics: extrinsics("payloads/polkadot-block-18468942/extrinsics.json"),
-        events: Some(ferroscale_fixtures::read_hex(
-            "payloads/polkadot-block-18468942/events.hex",
-        )),
+        extrinsics: extrinsic_bytes(BLOCK_18M),
+        events: Some(ferroscale_fixtures::read_hex(EVENTS_18M)),
         header: None,
         finalized: None,
     }
-}
-
-/// The loopback test node over blocks 100–115: 100–110 built with spec 9180 (110 sets the new code, so
-/// the node reports spec 1,000,001 in its state but it ran on 9180),
-/// 111–115 with spec 1,000,001.
-#[cfg(feature = "rpc")]
-pub(crate) fn upgrade_node() -> ferroscale_rpc::test_server::TestNode {
-    upgrade_node_with(|_, _| {})
-}
-
-/// [`upgrade_node`] with each block changed by `change` (given its
-/// number) before the node serves it.
-#[cfg(feature = "rpc")]
-pub(crate) fn upgrade_node_with(
-    change: impl Fn(u64, &mut ferroscale_rpc::test_server::TestBlock),
-) -> ferroscale_rpc::test_server::TestNode {
-    let read = ferroscale_fixtures::read;
-    let a = ferroscale_rpc::test_server::TestRuntime::new("polkadot", 9180, vec![read(META_9180)]);
-    let b = ferroscale_rpc::test_server::TestRuntime::new(
-        "polkadot",
-        1_000_001,
-        vec![read(META_1000001)],
-    );
-    let old = block_10000000();
-    let new = block_18468942();
-    let mut node = ferroscale_rpc::test_server::TestNode::new(a)
-        .runtime(b)
-        .first_number(100);
-    for n in 100..=115u64 {
-        let (runtime, template) = match n {
-            ..=109 => (0, &old),
-            110 => (1, &old),
-            _ => (1, &new),
-        };
-        let mut block = ferroscale_rpc::test_server::TestBlock {
-            runtime,
-            extrinsics: template.extrinsics.clone(),
-            events: template.events.clone(),
-        };
-        change(n, &mut block);
-        node = node.block(block);
-    }
-    node
 }
 
 /// Decoders of both runtimes.
@@ -119,26 +73,6 @@ pub(crate) fn decode_on_threads(threads: usize, blocks: &[Block], decoders: &Dec
         .expect("pool");
     pool.install(|| ferroscale_index::pipeline::decode_blocks(blocks, decoders))
         .expect("tables")
-}
-
-/// A fresh, empty folder for one test.
-pub(crate) fn temp_dir(name: &str) -> PathBuf {
-    let dir =
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("index-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-/// Every record batch of a Parquet file.
-pub(crate) fn read_parquet(path: &Path) -> Vec<RecordBatch> {
-    let file = File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    ParquetRecordBatchReaderBuilder::try_new(file)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .build()
-        .expect("reader")
-        .collect::<Result<Vec<_>, _>>()
-        .expect("batches")
 }
 
 /// The count prefix of a SCALE vector (compact integer), read by hand.
