@@ -129,6 +129,12 @@ impl BytesColumn {
         self.end_row(true);
     }
 
+    /// Appends a row whose bytes `write` appends to the column's buffer.
+    pub fn push_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        write(&mut self.values);
+        self.end_row(true);
+    }
+
     /// Appends a null row.
     pub fn push_null(&mut self) {
         self.end_row(false);

@@ -4,6 +4,7 @@
 //! back what it had appended ([`Builder::truncate`]), so a column is never
 //! left half-written (the row becomes an `errors` row).
 
+use ferroscale_core::hex;
 use ferroscale_dynamic::document::Kind;
 use ferroscale_dynamic::ValueRef;
 use ferroscale_value::Value;
@@ -108,20 +109,33 @@ impl Builder {
                 // as `0x…` hex it writes itself (plain text), so the two are
                 // told apart exactly: plain text that is valid UTF-8 once
                 // decoded was not written as hex, the text is the bytes.
-                Some(s) => match s.strip_prefix("0x").map(ferroscale_core::hex::decode) {
-                    Some(Ok(b)) if std::str::from_utf8(&b).is_err() => out.push(&b),
-                    _ => out.push(s.as_bytes()),
-                },
+                Some(s) => out.push_with(|buf| {
+                    let start = buf.len();
+                    let decoded = s
+                        .strip_prefix("0x")
+                        .is_some_and(|h| hex::decode_into(h, buf).is_ok());
+                    if !decoded || std::str::from_utf8(&buf[start..]).is_ok() {
+                        buf.truncate(start);
+                        buf.extend_from_slice(s.as_bytes());
+                    }
+                }),
                 None => out.push(v.as_str().ok_or_else(bad)?.as_bytes()),
             },
             (Shape::Hex(n), Builder::Hex(_, data, valid)) => {
-                let b = v
+                // Decoded straight into the column (a wrong length is
+                // refused before it is decoded).
+                let n = *n as usize;
+                let digits = v
                     .as_plain_str()
                     .and_then(|s| s.strip_prefix("0x"))
-                    .and_then(|h| ferroscale_core::hex::decode(h).ok())
-                    .filter(|b| b.len() == *n as usize)
+                    .filter(|h| h.len() == 2 * n)
                     .ok_or_else(bad)?;
-                data.extend_from_slice(&b);
+                let start = data.len();
+                if hex::decode_into(digits, data).is_err() || data.len() - start != n {
+                    // (`decode_into` takes a second `0x` too.)
+                    data.truncate(start);
+                    return Err(bad());
+                }
                 valid.push(true);
             }
             (Shape::List(item), Builder::List(_, offsets, valid, items)) => {

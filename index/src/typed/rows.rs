@@ -210,17 +210,22 @@ impl TypedRows {
         }
     }
 
-    /// Appends the rows of extrinsic `extrinsic`'s call value and of every
-    /// call nested in it, numbered in pre-order (0: its own call).
+    /// Appends the rows of extrinsic `extrinsic`'s call value and, when
+    /// `nested` (the decoder built more calls than this one,
+    /// [`ferroscale_dynamic::Document::calls`]), of every call nested in
+    /// it, numbered in pre-order (0: its own call). Without `nested` the
+    /// arguments are not searched for calls: in a block's 50 KB
+    /// `ParaInherent.enter` that walk cost as much as its typed row.
     pub(crate) fn push_calls(
         &mut self,
         place: &Place<'_>,
         extrinsic: u32,
         call: ValueRef<'_, '_>,
+        nested: bool,
         report: &mut Report<'_>,
     ) {
         let mut next = 0u32;
-        self.push_call(place, extrinsic, call, &mut next, report);
+        self.push_call(place, extrinsic, call, nested, &mut next, report);
     }
 
     fn push_call(
@@ -228,6 +233,7 @@ impl TypedRows {
         place: &Place<'_>,
         extrinsic: u32,
         call: ValueRef<'_, '_>,
+        nested: bool,
         next: &mut u32,
         report: &mut Report<'_>,
     ) {
@@ -253,9 +259,11 @@ impl TypedRows {
                 &format!("typed table calls/{pallet}.{name}: not in the runtime's call enum"),
             ),
         }
-        nested_calls(args, &mut |inner| {
-            self.push_call(place, extrinsic, inner, next, report)
-        });
+        if nested {
+            nested_calls(args, &mut |inner| {
+                self.push_call(place, extrinsic, inner, nested, next, report)
+            });
+        }
     }
 }
 
