@@ -187,6 +187,14 @@ fn digit(nibble: u8) -> u8 {
 
 /// Decodes hex text; the `0x` prefix is optional, case is ignored.
 pub fn decode(text: &str) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::new();
+    decode_into(text, &mut out)?;
+    Ok(out)
+}
+
+/// [`decode`], the bytes appended to `out` (a column's buffer: no
+/// allocation per value). On error `out` is as it was.
+pub fn decode_into(text: &str, out: &mut Vec<u8>) -> Result<(), Error> {
     let s = text
         .strip_prefix("0x")
         .or_else(|| text.strip_prefix("0X"))
@@ -202,7 +210,8 @@ pub fn decode(text: &str) -> Result<Vec<u8>, Error> {
     // way, so the loops have no early exit; finding where runs only when
     // something was wrong.
     let digits = s.as_bytes();
-    let mut out = Vec::with_capacity(digits.len() / 2);
+    let start = out.len();
+    out.reserve(digits.len() / 2);
     let mut valid = true;
     let mut words = digits.chunks_exact(8);
     for word in &mut words {
@@ -217,6 +226,7 @@ pub fn decode(text: &str) -> Result<Vec<u8>, Error> {
         hi << 4 | lo
     }));
     if !valid || bad & !0x0f != 0 {
+        out.truncate(start);
         let at = digits
             .iter()
             .position(|&c| NIBBLE[usize::from(c)] > 0x0f)
@@ -226,7 +236,7 @@ pub fn decode(text: &str) -> Result<Vec<u8>, Error> {
             char::from(digits[at])
         )));
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The four bytes eight hex digits (little-endian in `x`: the first digit in
@@ -386,5 +396,16 @@ mod tests {
         }
         let upper: String = (0..=255u8).map(|b| format!("{b:02X}")).collect();
         assert_eq!(decode(&upper).unwrap(), (0..=255u8).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn decode_into_appends_and_leaves_the_buffer_as_it_was_on_error() {
+        let mut out = vec![7u8];
+        decode_into("0x0001abff0102", &mut out).unwrap();
+        assert_eq!(out, [7, 0, 1, 0xab, 0xff, 1, 2]);
+        for bad in ["0x0001abff01zz", "0x123", "0001abffg0"] {
+            assert!(decode_into(bad, &mut out).is_err());
+            assert_eq!(out, [7, 0, 1, 0xab, 0xff, 1, 2], "{bad}");
+        }
     }
 }

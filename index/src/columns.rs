@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, ListArray, StringArray};
+use arrow_array::{ArrayRef, BinaryArray, ListArray, StringArray};
 use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, Field};
 
@@ -66,6 +66,19 @@ impl TextColumn {
         self.ends.is_empty()
     }
 
+    /// Keeps the first `rows` rows (a typed row that turned out not to fit
+    /// its table is taken back whole).
+    pub fn truncate(&mut self, rows: usize) {
+        if rows >= self.ends.len() {
+            return;
+        }
+        self.ends.truncate(rows);
+        self.values.truncate(self.ends.last().copied().unwrap_or(0));
+        if let Some(v) = &mut self.valid {
+            v.truncate(rows);
+        }
+    }
+
     /// Row `i`'s text (`None`: null, or past the end).
     pub fn get(&self, i: usize) -> Option<&str> {
         if self
@@ -95,6 +108,78 @@ impl TextColumn {
         Ok(unsafe {
             StringArray::new_unchecked(offsets, Buffer::from_vec(self.values.into_bytes()), nulls)
         })
+    }
+}
+
+/// A binary column being built, as [`TextColumn`] is: the bytes of every
+/// row back to back, so a row costs no allocation of its own.
+#[derive(Clone, Debug, Default)]
+pub struct BytesColumn {
+    values: Vec<u8>,
+    /// Where each row's bytes end in `values`.
+    ends: Vec<usize>,
+    /// Each row's validity, kept only once a row is null.
+    valid: Option<Vec<bool>>,
+}
+
+impl BytesColumn {
+    /// Appends a row of bytes `b`.
+    pub fn push(&mut self, b: &[u8]) {
+        self.values.extend_from_slice(b);
+        self.end_row(true);
+    }
+
+    /// Appends a row whose bytes `write` appends to the column's buffer.
+    pub fn push_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        write(&mut self.values);
+        self.end_row(true);
+    }
+
+    /// Appends a null row.
+    pub fn push_null(&mut self) {
+        self.end_row(false);
+    }
+
+    fn end_row(&mut self, valid: bool) {
+        if !valid && self.valid.is_none() {
+            self.valid = Some(vec![true; self.ends.len()]);
+        }
+        if let Some(v) = &mut self.valid {
+            v.push(valid);
+        }
+        self.ends.push(self.values.len());
+    }
+
+    /// Rows so far.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether the column has no rows.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Keeps the first `rows` rows (see [`TextColumn::truncate`]).
+    pub fn truncate(&mut self, rows: usize) {
+        if rows >= self.ends.len() {
+            return;
+        }
+        self.ends.truncate(rows);
+        self.values.truncate(self.ends.last().copied().unwrap_or(0));
+        if let Some(v) = &mut self.valid {
+            v.truncate(rows);
+        }
+    }
+
+    /// The Arrow array, the bytes its values uncopied (past 2 GiB an error).
+    pub fn into_array(self) -> Result<BinaryArray, ArrowError> {
+        let offsets = offsets(self.ends, "bytes")?;
+        let nulls = self
+            .valid
+            .filter(|v| v.contains(&false))
+            .map(NullBuffer::from);
+        BinaryArray::try_new(offsets, Buffer::from_vec(self.values), nulls)
     }
 }
 

@@ -154,7 +154,7 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
                     // A call's row carries its extrinsic's bytes (a nested
                     // call's own bytes are not kept apart by the decoder).
                     let mut misfits = 0;
-                    typed.push_calls(&place, i as u32, call, &mut |item, error| {
+                    typed.push_calls(&place, i as u32, call, nested, &mut |item, error| {
                         misfits += 1;
                         errors.push(n, spec_version, &item.to_string(), error, bytes)
                     });

@@ -15,7 +15,6 @@ use common::*;
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::{Document, Node, Prim, Special, TypeIdx};
 use ferroscale_index::typed::arrow_type::fields_of;
-use ferroscale_index::typed::cell::cell;
 use ferroscale_index::typed::column::Builder;
 use ferroscale_index::typed::read::{as_stored, column_value, row_value, row_value_renamed};
 use ferroscale_index::typed::schema::{renamed_columns, Layout};
@@ -278,8 +277,7 @@ fn through_column(spec: &SpecDecoder, ty: TypeIdx, values: &[Value]) -> Vec<Valu
     for v in values {
         let bytes = ferroscale_dynamic::encode_value(&ctx, ty, v).expect("encode");
         doc.decode_into(&ctx, ty, &bytes).expect("decode");
-        let c = cell(&shape, doc.root()).expect("fits");
-        builder.push(&c);
+        builder.append(&shape, doc.root()).expect("fits");
     }
     let arrays = builder.finish().expect("arrays");
     let schema = Arc::new(Schema::new(fields_of("x", &shape)));
@@ -328,7 +326,7 @@ fn edge_values_read_back_exactly() {
                 .unwrap();
         doc.decode_into(&polkadot.context(), amount_ty, &bytes)
             .unwrap();
-        b.push(&cell(&shape, doc.root()).unwrap());
+        b.append(&shape, doc.root()).unwrap();
     }
     let arrays = b.finish().unwrap();
     let decimal = arrays[0].as_primitive::<Decimal128Type>();
@@ -772,13 +770,12 @@ fn event_enum(spec: &SpecDecoder) -> Option<TypeIdx> {
 /// One typed row of `def` from `fields` (the decoded value where its
 /// layout finds its fields), read back.
 fn one_row(def: &TableDef, fields: Option<ferroscale_dynamic::ValueRef<'_, '_>>) -> Value {
-    let cells =
-        ferroscale_index::typed::rows::cells(def, fields).expect("the value fits its columns");
+    let mut builders: Vec<Builder> = def.columns.iter().map(|c| Builder::new(&c.shape)).collect();
+    ferroscale_index::typed::rows::append_fields(def, &mut builders, fields)
+        .expect("the value fits its columns");
     let mut schema = Vec::new();
     let mut arrays = Vec::new();
-    for (c, cell) in def.columns.iter().zip(&cells) {
-        let mut b = Builder::new(&c.shape);
-        b.push(cell);
+    for (c, b) in def.columns.iter().zip(builders) {
         arrays.extend(b.finish().expect("arrays"));
         schema.extend(fields_of(&c.name, &c.shape));
     }

@@ -1,22 +1,28 @@
-//! [`Cell`]s appended to builders shaped like their column, finished into
-//! Arrow arrays (one array per Arrow field: two for a wide integer).
+//! Builders shaped like their column, appended to row by row
+//! ([`Builder::append`], in [`super::append`]) and finished into Arrow
+//! arrays (one array per Arrow field: two for a wide integer).
+//!
+//! Text and bytes go back to back into one buffer per column
+//! ([`crate::columns`]), never a `String` or `Vec` per value: the
+//! allocations and copies of per-value buffers were most of the typed
+//! tables' time.
 
 use std::sync::Arc;
 
 use arrow_array::types::Int32Type;
 use arrow_array::{
-    ArrayRef, BinaryArray, BooleanArray, Decimal128Array, DictionaryArray, FixedSizeBinaryArray,
-    Int16Array, Int32Array, Int64Array, Int8Array, ListArray, StringArray, StructArray,
-    UInt16Array, UInt32Array, UInt64Array, UInt8Array,
+    ArrayRef, BooleanArray, Decimal128Array, DictionaryArray, FixedSizeBinaryArray, Int16Array,
+    Int32Array, Int64Array, Int8Array, ListArray, StructArray, UInt16Array, UInt32Array,
+    UInt64Array, UInt8Array,
 };
-use arrow_buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, Fields};
 
 use super::arrow_type::{
     enum_fields, item_field, struct_fields, unwrap_option, VALUE, WIDE_PRECISION,
 };
-use super::cell::{Cell, WideCell};
 use super::shape::Shape;
+use crate::columns::{BytesColumn, TextColumn};
 
 /// The rows of one column of a shape, as they are appended.
 #[derive(Clone, Debug)]
@@ -28,15 +34,16 @@ pub enum Builder {
     /// Signed integers of a width (bits).
     Int(u8, Vec<Option<i64>>),
     /// Wide integers: the decimal, the digits.
-    Wide(Vec<Option<i128>>, Vec<Option<String>>),
+    Wide(Vec<Option<i128>>, TextColumn),
     /// Text and JSON.
-    Text(Vec<Option<String>>),
+    Text(TextColumn),
     /// Enum labels of a table column (dictionary-encoded).
-    Label(Vec<Option<String>>),
+    Label(TextColumn),
     /// Binary.
-    Bytes(Vec<Option<Vec<u8>>>),
-    /// Fixed-size binary of a width.
-    Hex(u32, Vec<Option<Vec<u8>>>),
+    Bytes(BytesColumn),
+    /// Fixed-size binary: the width, the rows' bytes back to back (zeros
+    /// for a null row), each row's validity.
+    Hex(u32, Vec<u8>, Vec<bool>),
     /// A list: item shape (for its field), offsets, validity, items.
     List(Box<Shape>, Vec<i32>, Vec<bool>, Box<Builder>),
     /// A struct: its Arrow fields, validity, one builder per shape field.
@@ -48,7 +55,7 @@ impl Builder {
     /// [`super::arrow_type::fields_of`]).
     pub fn new(shape: &Shape) -> Builder {
         match unwrap_option(shape) {
-            Shape::Label => Builder::Label(Vec::new()),
+            Shape::Label => Builder::Label(TextColumn::default()),
             _ => Builder::nested(shape),
         }
     }
@@ -60,11 +67,10 @@ impl Builder {
             Shape::Bool => Builder::Bool(Vec::new()),
             Shape::UInt(b) => Builder::UInt(*b, Vec::new()),
             Shape::Int(b) => Builder::Int(*b, Vec::new()),
-            Shape::Wide { .. } => Builder::Wide(Vec::new(), Vec::new()),
-            Shape::Text | Shape::Json => Builder::Text(Vec::new()),
-            Shape::Label => Builder::Text(Vec::new()),
-            Shape::Bytes => Builder::Bytes(Vec::new()),
-            Shape::Hex(n) => Builder::Hex(*n, Vec::new()),
+            Shape::Wide { .. } => Builder::Wide(Vec::new(), TextColumn::default()),
+            Shape::Text | Shape::Json | Shape::Label => Builder::Text(TextColumn::default()),
+            Shape::Bytes => Builder::Bytes(BytesColumn::default()),
+            Shape::Hex(n) => Builder::Hex(*n, Vec::new(), Vec::new()),
             Shape::List(item) => {
                 let items = match unwrap_option(item) {
                     // A wide item is a struct of its two columns.
@@ -82,7 +88,7 @@ impl Builder {
                 fields.iter().map(|(_, s)| Builder::nested(s)).collect(),
             ),
             Shape::Enum { variants } => {
-                let mut children = vec![Builder::Text(Vec::new())];
+                let mut children = vec![Builder::Text(TextColumn::default())];
                 children.extend(
                     variants
                         .iter()
@@ -95,46 +101,6 @@ impl Builder {
         }
     }
 
-    /// Appends `cell` (built by [`super::cell::cell`] for this shape: a
-    /// cell of another shape appends NULL).
-    pub fn push(&mut self, cell: &Cell) {
-        match (self, cell) {
-            (b, Cell::Null) => b.push_null(),
-            (Builder::Bool(v), Cell::Bool(x)) => v.push(Some(*x)),
-            (Builder::UInt(_, v), Cell::UInt(x)) => v.push(Some(*x)),
-            (Builder::Int(_, v), Cell::Int(x)) => v.push(Some(*x)),
-            (Builder::Wide(d, t), Cell::Wide(w)) => match w {
-                WideCell::Decimal(n) => {
-                    d.push(Some(*n));
-                    t.push(None);
-                }
-                WideCell::Digits(s) => {
-                    d.push(None);
-                    t.push(Some(s.clone()));
-                }
-            },
-            (Builder::Text(v) | Builder::Label(v), Cell::Text(x)) => v.push(Some(x.clone())),
-            (Builder::Bytes(v) | Builder::Hex(_, v), Cell::Bytes(x)) => v.push(Some(x.clone())),
-            (Builder::List(_, offsets, valid, items), Cell::List(cells)) => {
-                for c in cells {
-                    items.push(c);
-                }
-                let last = offsets.last().copied().unwrap_or(0);
-                offsets.push(last + cells.len() as i32);
-                valid.push(true);
-            }
-            (Builder::Struct(_, valid, children), Cell::Struct(cells))
-                if cells.len() == children.len() =>
-            {
-                for (b, c) in children.iter_mut().zip(cells) {
-                    b.push(c);
-                }
-                valid.push(true);
-            }
-            (b, _) => b.push_null(),
-        }
-    }
-
     /// Appends NULL.
     pub fn push_null(&mut self) {
         match self {
@@ -143,10 +109,14 @@ impl Builder {
             Builder::Int(_, v) => v.push(None),
             Builder::Wide(d, t) => {
                 d.push(None);
-                t.push(None);
+                t.push_null();
             }
-            Builder::Text(v) | Builder::Label(v) => v.push(None),
-            Builder::Bytes(v) | Builder::Hex(_, v) => v.push(None),
+            Builder::Text(v) | Builder::Label(v) => v.push_null(),
+            Builder::Bytes(v) => v.push_null(),
+            Builder::Hex(n, data, valid) => {
+                data.resize(data.len() + *n as usize, 0);
+                valid.push(false);
+            }
             Builder::List(_, offsets, valid, _) => {
                 let last = offsets.last().copied().unwrap_or(0);
                 offsets.push(last);
@@ -155,6 +125,58 @@ impl Builder {
             Builder::Struct(_, valid, children) => {
                 children.iter_mut().for_each(Builder::push_null);
                 valid.push(false);
+            }
+        }
+    }
+
+    /// Rows appended.
+    pub fn len(&self) -> usize {
+        match self {
+            Builder::Bool(v) => v.len(),
+            Builder::UInt(_, v) => v.len(),
+            Builder::Int(_, v) => v.len(),
+            Builder::Wide(d, _) => d.len(),
+            Builder::Text(v) | Builder::Label(v) => v.len(),
+            Builder::Bytes(v) => v.len(),
+            Builder::Hex(_, _, valid) | Builder::List(_, _, valid, _) => valid.len(),
+            Builder::Struct(_, valid, _) => valid.len(),
+        }
+    }
+
+    /// Whether no row was appended.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Keeps the first `rows` rows: what a value that did not fit had
+    /// appended (of itself, and of its parts in nested builders) is taken
+    /// back.
+    pub fn truncate(&mut self, rows: usize) {
+        match self {
+            Builder::Bool(v) => v.truncate(rows),
+            Builder::UInt(_, v) => v.truncate(rows),
+            Builder::Int(_, v) => v.truncate(rows),
+            Builder::Wide(d, t) => {
+                d.truncate(rows);
+                t.truncate(rows);
+            }
+            Builder::Text(v) | Builder::Label(v) => v.truncate(rows),
+            Builder::Bytes(v) => v.truncate(rows),
+            Builder::Hex(n, data, valid) => {
+                valid.truncate(rows);
+                data.truncate(valid.len() * *n as usize);
+            }
+            Builder::List(_, offsets, valid, items) => {
+                valid.truncate(rows);
+                offsets.truncate(valid.len() + 1);
+                let end = offsets.last().copied().unwrap_or(0);
+                items.truncate(usize::try_from(end).unwrap_or(0));
+            }
+            Builder::Struct(_, valid, children) => {
+                valid.truncate(rows);
+                for c in children {
+                    c.truncate(rows);
+                }
             }
         }
     }
@@ -186,23 +208,22 @@ impl Builder {
             Builder::Int(_, v) => vec![Arc::new(Int64Array::from(v))],
             Builder::Wide(d, t) => vec![
                 Arc::new(Decimal128Array::from(d).with_precision_and_scale(WIDE_PRECISION, 0)?),
-                Arc::new(StringArray::from(t)),
+                Arc::new(t.into_array()?),
             ],
-            Builder::Text(v) => vec![Arc::new(StringArray::from(v))],
+            Builder::Text(v) => vec![Arc::new(v.into_array()?)],
             Builder::Label(v) => vec![Arc::new(
-                v.iter()
-                    .map(Option::as_deref)
+                v.into_array()?
+                    .iter()
                     .collect::<DictionaryArray<Int32Type>>(),
             )],
-            Builder::Bytes(v) => vec![Arc::new(BinaryArray::from_iter(v))],
-            Builder::Hex(n, v) => {
-                let len = v.len();
-                let array = if v.iter().all(Option::is_none) {
-                    FixedSizeBinaryArray::new_null(n as i32, len)
-                } else {
-                    FixedSizeBinaryArray::try_from_sparse_iter_with_size(v.into_iter(), n as i32)?
-                };
-                vec![Arc::new(array)]
+            Builder::Bytes(v) => vec![Arc::new(v.into_array()?)],
+            Builder::Hex(n, data, valid) => {
+                let nulls = Some(NullBuffer::from(valid)).filter(|n| n.null_count() > 0);
+                vec![Arc::new(FixedSizeBinaryArray::try_new(
+                    n as i32,
+                    Buffer::from_vec(data),
+                    nulls,
+                )?)]
             }
             Builder::List(item, offsets, valid, items) => {
                 let values = match items.finish()?.as_slice() {

@@ -28,14 +28,14 @@
 //!
 //! - [`shape`]: a registry type as a column's shape; [`arrow_type`]: a
 //!   shape's Arrow type; [`schema`]: a runtime's tables and their schemas.
-//! - [`cell`]: a decoded value checked against its shape; [`wide`]: wide
-//!   integers; [`column`](mod@column): cells into Arrow arrays; [`rows`]: events and
-//!   calls into rows.
+//! - [`column`](mod@column): builders of a shape's Arrow arrays;
+//!   [`append`]: a decoded value checked against its shape and appended;
+//!   [`wide`]: wide integers; [`rows`]: events and calls into rows.
 //! - [`union`]: one schema per table over several runtimes;
 //!   [`read`]: rows back into the dynamic layer's values.
 
+pub mod append;
 pub mod arrow_type;
-pub mod cell;
 pub mod column;
 pub mod naming;
 pub mod read;
@@ -63,7 +63,24 @@ pub const TYPED_DIR: &str = "typed";
 #[derive(Debug, Default)]
 pub struct Catalog {
     tables: Vec<Arc<TableDef>>,
-    by_name: HashMap<(Kind, String, String), usize>,
+    by_name: ByName,
+}
+
+/// Table indexes by kind, pallet and item, nested so that a lookup by
+/// `&str` allocates nothing (it is made for every event and call).
+type ByName = HashMap<Kind, HashMap<String, HashMap<String, usize>>>;
+
+fn by_name(tables: &[Arc<TableDef>]) -> ByName {
+    let mut by_name = ByName::new();
+    for (i, t) in tables.iter().enumerate() {
+        by_name
+            .entry(t.kind)
+            .or_default()
+            .entry(t.pallet.clone())
+            .or_default()
+            .insert(t.item.clone(), i);
+    }
+    by_name
 }
 
 impl Catalog {
@@ -73,11 +90,7 @@ impl Catalog {
             .into_iter()
             .map(Arc::new)
             .collect();
-        let by_name = tables
-            .iter()
-            .enumerate()
-            .map(|(i, t)| ((t.kind, t.pallet.clone(), t.item.clone()), i))
-            .collect();
+        let by_name = by_name(&tables);
         Catalog { tables, by_name }
     }
 
@@ -85,11 +98,7 @@ impl Catalog {
     #[cfg(test)]
     pub(crate) fn from_tables(tables: Vec<TableDef>) -> Catalog {
         let tables: Vec<Arc<TableDef>> = tables.into_iter().map(Arc::new).collect();
-        let by_name = tables
-            .iter()
-            .enumerate()
-            .map(|(i, t)| ((t.kind, t.pallet.clone(), t.item.clone()), i))
-            .collect();
+        let by_name = by_name(&tables);
         Catalog { tables, by_name }
     }
 
@@ -100,8 +109,12 @@ impl Catalog {
 
     /// The table of `pallet`'s event or call `item`.
     pub fn get(&self, kind: Kind, pallet: &str, item: &str) -> Option<Arc<TableDef>> {
-        self.by_name
-            .get(&(kind, pallet.to_string(), item.to_string()))
-            .map(|&i| self.tables[i].clone())
+        self.index(kind, pallet, item)
+            .map(|i| self.tables[i].clone())
+    }
+
+    /// The index in [`Catalog::tables`] of `pallet`'s event or call `item`.
+    pub fn index(&self, kind: Kind, pallet: &str, item: &str) -> Option<usize> {
+        self.by_name.get(&kind)?.get(pallet)?.get(item).copied()
     }
 }

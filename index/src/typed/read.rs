@@ -14,12 +14,12 @@ use arrow_array::{Array, ArrayRef, RecordBatch, StructArray};
 use ferroscale_value::Value;
 
 use super::arrow_type::{unwrap_option, TEXT_SUFFIX, VALUE};
-use super::cell::WideCell;
 use super::schema::Renamed;
 use super::schema::{Layout, TableDef};
 use super::shape::Shape;
 use super::union::TypedTable;
 use super::wide;
+use super::wide::WideCell;
 
 /// Columns by name: a record batch's or a struct's.
 trait Columns {
@@ -269,9 +269,10 @@ mod tests {
 
     #[test]
     fn rows_of_a_retyped_field_read_back_from_their_column() {
-        use crate::typed::cell::{Cell, WideCell};
         use crate::typed::rows::Place;
         use crate::typed::Catalog;
+        use ferroscale_dynamic::registry::Registry;
+        use ferroscale_dynamic::Document;
         use ferroscale_value::Value;
         let catalog = Catalog::default();
         let place = |spec_version| Place {
@@ -280,6 +281,17 @@ mod tests {
             spec_version,
             catalog: &catalog,
         };
+        // Each runtime's event value, decoded as the indexer reads it.
+        let mut registry = Registry::new();
+        registry
+            .update_types_json(
+                r#"{"Old": {"type": "struct", "type_mapping": [["who", "Text"], ["amount", "u64"]]},
+                    "New": {"type": "struct", "type_mapping": [["who", "Text"], ["amount", "u128"]]}}"#,
+            )
+            .unwrap();
+        let old_ty = registry.resolve("Old").unwrap();
+        let new_ty = registry.resolve("New").unwrap();
+        let ctx = registry.context();
         let mut old = def(100, &[("who", Shape::Text), ("amount", Shape::UInt(64))]);
         let mut new = def(
             200,
@@ -288,23 +300,14 @@ mod tests {
                 ("amount", Shape::Wide { signed: false }),
             ],
         );
-        old.push(
-            &place(100),
-            Some(0),
-            0,
-            "ApplyExtrinsic",
-            &[Cell::Text("a".into()), Cell::UInt(7)],
-        );
-        new.push(
-            &place(200),
-            Some(0),
-            0,
-            "ApplyExtrinsic",
-            &[
-                Cell::Text("b".into()),
-                Cell::Wide(WideCell::Digits(u128::MAX.to_string())),
-            ],
-        );
+        let bytes = [&[4, b'a'][..], &7u64.to_le_bytes()].concat();
+        let doc = Document::decode(&ctx, old_ty, &bytes).unwrap();
+        old.push(&place(100), Some(0), 0, "ApplyExtrinsic", Some(doc.root()))
+            .unwrap();
+        let bytes = [&[4, b'b'][..], &u128::MAX.to_le_bytes()].concat();
+        let doc = Document::decode(&ctx, new_ty, &bytes).unwrap();
+        new.push(&place(200), Some(0), 0, "ApplyExtrinsic", Some(doc.root()))
+            .unwrap();
         let defs = [old.def.clone(), new.def.clone()];
         let table = &unify(vec![new, old]).unwrap()[0];
         let values: Vec<Value> = table

@@ -3,24 +3,24 @@
 //! The values are the ones the generic tables are written from (the
 //! dynamic layer's [`Document`](ferroscale_dynamic::Document) of each
 //! block's `System.Events` and of each extrinsic): nothing is decoded a
-//! second time. Each row's cells are all built before any is appended
-//! ([`cell`]), so a value that does not fit its column appends nothing
-//! and becomes an `errors` row naming the block, the item, the table and
-//! the column.
+//! second time. Each field is appended to its column's builder as it is
+//! read ([`super::append`]); a value that does not fit its column is
+//! taken back from every column of its row, which becomes an `errors` row
+//! naming the block, the item, the table and the column.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, RecordBatch, StringArray, UInt32Array, UInt64Array};
+use arrow_array::{ArrayRef, RecordBatch, UInt32Array, UInt64Array};
 use arrow_schema::ArrowError;
 use ferroscale_dynamic::document::Kind as ValueKind;
 use ferroscale_dynamic::ValueRef;
 
-use super::cell::{cell, Cell};
 use super::column::Builder;
 use super::schema::{Kind, Layout, TableDef};
 use super::Catalog;
 use crate::call_tree::{call_parts, nested_calls};
+use crate::columns::TextColumn;
 
 /// Where an item that does not fit its typed table is reported: the item
 /// and why.
@@ -55,8 +55,8 @@ impl std::fmt::Display for Item {
 #[derive(Clone, Debug, Default)]
 pub struct TypedRows {
     tables: Vec<TableRows>,
-    /// (kind, pallet, item, spec) → index in `tables`.
-    at: HashMap<(Kind, String, String, u32), usize>,
+    /// (spec, index in its [`Catalog`]) → index in `tables`.
+    at: HashMap<(u32, usize), usize>,
     /// Events and calls that did not become typed rows (each an `errors`
     /// row instead).
     pub misfits: u64,
@@ -68,10 +68,10 @@ pub struct TableRows {
     /// The table.
     pub def: Arc<TableDef>,
     block_number: Vec<u64>,
-    block_hash: Vec<String>,
+    block_hash: TextColumn,
     extrinsic_index: Vec<Option<u32>>,
     index: Vec<u32>,
-    phase: Vec<String>,
+    phase: TextColumn,
     columns: Vec<Builder>,
 }
 
@@ -90,10 +90,10 @@ impl TableRows {
         TableRows {
             def,
             block_number: Vec::new(),
-            block_hash: Vec::new(),
+            block_hash: TextColumn::default(),
             extrinsic_index: Vec::new(),
             index: Vec::new(),
-            phase: Vec::new(),
+            phase: TextColumn::default(),
             columns,
         }
     }
@@ -114,13 +114,13 @@ impl TableRows {
         let spec = self.def.spec_version;
         let mut arrays: Vec<ArrayRef> = vec![
             Arc::new(UInt64Array::from(self.block_number)),
-            Arc::new(StringArray::from(self.block_hash)),
+            Arc::new(self.block_hash.into_array()?),
         ];
         match self.def.kind {
             Kind::Event => {
                 arrays.push(Arc::new(UInt32Array::from(self.extrinsic_index)));
                 arrays.push(Arc::new(UInt32Array::from(self.index)));
-                arrays.push(Arc::new(StringArray::from(self.phase)));
+                arrays.push(Arc::new(self.phase.into_array()?));
             }
             Kind::Call => {
                 let x: Vec<u32> = self
@@ -153,16 +153,11 @@ impl TypedRows {
         pallet: &str,
         item: &str,
     ) -> Option<&mut TableRows> {
-        let key = (
-            kind,
-            pallet.to_string(),
-            item.to_string(),
-            place.spec_version,
-        );
+        let key = (place.spec_version, place.catalog.index(kind, pallet, item)?);
         let at = match self.at.get(&key) {
             Some(&at) => at,
             None => {
-                let def = place.catalog.get(kind, pallet, item)?;
+                let def = place.catalog.tables().get(key.1)?.clone();
                 self.tables.push(TableRows::new(def));
                 self.at.insert(key, self.tables.len() - 1);
                 self.tables.len() - 1
@@ -199,8 +194,14 @@ impl TypedRows {
                 );
                 continue;
             };
-            match cells(&rows.def, record.get("attributes")) {
-                Ok(cells) => rows.push(place, extrinsic_index, i as u32, phase, &cells),
+            match rows.push(
+                place,
+                extrinsic_index,
+                i as u32,
+                phase,
+                record.get("attributes"),
+            ) {
+                Ok(()) => {}
                 Err(error) => report(
                     &item,
                     &format!("typed table events/{}: {error}", rows.def.name()),
@@ -209,17 +210,22 @@ impl TypedRows {
         }
     }
 
-    /// Appends the rows of extrinsic `extrinsic`'s call value and of every
-    /// call nested in it, numbered in pre-order (0: its own call).
+    /// Appends the rows of extrinsic `extrinsic`'s call value and, when
+    /// `nested` (the decoder built more calls than this one,
+    /// [`ferroscale_dynamic::Document::calls`]), of every call nested in
+    /// it, numbered in pre-order (0: its own call). Without `nested` the
+    /// arguments are not searched for calls: in a block's 50 KB
+    /// `ParaInherent.enter` that walk cost as much as its typed row.
     pub(crate) fn push_calls(
         &mut self,
         place: &Place<'_>,
         extrinsic: u32,
         call: ValueRef<'_, '_>,
+        nested: bool,
         report: &mut Report<'_>,
     ) {
         let mut next = 0u32;
-        self.push_call(place, extrinsic, call, &mut next, report);
+        self.push_call(place, extrinsic, call, nested, &mut next, report);
     }
 
     fn push_call(
@@ -227,6 +233,7 @@ impl TypedRows {
         place: &Place<'_>,
         extrinsic: u32,
         call: ValueRef<'_, '_>,
+        nested: bool,
         next: &mut u32,
         report: &mut Report<'_>,
     ) {
@@ -240,8 +247,8 @@ impl TypedRows {
             call: index,
         };
         match self.table(place, Kind::Call, pallet, name) {
-            Some(rows) => match cells(&rows.def, Some(args)) {
-                Ok(cells) => rows.push(place, Some(extrinsic), index, "", &cells),
+            Some(rows) => match rows.push(place, Some(extrinsic), index, "", Some(args)) {
+                Ok(()) => {}
                 Err(error) => report(
                     &item,
                     &format!("typed table calls/{}: {error}", rows.def.name()),
@@ -252,74 +259,93 @@ impl TypedRows {
                 &format!("typed table calls/{pallet}.{name}: not in the runtime's call enum"),
             ),
         }
-        nested_calls(args, &mut |inner| {
-            self.push_call(place, extrinsic, inner, next, report)
-        });
+        if nested {
+            nested_calls(args, &mut |inner| {
+                self.push_call(place, extrinsic, inner, nested, next, report)
+            });
+        }
     }
 }
 
 impl TableRows {
-    /// Appends one row of checked cells (one per column).
+    /// Appends one row: its place, and the fields of `value` (the event's
+    /// or call's, found as `def.layout` says) to their columns; a value
+    /// that does not fit appends nothing, and says why.
     pub(crate) fn push(
         &mut self,
         place: &Place<'_>,
         extrinsic_index: Option<u32>,
         index: u32,
         phase: &str,
-        cells: &[Cell],
-    ) {
+        value: Option<ValueRef<'_, '_>>,
+    ) -> Result<(), String> {
+        append_fields(&self.def, &mut self.columns, value)?;
         self.block_number.push(place.block_number);
-        self.block_hash.push(place.block_hash.to_string());
+        self.block_hash.push(place.block_hash);
         self.extrinsic_index.push(extrinsic_index);
         self.index.push(index);
         if self.def.kind == Kind::Event {
-            self.phase.push(phase.to_string());
+            self.phase.push(phase);
         }
-        for (b, c) in self.columns.iter_mut().zip(cells) {
-            b.push(c);
-        }
+        Ok(())
     }
 }
 
-/// The cells of one row: each field's value (found as `def.layout` says)
-/// checked against its column.
-pub fn cells(def: &TableDef, value: Option<ValueRef<'_, '_>>) -> Result<Vec<Cell>, String> {
-    let columns = &def.columns;
-    let field = |i: usize| -> Result<ValueRef<'_, '_>, String> {
-        let v = value.ok_or("no value")?;
-        let c = &columns[i];
-        let found = match def.layout {
-            Layout::Dict => v.entries().and_then(|mut e| e.nth(i)).map(|(_, x)| x),
-            Layout::Single => Some(v),
-            Layout::Tuple => v.item(i).filter(|_| v.kind() == ValueKind::Tuple),
-            Layout::Args => v.item(i).and_then(|a| a.get("value")),
-            Layout::Empty => None,
+/// Appends one row's fields (of `value`, found as `def.layout` says) to
+/// `columns` (one builder per column of `def`), each checked against its
+/// column; on error every column is as it was before.
+pub fn append_fields(
+    def: &TableDef,
+    columns: &mut [Builder],
+    value: Option<ValueRef<'_, '_>>,
+) -> Result<(), String> {
+    let defs = &def.columns;
+    if let Some(v) = value {
+        let fields = match def.layout {
+            Layout::Dict | Layout::Tuple | Layout::Args => Some(v.len()),
+            Layout::Single | Layout::Empty => None,
         };
-        found.ok_or_else(|| format!("column {}: no value for field {i}", c.name))
-    };
-    match (def.layout, value) {
-        (Layout::Dict, Some(v)) if v.len() != columns.len() => {
+        if fields.is_some_and(|n| n != defs.len()) {
             return Err(format!(
                 "{} fields, the table has {} columns",
                 v.len(),
-                columns.len()
-            ))
+                defs.len()
+            ));
         }
-        (Layout::Tuple | Layout::Args, Some(v)) if v.len() != columns.len() => {
-            return Err(format!(
-                "{} fields, the table has {} columns",
-                v.len(),
-                columns.len()
-            ))
-        }
-        _ => {}
     }
-    (0..columns.len())
-        .map(|i| {
-            let v = field(i)?;
-            cell(&columns[i].shape, v).map_err(|e| format!("column {}: {e}", columns[i].name))
-        })
-        .collect()
+    let rows = columns.first().map_or(0, Builder::len);
+    let mut appended = 0;
+    let result = (|| {
+        for (i, (c, b)) in defs.iter().zip(columns.iter_mut()).enumerate() {
+            let found = value.and_then(|v| match def.layout {
+                // Field `i` of as many (checked above).
+                Layout::Dict => v.entries().and_then(|mut e| e.nth(i)).map(|(_, x)| x),
+                Layout::Single => Some(v),
+                Layout::Tuple => v.item(i).filter(|_| v.kind() == ValueKind::Tuple),
+                Layout::Args => v.item(i).and_then(|a| a.get("value")),
+                Layout::Empty => None,
+            });
+            let v = match (value, found) {
+                (None, _) => return Err("no value".to_string()),
+                (_, Some(v)) => v,
+                (_, None) => {
+                    return Err(format!("column {}: no value for field {i}", c.name));
+                }
+            };
+            appended = i + 1;
+            b.append(&c.shape, v)
+                .map_err(|e| format!("column {}: {e}", c.name))?;
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        // Take back what the columns before the misfit (and its own
+        // nested parts) appended.
+        for b in &mut columns[..appended] {
+            b.truncate(rows);
+        }
+    }
+    result
 }
 
 #[cfg(test)]
@@ -389,10 +415,7 @@ mod tests {
                 },
             ],
         };
-        let catalog = Catalog {
-            tables: vec![Arc::new(def)],
-            by_name: [((Kind::Event, "Balances".into(), "Withdraw".into()), 0)].into(),
-        };
+        let catalog = Catalog::from_tables(vec![def]);
         let (rows, out) = reports(&catalog);
         let misfits: Vec<_> = out
             .iter()
