@@ -17,10 +17,8 @@ use arrow_schema::{ArrowError, Field};
 #[derive(Clone, Debug, Default)]
 pub struct TextColumn {
     values: String,
-    /// Where each row's text ends in `values`.
-    ends: Vec<usize>,
-    /// Each row's validity, kept only once a row is null.
-    valid: Option<Vec<bool>>,
+    /// Where each row's text ends in `values`, and which rows are null.
+    rows: RowEnds,
 }
 
 impl TextColumn {
@@ -47,58 +45,39 @@ impl TextColumn {
     }
 
     fn end_row(&mut self, valid: bool) {
-        if !valid && self.valid.is_none() {
-            self.valid = Some(vec![true; self.ends.len()]);
-        }
-        if let Some(v) = &mut self.valid {
-            v.push(valid);
-        }
-        self.ends.push(self.values.len());
+        self.rows.end(self.values.len(), valid);
     }
 
     /// Rows so far.
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.rows.ends.len()
     }
 
     /// Whether the column has no rows.
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.rows.ends.is_empty()
     }
 
     /// Keeps the first `rows` rows (a typed row that turned out not to fit
     /// its table is taken back whole).
     pub fn truncate(&mut self, rows: usize) {
-        if rows >= self.ends.len() {
-            return;
-        }
-        self.ends.truncate(rows);
-        self.values.truncate(self.ends.last().copied().unwrap_or(0));
-        if let Some(v) = &mut self.valid {
-            v.truncate(rows);
+        if let Some(end) = self.rows.truncate(rows) {
+            self.values.truncate(end);
         }
     }
 
     /// Row `i`'s text (`None`: null, or past the end).
     pub fn get(&self, i: usize) -> Option<&str> {
-        if self
-            .valid
-            .as_ref()
-            .is_some_and(|v| v.get(i) == Some(&false))
-        {
+        if self.rows.is_null(i) {
             return None;
         }
-        self.values.get(row_range(&self.ends, i)?)
+        self.values.get(row_range(&self.rows.ends, i)?)
     }
 
     /// The Arrow array: the text buffer becomes its values, uncopied. Past
     /// Arrow's 2 GiB of text in one array it is an error, not a panic.
     pub fn into_array(self) -> Result<StringArray, ArrowError> {
-        let offsets = offsets(self.ends, "bytes of text")?;
-        let nulls = self
-            .valid
-            .filter(|v| v.contains(&false))
-            .map(NullBuffer::from);
+        let (offsets, nulls) = self.rows.into_parts("bytes of text")?;
         // SAFETY: what `try_new` would check, true by construction: the
         // offsets start at 0, never decrease (each is the buffer's length
         // when its row ended) and the last is the buffer's length; each row
@@ -116,10 +95,8 @@ impl TextColumn {
 #[derive(Clone, Debug, Default)]
 pub struct BytesColumn {
     values: Vec<u8>,
-    /// Where each row's bytes end in `values`.
-    ends: Vec<usize>,
-    /// Each row's validity, kept only once a row is null.
-    valid: Option<Vec<bool>>,
+    /// Where each row's bytes end in `values`, and which rows are null.
+    rows: RowEnds,
 }
 
 impl BytesColumn {
@@ -141,44 +118,29 @@ impl BytesColumn {
     }
 
     fn end_row(&mut self, valid: bool) {
-        if !valid && self.valid.is_none() {
-            self.valid = Some(vec![true; self.ends.len()]);
-        }
-        if let Some(v) = &mut self.valid {
-            v.push(valid);
-        }
-        self.ends.push(self.values.len());
+        self.rows.end(self.values.len(), valid);
     }
 
     /// Rows so far.
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.rows.ends.len()
     }
 
     /// Whether the column has no rows.
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.rows.ends.is_empty()
     }
 
     /// Keeps the first `rows` rows (see [`TextColumn::truncate`]).
     pub fn truncate(&mut self, rows: usize) {
-        if rows >= self.ends.len() {
-            return;
-        }
-        self.ends.truncate(rows);
-        self.values.truncate(self.ends.last().copied().unwrap_or(0));
-        if let Some(v) = &mut self.valid {
-            v.truncate(rows);
+        if let Some(end) = self.rows.truncate(rows) {
+            self.values.truncate(end);
         }
     }
 
     /// The Arrow array, the bytes its values uncopied (past 2 GiB an error).
     pub fn into_array(self) -> Result<BinaryArray, ArrowError> {
-        let offsets = offsets(self.ends, "bytes")?;
-        let nulls = self
-            .valid
-            .filter(|v| v.contains(&false))
-            .map(NullBuffer::from);
+        let (offsets, nulls) = self.rows.into_parts("bytes")?;
         BinaryArray::try_new(offsets, Buffer::from_vec(self.values), nulls)
     }
 }
@@ -227,6 +189,57 @@ impl TextListColumn {
             Arc::new(items),
             None,
         )?))
+    }
+}
+
+/// Where each row of a [`TextColumn`] or [`BytesColumn`] ends in its
+/// values, and which rows are null (kept only once a row is null).
+#[derive(Clone, Debug, Default)]
+struct RowEnds {
+    ends: Vec<usize>,
+    valid: Option<Vec<bool>>,
+}
+
+impl RowEnds {
+    /// A row ended at `at` bytes of the values, null unless `valid`.
+    fn end(&mut self, at: usize, valid: bool) {
+        if !valid && self.valid.is_none() {
+            self.valid = Some(vec![true; self.ends.len()]);
+        }
+        if let Some(v) = &mut self.valid {
+            v.push(valid);
+        }
+        self.ends.push(at);
+    }
+
+    /// Whether row `i` is null.
+    fn is_null(&self, i: usize) -> bool {
+        self.valid
+            .as_ref()
+            .is_some_and(|v| v.get(i) == Some(&false))
+    }
+
+    /// Keeps the first `rows` rows; the values' new length when any were
+    /// dropped.
+    fn truncate(&mut self, rows: usize) -> Option<usize> {
+        if rows >= self.ends.len() {
+            return None;
+        }
+        self.ends.truncate(rows);
+        if let Some(v) = &mut self.valid {
+            v.truncate(rows);
+        }
+        Some(self.ends.last().copied().unwrap_or(0))
+    }
+
+    /// Arrow's offsets (of `what`) and null buffer for these rows.
+    fn into_parts(self, what: &str) -> Result<(OffsetBuffer<i32>, Option<NullBuffer>), ArrowError> {
+        let offsets = offsets(self.ends, what)?;
+        let nulls = self
+            .valid
+            .filter(|v| v.contains(&false))
+            .map(NullBuffer::from);
+        Ok((offsets, nulls))
     }
 }
 
