@@ -106,6 +106,13 @@ if bittensor_core is None:
 
     bench("runtime from V15 metadata (304 KiB)", lambda: load(raw_v15), fresh=True)
     bench("runtime from V14 metadata (269 KiB)", lambda: load(raw_v14), fresh=True)
+
+    def load_and_read(raw):
+        rc, md = load(raw)
+        pallet = md.get_metadata_pallet("System")
+        return pallet.get_storage_function("Account").get_value_type_string()
+
+    bench("runtime from V15, then System.Account's value type", lambda: load_and_read(raw_v15), fresh=True)
     rc, md = load(raw_v15)
     rc.update_type_registry(load_type_registry_preset("core"))
     rc14, _ = load(raw_v14)
@@ -172,6 +179,8 @@ else:
     out["implementation"] = f"bittensor-core {version('bittensor-core')}"
     bench("runtime from V15 metadata (304 KiB)", lambda: rt_class(raw_v15, SPEC, 1), fresh=True)
     bench("runtime from V14 metadata (269 KiB)", lambda: rt_class(raw_v14, SPEC, 1), fresh=True)
+    bench("runtime from V15, then System.Account's value type",
+          lambda: rt_class(raw_v15, SPEC, 1).storage_entry("System", "Account").value_type, fresh=True)
     rt = rt_class(raw_v15, SPEC, 1)
     rt14 = rt_class(raw_v14, SPEC, 1)
     events_type = rt.storage_entry("System", "Events").value_type

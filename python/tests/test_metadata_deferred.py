@@ -1,7 +1,8 @@
 """A runtime's metadata is read and checked at ``decode()``; its Python value
-is built on first read (python/src/objects/object/deferred.rs). A client's
-``metadata.decode()`` statement pays only for the engine's reading, and every
-read gives the value an eager decode gives."""
+is built on first read, and its parts one by one as each is read
+(python/src/objects/object/deferred.rs). A client's ``metadata.decode()``
+statement pays only for the engine's reading, a read of one pallet for that
+pallet, and every read gives the value an eager decode gives."""
 import pickle
 import threading
 
@@ -73,7 +74,74 @@ def test_parts_and_the_registry_are_read_without_building_the_value():
     assert md._value_deferred, "add_portable_registry and the signed extensions need no Python value"
     assert rc.create_scale_object("scale_info::0") is not None  # the runtime's types are there
     assert md.get_metadata_pallet("System").name == "System"
+    assert md[1][1]["extrinsic"]["version"].value in (4, 5)
+    assert md._value_deferred, "a part read builds that part's value, not the metadata's"
+    assert md.value == eager_value(rc, raw)
     assert not md._value_deferred
+
+
+def walk_parts(obj, value, path, seen, limit):
+    """Compares the value of each part under ``obj`` (a typed part, its
+    ``value_object`` read first, so that parts are made before any value)
+    with ``value``, the same place in the eagerly decoded value; returns how
+    many parts were compared."""
+    if seen[0] >= limit:
+        return
+    parts = obj.value_object
+    seen[0] += 1
+    assert obj.value == value, f"the value at {path} differs"
+    if isinstance(parts, dict) and isinstance(value, dict):
+        for key, part in parts.items():
+            if hasattr(part, "value_object") and key in value:
+                walk_parts(part, value[key], f"{path}.{key}", seen, limit)
+    elif isinstance(parts, list) and isinstance(value, (list, tuple)):
+        for i, part in enumerate(parts):
+            if hasattr(part, "value_object"):
+                walk_parts(part, value[i], f"{path}[{i}]", seen, limit)
+    elif isinstance(parts, tuple) and len(parts) == 2 and isinstance(value, dict) and len(value) == 1:
+        name, part = parts
+        if hasattr(part, "value_object") and name in value:
+            walk_parts(part, value[name], f"{path}.{name}", seen, limit)
+
+
+@pytest.mark.parametrize("name", metadata_names())
+def test_parts_read_before_the_value_hold_the_eager_values(name):
+    raw = read(name)
+    rc = config()
+    eager = eager_value(rc, raw)
+    md = decoded_as_statement(rc, raw)
+    magic, versioned = md.value_object
+    assert md._value_deferred, "the metadata's parts are made without its value"
+    assert magic.value == eager[0]
+    seen = [0]
+    walk_parts(versioned, eager[1], "value[1]", seen, limit=4000)
+    assert seen[0] > 50, "the walk reached the pallets"
+    assert md._value_deferred
+    assert md.value == eager, "the whole value, made after its parts, is the eager one"
+
+
+def test_a_pallet_call_lookup_builds_no_metadata_value():
+    raw = read(V15)
+    rc = config()
+    md = decoded_as_statement(rc, raw)
+    rc.add_portable_registry(md)
+    balances = md.get_metadata_pallet("Balances")
+    names = [call.name for call in balances.calls]
+    assert "transfer_keep_alive" in names
+    assert md._value_deferred, "the registry entry of the calls is made alone"
+    eager = eager_value(config(), raw)
+    types = eager[1]["V15"]["types"]["types"]
+    ty = balances.value["calls"]["ty"]
+    expected = [v["name"] for v in types[ty]["type"]["def"]["variant"]["variants"]]
+    assert names == expected
+
+
+def test_parts_pickle_with_their_values():
+    raw = read(V15)
+    md = decoded_as_statement(config(), raw)
+    system = md.get_metadata_pallet("System")
+    again = pickle.loads(pickle.dumps(system))
+    assert again.value == system.value and again.value["name"] == "System"
 
 
 def test_the_legacy_versions_defer_too():

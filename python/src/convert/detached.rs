@@ -157,33 +157,33 @@ impl Sink<'_> for BuiltSink {
 
 /// The Python object of `built`, made as [`PySink`] makes it (names
 /// interned through `names`).
-pub fn to_python<'py>(py: Python<'py>, names: &mut NameCache, built: Built) -> Bound<'py, PyAny> {
+pub fn to_python<'py>(py: Python<'py>, names: &mut NameCache, built: &Built) -> Bound<'py, PyAny> {
     let mut sink = PySink { py, names };
     build(&mut sink, built)
 }
 
-fn build<'py>(sink: &mut PySink<'py, '_>, built: Built) -> Bound<'py, PyAny> {
+fn build<'py>(sink: &mut PySink<'py, '_>, built: &Built) -> Bound<'py, PyAny> {
     let py = sink.py;
     match built {
         Built::Null => py.None().into_bound(py),
-        Built::Bool(b) => PyBool::new(py, b).to_owned().into_any(),
-        Built::UInt(n) => sink.uint(n),
-        Built::Int(n) => sink.int(n),
-        Built::Wide(le, false) => sink.u256(&le),
-        Built::Wide(le, true) => sink.i256(&le),
-        Built::Text(s) => PyString::new(py, &s).into_any(),
-        Built::Name(n) => sink.names.get(py, &n).into_any(),
-        Built::Hex(bytes) => sink.hex(&bytes),
-        Built::Account(id, format) => sink.ss58_account(&id, format),
+        Built::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Built::UInt(n) => sink.uint(*n),
+        Built::Int(n) => sink.int(*n),
+        Built::Wide(le, false) => sink.u256(le),
+        Built::Wide(le, true) => sink.i256(le),
+        Built::Text(s) => PyString::new(py, s).into_any(),
+        Built::Name(n) => sink.names.get(py, n).into_any(),
+        Built::Hex(bytes) => sink.hex(bytes),
+        Built::Account(id, format) => sink.ss58_account(id, *format),
         Built::List(items) => {
-            let items: Vec<_> = items.into_iter().map(|i| build(sink, i)).collect();
+            let items: Vec<_> = items.iter().map(|i| build(sink, i)).collect();
             match PyList::new(py, items) {
                 Ok(l) => l.into_any(),
                 Err(_) => py.None().into_bound(py),
             }
         }
         Built::Tuple(items) => {
-            let items: Vec<_> = items.into_iter().map(|i| build(sink, i)).collect();
+            let items: Vec<_> = items.iter().map(|i| build(sink, i)).collect();
             match PyTuple::new(py, items) {
                 Ok(t) => t.into_any(),
                 Err(_) => py.None().into_bound(py),
@@ -196,8 +196,8 @@ fn build<'py>(sink: &mut PySink<'py, '_>, built: Built) -> Bound<'py, PyAny> {
                 // Setting a str key on a fresh dict cannot fail short of
                 // memory exhaustion (as in PySink).
                 let _ = match k {
-                    Key::Name(n) => d.set_item(sink.names.get(py, &n), v),
-                    Key::Text(t) => d.set_item(PyString::new(py, &t), v),
+                    Key::Name(n) => d.set_item(sink.names.get(py, n), v),
+                    Key::Text(t) => d.set_item(PyString::new(py, t), v),
                 };
             }
             d.into_any()
@@ -301,7 +301,7 @@ impl BatchDecoded {
         let mut sink = PySink { py, names };
         for (i, v) in self.values.into_iter().enumerate() {
             let obj = match v {
-                BatchValue::Built(b) => build(&mut sink, b),
+                BatchValue::Built(b) => build(&mut sink, &b),
                 BatchValue::Account(r) => {
                     PyString::new(py, self.accounts.get(r).unwrap_or_default()).into_any()
                 }

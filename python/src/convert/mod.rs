@@ -6,12 +6,13 @@
 //! in their place; see [`stand_in_value`]). Nesting is capped so a self-referencing list cannot
 //! recurse without bound.
 //!
-//! Children: the Python → `Value` conversion is here; [`sink`] decodes straight into Python objects, [`detached`] with the interpreter lock released, [`text`] writes hex into Python strings, [`scale_bytes`] is `ScaleBytes`.
+//! Children: the Python → `Value` conversion is here; [`sink`] decodes straight into Python objects, [`detached`] with the interpreter lock released, [`tree`] keeps a decoded value as Rust data to make its parts one by one, [`text`] writes hex into Python strings, [`scale_bytes`] is `ScaleBytes`.
 
 pub mod detached;
 pub mod scale_bytes;
 pub mod sink;
 pub mod text;
+pub mod tree;
 
 use ferroscale_value::Value;
 use pyo3::exceptions::{PyTypeError, PyValueError};

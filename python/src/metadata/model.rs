@@ -10,6 +10,10 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 
 use ferroscale_dynamic::registry::legacy_signed_extension;
 
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::convert::sink::NameCache;
+use crate::convert::tree::DecodedTree;
 use crate::errors::{guard, raise};
 use crate::registry::PyRegistry;
 
@@ -280,6 +284,18 @@ pub(crate) fn not_metadata(py: Python<'_>, e: &PyErr) -> PyErr {
 #[pyfunction]
 pub fn metadata_value<'py>(data: &Bound<'py, PyBytes>) -> PyResult<Bound<'py, PyAny>> {
     Ok(decode_value(data)?.0)
+}
+
+/// The `MetadataVersioned` at the start of `data` as Rust data (decoded
+/// with py-scale-codec's metadata definitions), from which its Python value
+/// and parts are made when read (`crate::objects::object::DeferredValue`).
+pub(crate) fn metadata_tree(data: &Bound<'_, PyBytes>) -> PyResult<Arc<DecodedTree>> {
+    // the definitions' names, interned once for every metadata's tree
+    static NAMES: OnceLock<Arc<Mutex<NameCache>>> = OnceLock::new();
+    let registry = PyRegistry::metadata_definitions(data.py())?;
+    let root = PyRegistry::decode_built(registry, "MetadataVersioned", data.as_bytes())?;
+    let names = NAMES.get_or_init(|| Arc::new(Mutex::new(NameCache::default())));
+    Ok(DecodedTree::new(root, Arc::clone(names)))
 }
 
 /// [`metadata_value`] and the bytes it used.

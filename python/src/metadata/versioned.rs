@@ -12,8 +12,9 @@
 
 use ferroscale_dynamic::ops::metadata_value::IndexTable;
 
+use crate::convert::tree::TreeNode;
 use crate::metadata::loaded::LoadedMetadata;
-use crate::metadata::model::{check_version, decode_metadata, metadata_value, not_metadata};
+use crate::metadata::model::{check_version, decode_metadata, metadata_tree, not_metadata};
 use crate::metadata::read::find_by;
 use crate::objects::object::DeferredValue;
 use crate::objects::object::ScaleObject;
@@ -190,9 +191,7 @@ view!(
             slf.setattr(intern!(py, "_model"), Bound::new(py, loaded)?)?;
             slf.setattr(intern!(py, "_info"), py.None())?;
             slf.setattr(intern!(py, "_metadata_bytes"), &rest_bytes)?;
-            let build = wrap_pyfunction!(metadata_value, py)?;
-            let args = PyTuple::new(py, [rest_bytes])?;
-            let deferred = DeferredValue::new(build.into_any().unbind(), args.unbind());
+            let deferred = DeferredValue::tree(metadata_tree, rest_bytes.unbind());
             Ok((Bound::new(py, deferred)?.into_any(), rest.len()))
         }
 
@@ -261,9 +260,20 @@ view!(
             Self::_loaded(slf)?;
             let config = slf.getattr(intern!(py, "runtime_config"))?;
             let root = Some(slf.clone().into_any());
+            // the value, or the node of the decoded tree its parts are
+            // made from one by one (see `DeferredValue`)
+            let item = |i: usize| -> PyResult<Bound<'py, PyAny>> {
+                let Ok(node) = value.cast::<TreeNode>() else {
+                    return value.get_item(i);
+                };
+                match node.get().0.child(i) {
+                    Some(child) => Ok(Bound::new(py, TreeNode(child))?.into_any()),
+                    None => Err(PyValueError::new_err("metadata value without its parts")),
+                }
+            };
             let part = |i: usize, ty: &str| {
                 crate::objects::typed_parts::typed_part(
-                    value.get_item(i)?,
+                    item(i)?,
                     PyString::new(py, ty).into_any(),
                     config.clone(),
                     None,
@@ -290,12 +300,23 @@ view!(
             let version = Self::_version(slf)?;
             let mut entry = py.None().into_bound(py);
             if version >= 14 {
-                let types = slf
-                    .getattr(intern!(py, "value"))?
-                    .get_item(1)?
-                    .get_item(format!("V{version}"))?
-                    .get_item("types")?
-                    .get_item("types")?;
+                // from the decoded tree while the value is not built (one
+                // entry's value is made, not the metadata's), else the value
+                let node = ScaleObject::deferred_node(slf.as_super())?.and_then(|root| {
+                    root.child(1)?
+                        .field(&format!("V{version}"))?
+                        .field("types")?
+                        .field("types")
+                });
+                let types = match node {
+                    Some(types) => Bound::new(py, TreeNode(types))?.into_any(),
+                    None => slf
+                        .getattr(intern!(py, "value"))?
+                        .get_item(1)?
+                        .get_item(format!("V{version}"))?
+                        .get_item("types")?
+                        .get_item("types")?,
+                };
                 let config = slf.getattr(intern!(py, "runtime_config"))?;
                 entry = crate::objects::typed_parts::portable_entry(
                     &types,

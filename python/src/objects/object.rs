@@ -51,6 +51,7 @@ pub(crate) use make::{new_instance, own_class_attr};
 pub use pickle::restore_object;
 
 use crate::convert::scale_bytes::PyScaleBytes;
+use crate::convert::tree::TreeNode;
 use crate::errors::guard;
 use crate::objects::parts_origin::PartsOrigin;
 use crate::registry::{PyRegistry, RegistryState};
@@ -305,7 +306,12 @@ impl ScaleObject {
         if let Some(v) = slf.try_borrow()?.values.value_object(py) {
             return Ok(v.into_bound(py));
         }
-        let value = Self::value_now(slf)?.unbind();
+        // a deferred value's parts are made from its tree, each building
+        // its own value when read (see [`deferred`])
+        let value = match Self::deferred_node(slf)? {
+            Some(node) => Bound::new(py, TreeNode(node))?.into_any().unbind(),
+            None => Self::value_now(slf)?.unbind(),
+        };
         let origin = slf.try_borrow()?.origin.as_ref().map(|o| o.clone_ref(py));
         let built = match origin {
             Some(origin) => {

@@ -15,6 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::{IntoPyDict, PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 
 use crate::objects::object::{new_instance, ScaleObject};
+use crate::objects::part_value::Val;
 use crate::objects::parts_origin::PartsOrigin;
 use crate::package::catalogue::{catalogue, scale_class};
 
@@ -69,12 +70,15 @@ pub fn portable_entry<'py>(
     root: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = types.py();
-    let has_id = |t: &Bound<'py, PyAny>| t.get_item("id").and_then(|id| id.eq(type_id));
+    let types = Val::of(types);
+    let id = intern!(py, "id").clone().into_any();
+    let has_id = |t: &Val<'py>| t.field(&id).and_then(|id| id.python(py).eq(type_id));
+    let count = types.len(py)?;
     let at = type_id
         .extract::<usize>()
         .ok()
-        .filter(|&i| i < types.len().unwrap_or(0))
-        .map(|i| types.get_item(i))
+        .filter(|&i| i < count)
+        .map(|i| types.item(py, i))
         .transpose()?;
     let mut entry = None;
     if let Some(candidate) = at {
@@ -83,8 +87,7 @@ pub fn portable_entry<'py>(
         }
     }
     if entry.is_none() {
-        for candidate in types.try_iter()? {
-            let candidate = candidate?;
+        for candidate in types.items(py)? {
             if has_id(&candidate)? {
                 entry = Some(candidate);
                 break;
@@ -93,7 +96,9 @@ pub fn portable_entry<'py>(
     }
     match entry {
         Some(entry) => typed_part(
-            entry.get_item("type")?,
+            entry
+                .field(&intern!(py, "type").clone().into_any())?
+                .into_bound(py)?,
             intern!(py, "RegistryType").clone().into_any(),
             config,
             None,
@@ -164,7 +169,7 @@ pub fn typed_part<'py>(
         ),
     )?;
     make_part(
-        value,
+        Val::of(&value),
         &type_string,
         &config,
         &origin,
@@ -201,13 +206,13 @@ pub fn value_object_of<'py>(
 /// One part (see [`typed_part`]); a type string no class is found for
 /// gives a plain `_Part`.
 fn make_part<'py>(
-    value: Bound<'py, PyAny>,
+    value: Val<'py>,
     type_string: &Bound<'py, PyAny>,
     config: &Bound<'py, PyAny>,
     origin: &Bound<'py, PartsOrigin>,
     memo: &mut ClassMemo,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let py = value.py();
+    let py = type_string.py();
     let null;
     let type_string = if type_string.is_truthy()? {
         type_string
@@ -217,18 +222,18 @@ fn make_part<'py>(
     };
     let (cls, variant_names) = memo.class_of(origin.get(), type_string)?;
     if cls.is_none() {
-        return scale_class(py, "_Part")?.call1((value, config, type_string));
+        return scale_class(py, "_Part")?.call1((value.python(py), config, type_string));
     }
     let obj = new_instance(cls.cast::<PyType>()?)?;
     let enum_index = match variant_names {
-        Some(names) => variant_index(&names, &value)?,
+        Some(names) => variant_position(&names, value.variant_name(py)?.as_ref())?,
         None => None,
     };
     {
         let mut part = obj.cast::<ScaleObject>()?.try_borrow_mut()?;
         part.set_part(
             config.clone().unbind(),
-            value.unbind(),
+            value.into_part_value(py)?,
             origin.clone().unbind(),
         );
     }
@@ -298,18 +303,23 @@ pub fn variant_index(
     names: &Bound<'_, PyAny>,
     value: &Bound<'_, PyAny>,
 ) -> PyResult<Option<usize>> {
+    variant_position(names, Val::of(value).variant_name(value.py())?.as_ref())
+}
+
+/// The position of variant `name` in the class's variant `names` (a list
+/// or tuple); `None` when it is not there or there is no name.
+fn variant_position(
+    names: &Bound<'_, PyAny>,
+    name: Option<&Bound<'_, PyString>>,
+) -> PyResult<Option<usize>> {
+    let Some(name) = name else {
+        return Ok(None);
+    };
     if !(names.is_instance_of::<PyList>() || names.is_instance_of::<PyTuple>()) {
         return Ok(None);
     }
-    let name = match value.cast::<PyDict>() {
-        Ok(d) if d.len() == 1 => d.keys().get_item(0)?,
-        _ => value.clone(),
-    };
-    if !name.is_instance_of::<PyString>() {
-        return Ok(None);
-    }
     for (i, candidate) in names.try_iter()?.enumerate() {
-        if candidate?.eq(&name)? {
+        if candidate?.eq(name)? {
             return Ok(Some(i));
         }
     }
@@ -476,106 +486,104 @@ pub fn typed_value_object<'py>(
     };
     let config = obj.getattr(intern!(py, "runtime_config"))?;
     let mut memo = ClassMemo::default();
-    let mut part =
-        |v: Bound<'py, PyAny>, t: &Bound<'py, PyAny>| make_part(v, t, &config, origin, &mut memo);
+    let mut part = |v: Val<'py>, t: &Bound<'py, PyAny>| make_part(v, t, &config, origin, &mut memo);
     let mapping = obj.getattr(intern!(py, "type_mapping"))?;
     let sub = obj.getattr(intern!(py, "sub_type"))?;
     let has_mapping = mapping.is_truthy()?;
+    let mut value = Val::of(value);
     if has_mapping && (is("GenericEventRecord")? || is("GenericScaleInfoEvent")?) {
-        if let Some(parts) = event_value_object(obj, value, &mapping, &mut part)? {
+        // an event's parts recombine its fields: made from Python data
+        let data = value.python(py);
+        let mut py_part = |v: Bound<'py, PyAny>, t: &Bound<'py, PyAny>| part(Val::Py(v), t);
+        if let Some(parts) = event_value_object(obj, &data, &mapping, &mut py_part)? {
             return Ok(parts);
         }
+        value = Val::Py(data);
     }
-    if is("Struct")? && has_mapping {
-        if let Ok(fields) = value.cast::<PyDict>() {
-            let out = PyDict::new(py);
-            for item in mapping.try_iter()? {
-                let (name, ty) = pair(&item?)?;
-                let field = fields
-                    .get_item(&name)?
-                    .unwrap_or_else(|| py.None().into_bound(py));
-                out.set_item(&name, part(field, &ty)?)?;
-            }
-            return Ok(out.into_any());
+    if is("Struct")? && has_mapping && value.is_dict() {
+        let out = PyDict::new(py);
+        for item in mapping.try_iter()? {
+            let (name, ty) = pair(&item?)?;
+            out.set_item(&name, part(value.field(&name)?, &ty)?)?;
         }
+        return Ok(out.into_any());
     }
     if is("Tuple")? && has_mapping {
         if mapping.len()? == 1 {
-            return part(value.clone(), &mapping.get_item(0)?)?
-                .getattr(intern!(py, "value_object"));
+            return part(value, &mapping.get_item(0)?)?.getattr(intern!(py, "value_object"));
         }
         let parts = value
-            .try_iter()?
+            .items(py)?
+            .into_iter()
             .zip(mapping.try_iter()?)
-            .map(|(v, t)| part(v?, &t?))
+            .map(|(v, t)| part(v, &t?))
             .collect::<PyResult<Vec<_>>>()?;
         return Ok(PyTuple::new(py, parts)?.into_any());
     }
     if is("Bytes")? || is("String")? {
-        return Ok(raw_bytes(value)?.into_any());
+        return Ok(raw_bytes(&value.python(py))?.into_any());
     }
     if is("Option")? {
         if value.is_none() || sub.is_none() {
             return Ok(py.None().into_bound(py));
         }
-        return part(value.clone(), &sub);
+        return part(value, &sub);
     }
     if is("Vec")? && !sub.is_none() {
-        if value.is_instance_of::<PyString>() {
+        if value.is_str() {
             // Vec<u8>: the bytes themselves
-            return Ok(raw_bytes(value)?.into_any());
+            return Ok(raw_bytes(&value.python(py))?.into_any());
         }
         let parts = PyList::empty(py);
-        if value.is_truthy()? {
-            for v in value.try_iter()? {
-                parts.append(part(v?, &sub)?)?;
+        if value.is_truthy(py)? {
+            for v in value.items(py)? {
+                parts.append(part(v, &sub)?)?;
             }
         }
         return Ok(parts.into_any());
     }
-    if is("FixedLengthArray")? && value.is_instance_of::<PyString>() {
-        return Ok(raw_bytes(value)?.into_any());
+    if is("FixedLengthArray")? && value.is_str() {
+        return Ok(raw_bytes(&value.python(py))?.into_any());
     }
     let is_sequence = mapping.is_instance_of::<PyList>() || mapping.is_instance_of::<PyTuple>();
     if is("Enum")? && is_sequence && has_mapping {
         let types = mapping_types(obj, &mapping)?;
-        if let Ok(variant) = value.cast::<PyDict>() {
-            if let (1, Some((name, inner))) = (variant.len(), variant.iter().next()) {
-                let inner = match types.get_item(&name)? {
-                    Some(ty) if !is_null(Some(&ty))? => part(inner, &ty)?,
-                    _ => py.None().into_bound(py),
-                };
-                return Ok(PyTuple::new(py, [name, inner])?.into_any());
-            }
+        if let Some((name, inner)) = value.single_entry(py)? {
+            let inner = match types.get_item(&name)? {
+                Some(ty) if !is_null(Some(&ty))? => part(inner, &ty)?,
+                _ => py.None().into_bound(py),
+            };
+            return Ok(PyTuple::new(py, [name, inner])?.into_any());
         }
         // A `MultiAddress` shows its `Id` as the bare account and its
         // `Index` as the bare index.
         if is("GenericMultiAddress")? {
-            let variant = if value.is_instance_of::<PyString>() {
+            let variant = if value.is_str() {
                 Some("Id")
-            } else if value.is_instance_of::<pyo3::types::PyInt>() {
+            } else if value.is_int() {
                 Some("Index")
             } else {
                 None
             };
             if let Some(name) = variant {
                 if let Some(ty) = types.get_item(name)? {
-                    let inner = part(value.clone(), &ty)?;
+                    let inner = part(value, &ty)?;
                     return Ok(
                         PyTuple::new(py, [PyString::new(py, name).into_any(), inner])?.into_any(),
                     );
                 }
             }
         }
-        if value.is_instance_of::<PyString>() {
+        if value.is_str() {
             // a unit variant (py-scale-codec's `value_list` enums have no
             // `type_mapping`, and keep the name itself)
-            return Ok(PyTuple::new(py, [value.clone(), py.None().into_bound(py)])?.into_any());
+            return Ok(PyTuple::new(py, [value.python(py), py.None().into_bound(py)])?.into_any());
         }
     }
+    let value = value.python(py);
     if is("Era")? {
         // `(period, phase)` as numbers, as py-scale-codec keeps them
-        return Ok(value.clone());
+        return Ok(value);
     }
     // A kind without parts of its own here (an event record, a call): its
     // containers' items as plain parts, as a decoded object's are.
@@ -583,7 +591,7 @@ pub fn typed_value_object<'py>(
         || value.is_instance_of::<PyList>()
         || value.is_instance_of::<PyTuple>()
     {
-        return wrap_parts(value, &config);
+        return wrap_parts(&value, &config);
     }
-    Ok(value.clone())
+    Ok(value)
 }

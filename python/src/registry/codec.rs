@@ -15,7 +15,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyTuple};
 
 use std::sync::Arc;
 
-use crate::convert::detached::{detached, to_python, BuiltSink, DETACH_MIN};
+use crate::convert::detached::{detached, to_python, Built, BuiltSink, DETACH_MIN};
 use crate::convert::sink::{GcPause, NameCache, PySink};
 use crate::errors::{guard, to_py};
 
@@ -353,11 +353,7 @@ impl PyRegistry {
             (ty, Arc::clone(&reg.inner))
         };
         let input = bytes.get(offset..).unwrap_or(&[]);
-        let (built, used) = detached(py, "decoding", || {
-            decode_prefix(&snapshot.context(), ty, input, &mut BuiltSink)
-        })
-        .map_err(PyValueError::new_err)?
-        .map_err(|e| to_py(py, &e))?;
+        let (built, used) = decode_detached(py, &snapshot, ty, input)?;
         let left = Left {
             offset,
             used,
@@ -367,12 +363,44 @@ impl PyRegistry {
         let value = guard("decoding", || {
             let _gc = GcPause::for_input(py, bytes.len());
             Ok(match slf.get().lock(py) {
-                Ok(mut reg) => to_python(py, &mut reg.names, built),
+                Ok(mut reg) => to_python(py, &mut reg.names, &built),
                 // in use further up this thread's stack (a finalizer): the
                 // names are interned again for this value
-                Err(_) => to_python(py, &mut NameCache::default(), built),
+                Err(_) => to_python(py, &mut NameCache::default(), &built),
             })
         })?;
         Ok(Some((value, used)))
     }
+
+    /// Decodes `type_name` from the start of `data` into Rust data, with
+    /// the interpreter lock released; its Python objects are made later,
+    /// part by part ([`crate::convert::tree`]).
+    pub(crate) fn decode_built(
+        slf: &Bound<'_, Self>,
+        type_name: &str,
+        data: &[u8],
+    ) -> PyResult<Built> {
+        let py = slf.py();
+        let (ty, snapshot) = {
+            let mut reg = slf.get().lock(py)?;
+            let ty = guard("resolving a type", || reg.resolve_idx(py, type_name))?;
+            (ty, Arc::clone(&reg.inner))
+        };
+        Ok(decode_detached(py, &snapshot, ty, data)?.0)
+    }
+}
+
+/// Decodes `ty` from the start of `input` against a registry snapshot with
+/// the interpreter lock released: the value as Rust data and the bytes used.
+fn decode_detached(
+    py: Python<'_>,
+    snapshot: &Registry,
+    ty: TypeIdx,
+    input: &[u8],
+) -> PyResult<(Built, usize)> {
+    detached(py, "decoding", || {
+        decode_prefix(&snapshot.context(), ty, input, &mut BuiltSink)
+    })
+    .map_err(PyValueError::new_err)?
+    .map_err(|e| to_py(py, &e))
 }

@@ -104,7 +104,7 @@ pub fn decode_storage_key<'py>(
         d.set_item("hasher", part.hasher.name())?;
         let value = part
             .value
-            .map(|v| to_python(py, &mut NameCache::default(), BuiltSink.value(v)));
+            .map(|v| to_python(py, &mut NameCache::default(), &BuiltSink.value(v)));
         d.set_item("value", value)?;
         list.append(d)?;
     }

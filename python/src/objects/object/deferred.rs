@@ -6,42 +6,104 @@
 //! while the engine reads and checks the bytes in about 1 ms. Clients call
 //! `metadata.decode()` as a statement and read parts of the value later, if
 //! at all. So a class's `_decode_value` may return a [`DeferredValue`] (the
-//! bytes are read and checked, the Python data is not built); the object
-//! builds the value on its first read (`value`, `value_object`,
-//! `serialize`, pickling …) and `decode()` builds it at once whenever its
-//! caller uses the result ([`result_discarded`]). Every read sees the same
-//! value the eager decode gives.
+//! bytes are read and checked, the Python data is not built). On the first
+//! read of the value or of its `value_object`, the bytes are decoded into
+//! Rust data ([`crate::convert::tree`]): the value (`value`, `serialize`,
+//! pickling …) is made from it whole, and each part of the `value_object`
+//! holds its own node and makes its value when that is read, so a client
+//! reading one pallet pays for that pallet. `decode()` builds the value at
+//! once whenever its caller uses the result ([`result_discarded`]). Every
+//! read sees the same value the eager decode gives.
+
+use std::sync::{Arc, OnceLock};
 
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyTuple};
+use pyo3::types::PyBytes;
 
-/// How to build a value later: `build(*args)`, called once.
+use crate::convert::tree::{DecodedTree, NodeRef};
+
+/// Decodes bytes into the Rust data a [`DeferredValue`] keeps (the lock
+/// released meanwhile).
+pub(crate) type DecodeTree = fn(&Bound<'_, PyBytes>) -> PyResult<Arc<DecodedTree>>;
+
+/// A value decoded into Rust data, made into Python data when first read
+/// (whole, or part by part through the object's `value_object`).
 #[pyclass(frozen, module = "scalecodec._core", name = "DeferredValue")]
 pub struct DeferredValue {
-    build: Py<PyAny>,
-    args: Py<PyTuple>,
+    how: How,
+}
+
+enum How {
+    /// `decode(bytes)` into a tree, on the first read of the value or of a
+    /// part of it (the object's `value_object`); the value and each part
+    /// are made from that one tree ([`crate::convert::tree`]).
+    Tree {
+        decode: DecodeTree,
+        bytes: Py<PyBytes>,
+        tree: OnceLock<Arc<DecodedTree>>,
+    },
+    /// A node of a tree (a part of a value decoded as [`How::Tree`]).
+    Node(NodeRef),
 }
 
 impl DeferredValue {
-    /// A value `build(*args)` makes when it is first read.
-    pub(crate) fn new(build: Py<PyAny>, args: Py<PyTuple>) -> Self {
-        DeferredValue { build, args }
+    /// A value decoded from `bytes` by `decode` when it or a part of it is
+    /// first read, its parts made from the decoded tree one by one.
+    pub(crate) fn tree(decode: DecodeTree, bytes: Py<PyBytes>) -> Self {
+        DeferredValue {
+            how: How::Tree {
+                decode,
+                bytes,
+                tree: OnceLock::new(),
+            },
+        }
+    }
+
+    /// The value of `node`, made when first read.
+    pub(crate) fn node(node: NodeRef) -> Self {
+        DeferredValue {
+            how: How::Node(node),
+        }
+    }
+
+    /// The tree node the value is made from (decoding the tree now if it
+    /// is not yet).
+    pub(crate) fn tree_node(&self, py: Python<'_>) -> PyResult<NodeRef> {
+        match &self.how {
+            How::Node(node) => Ok(node.clone()),
+            How::Tree {
+                decode,
+                bytes,
+                tree,
+            } => {
+                if let Some(done) = tree.get() {
+                    return Ok(NodeRef::root(Arc::clone(done)));
+                }
+                // two threads reading it first may both decode; the first
+                // kept is the one every reader gets
+                let decoded = decode(bytes.bind(py))?;
+                let kept = tree.get_or_init(|| decoded);
+                Ok(NodeRef::root(Arc::clone(kept)))
+            }
+        }
     }
 
     /// Builds the value (an error leaves the value unbuilt, and the next
     /// read tries again and reports it again).
     pub(crate) fn build<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.build.bind(py).call1(self.args.bind(py))
+        Ok(self.tree_node(py)?.to_python(py))
     }
 }
 
 #[pymethods]
 impl DeferredValue {
     fn __traverse__(&self, visit: pyo3::gc::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
-        visit.call(&self.build)?;
-        visit.call(&self.args)
+        match &self.how {
+            How::Tree { bytes, .. } => visit.call(bytes),
+            How::Node(_) => Ok(()),
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pyo3::types::{PyString, PyTuple, PyType};
 
-use super::{FastPath, ScaleObject};
+use super::{DeferredValue, FastPath, ScaleObject};
 
 impl ScaleObject {
     /// Fills in an object `create_scale_object` made without `__init__`.
@@ -48,10 +48,19 @@ impl ScaleObject {
         }
     }
 
-    /// Makes a new object the typed part holding `value` in `config`.
-    pub fn set_part(&mut self, config: Py<PyAny>, value: Py<PyAny>, origin: Py<PartsOrigin>) {
+    /// Makes a new object the typed part holding `value` in `config` (a
+    /// [`DeferredValue`]: the value is made from it when first read).
+    pub fn set_part(
+        &mut self,
+        config: Py<PyAny>,
+        value: Bound<'_, PyAny>,
+        origin: Py<PartsOrigin>,
+    ) {
         self.runtime_config = Some(config);
-        self.values.set_value_only(Some(value));
+        match value.cast_into::<DeferredValue>() {
+            Ok(deferred) => self.values.set(None, Some(deferred.unbind())),
+            Err(e) => self.values.set_value_only(Some(e.into_inner().unbind())),
+        }
         self.decoded = true;
         self.origin = Some(origin);
     }
@@ -66,9 +75,11 @@ impl ScaleObject {
         let py = part.py();
         let (config, value, origin) = {
             let this = part.try_borrow()?;
-            let (Some(config), Some(value), Some(origin)) =
-                (&this.runtime_config, this.values.value(py), &this.origin)
-            else {
+            let (Some(config), Some(value), Some(origin)) = (
+                &this.runtime_config,
+                this.values.value_or_deferred(py),
+                &this.origin,
+            ) else {
                 return Ok(None);
             };
             (config.clone_ref(py), value, origin.clone_ref(py))
@@ -76,7 +87,7 @@ impl ScaleObject {
         let copy = new_instance(&part.get_type())?;
         {
             let mut made = copy.cast::<ScaleObject>()?.try_borrow_mut()?;
-            made.set_part(config, value, origin);
+            made.set_part(config, value.into_bound(py), origin);
             made.values.set_value_object(Some(value_object.unbind()));
         }
         Ok(Some(copy))

@@ -12,6 +12,10 @@ impl ScaleObject {
     /// `__reduce__`.
     pub(super) fn reduce<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
+        if slf.try_borrow()?.origin.is_some() {
+            // a part made from a tree is pickled with its value made
+            Self::value_now(slf)?;
+        }
         let this = slf.try_borrow()?;
         if let Some(origin) = &this.origin {
             let value = opt(py, &this.values.value(py)).into_bound(py);

@@ -75,6 +75,14 @@ impl ValueCell {
         self.held().value.as_ref().map(|v| v.clone_ref(py))
     }
 
+    /// The value, or the deferred value it is still to be built from.
+    pub(crate) fn value_or_deferred(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        match self.find(py) {
+            Found::Value(value) => value,
+            Found::Deferred(d) => Some(d.into_any()),
+        }
+    }
+
     /// Whether the value is decoded but not built yet.
     pub(crate) fn is_deferred(&self) -> bool {
         self.held().deferred.is_some()
@@ -143,6 +151,18 @@ impl ValueCell {
 }
 
 impl ScaleObject {
+    /// The tree node a deferred value is made from (see [`DeferredValue`]),
+    /// `None` when the value is built.
+    pub(crate) fn deferred_node(
+        slf: &Bound<'_, Self>,
+    ) -> PyResult<Option<crate::convert::tree::NodeRef>> {
+        let py = slf.py();
+        match slf.try_borrow()?.values.find(py) {
+            Found::Deferred(d) => d.get().tree_node(py).map(Some),
+            Found::Value(_) => Ok(None),
+        }
+    }
+
     /// The value, built now if it was deferred. Two threads reading a
     /// deferred value at once may both build it; the first kept is the one
     /// every reader gets.
