@@ -35,15 +35,17 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyFloat, PyString, PyTuple, PyType};
 use pyo3::PyTraverseError;
-use std::sync::Arc;
 
 mod codec;
 mod deferred;
+mod fast_path;
 mod make;
 mod pickle;
 mod values;
 
 pub(crate) use deferred::DeferredValue;
+pub use fast_path::FastNode;
+pub(crate) use fast_path::FastPath;
 use values::ValueCell;
 
 pub(crate) use make::{new_instance, own_class_attr};
@@ -69,63 +71,6 @@ pub fn unset(py: Python<'_>) -> &Bound<'_, PyAny> {
                 .unwrap_or_else(|_| py.None())
         })
         .bind(py)
-}
-
-/// `_fast_node` of a class made by `crate::config::classes`: its graph node, the
-/// registry generation it was resolved in, and whether the class decodes
-/// and encodes exactly as the node does (no Python hook overridden).
-#[pyclass(frozen, module = "scalecodec._core", name = "FastNode")]
-pub struct FastNode {
-    node: u32,
-    generation: u64,
-    decode: bool,
-    encode: bool,
-    /// The type string, kept only when encoding depends on it (see
-    /// `ferroscale_dynamic::ops::object`), so that other objects carry none.
-    type_name: Option<Arc<str>>,
-}
-
-#[pymethods]
-impl FastNode {
-    /// The marker for `node` (of `type_string`) at registry `generation`.
-    #[new]
-    fn new(node: u32, generation: u64, decode: bool, encode: bool, type_string: &str) -> Self {
-        let type_name = ferroscale_dynamic::ops::portable_json::has_defaults(type_string)
-            .then(|| Arc::from(type_string));
-        FastNode {
-            node,
-            generation,
-            decode,
-            encode,
-            type_name,
-        }
-    }
-}
-
-/// What an object created by `ConfigBase::create_scale_object`
-/// (`crate::config`) needs to decode and encode without going through Python.
-pub(crate) struct FastPath {
-    node: u32,
-    registry: Py<PyRegistry>,
-    /// The registry generation the node belongs to.
-    generation: u64,
-    decode: bool,
-    encode: bool,
-    type_name: Option<Arc<str>>,
-}
-
-impl FastPath {
-    /// The fast path of a class marked `marker`, over `registry`.
-    pub(crate) fn new(marker: &FastNode, registry: Py<PyRegistry>) -> Self {
-        FastPath {
-            node: marker.node,
-            registry,
-            generation: marker.generation,
-            decode: marker.decode,
-            encode: marker.encode,
-            type_name: marker.type_name.clone(),
-        }
-    }
 }
 
 /// The start of the `__dict__` names a view (`crate::objects::views`) keeps derived data under (an
