@@ -1,20 +1,25 @@
 //! A dataset verified against its manifest (`ferroscale index --check`):
 //! every block once, no gap in the range, every file readable and as the
 //! manifest describes it (rows, bytes, the blocks it holds), no partition
-//! file the manifest does not list.
+//! file the manifest does not list, and every typed file's columns named
+//! and typed as the folder's saved naming says ([`crate::saved_naming`]).
 
 use std::fmt;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use arrow_array::{Array, UInt64Array};
+use arrow_schema::SchemaRef;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ProjectionMask;
 
 use crate::layout::{file_path, partition_path};
 use crate::manifest::{is_typed, requests, unlisted_files, Entry, FileEntry, Manifest, Request};
 use crate::partition::Gaps;
+use crate::saved_naming;
 use crate::tables::Table;
+use crate::typed::schema::place_fields;
+use crate::typed::{Kind, Naming};
 
 /// What [`check`] found.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -132,11 +137,19 @@ pub fn check(out: &Path, range: Option<(u64, u64)>, gaps: Gaps) -> Report {
             out.display()
         ));
     }
+    // The typed columns' names and types the folder's runs gave: every
+    // typed file must hold them so (a run reads them to name its columns).
+    let naming = match saved_naming::is_saved(out) {
+        true => saved_naming::load(out)
+            .map_err(|e| report.problems.push(e.0))
+            .ok(),
+        false => None,
+    };
     for &(first, last) in &partitions {
         report.partitions += 1;
         report.blocks += last - first + 1;
         match Manifest::read_entry(out, first, last) {
-            Ok(entry) => check_partition(out, &entry, &mut report),
+            Ok(entry) => check_partition(out, &entry, naming.as_ref(), &mut report),
             Err(e) => report.problems.push(e.0),
         }
     }
@@ -249,8 +262,9 @@ fn with_unlisted(out: &Path, manifest: &Manifest, mut report: Report) -> Report 
     report
 }
 
-/// Checks each file of one partition against its entry.
-fn check_partition(out: &Path, entry: &Entry, report: &mut Report) {
+/// Checks each file of one partition against its entry, and each typed
+/// file's columns against the folder's saved `naming` when it has one.
+fn check_partition(out: &Path, entry: &Entry, naming: Option<&Naming>, report: &mut Report) {
     let (first, last) = (entry.first, entry.last);
     // The generic tables' files, then the typed tables' (`--typed`).
     let typed = entry.files.get(Table::ALL.len()..).unwrap_or_default();
@@ -266,11 +280,15 @@ fn check_partition(out: &Path, entry: &Entry, report: &mut Report) {
     for listed in typed {
         let path = file_path(out, &listed.table, first, last);
         match read_block_numbers(&path, "block_number") {
-            Ok((rows, bytes, numbers)) => {
+            Ok((rows, bytes, numbers, schema)) => {
                 report.files += 1;
                 report.typed_files += 1;
                 report.typed_rows += rows;
-                for w in unlike_its_entry(listed, rows, bytes, &numbers, first, last) {
+                let mut wrong = unlike_its_entry(listed, rows, bytes, &numbers, first, last);
+                if let Some(naming) = naming {
+                    wrong.extend(unlike_the_naming(naming, &listed.table, &schema));
+                }
+                for w in wrong {
                     report.problems.push(format!("{}: {w}", path.display()));
                 }
             }
@@ -285,7 +303,7 @@ fn check_partition(out: &Path, entry: &Entry, report: &mut Report) {
             "block_number"
         };
         match read_block_numbers(&path, column) {
-            Ok((rows, bytes, numbers)) => {
+            Ok((rows, bytes, numbers, _)) => {
                 report.files += 1;
                 report.rows[i] += rows;
                 let mut wrong = Vec::new();
@@ -332,6 +350,49 @@ fn unlike_its_entry(
     wrong
 }
 
+/// How the data columns of the typed file of `folder` (`typed/<kind>/<name>`),
+/// whose schema is `schema`, differ from the saved `naming`: a column it
+/// does not name, or names with another type.
+fn unlike_the_naming(naming: &Naming, folder: &str, schema: &SchemaRef) -> Vec<String> {
+    let mut parts = folder.splitn(3, '/').skip(1);
+    let (kind, name) = match (parts.next(), parts.next()) {
+        (Some("events"), Some(name)) => (Kind::Event, name),
+        (Some("calls"), Some(name)) => (Kind::Call, name),
+        _ => return vec![format!("{folder} is no typed table's folder")],
+    };
+    let Some(saved) = naming.schema(kind, name) else {
+        return vec![format!(
+            "table {name} is not in the saved naming ({})",
+            saved_naming::FILE
+        )];
+    };
+    let place: Vec<String> = place_fields(kind)
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
+    let mut wrong = Vec::new();
+    for field in schema.fields() {
+        if place.contains(field.name()) {
+            continue;
+        }
+        match saved.field_with_name(field.name()) {
+            Err(_) => wrong.push(format!(
+                "column {} is not in the saved naming ({})",
+                field.name(),
+                saved_naming::FILE
+            )),
+            Ok(given) if given.data_type() != field.data_type() => wrong.push(format!(
+                "column {} is {}, the saved naming gives it as {}",
+                field.name(),
+                field.data_type(),
+                given.data_type()
+            )),
+            Ok(_) => {}
+        }
+    }
+    wrong
+}
+
 /// Whether `numbers` are exactly the blocks of the entry's range less those
 /// it lists as absent, in order.
 fn holds_its_blocks(entry: &Entry, numbers: &[u64]) -> bool {
@@ -340,13 +401,18 @@ fn holds_its_blocks(entry: &Entry, numbers: &[u64]) -> bool {
     numbers.iter().all(|n| expected.next() == Some(*n)) && expected.next().is_none()
 }
 
-/// A file's rows, its size, and the block numbers of its rows (`column`:
-/// `number` of the blocks table, `block_number` of the others), read alone.
-fn read_block_numbers(path: &Path, column: &str) -> Result<(u64, u64, Vec<u64>), String> {
+/// A file's rows, its size, the block numbers of its rows (`column`:
+/// `number` of the blocks table, `block_number` of the others, read alone)
+/// and its schema.
+fn read_block_numbers(
+    path: &Path,
+    column: &str,
+) -> Result<(u64, u64, Vec<u64>, SchemaRef), String> {
     let file = File::open(path).map_err(|e| e.to_string())?;
     let bytes = file.metadata().map_err(|e| e.to_string())?.len();
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| e.to_string())?;
     let rows = builder.metadata().file_metadata().num_rows() as u64;
+    let schema = builder.schema().clone();
     let index = builder
         .schema()
         .index_of(column)
@@ -366,7 +432,7 @@ fn read_block_numbers(path: &Path, column: &str) -> Result<(u64, u64, Vec<u64>),
             .ok_or_else(|| format!("column {column} is not u64"))?;
         numbers.extend(values.iter().flatten());
     }
-    Ok((rows, bytes, numbers))
+    Ok((rows, bytes, numbers, schema))
 }
 
 #[cfg(test)]

@@ -396,3 +396,77 @@ fn a_later_run_over_earlier_blocks_keeps_the_names_the_folder_has() {
     }
     let _ = server;
 }
+
+/// `--check` holds every typed file to the folder's saved naming: a saved
+/// file that no longer names a file's column, or gives it another type, or
+/// that does not read, is a problem naming the file and the column.
+#[test]
+fn check_finds_typed_files_the_saved_naming_does_not_describe() {
+    let dir = temp_dir("typed-upgrade-check-naming");
+    let server = node().start().expect("test node");
+    let out = dir.join("out");
+    let summary = index_range(&server, &out, &dir.join("metadata"), (101, 114), 100);
+    assert_eq!((summary.blocks, summary.errors), (14, 0), "{summary}");
+    let check = || ferroscale_index::check::check(&out, None, ferroscale_index::Gaps::Refused);
+    let clean = check();
+    assert!(clean.is_ok(), "{clean}");
+    assert!(clean.typed_files > 0, "{clean}");
+
+    let file = out
+        .join("_manifest")
+        .join(ferroscale_index::saved_naming::FILE);
+    let original = std::fs::read(&file).expect("the saved naming");
+    // One column of System.ExtrinsicSuccess renamed, then retyped, in the
+    // saved file: the table's files are found out, each for that column.
+    let edit = |change: &dyn Fn(&mut serde_json::Value)| {
+        let mut saved: serde_json::Value = serde_json::from_slice(&original).expect("json");
+        let tables = saved["tables"].as_array_mut().expect("tables");
+        let table = tables
+            .iter_mut()
+            .find(|t| t["table"] == "System.ExtrinsicSuccess")
+            .expect("System.ExtrinsicSuccess is saved");
+        change(&mut table["columns"][0]);
+        std::fs::write(&file, serde_json::to_vec(&saved).expect("json")).expect("write");
+    };
+    let problems_of = |report: &ferroscale_index::check::Report| -> Vec<String> {
+        report
+            .problems
+            .iter()
+            .filter(|p| p.contains("System.ExtrinsicSuccess"))
+            .cloned()
+            .collect()
+    };
+    edit(&|column| column["name"] = "no_such_column".into());
+    let renamed = check();
+    let found = problems_of(&renamed);
+    assert!(!found.is_empty(), "{renamed}");
+    assert!(
+        found
+            .iter()
+            .all(|p| p.contains("column dispatch_info is not in the saved naming")),
+        "{renamed}"
+    );
+    edit(&|column| column["type"] = serde_json::json!("Boolean"));
+    let retyped = check();
+    let found = problems_of(&retyped);
+    assert!(!found.is_empty(), "{retyped}");
+    assert!(
+        found
+            .iter()
+            .all(|p| p.contains("column dispatch_info is Struct")
+                && p.contains("the saved naming gives it as Boolean")),
+        "{retyped}"
+    );
+    std::fs::write(&file, b"{ not json").expect("write");
+    let unreadable = check();
+    assert!(
+        unreadable
+            .problems
+            .iter()
+            .any(|p| p.contains(ferroscale_index::saved_naming::FILE)),
+        "{unreadable}"
+    );
+    std::fs::write(&file, &original).expect("write");
+    assert!(check().is_ok());
+    let _ = server;
+}
