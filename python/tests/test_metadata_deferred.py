@@ -196,3 +196,20 @@ def test_threads_reading_one_deferred_value_get_the_same_object():
     for t in threads:
         t.join(timeout=60)
     assert len(seen) == 8 and all(v is seen[0] for v in seen)
+
+
+def test_values_made_part_by_part_are_the_objects_of_the_whole_value():
+    """A part's value read before the whole value is the object inside it
+    (and the other way round), as the parts of one value are: a client that
+    walks the registry's types, then reads the metadata, holds each type once."""
+    raw = read(V15)
+    md = decoded_as_statement(config(), raw)
+    types = md.portable_registry["types"]
+    first = types[0].value
+    system = md.get_metadata_pallet("System").value
+    whole = md.value
+    assert whole[1]["V15"]["types"]["types"][0] is first
+    assert system in whole[1]["V15"]["pallets"]
+    assert any(p is system for p in whole[1]["V15"]["pallets"])
+    later = md.get_metadata_pallet("Balances").value
+    assert any(p is later for p in whole[1]["V15"]["pallets"]), "a part read after the whole value is inside it"

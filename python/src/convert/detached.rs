@@ -163,6 +163,21 @@ pub fn to_python<'py>(py: Python<'py>, names: &mut NameCache, built: &Built) -> 
 }
 
 fn build<'py>(sink: &mut PySink<'py, '_>, built: &Built) -> Bound<'py, PyAny> {
+    build_with(sink, built, &mut |sink, item, _| build(sink, item))
+}
+
+/// The Python object of `built`, made as [`PySink`] makes it, the items of
+/// a list or tuple and the values of a dict made by `part` (given the
+/// sink, the part and its position), so that a caller can put in objects
+/// made before ([`crate::convert::tree`]).
+pub(crate) fn build_with<'py, 'c, F>(
+    sink: &mut PySink<'py, 'c>,
+    built: &Built,
+    part: &mut F,
+) -> Bound<'py, PyAny>
+where
+    F: FnMut(&mut PySink<'py, 'c>, &Built, usize) -> Bound<'py, PyAny>,
+{
     let py = sink.py;
     match built {
         Built::Null => py.None().into_bound(py),
@@ -176,14 +191,22 @@ fn build<'py>(sink: &mut PySink<'py, '_>, built: &Built) -> Bound<'py, PyAny> {
         Built::Hex(bytes) => sink.hex(bytes),
         Built::Account(id, format) => sink.ss58_account(id, *format),
         Built::List(items) => {
-            let items: Vec<_> = items.iter().map(|i| build(sink, i)).collect();
+            let items: Vec<_> = items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| part(sink, item, i))
+                .collect();
             match PyList::new(py, items) {
                 Ok(l) => l.into_any(),
                 Err(_) => py.None().into_bound(py),
             }
         }
         Built::Tuple(items) => {
-            let items: Vec<_> = items.iter().map(|i| build(sink, i)).collect();
+            let items: Vec<_> = items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| part(sink, item, i))
+                .collect();
             match PyTuple::new(py, items) {
                 Ok(t) => t.into_any(),
                 Err(_) => py.None().into_bound(py),
@@ -191,8 +214,8 @@ fn build<'py>(sink: &mut PySink<'py, '_>, built: &Built) -> Bound<'py, PyAny> {
         }
         Built::Dict(entries) => {
             let d = PyDict::new(py);
-            for (k, v) in entries {
-                let v = build(sink, v);
+            for (i, (k, v)) in entries.iter().enumerate() {
+                let v = part(sink, v, i);
                 // Setting a str key on a fresh dict cannot fail short of
                 // memory exhaustion (as in PySink).
                 let _ = match k {

@@ -8,13 +8,22 @@
 //! tree is decoded once, each part of it (a typed part of the metadata
 //! object, see `crate::objects::typed_parts`) holds a [`NodeRef`] into it,
 //! and a part's Python value is made from its node when first read.
+//!
+//! Each value made is kept by its node's path ([`Made`]), and the values
+//! are made as one value's parts are: a node's value made after parts of
+//! it holds the very objects made for those parts, and a part read after
+//! a value holding it is taken from that value. So the objects are shared
+//! as the whole value's parts are, and no part is made twice (a client
+//! that walks the registry's types and then reads the whole metadata
+//! would otherwise hold every type twice).
 
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
 
-use crate::convert::detached::{to_python, Built, Key};
-use crate::convert::sink::NameCache;
+use crate::convert::detached::{build_with, to_python, Built, Key};
+use crate::convert::sink::{NameCache, PySink};
 
 /// A decoded value and the Python strings of its names.
 pub struct DecodedTree {
@@ -23,12 +32,27 @@ pub struct DecodedTree {
     /// every tree of that registry, as a decode's are by every value (made
     /// anew for each tree, they took a fifth of a whole metadata value).
     names: Arc<Mutex<NameCache>>,
+    made: Mutex<Made>,
+}
+
+/// The values made from a tree so far.
+#[derive(Default)]
+struct Made {
+    /// Each value made, by its node's path.
+    values: HashMap<Box<[u32]>, Py<PyAny>>,
+    /// Every proper prefix of those paths: the nodes whose values, when
+    /// made, hold values made before.
+    holding: HashSet<Box<[u32]>>,
 }
 
 impl DecodedTree {
     /// The tree of `root`, decoded with the registry whose names are `names`.
     pub fn new(root: Built, names: Arc<Mutex<NameCache>>) -> Arc<DecodedTree> {
-        Arc::new(DecodedTree { root, names })
+        Arc::new(DecodedTree {
+            root,
+            names,
+            made: Mutex::default(),
+        })
     }
 }
 
@@ -55,13 +79,7 @@ impl NodeRef {
 
     /// The node's data.
     pub fn get(&self) -> &Built {
-        let mut node = &self.tree.root;
-        for &step in self.path.iter() {
-            node = children(node)
-                .and_then(|c| c.get(step as usize))
-                .unwrap_or(&NOTHING);
-        }
-        node
+        node_at(&self.tree.root, &self.path)
     }
 
     /// The child at `position` (an item of a list or tuple, the value of a
@@ -116,19 +134,101 @@ impl NodeRef {
         }
     }
 
-    /// The Python object of the node, made as the whole value's part would
-    /// be (equal to it, not the same object).
+    /// The Python object of the node, made as the whole value's part is:
+    /// the object made before for this node, else the one inside a value
+    /// made before for a node holding it, else a new one holding the
+    /// objects made before for its parts (see the module documentation).
     pub fn to_python<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
         // a part's value is containers without cycles, as a decode's is
         let _gc = crate::convert::sink::GcPause::for_input(py, usize::MAX);
-        match self.tree.names.try_lock() {
-            Ok(mut names) => to_python(py, &mut names, self.get()),
-            // in use further up this thread's stack (a finalizer building
-            // another part), or by another thread: the names are interned
-            // again for this value
-            Err(_) => to_python(py, &mut NameCache::default(), self.get()),
+        let (Ok(mut made), Ok(mut names)) = (self.tree.made.try_lock(), self.tree.names.try_lock())
+        else {
+            // in use further up this thread's stack (a finalizer making
+            // another part) or by another thread: a value of its own
+            return to_python(py, &mut NameCache::default(), self.get());
+        };
+        if let Some(value) = made.values.get(&*self.path) {
+            return value.bind(py).clone();
         }
+        for depth in (0..self.path.len()).rev() {
+            if let Some(holder) = made.values.get(&self.path[..depth]) {
+                if let Some(value) = self.inside(holder.bind(py).clone(), depth) {
+                    return value;
+                }
+                break;
+            }
+        }
+        let mut sink = PySink {
+            py,
+            names: &mut names,
+        };
+        let mut path = self.path.to_vec();
+        let value = build_reusing(&mut sink, self.get(), &mut path, &made);
+        for depth in 0..self.path.len() {
+            made.holding.insert(self.path[..depth].into());
+        }
+        made.values
+            .insert(self.path.clone().to_vec().into(), value.clone().unbind());
+        value
     }
+
+    /// The node's object inside `holder`, the object of the node at
+    /// `depth` of its path.
+    fn inside<'py>(&self, holder: Bound<'py, PyAny>, depth: usize) -> Option<Bound<'py, PyAny>> {
+        let mut node = node_at(&self.tree.root, &self.path[..depth]);
+        let mut value = holder;
+        for &step in &self.path[depth..] {
+            let step = step as usize;
+            match node {
+                Built::List(items) | Built::Tuple(items) => {
+                    value = value.get_item(step).ok()?;
+                    node = items.get(step)?;
+                }
+                Built::Dict(entries) => {
+                    let (key, child) = entries.get(step)?;
+                    value = value.get_item(key_text(key)).ok()?;
+                    node = child;
+                }
+                _ => return None,
+            }
+        }
+        Some(value)
+    }
+}
+
+/// The Python object of `node` at `path`, holding the objects `made`
+/// before for its parts.
+fn build_reusing<'py>(
+    sink: &mut PySink<'py, '_>,
+    node: &Built,
+    path: &mut Vec<u32>,
+    made: &Made,
+) -> Bound<'py, PyAny> {
+    if let Some(value) = made.values.get(path.as_slice()) {
+        return value.bind(sink.py).clone();
+    }
+    if !made.holding.contains(path.as_slice()) {
+        return to_python(sink.py, sink.names, node);
+    }
+    build_with(sink, node, &mut |sink, part, position| {
+        // positions are u32: the decoder's lengths are
+        path.push(position as u32);
+        let value = build_reusing(sink, part, path, made);
+        path.pop();
+        value
+    })
+}
+
+/// The node at `path` under `root` (a step that does not exist leads to
+/// [`NOTHING`]; paths are made by [`NodeRef::child`] only).
+fn node_at<'a>(root: &'a Built, path: &[u32]) -> &'a Built {
+    let mut node = root;
+    for &step in path {
+        node = children(node)
+            .and_then(|c| c.get(step as usize))
+            .unwrap_or(&NOTHING);
+    }
+    node
 }
 
 /// A dict key's text.
