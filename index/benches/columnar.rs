@@ -83,6 +83,7 @@ fn main() {
     // arrow`, for a profiler).
     let mut only: Option<String> = None;
     let mut typed = false;
+    let mut node_filter = NodeFilter::default();
     while let Some(a) = args.next() {
         if a == "--keep-freed-memory" {
             // As `ferroscale index` runs (see `allocator`).
@@ -103,6 +104,12 @@ fn main() {
                 ),
                 "--only streamed|arrow|pipeline|node"
             );
+        } else if a == "--transport" {
+            // `--only node`: one transport (`http` or `websocket`).
+            node_filter.transport = args.next();
+        } else if a == "--batch" {
+            // `--only node`: one batch size (1 or 16).
+            node_filter.batch = args.next().and_then(|n| n.parse().ok());
         } else if a == "--blocks" {
             count = args
                 .next()
@@ -130,7 +137,7 @@ fn main() {
     ];
     println!("ferroscale-index columnar benchmark: {count} blocks per case, {cores} cores");
     if only.as_deref() == Some("node") {
-        node_cases(count, &cases[0].1, &mut decoders, cores);
+        node_cases(count, &cases[0].1, &mut decoders, cores, &node_filter);
         return;
     }
     // Memory over a long range: blocks made one at a time by an iterator
@@ -353,11 +360,24 @@ fn arrow_cases(name: &str, template: &Block, blocks: &[Block], decoders: &Decode
     }
 }
 
+/// Which of the node cases run (`--transport`, `--batch`; all by default).
+#[derive(Default)]
+struct NodeFilter {
+    transport: Option<String>,
+    batch: Option<usize>,
+}
+
 /// End to end from the loopback node: fetch (HTTP, WebSocket), decode,
 /// write, on 1 thread and on `cores`, beside the fetch alone, the decode
 /// to Arrow alone and the JSON-lines pipeline, all over the same `count`
 /// copies of `template`.
-fn node_cases(count: u64, template: &Block, decoders: &mut Decoders, cores: usize) {
+fn node_cases(
+    count: u64,
+    template: &Block,
+    decoders: &mut Decoders,
+    cores: usize,
+    filter: &NodeFilter,
+) {
     use ferroscale_index::rpc_source::{index_range, RpcOptions};
     use ferroscale_rpc::test_server::{TestBlock, TestNode, TestRuntime};
     use ferroscale_rpc::{BlockingClient, RangeOptions};
@@ -396,7 +416,7 @@ fn node_cases(count: u64, template: &Block, decoders: &mut Decoders, cores: usiz
     );
     // References without the node: the decode alone and the pipeline from
     // JSON lines (decode and write).
-    let mut reference = Vec::new();
+    let (mut reference, mut lines_reference) = (Vec::new(), Vec::new());
     for threads in [1, cores] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -425,11 +445,19 @@ fn node_cases(count: u64, template: &Block, decoders: &mut Decoders, cores: usiz
             "{threads} thread(s): decode to Arrow alone {decode:.0} blocks/s; JSON lines → Parquet {lines:.0} blocks/s"
         );
         reference.push(decode);
+        lines_reference.push(lines);
     }
     let transports = [("HTTP", server.http_url()), ("WebSocket", server.ws_url())];
     for ((transport, url), batch) in transports
         .iter()
         .flat_map(|t| [(t.clone(), 1), (t.clone(), 16)])
+        .filter(|((t, _), b)| {
+            filter
+                .transport
+                .as_ref()
+                .is_none_or(|f| t.eq_ignore_ascii_case(f))
+                && filter.batch.is_none_or(|f| f == *b)
+        })
     {
         let range = RangeOptions { batch, ..range };
         let transport = if batch == 1 {
@@ -439,6 +467,7 @@ fn node_cases(count: u64, template: &Block, decoders: &mut Decoders, cores: usiz
         };
         let client = BlockingClient::connect(&url).expect("connect");
         // The fetch alone: every block with its events, nothing decoded.
+        let split = node_and_client_cpu();
         let t = Instant::now();
         let fetched = client
             .blocks(
@@ -451,7 +480,16 @@ fn node_cases(count: u64, template: &Block, decoders: &mut Decoders, cores: usiz
             .map(|b| b.expect("block").block.extrinsics.len())
             .sum::<usize>();
         let alone = count as f64 / t.elapsed().as_secs_f64();
-        println!("{transport}: fetch alone {alone:.0} blocks/s ({fetched} extrinsics)");
+        let split = node_and_client_cpu()
+            .zip(split)
+            .map_or("?".into(), |((n1, c1), (n0, c0))| {
+                let ms = |s: f64| s * 1e3 / count as f64;
+                format!("node {:.3}, client {:.3}", ms(n1 - n0), ms(c1 - c0))
+            });
+        println!(
+            "{transport}: fetch alone {alone:.0} blocks/s ({fetched} extrinsics), CPU ms/block: \
+             {split}"
+        );
         for (i, threads) in [1, cores].into_iter().enumerate() {
             let out = dir.join(format!("{transport}-{threads}").replace(' ', "-"));
             let _ = std::fs::remove_dir_all(&out);
@@ -480,6 +518,7 @@ fn node_cases(count: u64, template: &Block, decoders: &mut Decoders, cores: usiz
             (options.from, options.to) = (Some(1), Some(count));
             options.source = url.clone();
             let cpu = cpu_seconds();
+            let split = node_and_client_cpu();
             let summary =
                 index_range(&client, rpc, decoders, &options, &mut |_| {}).expect("index");
             let rate = summary.blocks as f64 / summary.seconds;
@@ -487,10 +526,22 @@ fn node_cases(count: u64, template: &Block, decoders: &mut Decoders, cores: usiz
             let cpu = cpu_seconds().zip(cpu).map_or("?".into(), |(b, a)| {
                 format!("{:.3}", (b - a) * 1e3 / count as f64)
             });
+            // Of which the node's threads and the client's (its tokio
+            // worker: requests, JSON, hex); the rest is the source's reader
+            // (chain checks), the decoder and the writer.
+            let split =
+                node_and_client_cpu()
+                    .zip(split)
+                    .map_or("?".into(), |((n1, c1), (n0, c0))| {
+                        let ms = |s: f64| s * 1e3 / count as f64;
+                        format!("node {:.3}, client {:.3}", ms(n1 - n0), ms(c1 - c0))
+                    });
             println!(
                 "{transport}, {threads} thread(s): node → Parquet {rate:.0} blocks/s \
-                 ({:.2} of the decode alone), CPU {cpu} ms/block: {summary}",
-                rate / reference[i]
+                 ({:.2} of the decode alone, {:.2} of JSON lines → Parquet), CPU {cpu} \
+                 ms/block ({split}): {summary}",
+                rate / reference[i],
+                rate / lines_reference[i]
             );
         }
     }
@@ -503,6 +554,29 @@ fn peak_resident_mb() -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
+}
+
+/// CPU seconds so far of the loopback node's threads and of the RPC
+/// client's (by thread name), Linux only. Both live for a whole transport's
+/// cases, so their counts are not lost when a thread ends.
+fn node_and_client_cpu() -> Option<(f64, f64)> {
+    let (mut node, mut client) = (0.0, 0.0);
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let path = task.ok()?.path();
+        let comm = std::fs::read_to_string(path.join("comm")).ok()?;
+        let stat = std::fs::read_to_string(path.join("stat")).ok()?;
+        let rest = &stat[stat.rfind(')')? + 2..];
+        let mut fields = rest.split_whitespace();
+        let utime: f64 = fields.nth(11)?.parse().ok()?;
+        let stime: f64 = fields.next()?.parse().ok()?;
+        let seconds = (utime + stime) / 100.0;
+        if comm.starts_with("ferroscale-test") {
+            node += seconds;
+        } else if comm.starts_with("ferroscale-rpc") {
+            client += seconds;
+        }
+    }
+    Some((node, client))
 }
 
 /// The process's user + system CPU time so far (`/proc/self/stat`, in the
