@@ -83,6 +83,7 @@ fn main() {
     // arrow`, for a profiler).
     let mut only: Option<String> = None;
     let mut typed = false;
+    #[cfg(feature = "rpc")]
     let mut node_filter = NodeFilter::default();
     while let Some(a) = args.next() {
         if a == "--keep-freed-memory" {
@@ -104,12 +105,17 @@ fn main() {
                 ),
                 "--only streamed|arrow|pipeline|node"
             );
-        } else if a == "--transport" {
-            // `--only node`: one transport (`http` or `websocket`).
-            node_filter.transport = args.next();
-        } else if a == "--batch" {
-            // `--only node`: one batch size (1 or 16).
-            node_filter.batch = args.next().and_then(|n| n.parse().ok());
+        } else if cfg!(feature = "rpc") && (a == "--transport" || a == "--batch") {
+            // `--only node`: one transport (`http` or `websocket`), one
+            // batch size (1 or 16).
+            let value = args.next();
+            #[cfg(feature = "rpc")]
+            match a.as_str() {
+                "--transport" => node_filter.transport = value,
+                _ => node_filter.batch = value.and_then(|n| n.parse().ok()),
+            }
+            #[cfg(not(feature = "rpc"))]
+            drop(value);
         } else if a == "--blocks" {
             count = args
                 .next()
@@ -137,7 +143,10 @@ fn main() {
     ];
     println!("ferroscale-index columnar benchmark: {count} blocks per case, {cores} cores");
     if only.as_deref() == Some("node") {
+        #[cfg(feature = "rpc")]
         node_cases(count, &cases[0].1, &mut decoders, cores, &node_filter);
+        #[cfg(not(feature = "rpc"))]
+        eprintln!("--only node: the RPC source is not built (the `rpc` feature)");
         return;
     }
     // Memory over a long range: blocks made one at a time by an iterator
@@ -361,6 +370,7 @@ fn arrow_cases(name: &str, template: &Block, blocks: &[Block], decoders: &Decode
 }
 
 /// Which of the node cases run (`--transport`, `--batch`; all by default).
+#[cfg(feature = "rpc")]
 #[derive(Default)]
 struct NodeFilter {
     transport: Option<String>,
@@ -371,6 +381,7 @@ struct NodeFilter {
 /// write, on 1 thread and on `cores`, beside the fetch alone, the decode
 /// to Arrow alone and the JSON-lines pipeline, all over the same `count`
 /// copies of `template`.
+#[cfg(feature = "rpc")]
 fn node_cases(
     count: u64,
     template: &Block,
@@ -559,6 +570,7 @@ fn peak_resident_mb() -> Option<u64> {
 /// CPU seconds so far of the loopback node's threads and of the RPC
 /// client's (by thread name), Linux only. Both live for a whole transport's
 /// cases, so their counts are not lost when a thread ends.
+#[cfg(feature = "rpc")]
 fn node_and_client_cpu() -> Option<(f64, f64)> {
     let (mut node, mut client) = (0.0, 0.0);
     for task in std::fs::read_dir("/proc/self/task").ok()? {

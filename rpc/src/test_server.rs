@@ -456,7 +456,7 @@ impl State {
         let mut parents = Vec::with_capacity(node.blocks.len());
         let roots: Vec<Hash> = node.blocks.iter().map(extrinsics_root).collect();
         let mut parent = [0u8; 32];
-        for i in 0..node.blocks.len() {
+        for (i, root) in roots.iter().enumerate() {
             // A real header's encoding, so hashes are a chain's: each block
             // names its parent, and a fork changes every hash after it.
             let number = node.first_number + i as u64;
@@ -464,7 +464,7 @@ impl State {
                 &parent,
                 number,
                 &node.state_root(number),
-                &roots[i],
+                root,
                 &[babe_log(number)],
             );
             parents.push(parent);
