@@ -573,15 +573,21 @@ fn peak_resident_mb() -> Option<u64> {
 #[cfg(feature = "rpc")]
 fn node_and_client_cpu() -> Option<(f64, f64)> {
     let (mut node, mut client) = (0.0, 0.0);
-    for task in std::fs::read_dir("/proc/self/task").ok()? {
-        let path = task.ok()?.path();
+    // A thread that ends while it is read (a pool's) is left out: only the
+    // node's and the client's are counted, and they outlive the cases.
+    let seconds = |path: &std::path::Path| -> Option<(String, f64)> {
         let comm = std::fs::read_to_string(path.join("comm")).ok()?;
         let stat = std::fs::read_to_string(path.join("stat")).ok()?;
         let rest = &stat[stat.rfind(')')? + 2..];
         let mut fields = rest.split_whitespace();
         let utime: f64 = fields.nth(11)?.parse().ok()?;
         let stime: f64 = fields.next()?.parse().ok()?;
-        let seconds = (utime + stime) / 100.0;
+        Some((comm, (utime + stime) / 100.0))
+    };
+    for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+        let Some((comm, seconds)) = seconds(&task.path()) else {
+            continue;
+        };
         if comm.starts_with("ferroscale-test") {
             node += seconds;
         } else if comm.starts_with("ferroscale-rpc") {
