@@ -83,6 +83,8 @@ fn main() {
     // arrow`, for a profiler).
     let mut only: Option<String> = None;
     let mut typed = false;
+    #[cfg(feature = "rpc")]
+    let mut node_filter = NodeFilter::default();
     while let Some(a) = args.next() {
         if a == "--keep-freed-memory" {
             // As `ferroscale index` runs (see `allocator`).
@@ -103,6 +105,17 @@ fn main() {
                 ),
                 "--only streamed|arrow|pipeline|node"
             );
+        } else if cfg!(feature = "rpc") && (a == "--transport" || a == "--batch") {
+            // `--only node`: one transport (`http` or `websocket`), one
+            // batch size (1 or 16).
+            let value = args.next();
+            #[cfg(feature = "rpc")]
+            match a.as_str() {
+                "--transport" => node_filter.transport = value,
+                _ => node_filter.batch = value.and_then(|n| n.parse().ok()),
+            }
+            #[cfg(not(feature = "rpc"))]
+            drop(value);
         } else if a == "--blocks" {
             count = args
                 .next()
@@ -130,7 +143,10 @@ fn main() {
     ];
     println!("ferroscale-index columnar benchmark: {count} blocks per case, {cores} cores");
     if only.as_deref() == Some("node") {
-        node_cases(count, &cases[0].1, &mut decoders, cores);
+        #[cfg(feature = "rpc")]
+        node_cases(count, &cases[0].1, &mut decoders, cores, &node_filter);
+        #[cfg(not(feature = "rpc"))]
+        eprintln!("--only node: the RPC source is not built (the `rpc` feature)");
         return;
     }
     // Memory over a long range: blocks made one at a time by an iterator
@@ -353,11 +369,26 @@ fn arrow_cases(name: &str, template: &Block, blocks: &[Block], decoders: &Decode
     }
 }
 
+/// Which of the node cases run (`--transport`, `--batch`; all by default).
+#[cfg(feature = "rpc")]
+#[derive(Default)]
+struct NodeFilter {
+    transport: Option<String>,
+    batch: Option<usize>,
+}
+
 /// End to end from the loopback node: fetch (HTTP, WebSocket), decode,
 /// write, on 1 thread and on `cores`, beside the fetch alone, the decode
 /// to Arrow alone and the JSON-lines pipeline, all over the same `count`
 /// copies of `template`.
-fn node_cases(count: u64, template: &Block, decoders: &mut Decoders, cores: usize) {
+#[cfg(feature = "rpc")]
+fn node_cases(
+    count: u64,
+    template: &Block,
+    decoders: &mut Decoders,
+    cores: usize,
+    filter: &NodeFilter,
+) {
     use ferroscale_index::rpc_source::{index_range, RpcOptions};
     use ferroscale_rpc::test_server::{TestBlock, TestNode, TestRuntime};
     use ferroscale_rpc::{BlockingClient, RangeOptions};
@@ -396,7 +427,7 @@ fn node_cases(count: u64, template: &Block, decoders: &mut Decoders, cores: usiz
     );
     // References without the node: the decode alone and the pipeline from
     // JSON lines (decode and write).
-    let mut reference = Vec::new();
+    let (mut reference, mut lines_reference) = (Vec::new(), Vec::new());
     for threads in [1, cores] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -425,11 +456,19 @@ fn node_cases(count: u64, template: &Block, decoders: &mut Decoders, cores: usiz
             "{threads} thread(s): decode to Arrow alone {decode:.0} blocks/s; JSON lines → Parquet {lines:.0} blocks/s"
         );
         reference.push(decode);
+        lines_reference.push(lines);
     }
     let transports = [("HTTP", server.http_url()), ("WebSocket", server.ws_url())];
     for ((transport, url), batch) in transports
         .iter()
         .flat_map(|t| [(t.clone(), 1), (t.clone(), 16)])
+        .filter(|((t, _), b)| {
+            filter
+                .transport
+                .as_ref()
+                .is_none_or(|f| t.eq_ignore_ascii_case(f))
+                && filter.batch.is_none_or(|f| f == *b)
+        })
     {
         let range = RangeOptions { batch, ..range };
         let transport = if batch == 1 {
@@ -439,6 +478,7 @@ fn node_cases(count: u64, template: &Block, decoders: &mut Decoders, cores: usiz
         };
         let client = BlockingClient::connect(&url).expect("connect");
         // The fetch alone: every block with its events, nothing decoded.
+        let split = node_and_client_cpu();
         let t = Instant::now();
         let fetched = client
             .blocks(
@@ -451,7 +491,16 @@ fn node_cases(count: u64, template: &Block, decoders: &mut Decoders, cores: usiz
             .map(|b| b.expect("block").block.extrinsics.len())
             .sum::<usize>();
         let alone = count as f64 / t.elapsed().as_secs_f64();
-        println!("{transport}: fetch alone {alone:.0} blocks/s ({fetched} extrinsics)");
+        let split = node_and_client_cpu()
+            .zip(split)
+            .map_or("?".into(), |((n1, c1), (n0, c0))| {
+                let ms = |s: f64| s * 1e3 / count as f64;
+                format!("node {:.3}, client {:.3}", ms(n1 - n0), ms(c1 - c0))
+            });
+        println!(
+            "{transport}: fetch alone {alone:.0} blocks/s ({fetched} extrinsics), CPU ms/block: \
+             {split}"
+        );
         for (i, threads) in [1, cores].into_iter().enumerate() {
             let out = dir.join(format!("{transport}-{threads}").replace(' ', "-"));
             let _ = std::fs::remove_dir_all(&out);
@@ -480,6 +529,7 @@ fn node_cases(count: u64, template: &Block, decoders: &mut Decoders, cores: usiz
             (options.from, options.to) = (Some(1), Some(count));
             options.source = url.clone();
             let cpu = cpu_seconds();
+            let split = node_and_client_cpu();
             let summary =
                 index_range(&client, rpc, decoders, &options, &mut |_| {}).expect("index");
             let rate = summary.blocks as f64 / summary.seconds;
@@ -487,10 +537,22 @@ fn node_cases(count: u64, template: &Block, decoders: &mut Decoders, cores: usiz
             let cpu = cpu_seconds().zip(cpu).map_or("?".into(), |(b, a)| {
                 format!("{:.3}", (b - a) * 1e3 / count as f64)
             });
+            // Of which the node's threads and the client's (its tokio
+            // worker: requests, JSON, hex); the rest is the source's reader
+            // (chain checks), the decoder and the writer.
+            let split =
+                node_and_client_cpu()
+                    .zip(split)
+                    .map_or("?".into(), |((n1, c1), (n0, c0))| {
+                        let ms = |s: f64| s * 1e3 / count as f64;
+                        format!("node {:.3}, client {:.3}", ms(n1 - n0), ms(c1 - c0))
+                    });
             println!(
                 "{transport}, {threads} thread(s): node → Parquet {rate:.0} blocks/s \
-                 ({:.2} of the decode alone), CPU {cpu} ms/block: {summary}",
-                rate / reference[i]
+                 ({:.2} of the decode alone, {:.2} of JSON lines → Parquet), CPU {cpu} \
+                 ms/block ({split}): {summary}",
+                rate / reference[i],
+                rate / lines_reference[i]
             );
         }
     }
@@ -503,6 +565,36 @@ fn peak_resident_mb() -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
+}
+
+/// CPU seconds so far of the loopback node's threads and of the RPC
+/// client's (by thread name), Linux only. Both live for a whole transport's
+/// cases, so their counts are not lost when a thread ends.
+#[cfg(feature = "rpc")]
+fn node_and_client_cpu() -> Option<(f64, f64)> {
+    let (mut node, mut client) = (0.0, 0.0);
+    // A thread that ends while it is read (a pool's) is left out: only the
+    // node's and the client's are counted, and they outlive the cases.
+    let seconds = |path: &std::path::Path| -> Option<(String, f64)> {
+        let comm = std::fs::read_to_string(path.join("comm")).ok()?;
+        let stat = std::fs::read_to_string(path.join("stat")).ok()?;
+        let rest = &stat[stat.rfind(')')? + 2..];
+        let mut fields = rest.split_whitespace();
+        let utime: f64 = fields.nth(11)?.parse().ok()?;
+        let stime: f64 = fields.next()?.parse().ok()?;
+        Some((comm, (utime + stime) / 100.0))
+    };
+    for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+        let Some((comm, seconds)) = seconds(&task.path()) else {
+            continue;
+        };
+        if comm.starts_with("ferroscale-test") {
+            node += seconds;
+        } else if comm.starts_with("ferroscale-rpc") {
+            client += seconds;
+        }
+    }
+    Some((node, client))
 }
 
 /// The process's user + system CPU time so far (`/proc/self/stat`, in the

@@ -10,6 +10,8 @@ use ferroscale_rpc::{
 };
 use serde_json::json;
 
+mod common;
+
 const V14: &str = "metadata/polkadot-v14-spec1000001.scale";
 const V15: &str = "metadata/polkadot-v15-spec1001002.scale";
 const V16: &str = "metadata/polkadot-v16-spec2003000.scale";
@@ -562,26 +564,11 @@ fn a_refused_websocket_handshake_keeps_its_retry_after() {
         FaultProxy::start(&server.http_url(), only(UPGRADE, refusal)).unwrap()
     };
     let proxy = refusing(Some(7));
-    let Err(error) = BlockingClient::connect_with(&proxy.ws_url(), quick()) else {
-        panic!("the handshake was refused");
-    };
-    assert_eq!(error.retry_after(), Some(Duration::from_secs(7)), "{error}");
-    assert!(
-        error
-            .to_string()
-            .contains("HTTP status 429, retry after 7 s"),
-        "{error}"
-    );
-    assert_eq!(
-        RetryPolicy::default().wait(1, &error),
-        Duration::from_secs(7)
-    );
+    let error = common::refusal(BlockingClient::connect_with(&proxy.ws_url(), quick()));
+    common::assert_keeps_retry_after_7_s(&error);
     let proxy = refusing(None);
-    let Err(error) = BlockingClient::connect_with(&proxy.ws_url(), quick()) else {
-        panic!("the handshake was refused");
-    };
-    assert!(error.to_string().contains("HTTP status 429"), "{error}");
-    assert_eq!(error.retry_after(), None, "{error}");
+    let error = common::refusal(BlockingClient::connect_with(&proxy.ws_url(), quick()));
+    common::assert_has_no_retry_after(&error);
     // An accepted handshake on the same path carries requests.
     let proxy = FaultProxy::start(&server.http_url(), |_, _| Fault::Pass).unwrap();
     let client = BlockingClient::connect_with(&proxy.ws_url(), quick()).unwrap();

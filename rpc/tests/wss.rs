@@ -12,12 +12,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ferroscale_rpc::test_server::{TestNode, TestRuntime};
-use ferroscale_rpc::{BlockingClient, ClientConfig, RetryPolicy};
+use ferroscale_rpc::{BlockingClient, ClientConfig};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_rustls::rustls::pki_types::pem::PemObject;
 use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio_rustls::rustls::{crypto, ServerConfig};
 use tokio_rustls::TlsAcceptor;
+
+mod common;
 
 /// A certificate for `localhost` and 127.0.0.1, not a CA, valid until
 /// 2126, made for this test alone (`openssl req -x509`, P-256): it and
@@ -123,31 +125,16 @@ fn wss_handshakes_refused_keep_their_retry_after_and_one_accepted_carries_reques
         "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 7\r\nContent-Length: 0\r\n\r\n",
     ));
     let url = format!("wss://localhost:{port}");
-    let Err(error) = BlockingClient::connect_with(&url, config()) else {
-        panic!("the handshake was refused");
-    };
-    assert_eq!(error.retry_after(), Some(Duration::from_secs(7)), "{error}");
-    assert!(
-        error
-            .to_string()
-            .contains("HTTP status 429, retry after 7 s"),
-        "{error}"
-    );
-    assert_eq!(
-        RetryPolicy::default().wait(1, &error),
-        Duration::from_secs(7)
-    );
+    let error = common::refusal(BlockingClient::connect_with(&url, config()));
+    common::assert_keeps_retry_after_7_s(&error);
 
     // Without the header, the retries' own backoff applies.
     let port = tls_server(Behind::Answer(
         "HTTP/1.1 429 Too Many Requests\r\nContent-Length: 0\r\n\r\n",
     ));
     let url = format!("wss://localhost:{port}");
-    let Err(error) = BlockingClient::connect_with(&url, config()) else {
-        panic!("the handshake was refused");
-    };
-    assert!(error.to_string().contains("HTTP status 429"), "{error}");
-    assert_eq!(error.retry_after(), None, "{error}");
+    let error = common::refusal(BlockingClient::connect_with(&url, config()));
+    common::assert_has_no_retry_after(&error);
 
     // An accepted handshake over our TLS session carries requests.
     let metadata = ferroscale_fixtures::read("metadata/polkadot-v14-spec1000001.scale");
