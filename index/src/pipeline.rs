@@ -28,7 +28,7 @@ use crate::block::Block;
 use crate::manifest::{Manifest, ManifestError};
 use crate::metadata_dir;
 use crate::partition::{write_partition, Gaps, WriteError};
-use crate::rows::decode_block_into;
+use crate::rows::{decode_block_into, decode_block_typed_only_into};
 use crate::saved_naming;
 use crate::source::SourceError;
 use crate::spec::{SpecDecoder, SpecError};
@@ -173,7 +173,24 @@ pub fn decode_blocks<B: AsRef<[u8]> + Sync>(
     blocks: &[Block<B>],
     decoders: &Decoders,
 ) -> Result<Tables, ArrowError> {
-    decode_runs(blocks, decoders, false).map(|(tables, _, _)| tables)
+    decode_runs(blocks, decoders, Mode::Generic).map(|(tables, _, _)| tables)
+}
+
+/// The typed tables of `blocks` alone ([`Tables::typed`], and the `errors`
+/// rows of events and calls that do not fit their tables; the generic
+/// tables are empty): [`decode_blocks_typed`]'s typed tables, read from the
+/// bytes by the runtimes' plans ([`crate::typed::direct`]), which do not
+/// need the generic tables' values.
+pub fn decode_blocks_typed_only<B: AsRef<[u8]> + Sync>(
+    blocks: &[Block<B>],
+    decoders: &Decoders,
+) -> Result<Tables, DecodeError> {
+    let mut naming = decoders.naming().map_err(DecodeError::Typed)?;
+    let (mut tables, parts, misfits) =
+        decode_runs(blocks, decoders, Mode::TypedOnly).map_err(DecodeError::Arrow)?;
+    tables.set_typed(unify_named(parts, &mut naming).map_err(DecodeError::Typed)?);
+    tables.set_typed_errors(misfits);
+    Ok(tables)
 }
 
 /// [`decode_blocks`], with the typed tables too ([`Tables::typed`]): each
@@ -200,7 +217,7 @@ pub fn decode_blocks_named<B: AsRef<[u8]> + Sync>(
 ) -> Result<Tables, DecodeError> {
     decoders.fold_into(naming).map_err(DecodeError::Typed)?;
     let (mut tables, parts, misfits) =
-        decode_runs(blocks, decoders, true).map_err(DecodeError::Arrow)?;
+        decode_runs(blocks, decoders, Mode::Both).map_err(DecodeError::Arrow)?;
     tables.set_typed(unify_named(parts, naming).map_err(DecodeError::Typed)?);
     tables.set_typed_errors(misfits);
     Ok(tables)
@@ -226,12 +243,24 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
-/// The runs of [`decode_blocks`]; with `typed`, each run's typed rows too,
-/// and how many events and calls did not fit their typed tables.
+/// Which tables [`decode_runs`] makes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// The generic tables.
+    Generic,
+    /// The generic and the typed tables.
+    Both,
+    /// The typed tables (and the `errors` rows of their misfits).
+    TypedOnly,
+}
+
+/// The runs of [`decode_blocks`]; with the typed tables (`mode`), each
+/// run's typed rows too, and how many events and calls did not fit their
+/// typed tables.
 fn decode_runs<B: AsRef<[u8]> + Sync>(
     blocks: &[Block<B>],
     decoders: &Decoders,
-    typed: bool,
+    mode: Mode,
 ) -> Result<(Tables, Vec<TableRows>, u64), ArrowError> {
     // Each worker thread keeps its document's buffers from one run (and one
     // call) to the next: grown anew for every run, they were most of the
@@ -243,8 +272,28 @@ fn decode_runs<B: AsRef<[u8]> + Sync>(
         .into_par_iter()
         .map(|run| {
             let mut doc = DOCUMENT.take().map(Document::recycle).unwrap_or_default();
+            if mode == Mode::TypedOnly {
+                let mut rows = Rows {
+                    typed: Some(TypedRows::default()),
+                    ..Rows::default()
+                };
+                for b in run {
+                    decode_block_typed_only_into(
+                        b,
+                        decoders.get(b.spec_version),
+                        &mut doc,
+                        &mut rows,
+                    );
+                }
+                DOCUMENT.set(Some(doc.recycle()));
+                let (misfits, parts) = match rows.typed.take() {
+                    Some(t) => (t.misfits, t.into_tables()),
+                    None => (0, Vec::new()),
+                };
+                return Ok((rows.into_record_batches()?, parts, misfits));
+            }
             let mut rows = Rows::for_blocks(run);
-            if typed {
+            if mode == Mode::Both {
                 rows.typed = Some(TypedRows::default());
             }
             // Every extrinsic of the run hashed up front, several at a time

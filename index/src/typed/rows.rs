@@ -153,17 +153,40 @@ impl TypedRows {
         pallet: &str,
         item: &str,
     ) -> Option<&mut TableRows> {
-        let key = (place.spec_version, place.catalog.index(kind, pallet, item)?);
+        let index = place.catalog.index(kind, pallet, item)?;
+        self.table_at(place, index).map(|(_, rows)| rows)
+    }
+
+    /// The rows of table `index` of the block's catalog (made when first
+    /// met), with their position among these tables.
+    pub(crate) fn table_at(
+        &mut self,
+        place: &Place<'_>,
+        index: usize,
+    ) -> Option<(usize, &mut TableRows)> {
+        let key = (place.spec_version, index);
         let at = match self.at.get(&key) {
             Some(&at) => at,
             None => {
-                let def = place.catalog.tables().get(key.1)?.clone();
+                let def = place.catalog.tables().get(index)?.clone();
                 self.tables.push(TableRows::new(def));
                 self.at.insert(key, self.tables.len() - 1);
                 self.tables.len() - 1
             }
         };
-        self.tables.get_mut(at)
+        self.tables.get_mut(at).map(|rows| (at, rows))
+    }
+
+    /// The rows at position `at` ([`TypedRows::table_at`]).
+    pub(crate) fn table_rows(&mut self, at: usize) -> &mut TableRows {
+        &mut self.tables[at]
+    }
+
+    /// Keeps the first `rows` rows of the table at position `at`.
+    pub(crate) fn truncate_table(&mut self, at: usize, rows: usize) {
+        if let Some(t) = self.tables.get_mut(at) {
+            t.truncate(rows);
+        }
     }
 
     /// Appends the rows of a decoded `System.Events` value (the generic
@@ -268,6 +291,43 @@ impl TypedRows {
 }
 
 impl TableRows {
+    /// The data columns' builders (a row's fields are appended to them,
+    /// then its place with [`TableRows::push_place`]).
+    pub(crate) fn columns_mut(&mut self) -> &mut [Builder] {
+        &mut self.columns
+    }
+
+    /// Appends a row's place columns, its data columns appended already.
+    pub(crate) fn push_place(
+        &mut self,
+        place: &Place<'_>,
+        extrinsic_index: Option<u32>,
+        index: u32,
+        phase: &str,
+    ) {
+        self.block_number.push(place.block_number);
+        self.block_hash.push(place.block_hash);
+        self.extrinsic_index.push(extrinsic_index);
+        self.index.push(index);
+        if self.def.kind == Kind::Event {
+            self.phase.push(phase);
+        }
+    }
+
+    /// Keeps the first `rows` rows (data columns appended past them too).
+    pub(crate) fn truncate(&mut self, rows: usize) {
+        self.block_number.truncate(rows);
+        self.block_hash.truncate(rows);
+        self.extrinsic_index.truncate(rows);
+        self.index.truncate(rows);
+        if self.def.kind == Kind::Event {
+            self.phase.truncate(rows);
+        }
+        for b in &mut self.columns {
+            b.truncate(rows);
+        }
+    }
+
     /// Appends one row: its place, and the fields of `value` (the event's
     /// or call's, found as `def.layout` says) to their columns; a value
     /// that does not fit appends nothing, and says why.
@@ -280,13 +340,7 @@ impl TableRows {
         value: Option<ValueRef<'_, '_>>,
     ) -> Result<(), String> {
         append_fields(&self.def, &mut self.columns, value)?;
-        self.block_number.push(place.block_number);
-        self.block_hash.push(place.block_hash);
-        self.extrinsic_index.push(extrinsic_index);
-        self.index.push(index);
-        if self.def.kind == Kind::Event {
-            self.phase.push(phase);
-        }
+        self.push_place(place, extrinsic_index, index, phase);
         Ok(())
     }
 }
