@@ -272,9 +272,10 @@ fn decode_runs<B: AsRef<[u8]> + Sync>(
         .into_par_iter()
         .map(|run| {
             let mut doc = DOCUMENT.take().map(Document::recycle).unwrap_or_default();
+            let run_bytes = run.iter().map(Block::scale_bytes).sum();
             if mode == Mode::TypedOnly {
                 let mut rows = Rows {
-                    typed: Some(TypedRows::default()),
+                    typed: Some(TypedRows::for_run(run_bytes)),
                     ..Rows::default()
                 };
                 for b in run {
@@ -294,7 +295,7 @@ fn decode_runs<B: AsRef<[u8]> + Sync>(
             }
             let mut rows = Rows::for_blocks(run);
             if mode == Mode::Both {
-                rows.typed = Some(TypedRows::default());
+                rows.typed = Some(TypedRows::for_run(run_bytes));
             }
             // Every extrinsic of the run hashed up front, several at a time
             // in vector lanes: one by one, the hash of a block's 50 KB

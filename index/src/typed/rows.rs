@@ -16,6 +16,7 @@ use arrow_schema::ArrowError;
 use ferroscale_dynamic::document::Kind as ValueKind;
 use ferroscale_dynamic::ValueRef;
 
+use super::capacity;
 use super::column::Builder;
 use super::schema::{Kind, Layout, TableDef};
 use super::Catalog;
@@ -60,6 +61,9 @@ pub struct TypedRows {
     /// Events and calls that did not become typed rows (each an `errors`
     /// row instead).
     pub misfits: u64,
+    /// The input bytes of the run of blocks these rows are of (0: unknown),
+    /// by which a table's builders are sized up front ([`capacity`]).
+    run_bytes: usize,
 }
 
 /// The rows of one typed table of one runtime.
@@ -95,6 +99,18 @@ impl TableRows {
             index: Vec::new(),
             phase: TextColumn::default(),
             columns,
+        }
+    }
+
+    /// Makes room for `rows` more rows in the place columns.
+    fn reserve_place(&mut self, rows: usize) {
+        self.block_number.reserve(rows);
+        // `0x` and 64 hex digits.
+        self.block_hash.reserve_rows(rows, 66 * rows);
+        self.extrinsic_index.reserve(rows);
+        self.index.reserve(rows);
+        if self.def.kind == Kind::Event {
+            self.phase.reserve_rows(rows, 16 * rows);
         }
     }
 
@@ -141,8 +157,24 @@ impl TableRows {
 }
 
 impl TypedRows {
+    /// Rows of a run of blocks of `run_bytes` input bytes: each table's
+    /// builders are made with room for what the thread's last run of the
+    /// table needed, scaled by the runs' bytes ([`capacity`]).
+    pub fn for_run(run_bytes: usize) -> TypedRows {
+        TypedRows {
+            run_bytes,
+            ..TypedRows::default()
+        }
+    }
+
     /// The tables with rows, in the order first met.
     pub fn into_tables(self) -> Vec<TableRows> {
+        if self.run_bytes > 0 {
+            for (&key, &at) in &self.at {
+                let t = &self.tables[at];
+                capacity::remember(key, self.run_bytes, t.len(), &t.columns);
+            }
+        }
         self.tables.into_iter().filter(|t| !t.is_empty()).collect()
     }
 
@@ -169,7 +201,12 @@ impl TypedRows {
             Some(&at) => at,
             None => {
                 let def = place.catalog.tables().get(index)?.clone();
-                self.tables.push(TableRows::new(def));
+                let mut rows = TableRows::new(def);
+                if self.run_bytes > 0 {
+                    let n = capacity::prepare(key, self.run_bytes, &mut rows.columns);
+                    rows.reserve_place(n);
+                }
+                self.tables.push(rows);
                 self.at.insert(key, self.tables.len() - 1);
                 self.tables.len() - 1
             }
