@@ -316,8 +316,8 @@ fn events_plan(graph: &TypeGraph, ty: TypeIdx, catalog: &Catalog) -> Option<Even
                 RecordField::Event(Box::new(events_enum(graph, e, catalog)?))
             }
             "topics" => match graph.get(f.ty)? {
-                Node::Seq(item) => match graph.get(*item)? {
-                    Node::ByteArray(n) if *n > 0 => RecordField::Skip(Skip::FixedSeq(*n as u64)),
+                Node::Seq(item) => match plain_width(graph, *item, 0) {
+                    Some(n) if n > 0 => RecordField::Skip(Skip::FixedSeq(n)),
                     _ => RecordField::Skip(Skip::Dynamic(f.ty)),
                 },
                 _ => RecordField::Skip(Skip::Dynamic(f.ty)),
@@ -329,6 +329,29 @@ fn events_plan(graph: &TypeGraph, ty: TypeIdx, catalog: &Catalog) -> Option<Even
         record_min,
         fields: out,
     })
+}
+
+/// The width of a value of `ty` whose every byte pattern decodes (bytes,
+/// integers, and tuples, structs and arrays of them: `H256`), so that it
+/// is skipped by counting; `None` for other types.
+fn plain_width(graph: &TypeGraph, ty: TypeIdx, depth: u32) -> Option<u64> {
+    if depth > 8 {
+        return None;
+    }
+    match graph.get(ty)? {
+        Node::ByteArray(n) => Some(u64::from(*n)),
+        Node::Prim(p) if !matches!(p, Prim::Bool | Prim::Char | Prim::Str) => {
+            p.fixed_size().map(|n| n as u64)
+        }
+        Node::Tuple(ts) => ts.iter().try_fold(0u64, |a, t| {
+            a.checked_add(plain_width(graph, *t, depth + 1)?)
+        }),
+        Node::Struct(fs) => fs.iter().try_fold(0u64, |a, f| {
+            a.checked_add(plain_width(graph, f.ty, depth + 1)?)
+        }),
+        Node::Array(t, n) => plain_width(graph, *t, depth + 1)?.checked_mul(u64::from(*n)),
+        _ => None,
+    }
 }
 
 fn events_enum(graph: &TypeGraph, e: TypeIdx, catalog: &Catalog) -> Option<Events> {
@@ -520,6 +543,7 @@ impl BlockReader<'_, '_> {
                         row = self.item(typed, place, event, &mut input, journal)?;
                     }
                     RecordField::Skip(Skip::FixedSeq(width)) => {
+                        // The length is checked against the rest first.
                         let n = input.length(*width)?;
                         input.take(n * *width as usize)?;
                     }
