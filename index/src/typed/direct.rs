@@ -612,12 +612,21 @@ impl BlockReader<'_, '_> {
         Ok(Some((at, before)))
     }
 
-    /// Reads one value of `ty` with the dynamic decoder and drops it.
+    /// Reads one value of `ty` with the dynamic decoder and drops it (its
+    /// depth limit counted from where the item's value starts).
     fn skip(&mut self, ty: TypeIdx, input: &mut Input<'_>) -> Result<(), Stop> {
+        let ctx = Context {
+            max_depth: self
+                .runner
+                .ctx
+                .max_depth
+                .saturating_sub(self.runner.base_depth),
+            ..self.runner.ctx
+        };
         let used = self
             .runner
             .doc
-            .decode_prefix_into(&self.runner.ctx, ty, input.rest())
+            .decode_prefix_into(&ctx, ty, input.rest())
             .map_err(|_| Stop::Invalid)?;
         input.pos += used;
         Ok(())
