@@ -253,6 +253,12 @@ fn typed_events<'g>(
             if doc.decode_into(&spec.context(), ty, events).is_err() {
                 return;
             }
+            // Only where the generic `events` table takes the value (as
+            // beside it): its rows made and dropped.
+            let mut outcomes = Vec::new();
+            if push_events(n, doc.root(), &mut outcomes, &mut Rows::default()).is_err() {
+                return;
+            }
         }
         typed.push_events(place, doc.root(), &mut report);
     }
@@ -285,14 +291,22 @@ fn typed_calls<'g>(
         && BlockReader::new(spec.direct_plan(), spec.context(), doc)
             .is_some_and(|mut r| r.push_calls(typed, place, index, bytes, &mut report));
     if !read {
-        if !decoded
-            && doc
+        let nested = |doc: &Document<'_>| doc.calls() != Some(1);
+        if !decoded {
+            if doc
                 .decode_into(&spec.context(), spec.extrinsic_type(), bytes)
                 .is_err()
-        {
-            return;
+            {
+                return;
+            }
+            // Only where the generic tables take the value (as beside
+            // them): its rows made and dropped.
+            let scratch = &mut Rows::default();
+            if push_extrinsic(n, index, doc.root(), nested(doc), None, scratch).is_err() {
+                return;
+            }
         }
-        let nested = doc.calls() != Some(1);
+        let nested = nested(doc);
         if let Some(call) = doc.root().get("call") {
             typed.push_calls(place, index, call, nested, &mut report);
         }

@@ -92,6 +92,12 @@ fn same(block: &Block, plans: &SpecDecoder, values: &SpecDecoder, what: &str) ->
         ..old
     };
     assert_eq!(typed_only(block, plans), old_typed, "{what}: alone");
+    // Alone, for a runtime without plans: from the values decoded there.
+    assert_eq!(
+        typed_only(block, values),
+        old_typed,
+        "{what}: alone, from values"
+    );
     !old_typed.tables.is_empty()
 }
 

@@ -315,12 +315,15 @@ fn events_plan(graph: &TypeGraph, ty: TypeIdx, catalog: &Catalog) -> Option<Even
                 event = true;
                 RecordField::Event(Box::new(events_enum(graph, e, catalog)?))
             }
+            // A list (the generic `events` table refuses other topics, and
+            // the old path made no typed rows then).
             "topics" => match graph.get(f.ty)? {
                 Node::Seq(item) => match plain_width(graph, *item, 0) {
                     Some(n) if n > 0 => RecordField::Skip(Skip::FixedSeq(n)),
                     _ => RecordField::Skip(Skip::Dynamic(f.ty)),
                 },
-                _ => RecordField::Skip(Skip::Dynamic(f.ty)),
+                Node::Array(..) => RecordField::Skip(Skip::Dynamic(f.ty)),
+                _ => return None,
             },
             _ => RecordField::Skip(Skip::Dynamic(f.ty)),
         });
