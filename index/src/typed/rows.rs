@@ -124,6 +124,11 @@ impl TableRows {
         self.block_number.is_empty()
     }
 
+    /// The table and its rows as a record batch of its schema.
+    pub fn into_batch(self) -> (Arc<TableDef>, Result<RecordBatch, ArrowError>) {
+        (self.def.clone(), self.into_record_batch())
+    }
+
     /// The rows as a record batch of the table's schema.
     pub fn into_record_batch(self) -> Result<RecordBatch, ArrowError> {
         let n = self.len();
