@@ -1435,3 +1435,37 @@ fn a_known_extrinsic_hash_is_taken_for_its_own_bytes_only() {
     let other = hash_of(&Document::decode(&known, xt, &copy).expect("decodes"));
     assert_eq!(other, real);
 }
+
+#[test]
+fn decode_prefix_into_reads_one_value_and_leaves_the_rest() {
+    let l = common::load("metadata/polkadot-v15-spec1001002.scale");
+    let ctx = Context::new(&l.graph)
+        .with_runtime(&l.imported.runtime)
+        .with_ss58(Some(0));
+    let mut doc = Document::new();
+    let mut checked = 0;
+    for item in l.items.iter().filter(|i| !i.bytes.is_empty()) {
+        let fresh = decode_value(&ctx, item.ty, &item.bytes).expect("metadata item decodes");
+        // The value, then bytes of something else: it reads the value's own.
+        let mut bytes = item.bytes.clone();
+        bytes.extend_from_slice(&[7, 7, 7]);
+        let used = doc
+            .decode_prefix_into(&ctx, item.ty, &bytes)
+            .unwrap_or_else(|e| panic!("{}: {e}", item.what));
+        assert_eq!(used, item.bytes.len(), "{}", item.what);
+        assert_eq!(doc.to_value(), fresh, "{}", item.what);
+        // Cut short: the error a whole decode gives, and an empty document.
+        let cut = &item.bytes[..item.bytes.len() - 1];
+        if let Err(e) = decode_value(&ctx, item.ty, cut) {
+            assert_eq!(
+                doc.decode_prefix_into(&ctx, item.ty, cut),
+                Err(e),
+                "{}",
+                item.what
+            );
+            assert!(doc.root().is_null(), "{}", item.what);
+        }
+        checked += 1;
+    }
+    assert!(checked > 10, "{checked} items");
+}

@@ -6,8 +6,9 @@
 //! `cargo bench -p ferroscale-index` (`-- --blocks N` to change the count).
 //! Prints figures; asserts nothing about time. The decode to Arrow is timed
 //! for the five generic tables and, in the same run, with the typed tables
-//! too (`--typed`'s path, [`decode_blocks_typed`]), each with its ratio to
-//! the generic one. `-- --typed`: the streamed and pipeline cases write the
+//! too (`--typed`'s path, [`decode_blocks_typed`]) and for the typed tables
+//! alone ([`decode_blocks_typed_only`]), each with its ratio to the generic
+//! one. `-- --typed`: the streamed and pipeline cases write the
 //! typed tables too.
 //!
 //! `-- --only node`: end to end from the loopback test node
@@ -21,7 +22,7 @@
 use std::time::Instant;
 
 use ferroscale_dynamic::Document;
-use ferroscale_index::pipeline::{decode_blocks, decode_blocks_typed};
+use ferroscale_index::pipeline::{decode_blocks, decode_blocks_typed, decode_blocks_typed_only};
 use ferroscale_index::source::JsonLines;
 use ferroscale_index::{decode_block, run, Block, Decoders, Options, SpecDecoder, Table};
 
@@ -76,11 +77,23 @@ fn decode_to_arrow_typed(blocks: &[Block], decoders: &Decoders, chunk: usize) ->
     rows_out
 }
 
+/// The typed tables alone, read from the bytes by the runtimes' plans
+/// (no generic table made); their rows.
+fn decode_to_arrow_typed_only(blocks: &[Block], decoders: &Decoders, chunk: usize) -> usize {
+    let mut rows_out = 0;
+    for chunk in blocks.chunks(chunk) {
+        let tables = decode_blocks_typed_only(chunk, decoders).expect("typed tables");
+        rows_out += tables.typed().iter().map(|t| t.num_rows()).sum::<usize>();
+    }
+    rows_out
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut count = 2000u64;
     // `--only streamed|arrow|pipeline|node`: one part (`--arrow-only`: `--only
-    // arrow`, for a profiler).
+    // arrow`, for a profiler; `--only typed`: the typed tables alone, on
+    // one thread, for a profiler).
     let mut only: Option<String> = None;
     let mut typed = false;
     #[cfg(feature = "rpc")]
@@ -101,9 +114,9 @@ fn main() {
             assert!(
                 matches!(
                     only.as_deref(),
-                    Some("streamed" | "arrow" | "pipeline" | "node")
+                    Some("streamed" | "arrow" | "pipeline" | "node" | "typed")
                 ),
-                "--only streamed|arrow|pipeline|node"
+                "--only streamed|arrow|pipeline|node|typed"
             );
         } else if cfg!(feature = "rpc") && (a == "--transport" || a == "--batch") {
             // `--only node`: one transport (`http` or `websocket`), one
@@ -183,6 +196,25 @@ fn main() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    if only.as_deref() == Some("typed") {
+        for (name, template) in &cases {
+            let blocks = repeated(template, count);
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .unwrap();
+            // Warm-up (the runtime's tables and plans are built on first use).
+            pool.install(|| decode_to_arrow_typed_only(&blocks[..50], &decoders, 500));
+            let t = Instant::now();
+            let rows = pool.install(|| decode_to_arrow_typed_only(&blocks, &decoders, 500));
+            let s = t.elapsed().as_secs_f64();
+            println!(
+                "{name}: the typed tables alone, 1 thread: {:.3} ms/block, {rows} rows",
+                s * 1e3 / count as f64
+            );
+        }
+        return;
+    }
     for (name, template) in &cases {
         if !runs("arrow") && !runs("pipeline") {
             break;
@@ -321,11 +353,12 @@ fn arrow_cases(name: &str, template: &Block, blocks: &[Block], decoders: &Decode
     // after the other in this run (same blocks, same warm memory), so that
     // their ratio is not the machine's drift between two runs.
     type Decode = fn(&[Block], &Decoders, usize) -> usize;
-    let passes: [(&str, Decode); 2] = [
+    let passes: [(&str, Decode); 3] = [
         ("to Arrow", decode_to_arrow),
         ("to Arrow with the typed tables", decode_to_arrow_typed),
+        ("the typed tables alone", decode_to_arrow_typed_only),
     ];
-    let mut one = [0.0; 2];
+    let mut one = [0.0; 3];
     for threads in [1, cores] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)

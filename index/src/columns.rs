@@ -27,6 +27,17 @@ impl TextColumn {
         self.values.reserve(bytes);
     }
 
+    /// Makes room for `rows` more rows of `bytes` more bytes in all.
+    pub fn reserve_rows(&mut self, rows: usize, bytes: usize) {
+        self.values.reserve(bytes);
+        self.rows.ends.reserve(rows);
+    }
+
+    /// Bytes of text so far.
+    pub fn byte_len(&self) -> usize {
+        self.values.len()
+    }
+
     /// Appends a row of text `s`.
     pub fn push(&mut self, s: &str) {
         self.values.push_str(s);
@@ -100,6 +111,17 @@ pub struct BytesColumn {
 }
 
 impl BytesColumn {
+    /// Makes room for `rows` more rows of `bytes` more bytes in all.
+    pub fn reserve_rows(&mut self, rows: usize, bytes: usize) {
+        self.values.reserve(bytes);
+        self.rows.ends.reserve(rows);
+    }
+
+    /// Bytes so far.
+    pub fn byte_len(&self) -> usize {
+        self.values.len()
+    }
+
     /// Appends a row of bytes `b`.
     pub fn push(&mut self, b: &[u8]) {
         self.values.extend_from_slice(b);

@@ -62,6 +62,8 @@ pub mod spec;
 pub mod store;
 pub mod tables;
 pub mod typed;
+#[cfg(test)]
+mod typed_direct_tests;
 
 pub use block::Block;
 pub use manifest::Manifest;

@@ -28,7 +28,7 @@ use crate::block::Block;
 use crate::manifest::{Manifest, ManifestError};
 use crate::metadata_dir;
 use crate::partition::{write_partition, Gaps, WriteError};
-use crate::rows::decode_block_into;
+use crate::rows::{decode_block_into, decode_block_typed_only_into};
 use crate::saved_naming;
 use crate::source::SourceError;
 use crate::spec::{SpecDecoder, SpecError};
@@ -36,7 +36,8 @@ use crate::store::Rows;
 use crate::tables::{Table, Tables};
 use crate::typed::naming::Naming;
 use crate::typed::rows::{TableRows, TypedRows};
-use crate::typed::union::{unify_named, UnionError};
+use crate::typed::union::RunBatch;
+use crate::typed::union::{unify_batches, UnionError};
 
 /// The decoders of every runtime the blocks may use, by spec version:
 /// given up front ([`Decoders::insert`], [`Decoders::insert_shared`]) or
@@ -173,7 +174,24 @@ pub fn decode_blocks<B: AsRef<[u8]> + Sync>(
     blocks: &[Block<B>],
     decoders: &Decoders,
 ) -> Result<Tables, ArrowError> {
-    decode_runs(blocks, decoders, false).map(|(tables, _, _)| tables)
+    decode_runs(blocks, decoders, Mode::Generic).map(|(tables, _, _)| tables)
+}
+
+/// The typed tables of `blocks` alone ([`Tables::typed`], and the `errors`
+/// rows of events and calls that do not fit their tables; the generic
+/// tables are empty): [`decode_blocks_typed`]'s typed tables, read from the
+/// bytes by the runtimes' plans ([`crate::typed::direct`]), which do not
+/// need the generic tables' values.
+pub fn decode_blocks_typed_only<B: AsRef<[u8]> + Sync>(
+    blocks: &[Block<B>],
+    decoders: &Decoders,
+) -> Result<Tables, DecodeError> {
+    let mut naming = decoders.naming().map_err(DecodeError::Typed)?;
+    let (mut tables, parts, misfits) =
+        decode_runs(blocks, decoders, Mode::TypedOnly).map_err(DecodeError::Arrow)?;
+    tables.set_typed(unify_batches(parts, &mut naming).map_err(DecodeError::Typed)?);
+    tables.set_typed_errors(misfits);
+    Ok(tables)
 }
 
 /// [`decode_blocks`], with the typed tables too ([`Tables::typed`]): each
@@ -200,8 +218,8 @@ pub fn decode_blocks_named<B: AsRef<[u8]> + Sync>(
 ) -> Result<Tables, DecodeError> {
     decoders.fold_into(naming).map_err(DecodeError::Typed)?;
     let (mut tables, parts, misfits) =
-        decode_runs(blocks, decoders, true).map_err(DecodeError::Arrow)?;
-    tables.set_typed(unify_named(parts, naming).map_err(DecodeError::Typed)?);
+        decode_runs(blocks, decoders, Mode::Both).map_err(DecodeError::Arrow)?;
+    tables.set_typed(unify_batches(parts, naming).map_err(DecodeError::Typed)?);
     tables.set_typed_errors(misfits);
     Ok(tables)
 }
@@ -226,13 +244,25 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
-/// The runs of [`decode_blocks`]; with `typed`, each run's typed rows too,
-/// and how many events and calls did not fit their typed tables.
+/// Which tables [`decode_runs`] makes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// The generic tables.
+    Generic,
+    /// The generic and the typed tables.
+    Both,
+    /// The typed tables (and the `errors` rows of their misfits).
+    TypedOnly,
+}
+
+/// The runs of [`decode_blocks`]; with the typed tables (`mode`), each
+/// run's typed rows too, and how many events and calls did not fit their
+/// typed tables.
 fn decode_runs<B: AsRef<[u8]> + Sync>(
     blocks: &[Block<B>],
     decoders: &Decoders,
-    typed: bool,
-) -> Result<(Tables, Vec<TableRows>, u64), ArrowError> {
+    mode: Mode,
+) -> Result<(Tables, Vec<RunBatch>, u64), ArrowError> {
     // Each worker thread keeps its document's buffers from one run (and one
     // call) to the next: grown anew for every run, they were most of the
     // page faults on two threads (five times as many as on one).
@@ -243,9 +273,27 @@ fn decode_runs<B: AsRef<[u8]> + Sync>(
         .into_par_iter()
         .map(|run| {
             let mut doc = DOCUMENT.take().map(Document::recycle).unwrap_or_default();
+            let run_bytes = run.iter().map(Block::scale_bytes).sum();
+            if mode == Mode::TypedOnly {
+                let mut rows = Rows {
+                    typed: Some(TypedRows::for_run(run_bytes)),
+                    ..Rows::default()
+                };
+                for b in run {
+                    decode_block_typed_only_into(
+                        b,
+                        decoders.get(b.spec_version),
+                        &mut doc,
+                        &mut rows,
+                    );
+                }
+                DOCUMENT.set(Some(doc.recycle()));
+                let (misfits, parts) = typed_batches(rows.typed.take());
+                return Ok((rows.into_record_batches()?, parts, misfits));
+            }
             let mut rows = Rows::for_blocks(run);
-            if typed {
-                rows.typed = Some(TypedRows::default());
+            if mode == Mode::Both {
+                rows.typed = Some(TypedRows::for_run(run_bytes));
             }
             // Every extrinsic of the run hashed up front, several at a time
             // in vector lanes: one by one, the hash of a block's 50 KB
@@ -263,10 +311,7 @@ fn decode_runs<B: AsRef<[u8]> + Sync>(
                 decode_block_into(b, spec, block_hashes, &mut doc, &mut rows);
             }
             DOCUMENT.set(Some(doc.recycle()));
-            let (misfits, parts) = match rows.typed.take() {
-                Some(t) => (t.misfits, t.into_tables()),
-                None => (0, Vec::new()),
-            };
+            let (misfits, parts) = typed_batches(rows.typed.take());
             Ok((rows.into_record_batches()?, parts, misfits))
         })
         .collect::<Result<Vec<_>, ArrowError>>()?;
@@ -278,6 +323,22 @@ fn decode_runs<B: AsRef<[u8]> + Sync>(
         misfits += m;
     }
     Ok((Tables::from_runs(batches), parts, misfits))
+}
+
+/// A run's typed rows as record batches, made on the run's worker (made
+/// after the runs, on one thread, they were a tenth of the typed tables'
+/// time), and how many events and calls did not fit their tables.
+fn typed_batches(typed: Option<TypedRows>) -> (u64, Vec<RunBatch>) {
+    match typed {
+        Some(t) => (
+            t.misfits,
+            t.into_tables()
+                .into_iter()
+                .map(TableRows::into_batch)
+                .collect(),
+        ),
+        None => (0, Vec::new()),
+    }
 }
 
 /// SCALE bytes of a run of blocks decoded together, at most (but one block

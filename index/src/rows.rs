@@ -17,7 +17,8 @@ use crate::call_tree::{call_parts, nested_calls};
 use crate::columns::TextColumn;
 use crate::spec::SpecDecoder;
 use crate::store::{BlockRow, Rows};
-use crate::typed::rows::{Item, Place};
+use crate::typed::direct::BlockReader;
+use crate::typed::rows::{Item, Place, TypedRows};
 
 /// Decodes `block` with its runtime's decoder (`None`: no metadata for its
 /// spec version, which becomes an error row).
@@ -36,6 +37,47 @@ pub fn decode_block_typed<B: AsRef<[u8]>>(block: &Block<B>, spec: Option<&SpecDe
     };
     decode_block_into(block, spec, None, &mut Document::new(), &mut rows);
     rows
+}
+
+/// The typed tables' rows of `block` alone (`rows.typed`, which must be
+/// set, and an `errors` row per event or call that does not fit its
+/// table), without the generic tables' rows: what [`decode_block_typed`]
+/// gives there, read from the bytes by the runtime's plans
+/// ([`crate::typed::direct`]). An item that does not decode adds nothing
+/// here (beside the generic tables, their error row names it), nor does a
+/// block without its runtime.
+pub(crate) fn decode_block_typed_only_into<'g, B: AsRef<[u8]>>(
+    block: &Block<B>,
+    spec: Option<&'g SpecDecoder>,
+    doc: &mut Document<'g>,
+    rows: &mut Rows,
+) {
+    let (Some(spec), Some(typed)) = (spec, rows.typed.as_mut()) else {
+        return;
+    };
+    let place = Place {
+        block_number: block.number,
+        block_hash: &block.hash,
+        spec_version: block.spec_version,
+        catalog: spec.typed_tables(),
+    };
+    if let Some(events) = &block.events {
+        let events = events.as_ref();
+        typed_events(typed, &mut rows.errors, spec, &place, events, doc, false);
+    }
+    for (i, bytes) in block.extrinsics.iter().enumerate() {
+        let bytes = bytes.as_ref();
+        typed_calls(
+            typed,
+            &mut rows.errors,
+            spec,
+            &place,
+            i as u32,
+            bytes,
+            doc,
+            false,
+        );
+    }
 }
 
 /// [`decode_block`] appending to `rows` and decoding every item into `doc`,
@@ -113,21 +155,15 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
             Ok(count) => {
                 block_row.event_count = Some(count);
                 if let Some(typed) = &mut rows.typed {
-                    let errors = &mut rows.errors;
-                    let events = bytes.as_ref();
-                    let mut misfits = 0;
-                    typed.push_events(&place, doc.root(), &mut |item, error| {
-                        misfits += 1;
-                        // The event record's own bytes (all of `System.Events`
-                        // where they cannot be told apart).
-                        let bytes = match *item {
-                            Item::Event(i) => event_record_bytes(spec, events, i),
-                            Item::Call { .. } => None,
-                        };
-                        let bytes = bytes.unwrap_or(events);
-                        errors.push(n, spec_version, &item.to_string(), error, bytes)
-                    });
-                    typed.misfits += misfits;
+                    typed_events(
+                        typed,
+                        &mut rows.errors,
+                        spec,
+                        &place,
+                        bytes.as_ref(),
+                        doc,
+                        true,
+                    );
                 }
             }
             // `event_count` stays NULL: not "no events", which is 0.
@@ -148,20 +184,20 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
             .and_then(|()| {
                 // One call built: the extrinsic's own, nothing nested in it.
                 let nested = doc.calls() != Some(1);
-                let pushed = push_extrinsic(n, i as u32, doc.root(), nested, outcomes[i], rows)?;
-                if let (Some(typed), Some(call)) = (&mut rows.typed, doc.root().get("call")) {
-                    let errors = &mut rows.errors;
-                    // A call's row carries its extrinsic's bytes (a nested
-                    // call's own bytes are not kept apart by the decoder).
-                    let mut misfits = 0;
-                    typed.push_calls(&place, i as u32, call, nested, &mut |item, error| {
-                        misfits += 1;
-                        errors.push(n, spec_version, &item.to_string(), error, bytes)
-                    });
-                    typed.misfits += misfits;
-                }
-                Ok(pushed)
+                push_extrinsic(n, i as u32, doc.root(), nested, outcomes[i], rows)
             });
+        if let (Ok(_), Some(typed)) = (&pushed, &mut rows.typed) {
+            typed_calls(
+                typed,
+                &mut rows.errors,
+                spec,
+                &place,
+                i as u32,
+                bytes,
+                doc,
+                true,
+            );
+        }
         match pushed {
             Ok(Some(now)) => block_row.timestamp = Some(now),
             Ok(None) => {}
@@ -172,6 +208,110 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
         }
     }
     rows.blocks.push(block_row);
+}
+
+/// Appends the typed rows of a block's `System.Events` value `events`:
+/// read from its bytes by the runtime's plans ([`crate::typed::direct`]),
+/// or from its value decoded into `doc` (the value already there when
+/// `decoded`, else decoded now) for a runtime the plans do not read. An
+/// event that does not fit its table is an `errors` row with its record's
+/// bytes. `doc` is the plans' scratch document.
+#[allow(clippy::too_many_arguments)]
+fn typed_events<'g>(
+    typed: &mut TypedRows,
+    errors: &mut crate::store::ErrorRows,
+    spec: &'g SpecDecoder,
+    place: &Place<'_>,
+    events: &[u8],
+    doc: &mut Document<'g>,
+    decoded: bool,
+) {
+    let (n, spec_version) = (place.block_number, place.spec_version);
+    let mut misfits = 0;
+    let mut report = |item: &Item, error: &str| {
+        misfits += 1;
+        // The event record's own bytes (all of `System.Events`
+        // where they cannot be told apart).
+        let bytes = match *item {
+            Item::Event(i) => event_record_bytes(spec, events, i),
+            Item::Call { .. } => None,
+        };
+        let bytes = bytes.unwrap_or(events);
+        errors.push(n, spec_version, &item.to_string(), error, bytes)
+    };
+    let read = spec.direct_plan().reads_events()
+        && BlockReader::new(spec.direct_plan(), spec.context(), doc)
+            .is_some_and(|mut r| r.push_events(typed, place, events, &mut report));
+    if !read {
+        // The old path, from the value: decoded into `doc` (the generic
+        // rows' decode, when this runs beside them, left it there; it is
+        // decoded again only in typed-only runs, where nothing else did).
+        if !decoded {
+            let Some(ty) = spec.events_type() else {
+                return;
+            };
+            if doc.decode_into(&spec.context(), ty, events).is_err() {
+                return;
+            }
+            // Only where the generic `events` table takes the value (as
+            // beside it): its rows made and dropped.
+            let mut outcomes = Vec::new();
+            if push_events(n, doc.root(), &mut outcomes, &mut Rows::default()).is_err() {
+                return;
+            }
+        }
+        typed.push_events(place, doc.root(), &mut report);
+    }
+    typed.misfits += misfits;
+}
+
+/// Appends the typed rows of extrinsic `index`'s call and the calls nested
+/// in it, as [`typed_events`] does for events: from the bytes by the plans,
+/// or from the extrinsic's value in `doc` (there already when `decoded`).
+#[allow(clippy::too_many_arguments)]
+fn typed_calls<'g>(
+    typed: &mut TypedRows,
+    errors: &mut crate::store::ErrorRows,
+    spec: &'g SpecDecoder,
+    place: &Place<'_>,
+    index: u32,
+    bytes: &[u8],
+    doc: &mut Document<'g>,
+    decoded: bool,
+) {
+    let (n, spec_version) = (place.block_number, place.spec_version);
+    let mut misfits = 0;
+    // A call's row carries its extrinsic's bytes (a nested call's own
+    // bytes are not kept apart by the decoder).
+    let mut report = |item: &Item, error: &str| {
+        misfits += 1;
+        errors.push(n, spec_version, &item.to_string(), error, bytes)
+    };
+    let read = spec.direct_plan().reads_calls()
+        && BlockReader::new(spec.direct_plan(), spec.context(), doc)
+            .is_some_and(|mut r| r.push_calls(typed, place, index, bytes, &mut report));
+    if !read {
+        let nested = |doc: &Document<'_>| doc.calls() != Some(1);
+        if !decoded {
+            if doc
+                .decode_into(&spec.context(), spec.extrinsic_type(), bytes)
+                .is_err()
+            {
+                return;
+            }
+            // Only where the generic tables take the value (as beside
+            // them): its rows made and dropped.
+            let scratch = &mut Rows::default();
+            if push_extrinsic(n, index, doc.root(), nested(doc), None, scratch).is_err() {
+                return;
+            }
+        }
+        let nested = nested(doc);
+        if let Some(call) = doc.root().get("call") {
+            typed.push_calls(place, index, call, nested, &mut report);
+        }
+    }
+    typed.misfits += misfits;
 }
 
 /// The bytes of event record `i` in `events` (the block's `System.Events`

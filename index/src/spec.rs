@@ -13,6 +13,7 @@ use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::{Context, TypeIdx};
 use ferroscale_metadata::{Metadata, TypeRef};
 
+use crate::typed::direct::DirectPlan;
 use crate::typed::Catalog;
 
 /// Why a runtime's decoder could not be built.
@@ -36,6 +37,8 @@ pub struct SpecDecoder {
     events: Option<TypeIdx>,
     /// The typed tables' definitions, built the first time they are asked for.
     pub(crate) typed: OnceLock<Catalog>,
+    /// The typed tables' decode plans, built with them.
+    pub(crate) direct: OnceLock<DirectPlan>,
 }
 
 // Decoding threads share one decoder per spec by reference.
@@ -87,6 +90,7 @@ impl SpecDecoder {
             extrinsic,
             events,
             typed: OnceLock::new(),
+            direct: OnceLock::new(),
         })
     }
 
@@ -120,6 +124,13 @@ impl SpecDecoder {
     pub fn typed_tables(&self) -> &Catalog {
         self.typed
             .get_or_init(|| Catalog::new(&self.registry, self.spec_version))
+    }
+
+    /// The plans that read events and calls from their bytes into the
+    /// typed tables' rows ([`crate::typed::direct`]), built on first use.
+    pub(crate) fn direct_plan(&self) -> &DirectPlan {
+        self.direct
+            .get_or_init(|| DirectPlan::new(&self.registry, self.events, self.typed_tables()))
     }
 
     /// The registry (read-only).

@@ -82,9 +82,21 @@ pub(crate) fn decode_owned<'a, S: Sink<'a>>(
     bytes: &[u8],
     sink: S,
 ) -> (Result<S::Out, Error>, S) {
+    let (v, sink) = decode_owned_prefix(ctx, ty, bytes, sink);
+    let v = v.and_then(|(v, used)| all_used(ctx, ty, bytes, used).map(|()| v));
+    (v, sink)
+}
+
+/// [`decode_owned`] of a value at the start of `bytes`: the value and the
+/// bytes it used (the rest is left for the caller).
+pub(crate) fn decode_owned_prefix<'a, S: Sink<'a>>(
+    ctx: &Context<'a>,
+    ty: TypeIdx,
+    bytes: &[u8],
+    sink: S,
+) -> (Result<(S::Out, usize), Error>, S) {
     let mut d = Decoder::new(ctx, bytes, Owned(sink));
-    let v = d.node(ty).map_err(|e| *e);
-    let v = v.and_then(|v| all_used(ctx, ty, bytes, d.pos).map(|()| v));
+    let v = d.node(ty).map_err(|e| *e).map(|v| (v, d.pos));
     (v, d.sink.0)
 }
 

@@ -39,7 +39,7 @@ pub use view::{Entries, Items, Kind, ValueRef};
 use ferroscale_value::Value;
 
 use crate::context::Context;
-use crate::decode::decode_owned;
+use crate::decode::{decode_owned, decode_owned_prefix};
 use crate::error::Error;
 use crate::graph::{Name, TypeIdx};
 
@@ -190,6 +190,39 @@ impl<'g> Document<'g> {
             Ok(root) => {
                 self.root = root;
                 Ok(())
+            }
+            Err(e) => {
+                self.clear();
+                Err(e)
+            }
+        }
+    }
+
+    /// Decodes a `ty` from the start of `bytes` into this document (as
+    /// [`Document::decode_into`], the bytes after the value left alone):
+    /// the bytes the value used. A caller that reads a value's parts itself
+    /// hands the parts it does not read to the dynamic decoder this way
+    /// (the index's typed tables: a column written as JSON).
+    pub fn decode_prefix_into(
+        &mut self,
+        ctx: &Context<'g>,
+        ty: TypeIdx,
+        bytes: &[u8],
+    ) -> Result<usize, Error> {
+        self.clear();
+        let builder = build::Builder::new(std::mem::take(self));
+        let (decoded, builder) = decode_owned_prefix(ctx, ty, bytes, builder);
+        let decoded = match builder.finish() {
+            Ok(doc) => {
+                *self = doc;
+                decoded.and_then(|(root, used)| self.check_offsets(used).map(|()| (root, used)))
+            }
+            Err(e) => Err(e),
+        };
+        match decoded {
+            Ok((root, used)) => {
+                self.root = root;
+                Ok(used)
             }
             Err(e) => {
                 self.clear();

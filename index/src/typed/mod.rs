@@ -30,14 +30,21 @@
 //!   shape's Arrow type; [`schema`]: a runtime's tables and their schemas.
 //! - [`column`](mod@column): builders of a shape's Arrow arrays;
 //!   [`append`]: a decoded value checked against its shape and appended;
-//!   [`wide`]: wide integers; [`rows`]: events and calls into rows.
+//!   [`wide`]: wide integers; [`rows`]: events and calls into rows;
+//!   [`capacity`]: builders sized from the thread's last run.
+//! - [`plan`]: a column's type and shape compiled into steps that read its
+//!   SCALE bytes; [`direct`]: events and calls read from their bytes into
+//!   rows by those steps, without the dynamic layer's value in between.
 //! - [`union`]: one schema per table over several runtimes;
 //!   [`read`]: rows back into the dynamic layer's values.
 
 pub mod append;
 pub mod arrow_type;
+pub(crate) mod capacity;
 pub mod column;
+pub(crate) mod direct;
 pub mod naming;
+pub(crate) mod plan;
 pub mod read;
 pub mod rows;
 pub mod schema;

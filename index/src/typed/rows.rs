@@ -16,6 +16,7 @@ use arrow_schema::ArrowError;
 use ferroscale_dynamic::document::Kind as ValueKind;
 use ferroscale_dynamic::ValueRef;
 
+use super::capacity;
 use super::column::Builder;
 use super::schema::{Kind, Layout, TableDef};
 use super::Catalog;
@@ -60,6 +61,9 @@ pub struct TypedRows {
     /// Events and calls that did not become typed rows (each an `errors`
     /// row instead).
     pub misfits: u64,
+    /// The input bytes of the run of blocks these rows are of (0: unknown),
+    /// by which a table's builders are sized up front ([`capacity`]).
+    run_bytes: usize,
 }
 
 /// The rows of one typed table of one runtime.
@@ -98,6 +102,18 @@ impl TableRows {
         }
     }
 
+    /// Makes room for `rows` more rows in the place columns.
+    fn reserve_place(&mut self, rows: usize) {
+        self.block_number.reserve(rows);
+        // `0x` and 64 hex digits.
+        self.block_hash.reserve_rows(rows, 66 * rows);
+        self.extrinsic_index.reserve(rows);
+        self.index.reserve(rows);
+        if self.def.kind == Kind::Event {
+            self.phase.reserve_rows(rows, 16 * rows);
+        }
+    }
+
     /// How many rows.
     pub fn len(&self) -> usize {
         self.block_number.len()
@@ -106,6 +122,11 @@ impl TableRows {
     /// Whether there are no rows.
     pub fn is_empty(&self) -> bool {
         self.block_number.is_empty()
+    }
+
+    /// The table and its rows as a record batch of its schema.
+    pub fn into_batch(self) -> (Arc<TableDef>, Result<RecordBatch, ArrowError>) {
+        (self.def.clone(), self.into_record_batch())
     }
 
     /// The rows as a record batch of the table's schema.
@@ -141,8 +162,24 @@ impl TableRows {
 }
 
 impl TypedRows {
+    /// Rows of a run of blocks of `run_bytes` input bytes: each table's
+    /// builders are made with room for what the thread's last run of the
+    /// table needed, scaled by the runs' bytes ([`capacity`]).
+    pub fn for_run(run_bytes: usize) -> TypedRows {
+        TypedRows {
+            run_bytes,
+            ..TypedRows::default()
+        }
+    }
+
     /// The tables with rows, in the order first met.
     pub fn into_tables(self) -> Vec<TableRows> {
+        if self.run_bytes > 0 {
+            for (&key, &at) in &self.at {
+                let t = &self.tables[at];
+                capacity::remember(key, self.run_bytes, t.len(), &t.columns);
+            }
+        }
         self.tables.into_iter().filter(|t| !t.is_empty()).collect()
     }
 
@@ -153,17 +190,45 @@ impl TypedRows {
         pallet: &str,
         item: &str,
     ) -> Option<&mut TableRows> {
-        let key = (place.spec_version, place.catalog.index(kind, pallet, item)?);
+        let index = place.catalog.index(kind, pallet, item)?;
+        self.table_at(place, index).map(|(_, rows)| rows)
+    }
+
+    /// The rows of table `index` of the block's catalog (made when first
+    /// met), with their position among these tables.
+    pub(crate) fn table_at(
+        &mut self,
+        place: &Place<'_>,
+        index: usize,
+    ) -> Option<(usize, &mut TableRows)> {
+        let key = (place.spec_version, index);
         let at = match self.at.get(&key) {
             Some(&at) => at,
             None => {
-                let def = place.catalog.tables().get(key.1)?.clone();
-                self.tables.push(TableRows::new(def));
+                let def = place.catalog.tables().get(index)?.clone();
+                let mut rows = TableRows::new(def);
+                if self.run_bytes > 0 {
+                    let n = capacity::prepare(key, self.run_bytes, &mut rows.columns);
+                    rows.reserve_place(n);
+                }
+                self.tables.push(rows);
                 self.at.insert(key, self.tables.len() - 1);
                 self.tables.len() - 1
             }
         };
-        self.tables.get_mut(at)
+        self.tables.get_mut(at).map(|rows| (at, rows))
+    }
+
+    /// The rows at position `at` ([`TypedRows::table_at`]).
+    pub(crate) fn table_rows(&mut self, at: usize) -> &mut TableRows {
+        &mut self.tables[at]
+    }
+
+    /// Keeps the first `rows` rows of the table at position `at`.
+    pub(crate) fn truncate_table(&mut self, at: usize, rows: usize) {
+        if let Some(t) = self.tables.get_mut(at) {
+            t.truncate(rows);
+        }
     }
 
     /// Appends the rows of a decoded `System.Events` value (the generic
@@ -268,6 +333,43 @@ impl TypedRows {
 }
 
 impl TableRows {
+    /// The data columns' builders (a row's fields are appended to them,
+    /// then its place with [`TableRows::push_place`]).
+    pub(crate) fn columns_mut(&mut self) -> &mut [Builder] {
+        &mut self.columns
+    }
+
+    /// Appends a row's place columns, its data columns appended already.
+    pub(crate) fn push_place(
+        &mut self,
+        place: &Place<'_>,
+        extrinsic_index: Option<u32>,
+        index: u32,
+        phase: &str,
+    ) {
+        self.block_number.push(place.block_number);
+        self.block_hash.push(place.block_hash);
+        self.extrinsic_index.push(extrinsic_index);
+        self.index.push(index);
+        if self.def.kind == Kind::Event {
+            self.phase.push(phase);
+        }
+    }
+
+    /// Keeps the first `rows` rows (data columns appended past them too).
+    pub(crate) fn truncate(&mut self, rows: usize) {
+        self.block_number.truncate(rows);
+        self.block_hash.truncate(rows);
+        self.extrinsic_index.truncate(rows);
+        self.index.truncate(rows);
+        if self.def.kind == Kind::Event {
+            self.phase.truncate(rows);
+        }
+        for b in &mut self.columns {
+            b.truncate(rows);
+        }
+    }
+
     /// Appends one row: its place, and the fields of `value` (the event's
     /// or call's, found as `def.layout` says) to their columns; a value
     /// that does not fit appends nothing, and says why.
@@ -280,13 +382,7 @@ impl TableRows {
         value: Option<ValueRef<'_, '_>>,
     ) -> Result<(), String> {
         append_fields(&self.def, &mut self.columns, value)?;
-        self.block_number.push(place.block_number);
-        self.block_hash.push(place.block_hash);
-        self.extrinsic_index.push(extrinsic_index);
-        self.index.push(index);
-        if self.def.kind == Kind::Event {
-            self.phase.push(phase);
-        }
+        self.push_place(place, extrinsic_index, index, phase);
         Ok(())
     }
 }

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use arrow_array::{new_null_array, ArrayRef, RecordBatch};
-use arrow_schema::{Field, Schema, SchemaRef};
+use arrow_schema::{ArrowError, Field, Schema, SchemaRef};
 
 use super::naming::Naming;
 pub use super::naming::UnionError;
@@ -74,18 +74,31 @@ pub fn unify_named(
     parts: Vec<TableRows>,
     naming: &mut Naming,
 ) -> Result<Vec<TypedTable>, UnionError> {
-    let mut defs: Vec<Arc<TableDef>> = parts.iter().map(|p| p.def.clone()).collect();
+    unify_batches(
+        parts.into_iter().map(TableRows::into_batch).collect(),
+        naming,
+    )
+}
+
+/// A table's rows of one runtime for a run of blocks as a record batch
+/// of that runtime's schema ([`TableRows::into_batch`], made where the
+/// rows were decoded, so that the decoding threads share that work).
+pub type RunBatch = (Arc<TableDef>, Result<RecordBatch, ArrowError>);
+
+/// [`unify_named`] of parts made record batches already.
+pub fn unify_batches(
+    parts: Vec<RunBatch>,
+    naming: &mut Naming,
+) -> Result<Vec<TypedTable>, UnionError> {
+    let mut defs: Vec<Arc<TableDef>> = parts.iter().map(|(d, _)| d.clone()).collect();
     defs.sort_by_key(|d| d.spec_version);
     for def in &defs {
         naming.add_table(def)?;
     }
     let mut by_table: BTreeMap<(Kind, String), Vec<Part>> = BTreeMap::new();
-    for part in parts {
-        let def = part.def.clone();
+    for (def, batch) in parts {
         let name = def.name();
-        let batch = part
-            .into_record_batch()
-            .map_err(|e| UnionError(format!("typed table {name}: {e}")))?;
+        let batch = batch.map_err(|e| UnionError(format!("typed table {name}: {e}")))?;
         by_table
             .entry((def.kind, name))
             .or_default()
