@@ -19,7 +19,7 @@ use crate::partition::Gaps;
 use crate::saved_naming;
 use crate::tables::Table;
 use crate::typed::schema::place_fields;
-use crate::typed::{Kind, Naming};
+use crate::typed::Naming;
 
 /// What [`check`] found.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -354,11 +354,8 @@ fn unlike_its_entry(
 /// whose schema is `schema`, differ from the saved `naming`: a column it
 /// does not name, or names with another type.
 fn unlike_the_naming(naming: &Naming, folder: &str, schema: &SchemaRef) -> Vec<String> {
-    let mut parts = folder.splitn(3, '/').skip(1);
-    let (kind, name) = match (parts.next(), parts.next()) {
-        (Some("events"), Some(name)) => (Kind::Event, name),
-        (Some("calls"), Some(name)) => (Kind::Call, name),
-        _ => return vec![format!("{folder} is no typed table's folder")],
+    let Some((kind, name)) = saved_naming::typed_table(folder) else {
+        return vec![format!("{folder} is no typed table's folder")];
     };
     let Some(saved) = naming.schema(kind, name) else {
         return vec![format!(

@@ -120,14 +120,8 @@ pub fn from_files(out: &Path) -> Result<Naming, ManifestError> {
         typed_folders(out).map_err(|e| ManifestError(format!("reading {}: {e}", out.display())))?;
     let mut tables = Vec::new();
     for folder in folders {
-        let mut parts = folder.splitn(3, '/').skip(1);
-        let (Some(kind), Some(table)) = (parts.next(), parts.next()) else {
+        let Some((kind, table)) = typed_table(&folder) else {
             continue;
-        };
-        let kind = match kind {
-            "events" => Kind::Event,
-            "calls" => Kind::Call,
-            _ => continue,
         };
         let place: Vec<String> = place_fields(kind)
             .iter()
@@ -150,6 +144,18 @@ pub fn from_files(out: &Path) -> Result<Naming, ManifestError> {
         tables.push((kind, table.to_string(), columns));
     }
     Naming::from_columns(tables).map_err(|e| ManifestError(format!("{}: {}", out.display(), e.0)))
+}
+
+/// The kind and name of the typed table whose folder (under the output
+/// folder) is `folder`: `typed/<kind>/<table>`; `None` for another folder.
+pub(crate) fn typed_table(folder: &str) -> Option<(Kind, &str)> {
+    let mut parts = folder.splitn(3, '/').skip(1);
+    let kind = match parts.next()? {
+        "events" => Kind::Event,
+        "calls" => Kind::Call,
+        _ => return None,
+    };
+    Some((kind, parts.next()?))
 }
 
 /// The partition files (`blocks_<first>_<last>.parquet`) of a table's

@@ -168,7 +168,7 @@ impl NodeRef {
             made.holding.insert(self.path[..depth].into());
         }
         made.values
-            .insert(self.path.clone().to_vec().into(), value.clone().unbind());
+            .insert(Box::from(&*self.path), value.clone().unbind());
         value
     }
 
