@@ -1,12 +1,19 @@
 """RFC-0078 metadata hashes and extrinsic proofs (``scalecodec.metadata_digest``,
-``scalecodec.extrinsic_proof``) against bittensor-core 0.1.5, run in its own
-venv (``$FERROSCALE_BTCORE_PYTHON``, set up by ``cargo xtask test``).
+``scalecodec.extrinsic_proof``) against two implementations of other projects:
 
-bittensor-core computes them with the ``merkleized-metadata`` crate, which
-takes V15 metadata only: it refuses the V14 and V16 fixtures ("Only supports
-metadata V15"), and the test checks that it still does. Ours computes those
-too; the Rust tests (``metadata/tests/digest.rs``) check them against the
-crate given the same runtime's extrinsic as V15 metadata describes it.
+- bittensor-core 0.1.5, run in its own venv (``$FERROSCALE_BTCORE_PYTHON``).
+  It computes them with the ``merkleized-metadata`` crate, which takes V15
+  metadata only: it refuses the V14 and V16 fixtures ("Only supports metadata
+  V15"), and the test checks that it still does.
+- dedot's ``@dedot/merkleized-metadata`` 1.3.0 (TypeScript), run by Node.js
+  from ``reference_node/`` (its ``node_modules`` in ``$FERROSCALE_DEDOT_DIR``).
+  It reads V14, V15 and V16 metadata itself, so it checks every fixture's
+  digest. Its proofs are not compared: for the same extrinsic it proves
+  other leaves than the reference crate (13 where the crate has 24).
+
+Both are set up by ``cargo xtask test``. The Rust tests
+(``metadata/tests/digest.rs``) also check every fixture against the crate,
+given the same runtime's extrinsic as V15 metadata describes it.
 
 Proofs are for the two signed extrinsics of Polkadot block 18,468,942 read
 with Polkadot's V15 metadata (spec 1001002: the same calls and extensions),
@@ -15,7 +22,10 @@ extrinsic, and the data they add to the signed payload only.
 """
 import json
 import os
+import shutil
+import subprocess
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -36,6 +46,28 @@ def btcore(jobs):
         return run_reference_script(btcore_python(), "btcore_digest.py", f.name)
     finally:
         os.unlink(f.name)
+
+
+REFERENCE_NODE = Path(__file__).resolve().parent / "reference_node"
+
+
+def dedot(jobs):
+    """dedot's results for ``jobs`` (see ``reference_node/digest.mjs``)."""
+    modules = os.environ.get("FERROSCALE_DEDOT_DIR") or str(REFERENCE_NODE / "node_modules")
+    node = shutil.which("node")
+    if node is None or not (Path(modules) / "@dedot" / "merkleized-metadata").is_dir():
+        pytest.fail("dedot's merkleized-metadata is not installed: run `cargo xtask test`, or "
+                    "`npm ci --prefix python/tests/reference_node` (Node.js 18 or later)")
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(jobs, f)
+    try:
+        proc = subprocess.run([node, str(REFERENCE_NODE / "digest.mjs"), f.name], capture_output=True, text=True,
+                              timeout=600, env=dict(os.environ, NODE_PATH=modules), cwd=str(REFERENCE_NODE))
+    finally:
+        os.unlink(f.name)
+    if proc.returncode != 0:
+        pytest.fail(f"digest.mjs failed:\n{proc.stderr[-4000:]}")
+    return json.loads(proc.stdout)
 
 
 def modern():
@@ -75,6 +107,29 @@ def test_digests_equal_bittensor_core_where_it_accepts_the_metadata():
         else:
             assert "Only supports metadata V15" in theirs.get("error", ""), (name, theirs)
     assert compared >= 6
+
+
+def test_digests_equal_dedot_on_every_v14_to_v16_fixture():
+    fixtures = modern()
+    jobs = []
+    for name, data, _ in fixtures:
+        spec_version, spec_name = chain_of(data)
+        jobs.append({"kind": "digest", "metadata": str(fixtures_dir() / name), "spec_version": spec_version,
+                     "spec_name": spec_name, "base58_prefix": 42, "decimals": DECIMALS, "token_symbol": TOKEN})
+    compared = set()
+    for (name, data, version), job, theirs in zip(fixtures, jobs, dedot(jobs)):
+        ours = scalecodec.metadata_digest(data, decimals=DECIMALS, token_symbol=TOKEN,
+                                          spec_version=job["spec_version"], spec_name=job["spec_name"],
+                                          base58_prefix=42)
+        if "custom-values" in name:
+            # dedot reads System.Version even when the spec is given, and
+            # the synthetic custom-values metadata has no System pallet
+            assert "Pallet not found: system" in theirs.get("error", ""), (name, theirs)
+            continue
+        assert theirs == {"hex": ours.hex()}, name
+        compared.add(name)
+    assert {version for name, _, version in fixtures if name in compared} == {14, 15, 16}
+    assert len(compared) == len(fixtures) - 1
 
 
 def test_defaults_come_from_the_metadata():

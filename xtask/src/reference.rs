@@ -4,7 +4,9 @@
 //! compared against in differential tests, and `.venv-cyscale` with cyscale
 //! 0.8.0, whose public additions the API-surface test checks we have, and
 //! `.venv-btcore` with bittensor-core 0.1.5, whose RFC-0078 metadata digests
-//! and extrinsic proofs the Python tests compare ours with.
+//! and extrinsic proofs the Python tests compare ours with. Beside them,
+//! dedot's RFC-0078 implementation for Node.js (`python/tests/reference_node`,
+//! locked by its `package-lock.json`), the one that reads V16 metadata too.
 
 use std::path::Path;
 use std::process::Command;
@@ -30,6 +32,40 @@ const BTCORE_VERSION: &str = "0.1.5";
 
 /// The variable through which the Python tests find bittensor-core's interpreter.
 pub(crate) const BTCORE_ENV_VAR: &str = "FERROSCALE_BTCORE_PYTHON";
+
+/// The variable through which the Python tests find dedot's `node_modules`.
+pub(crate) const DEDOT_ENV_VAR: &str = "FERROSCALE_DEDOT_DIR";
+
+/// Where dedot's package is declared and locked.
+const DEDOT_DIR: &str = "python/tests/reference_node";
+
+/// The release of `@dedot/merkleized-metadata` that folder's lockfile pins.
+const DEDOT_VERSION: &str = "1.3.0";
+
+/// Installs dedot's merkleized-metadata as `python/tests/reference_node`'s
+/// lockfile pins it (`npm ci`, skipped when that release is already there,
+/// so repeated test runs need no network) and returns its `node_modules`.
+pub(crate) fn dedot_modules() -> Result<String, String> {
+    let dir = workspace_root().join(DEDOT_DIR);
+    let modules = dir.join("node_modules");
+    let manifest = modules.join("@dedot/merkleized-metadata/package.json");
+    let installed = std::fs::read_to_string(manifest)
+        .is_ok_and(|p| p.contains(&format!("\"version\": \"{DEDOT_VERSION}\"")));
+    if !installed {
+        run_step(
+            "dedot's merkleized-metadata (npm ci)",
+            "npm",
+            &[
+                "ci",
+                "--prefix",
+                &dir.to_string_lossy(),
+                "--no-audit",
+                "--no-fund",
+            ],
+        )?;
+    }
+    Ok(modules.to_string_lossy().into_owned())
+}
 
 /// Creates `.venv-ref` when absent, makes sure it holds py-scale-codec
 /// 1.2.12, and returns its interpreter's path.

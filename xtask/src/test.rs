@@ -53,6 +53,9 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     // The RFC-0078 digest tests compare against bittensor-core 0.1.5.
     let btcore_python = crate::reference::btcore_python()?;
     std::env::set_var(crate::reference::BTCORE_ENV_VAR, &btcore_python);
+    // ... and against dedot's implementation, which reads V16 metadata too.
+    let dedot_modules = crate::reference::dedot_modules()?;
+    std::env::set_var(crate::reference::DEDOT_ENV_VAR, &dedot_modules);
     // Checked-in generated runtime types must equal a fresh generation.
     crate::generate::run(&["--check".to_owned()])?;
     crate::presets::ensure()?;
