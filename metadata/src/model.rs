@@ -108,6 +108,15 @@ impl Metadata {
         self.types.as_ref().map_or(0, |t| t.types.len())
     }
 
+    /// How many bytes the portable registry takes in the metadata's SCALE
+    /// encoding (V14+, where it comes first, right after the version
+    /// byte); `None` for legacy metadata. Lets a reader skip the types, four
+    /// fifths of a modern metadata, to reach the pallets.
+    pub fn types_encoded_len(&self) -> Option<usize> {
+        use parity_scale_codec::Encode;
+        self.types.as_ref().map(Encode::encoded_size)
+    }
+
     /// The pallet with this name.
     pub fn pallet(&self, name: &str) -> Option<&Pallet> {
         self.pallets.iter().find(|p| p.name == name)

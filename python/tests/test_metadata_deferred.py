@@ -120,6 +120,44 @@ def test_parts_read_before_the_value_hold_the_eager_values(name):
     assert md.value == eager, "the whole value, made after its parts, is the eager one"
 
 
+def test_a_storage_function_is_read_without_decoding_the_registry():
+    """A client's first read (a pallet, a storage function, its value type)
+    decodes the metadata without its portable registry, four fifths of its
+    bytes: the registry is decoded when a part inside it is first read."""
+    raw = read(V15)
+    rc = config()
+    md = decoded_as_statement(rc, raw)
+    rc.add_portable_registry(md)
+    account = md.get_metadata_pallet("System").get_storage_function("Account")
+    assert account.get_value_type_string().startswith("scale_info::")
+    registry = md.portable_registry
+    assert md._registry_deferred, "the registry's own part needs none of its insides"
+    eager = eager_value(config(), raw)
+    first = registry["types"][0]
+    assert not md._registry_deferred
+    assert first.value == eager[1]["V15"]["types"]["types"][0]
+    assert account.value in [e for p in eager[1]["V15"]["pallets"] if p["storage"] for e in p["storage"]["entries"]]
+    assert md.value == eager
+
+
+@pytest.mark.parametrize("name", metadata_names())
+def test_pallets_read_before_the_registry_hold_the_eager_values(name):
+    raw = read(name)
+    rc = config()
+    eager = eager_value(rc, raw)
+    (version, inner), = eager[1].items()
+    modern = int(version[1:]) >= 14
+    md = decoded_as_statement(rc, raw)
+    assert md._registry_deferred, "nothing is decoded before a read"
+    pallets = [p.value for p in md.pallets]
+    assert pallets == inner["pallets" if modern else "modules"]
+    assert md._registry_deferred == modern, "the pallets are read without the registry"
+    if modern:
+        assert md.portable_registry.value == inner["types"]
+        assert not md._registry_deferred
+    assert md.value == eager
+
+
 def test_a_pallet_call_lookup_builds_no_metadata_value():
     raw = read(V15)
     rc = config()

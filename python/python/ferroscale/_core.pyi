@@ -428,6 +428,8 @@ class MetadataVersionedView(ScaleObject):
     _info: Optional[Dict[str, Any]]
     _model: Optional[LoadedMetadata]
     _metadata_bytes: Optional[bytes]
+    #: The portable registry (or the whole value) is not decoded yet: it is when a part inside it is first read.
+    _registry_deferred: bool
     call_index: Dict[str, Any]
     event_index: Dict[str, Any]
     portable_registry: Optional[Any]

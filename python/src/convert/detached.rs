@@ -31,6 +31,16 @@ pub enum Key {
     Text(Box<str>),
 }
 
+impl Key {
+    /// The key's text.
+    pub fn text(&self) -> &str {
+        match self {
+            Key::Name(n) => n,
+            Key::Text(t) => t,
+        }
+    }
+}
+
 /// A decoded value as plain Rust data, one variant per kind of Python
 /// object [`PySink`] makes.
 #[derive(Clone, Debug)]

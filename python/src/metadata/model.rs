@@ -12,8 +12,9 @@ use ferroscale_dynamic::registry::legacy_signed_extension;
 
 use std::sync::{Arc, Mutex, OnceLock};
 
+use crate::convert::detached::Built;
 use crate::convert::sink::NameCache;
-use crate::convert::tree::DecodedTree;
+use crate::convert::tree::{DecodePart, DecodedTree, Graft};
 use crate::errors::{guard, raise};
 use crate::registry::PyRegistry;
 
@@ -286,16 +287,70 @@ pub fn metadata_value<'py>(data: &Bound<'py, PyBytes>) -> PyResult<Bound<'py, Py
     Ok(decode_value(data)?.0)
 }
 
-/// The `MetadataVersioned` at the start of `data` as Rust data (decoded
-/// with py-scale-codec's metadata definitions), from which its Python value
-/// and parts are made when read (`crate::objects::object::DeferredValue`).
-pub(crate) fn metadata_tree(data: &Bound<'_, PyBytes>) -> PyResult<Arc<DecodedTree>> {
+/// The `MetadataVersioned` in `data` (which holds it, magic first, and
+/// nothing else; `model` is the engine's reading of it) as Rust data
+/// decoded with py-scale-codec's metadata definitions, from which its
+/// Python value and parts are made when read
+/// (`crate::objects::object::DeferredValue`).
+///
+/// The portable registry of a V14+ metadata, four fifths of its bytes, is
+/// decoded when first reached ([`Graft`]): a client reading a pallet or a
+/// storage function does not pay for it.
+pub(crate) fn metadata_tree(
+    data: &Bound<'_, PyBytes>,
+    model: &Metadata,
+) -> PyResult<Arc<DecodedTree>> {
     // the definitions' names, interned once for every metadata's tree
     static NAMES: OnceLock<Arc<Mutex<NameCache>>> = OnceLock::new();
-    let registry = PyRegistry::metadata_definitions(data.py())?;
-    let root = PyRegistry::decode_built(registry, "MetadataVersioned", data.as_bytes())?;
-    let names = NAMES.get_or_init(|| Arc::new(Mutex::new(NameCache::default())));
-    Ok(DecodedTree::new(root, Arc::clone(names)))
+    let py = data.py();
+    let names = Arc::clone(NAMES.get_or_init(|| Arc::new(Mutex::new(NameCache::default()))));
+    let registry = PyRegistry::metadata_definitions(py)?;
+    let bytes = data.as_bytes();
+    // magic and version byte, then the registry
+    const TYPES_AT: usize = ferroscale_metadata::MAGIC.len() + 1;
+    let types_end = model.types_encoded_len().map(|len| TYPES_AT + len);
+    let Some(types_end) = types_end.filter(|&end| end <= bytes.len()) else {
+        let root = PyRegistry::decode_built(registry, "MetadataVersioned", bytes)?;
+        return Ok(DecodedTree::new(root, None, names));
+    };
+    // the metadata with an empty registry in place of its own (one byte:
+    // no types), whose stand-in node is where the registry goes
+    let mut shell = Vec::with_capacity(bytes.len() - (types_end - TYPES_AT) + 1);
+    shell.extend_from_slice(&bytes[..TYPES_AT]);
+    shell.push(0);
+    shell.extend_from_slice(&bytes[types_end..]);
+    let root = PyRegistry::decode_built(registry, "MetadataVersioned", &shell)?;
+    let Some(at) = registry_path(&root) else {
+        let root = PyRegistry::decode_built(registry, "MetadataVersioned", bytes)?;
+        return Ok(DecodedTree::new(root, None, names));
+    };
+    let data = data.clone().unbind();
+    let decode: DecodePart = Box::new(move |py| {
+        let registry = PyRegistry::metadata_definitions(py)?;
+        let types = &data.as_bytes(py)[TYPES_AT..types_end];
+        PyRegistry::decode_built(registry, "PortableRegistry", types).map_err(|e| {
+            PyValueError::new_err(format!(
+                "decoding the metadata's type registry (bytes {TYPES_AT}..{types_end}): {e}"
+            ))
+        })
+    });
+    Ok(DecodedTree::new(root, Some(Graft::new(at, decode)), names))
+}
+
+/// Where a `MetadataVersioned` value holds its registry: the `types` field
+/// of the `{"V<n>": metadata}` after the magic (`None` in another shape).
+fn registry_path(root: &Built) -> Option<Vec<u32>> {
+    let Built::Tuple(parts) = root else {
+        return None;
+    };
+    let Some(Built::Dict(version)) = parts.get(1) else {
+        return None;
+    };
+    let [(_, Built::Dict(fields))] = version.as_slice() else {
+        return None;
+    };
+    let at = fields.iter().position(|(key, _)| key.text() == "types")?;
+    Some(vec![1, 0, u32::try_from(at).ok()?])
 }
 
 /// [`metadata_value`] and the bytes it used.

@@ -25,6 +25,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::pyclass_init::PyClassInitializer;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
+use std::sync::Arc;
 
 impl MetadataAllView {
     /// The version's metadata object (`value_object[1]`).
@@ -188,11 +189,22 @@ view!(
                 return Ok((value, used));
             }
             let loaded = LoadedMetadata::read(py, rest).map_err(|e| not_metadata(py, &e))?;
+            let model = Arc::clone(loaded.model());
             slf.setattr(intern!(py, "_model"), Bound::new(py, loaded)?)?;
             slf.setattr(intern!(py, "_info"), py.None())?;
             slf.setattr(intern!(py, "_metadata_bytes"), &rest_bytes)?;
-            let deferred = DeferredValue::tree(metadata_tree, rest_bytes.unbind());
+            let deferred = DeferredValue::tree(
+                Box::new(move |bytes| metadata_tree(bytes, &model)),
+                rest_bytes.unbind(),
+            );
             Ok((Bound::new(py, deferred)?.into_any(), rest.len()))
+        }
+
+        /// Whether the portable registry (or the whole value) is still
+        /// undecoded: it is decoded when a part inside it is first read.
+        #[getter]
+        fn _registry_deferred(slf: &Bound<'_, Self>) -> PyResult<bool> {
+            ScaleObject::part_pending(slf.as_super())
         }
 
         /// Nothing to do before decoding: the metadata needs no runtime.
@@ -266,7 +278,7 @@ view!(
                 let Ok(node) = value.cast::<TreeNode>() else {
                     return value.get_item(i);
                 };
-                match node.get().0.child(i) {
+                match node.get().0.child(py, i)? {
                     Some(child) => Ok(Bound::new(py, TreeNode(child))?.into_any()),
                     None => Err(PyValueError::new_err("metadata value without its parts")),
                 }
@@ -302,12 +314,22 @@ view!(
             if version >= 14 {
                 // from the decoded tree while the value is not built (one
                 // entry's value is made, not the metadata's), else the value
-                let node = ScaleObject::deferred_node(slf.as_super())?.and_then(|root| {
-                    root.child(1)?
-                        .field(&format!("V{version}"))?
-                        .field("types")?
-                        .field("types")
-                });
+                let types_of = |root: crate::convert::tree::NodeRef| -> PyResult<Option<_>> {
+                    let Some(all) = root.child(py, 1)? else {
+                        return Ok(None);
+                    };
+                    let Some(metadata) = all.field(py, &format!("V{version}"))? else {
+                        return Ok(None);
+                    };
+                    let Some(registry) = metadata.field(py, "types")? else {
+                        return Ok(None);
+                    };
+                    registry.field(py, "types")
+                };
+                let node = match ScaleObject::deferred_node(slf.as_super())? {
+                    Some(root) => types_of(root)?,
+                    None => None,
+                };
                 let types = match node {
                     Some(types) => Bound::new(py, TreeNode(types))?.into_any(),
                     None => slf

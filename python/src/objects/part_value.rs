@@ -32,9 +32,9 @@ impl<'py> Val<'py> {
     }
 
     /// The Python data (made now for a node).
-    pub(crate) fn python(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+    pub(crate) fn python(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match self {
-            Val::Py(v) => v.clone(),
+            Val::Py(v) => Ok(v.clone()),
             Val::Node(n) => n.to_python(py),
         }
     }
@@ -85,9 +85,12 @@ impl<'py> Val<'py> {
                 Some(field) => Val::Py(field),
                 None => Val::none(py),
             },
-            Val::Node(n) => match name.extract::<&str>().ok().and_then(|k| n.field(k)) {
-                Some(field) => Val::Node(field),
-                None => Val::none(py),
+            Val::Node(n) => match name.extract::<&str>() {
+                Ok(key) => match n.field(py, key)? {
+                    Some(field) => Val::Node(field),
+                    None => Val::none(py),
+                },
+                Err(_) => Val::none(py),
             },
         })
     }
@@ -95,11 +98,11 @@ impl<'py> Val<'py> {
     /// The items iterating the value gives.
     pub(crate) fn items(&self, py: Python<'py>) -> PyResult<Vec<Val<'py>>> {
         if let Val::Node(n) = self {
-            if let Some(items) = n.items() {
+            if let Some(items) = n.items(py)? {
                 return Ok(items.into_iter().map(Val::Node).collect());
             }
         }
-        self.python(py)
+        self.python(py)?
             .try_iter()?
             .map(|v| v.map(Val::Py))
             .collect()
@@ -111,7 +114,7 @@ impl<'py> Val<'py> {
                 Built::Null => Ok(false),
                 Built::List(items) | Built::Tuple(items) => Ok(!items.is_empty()),
                 Built::Dict(entries) => Ok(!entries.is_empty()),
-                _ => self.python(py).is_truthy(),
+                _ => self.python(py)?.is_truthy(),
             },
             Val::Py(v) => v.is_truthy(),
         }
@@ -127,7 +130,7 @@ impl<'py> Val<'py> {
                 Ok(d) if d.len() == 1 => Ok(d.iter().next().map(|(k, v)| (k, Val::Py(v)))),
                 _ => Ok(None),
             },
-            Val::Node(n) => match (n.keys(), n.child(0)) {
+            Val::Node(n) => match (n.keys(), n.child(py, 0)?) {
                 (Some(keys), Some(value)) if keys.len() == 1 => Ok(Some((
                     PyString::new(py, keys[0]).into_any(),
                     Val::Node(value),
@@ -142,7 +145,7 @@ impl<'py> Val<'py> {
     pub(crate) fn variant_name(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyString>>> {
         let name = match self.single_entry(py)? {
             Some((name, _)) => name,
-            None if self.is_str() => self.python(py),
+            None if self.is_str() => self.python(py)?,
             None => return Ok(None),
         };
         Ok(name.cast_into::<PyString>().ok())
@@ -154,7 +157,7 @@ impl<'py> Val<'py> {
             Val::Node(n) => match n.get() {
                 Built::List(items) | Built::Tuple(items) => Ok(items.len()),
                 Built::Dict(entries) => Ok(entries.len()),
-                _ => self.python(py).len(),
+                _ => self.python(py)?.len(),
             },
             Val::Py(v) => v.len(),
         }
@@ -163,11 +166,13 @@ impl<'py> Val<'py> {
     /// Item `i` of a list or tuple.
     pub(crate) fn item(&self, py: Python<'py>, i: usize) -> PyResult<Val<'py>> {
         if let Val::Node(n) = self {
-            if let (Some(_), Some(child)) = (n.items_len(), n.child(i)) {
-                return Ok(Val::Node(child));
+            if n.items_len().is_some() {
+                if let Some(child) = n.child(py, i)? {
+                    return Ok(Val::Node(child));
+                }
             }
         }
-        self.python(py).get_item(i).map(Val::Py)
+        self.python(py)?.get_item(i).map(Val::Py)
     }
 
     /// The value as a Python object that carries it: the Python data, or

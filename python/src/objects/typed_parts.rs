@@ -72,7 +72,7 @@ pub fn portable_entry<'py>(
     let py = types.py();
     let types = Val::of(types);
     let id = intern!(py, "id").clone().into_any();
-    let has_id = |t: &Val<'py>| t.field(&id).and_then(|id| id.python(py).eq(type_id));
+    let has_id = |t: &Val<'py>| t.field(&id).and_then(|id| id.python(py)?.eq(type_id));
     let count = types.len(py)?;
     let at = type_id
         .extract::<usize>()
@@ -222,7 +222,7 @@ fn make_part<'py>(
     };
     let (cls, variant_names) = memo.class_of(origin.get(), type_string)?;
     if cls.is_none() {
-        return scale_class(py, "_Part")?.call1((value.python(py), config, type_string));
+        return scale_class(py, "_Part")?.call1((value.python(py)?, config, type_string));
     }
     let obj = new_instance(cls.cast::<PyType>()?)?;
     let enum_index = match variant_names {
@@ -493,7 +493,7 @@ pub fn typed_value_object<'py>(
     let mut value = Val::of(value);
     if has_mapping && (is("GenericEventRecord")? || is("GenericScaleInfoEvent")?) {
         // an event's parts recombine its fields: made from Python data
-        let data = value.python(py);
+        let data = value.python(py)?;
         let mut py_part = |v: Bound<'py, PyAny>, t: &Bound<'py, PyAny>| part(Val::Py(v), t);
         if let Some(parts) = event_value_object(obj, &data, &mapping, &mut py_part)? {
             return Ok(parts);
@@ -521,7 +521,7 @@ pub fn typed_value_object<'py>(
         return Ok(PyTuple::new(py, parts)?.into_any());
     }
     if is("Bytes")? || is("String")? {
-        return Ok(raw_bytes(&value.python(py))?.into_any());
+        return Ok(raw_bytes(&value.python(py)?)?.into_any());
     }
     if is("Option")? {
         if value.is_none() || sub.is_none() {
@@ -532,7 +532,7 @@ pub fn typed_value_object<'py>(
     if is("Vec")? && !sub.is_none() {
         if value.is_str() {
             // Vec<u8>: the bytes themselves
-            return Ok(raw_bytes(&value.python(py))?.into_any());
+            return Ok(raw_bytes(&value.python(py)?)?.into_any());
         }
         let parts = PyList::empty(py);
         if value.is_truthy(py)? {
@@ -543,7 +543,7 @@ pub fn typed_value_object<'py>(
         return Ok(parts.into_any());
     }
     if is("FixedLengthArray")? && value.is_str() {
-        return Ok(raw_bytes(&value.python(py))?.into_any());
+        return Ok(raw_bytes(&value.python(py)?)?.into_any());
     }
     let is_sequence = mapping.is_instance_of::<PyList>() || mapping.is_instance_of::<PyTuple>();
     if is("Enum")? && is_sequence && has_mapping {
@@ -577,10 +577,10 @@ pub fn typed_value_object<'py>(
         if value.is_str() {
             // a unit variant (py-scale-codec's `value_list` enums have no
             // `type_mapping`, and keep the name itself)
-            return Ok(PyTuple::new(py, [value.python(py), py.None().into_bound(py)])?.into_any());
+            return Ok(PyTuple::new(py, [value.python(py)?, py.None().into_bound(py)])?.into_any());
         }
     }
-    let value = value.python(py);
+    let value = value.python(py)?;
     if is("Era")? {
         // `(period, phase)` as numbers, as py-scale-codec keeps them
         return Ok(value);

@@ -26,7 +26,8 @@ use crate::convert::tree::{DecodedTree, NodeRef};
 
 /// Decodes bytes into the Rust data a [`DeferredValue`] keeps (the lock
 /// released meanwhile).
-pub(crate) type DecodeTree = fn(&Bound<'_, PyBytes>) -> PyResult<Arc<DecodedTree>>;
+pub(crate) type DecodeTree =
+    Box<dyn Fn(&Bound<'_, PyBytes>) -> PyResult<Arc<DecodedTree>> + Send + Sync>;
 
 /// A value decoded into Rust data, made into Python data when first read
 /// (whole, or part by part through the object's `value_object`).
@@ -90,10 +91,20 @@ impl DeferredValue {
         }
     }
 
+    /// Whether a part of the value is still undecoded: the whole tree
+    /// when it is not decoded yet, else its grafted part
+    /// ([`crate::convert::tree::Graft`]).
+    pub(crate) fn part_pending(&self) -> bool {
+        match &self.how {
+            How::Tree { tree, .. } => tree.get().is_none_or(|t| t.part_pending()),
+            How::Node(node) => node.tree().part_pending(),
+        }
+    }
+
     /// Builds the value (an error leaves the value unbuilt, and the next
     /// read tries again and reports it again).
     pub(crate) fn build<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        Ok(self.tree_node(py)?.to_python(py))
+        self.tree_node(py)?.to_python(py)
     }
 }
 

@@ -163,6 +163,15 @@ impl ScaleObject {
         }
     }
 
+    /// Whether part of a deferred value is still undecoded (false once
+    /// the value is built; see [`DeferredValue::part_pending`]).
+    pub(crate) fn part_pending(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        Ok(match slf.try_borrow()?.values.find(slf.py()) {
+            Found::Deferred(d) => d.get().part_pending(),
+            Found::Value(_) => false,
+        })
+    }
+
     /// The value, built now if it was deferred. Two threads reading a
     /// deferred value at once may both build it; the first kept is the one
     /// every reader gets.
