@@ -288,10 +288,19 @@ pub(crate) struct IndexArgs {
     /// Last block (inclusive).
     #[arg(long, value_name = "B", requires = "from")]
     pub(crate) to: Option<u64>,
-    /// A runtime's metadata (binary or 0x hex, V14+); once per runtime the
-    /// blocks use (its spec version is read from the file).
+    /// A runtime's metadata (binary or 0x hex; V9–V13 need `--presets`);
+    /// once per runtime the blocks use (its spec version is read from the
+    /// file).
     #[arg(long, value_name = "FILE")]
     pub(crate) metadata: Vec<PathBuf>,
+    /// py-scale-codec type-registry presets the runtimes' type strings
+    /// resolve through, in order (`core,legacy,polkadot`): needed for
+    /// legacy (V9–V13) metadata.
+    #[arg(long, value_delimiter = ',')]
+    pub(crate) presets: Vec<String>,
+    /// Where the presets are (else `$FERROSCALE_PRESETS_DIR`).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) presets_dir: Option<PathBuf>,
     /// A folder of runtimes' metadata, `DIR/<spec_name>/<spec_version>.scale`,
     /// each loaded when a block first needs it; with `--url` the cache the
     /// node's metadata is kept in (default `OUT/metadata`).

@@ -546,3 +546,44 @@ fn index_typed_writes_the_typed_tables() {
     let again = ok_json(&args);
     assert_eq!(again["skipped_blocks"], 9);
 }
+
+/// A legacy runtime (Polkadot's V12 metadata, spec 30) indexes through the
+/// presets its type strings need, typed tables too; without them the run
+/// stops at once, saying so.
+#[test]
+fn index_reads_a_legacy_runtime_through_its_presets() {
+    let dir = temp_dir("legacy");
+    let x5 = extrinsics(BLOCK_5M);
+    let source = dir.join("blocks.jsonl");
+    let text: String = (0..3).map(|n| line(n, 30, &x5, None)).collect();
+    std::fs::write(&source, text).expect("source");
+    let metadata = dir.join("polkadot-30.scale");
+    std::fs::write(&metadata, ferroscale_fixtures::read(META_30)).expect("metadata");
+    let out = dir.join("out");
+    let mut args = vec![
+        "index",
+        "--source",
+        source.to_str().unwrap(),
+        "--metadata",
+        metadata.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--typed",
+        "--json",
+    ];
+    let refused = run(&args);
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("presets"), "{said}");
+    args.extend(["--presets", "core,legacy,polkadot"]);
+    let summary = ok_json(&args);
+    assert_eq!(summary["blocks"], 3);
+    assert_eq!(summary["errors"], 0, "{summary}");
+    assert_eq!(summary["extrinsics"], 3 * x5.len() as u64);
+    let timestamps = out.join("typed/calls/Timestamp.set/blocks_0_2.parquet");
+    let reader = SerializedFileReader::new(File::open(&timestamps).expect("typed file")).unwrap();
+    assert_eq!(reader.metadata().file_metadata().num_rows(), 3);
+    let check = run(&["index", "--check", out.to_str().unwrap()]);
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(check.status.success(), "{report}");
+}

@@ -70,6 +70,6 @@ pub use manifest::Manifest;
 pub use partition::Gaps;
 pub use pipeline::{run, run_observed, Decoders, IndexError, Options, Progress, Summary};
 pub use rows::{decode_block, decode_block_typed};
-pub use spec::SpecDecoder;
+pub use spec::{Presets, SpecDecoder};
 pub use store::Rows;
 pub use tables::{Table, Tables};

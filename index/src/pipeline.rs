@@ -31,7 +31,7 @@ use crate::partition::{write_partition, Gaps, WriteError};
 use crate::rows::{decode_block_into, decode_block_typed_only_into};
 use crate::saved_naming;
 use crate::source::SourceError;
-use crate::spec::{SpecDecoder, SpecError};
+use crate::spec::{Presets, SpecDecoder, SpecError};
 use crate::store::Rows;
 use crate::tables::{Table, Tables};
 use crate::typed::naming::Naming;
@@ -51,6 +51,9 @@ pub struct Decoders {
     /// Where missing runtimes are looked up ([`crate::metadata_dir`]).
     dir: Option<PathBuf>,
     ss58_format: Option<u16>,
+    /// The type-registry presets runtimes loaded from `dir` resolve their
+    /// type strings with (legacy metadata needs them), and their folder.
+    presets: Presets,
     /// Spec versions loaded from `dir`: dropped again once a partition no
     /// longer uses them, so a range over many upgrades holds few registries.
     from_dir: HashSet<u32>,
@@ -73,6 +76,14 @@ impl Decoders {
             ss58_format,
             ..Self::default()
         }
+    }
+
+    /// Runtimes loaded from the metadata folder resolve their type strings
+    /// through `presets` (legacy V9–V13 metadata needs them:
+    /// `core`, `legacy`, `polkadot` for Polkadot).
+    pub fn with_presets(mut self, presets: Presets) -> Self {
+        self.presets = presets;
+        self
     }
 
     /// Adds a runtime's decoder (replacing one of the same spec version).
@@ -144,7 +155,9 @@ impl Decoders {
             };
             let bytes =
                 std::fs::read(&path).map_err(|e| SpecError(format!("{}: {e}", path.display())))?;
-            let decoder = SpecDecoder::from_metadata(&bytes, self.ss58_format)
+            let decoder = self
+                .presets
+                .decoder(&bytes, self.ss58_format)
                 .map_err(|e| SpecError(format!("{}: {e}", path.display())))?;
             if decoder.spec_version() != spec {
                 return Err(SpecError(format!(

@@ -7,9 +7,11 @@
 //! [`ferroscale_dynamic::Context`].
 
 use std::fmt;
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use ferroscale_dynamic::registry::Registry;
+use ferroscale_dynamic::runtime::convert_type_string;
 use ferroscale_dynamic::{Context, TypeIdx};
 use ferroscale_metadata::{Metadata, TypeRef};
 
@@ -27,6 +29,37 @@ impl fmt::Display for SpecError {
 }
 
 impl std::error::Error for SpecError {}
+
+/// The type-registry presets runtimes' decoders are built with (none:
+/// V14+ metadata only, which describes its own types).
+#[derive(Debug, Default)]
+pub struct Presets {
+    /// Preset names, in order.
+    pub names: Vec<String>,
+    /// Their folder (else the configured one:
+    /// [`ferroscale_dynamic::preset::presets_dir`]).
+    pub dir: Option<PathBuf>,
+}
+
+impl Presets {
+    /// The decoder of runtime metadata `bytes` with these presets.
+    pub fn decoder(
+        &self,
+        bytes: &[u8],
+        ss58_format: Option<u16>,
+    ) -> Result<SpecDecoder, SpecError> {
+        if self.names.is_empty() {
+            return SpecDecoder::from_metadata(bytes, ss58_format);
+        }
+        let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
+        let registry = match &self.dir {
+            Some(dir) => Registry::with_presets_from(dir, &names),
+            None => Registry::with_presets(&names),
+        }
+        .map_err(|e| SpecError(format!("presets: {e}")))?;
+        SpecDecoder::with_registry(bytes, registry, ss58_format)
+    }
+}
 
 /// The decoder of one runtime (spec version).
 #[derive(Debug)]
@@ -52,21 +85,63 @@ impl SpecDecoder {
     /// and event types come from its portable registry). The spec version
     /// is read from the metadata's `System.Version` constant; accounts
     /// render in SS58 with `ss58_format`, or else the chain's own
-    /// `System.SS58Prefix`.
+    /// `System.SS58Prefix`. Legacy metadata (V9–V13) needs type
+    /// definitions: see [`SpecDecoder::with_presets`].
     pub fn from_metadata(bytes: &[u8], ss58_format: Option<u16>) -> Result<Self, SpecError> {
         let md = Metadata::load(bytes).map_err(|e| SpecError(format!("metadata: {e}")))?;
         if md.version < 14 {
             return Err(SpecError(format!(
-                "metadata V{} has no portable registry; the indexer reads V14 and later",
+                "metadata V{} has no portable registry: its types are type strings, which \
+                 the chain's type-registry presets define (SpecDecoder::with_presets, \
+                 e.g. [\"core\", \"legacy\", \"polkadot\"])",
                 md.version
             )));
         }
+        Self::build(md, bytes, Registry::new(), ss58_format)
+    }
+
+    /// A decoder for runtime metadata `bytes` of any version V9–V16 whose
+    /// type strings resolve through the type-registry presets `presets`
+    /// (py-scale-codec's, in order: `["core", "legacy", "polkadot"]` for a
+    /// Polkadot runtime of before V14), at the metadata's spec version. For
+    /// V14 and later the metadata's own registry describes the runtime, as
+    /// with [`SpecDecoder::from_metadata`].
+    pub fn with_presets(
+        bytes: &[u8],
+        presets: &[&str],
+        ss58_format: Option<u16>,
+    ) -> Result<Self, SpecError> {
+        let registry =
+            Registry::with_presets(presets).map_err(|e| SpecError(format!("presets: {e}")))?;
+        Self::with_registry(bytes, registry, ss58_format)
+    }
+
+    /// [`SpecDecoder::with_presets`] over a registry of the caller's
+    /// (presets from a folder of its choice, definitions of its own): the
+    /// metadata `bytes` are loaded into `registry` at their spec version.
+    pub fn with_registry(
+        bytes: &[u8],
+        registry: Registry,
+        ss58_format: Option<u16>,
+    ) -> Result<Self, SpecError> {
+        let md = Metadata::load(bytes).map_err(|e| SpecError(format!("metadata: {e}")))?;
+        Self::build(md, bytes, registry, ss58_format)
+    }
+
+    /// The decoder of `md` (read from `bytes`) over `registry`.
+    fn build(
+        md: Metadata,
+        bytes: &[u8],
+        mut registry: Registry,
+        ss58_format: Option<u16>,
+    ) -> Result<Self, SpecError> {
         let spec_version = md
             .runtime_version
             .as_ref()
             .map(|v| v.spec_version)
             .ok_or_else(|| SpecError("metadata has no System.Version constant".into()))?;
-        let mut registry = Registry::new();
+        // a legacy runtime's type strings mean what its spec's definitions say
+        registry.set_active_spec_version_id(spec_version.into());
         registry
             .load_metadata(bytes)
             .map_err(|e| SpecError(format!("spec {spec_version}: loading metadata: {e}")))?;
@@ -75,13 +150,9 @@ impl SpecDecoder {
             .resolve("Extrinsic")
             .map_err(|e| SpecError(format!("spec {spec_version}: Extrinsic type: {e}")))?;
         let events = match events_type(&md) {
-            Some(id) => Some(
-                registry
-                    .resolve(&format!("scale_info::{id}"))
-                    .map_err(|e| {
-                        SpecError(format!("spec {spec_version}: System.Events type: {e}"))
-                    })?,
-            ),
+            Some(ty) => Some(registry.resolve(&ty).map_err(|e| {
+                SpecError(format!("spec {spec_version}: System.Events type {ty}: {e}"))
+            })?),
             None => None,
         };
         Ok(SpecDecoder {
@@ -139,8 +210,9 @@ impl SpecDecoder {
     }
 }
 
-/// The registry id of `System.Events`' value type.
-fn events_type(md: &Metadata) -> Option<u32> {
+/// The type string of `System.Events`' value: `scale_info::<id>` (V14+),
+/// or the type string legacy metadata names, as py-scale-codec converts it.
+fn events_type(md: &Metadata) -> Option<String> {
     let system = md.pallets.iter().find(|p| p.name == "System")?;
     let entry = system
         .storage
@@ -148,10 +220,10 @@ fn events_type(md: &Metadata) -> Option<u32> {
         .entries
         .iter()
         .find(|e| e.name == "Events")?;
-    match entry.value {
-        TypeRef::Id(id) => Some(id),
-        TypeRef::Name(_) => None,
-    }
+    Some(match &entry.value {
+        TypeRef::Id(id) => format!("scale_info::{id}"),
+        TypeRef::Name(name) => convert_type_string(name),
+    })
 }
 
 /// The chain's `System.SS58Prefix` constant (a `u16`, or a `u8` in early runtimes).

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use ferroscale_dynamic::runtime::Item;
-use ferroscale_dynamic::TypeGraph;
+use ferroscale_dynamic::{Node, TypeGraph};
 
 use super::arrow_type::{fields_of, unwrap_option, TEXT_SUFFIX, WIDE_PRECISION};
 use super::shape::Shape;
@@ -44,7 +44,8 @@ pub enum Layout {
     Tuple,
     /// No fields.
     Empty,
-    /// A call's arguments: a list of `{name, type, value}`.
+    /// A call's arguments, or a legacy (V9–V13) event's: a list of
+    /// `{name, type, value}` (`{type, value}` for an event).
     Args,
 }
 
@@ -258,12 +259,14 @@ fn paths(name: &str, shape: &Shape, json: &mut Vec<String>, wide: &mut Vec<Strin
 }
 
 /// Every typed table of the runtime loaded in `registry` (spec `spec_version`): its events (pallets in metadata
-/// order, events by index), then its calls. Empty for a runtime without
-/// scale-info calls and events (legacy metadata).
+/// order, events by index), then its calls. A legacy runtime's (V9–V13,
+/// its types from presets) are shaped from the same type graph, its
+/// arguments read as py-scale-codec's legacy values show them.
 pub fn tables(registry: &Registry, spec_version: u32) -> Vec<TableDef> {
-    let Some(runtime) = registry.runtime().filter(|r| r.portable) else {
+    let Some(runtime) = registry.runtime() else {
         return Vec::new();
     };
+    let legacy = !runtime.portable;
     let graph = registry.graph();
     let mut out = Vec::new();
     for kind in [Kind::Event, Kind::Call] {
@@ -273,17 +276,26 @@ pub fn tables(registry: &Registry, spec_version: u32) -> Vec<TableDef> {
                 Kind::Call => &pallet.calls,
             };
             for item in items {
-                out.push(table(graph, kind, &pallet.name, item, spec_version));
+                out.push(table(graph, kind, &pallet.name, item, spec_version, legacy));
             }
         }
     }
     out
 }
 
-fn table(graph: &TypeGraph, kind: Kind, pallet: &str, item: &Item, spec_version: u32) -> TableDef {
+fn table(
+    graph: &TypeGraph,
+    kind: Kind,
+    pallet: &str,
+    item: &Item,
+    spec_version: u32,
+    legacy: bool,
+) -> TableDef {
     let named = item.args.iter().all(|a| a.name.is_some());
     let layout = match (kind, item.args.len(), named) {
         (Kind::Call, _, _) => Layout::Args,
+        // a legacy event's attributes are `[{type, value}]`, its fields unnamed
+        (Kind::Event, _, _) if legacy => Layout::Args,
         (Kind::Event, 0, _) => Layout::Empty,
         (Kind::Event, _, true) => Layout::Dict,
         (Kind::Event, 1, false) => Layout::Single,
@@ -316,10 +328,13 @@ fn table(graph: &TypeGraph, kind: Kind, pallet: &str, item: &Item, spec_version:
                 name
             };
             used.push(name.clone());
-            Column {
-                name,
-                shape: Shape::of(graph, a.ty),
-            }
+            // A legacy argument is py-scale-codec's serialized value, where
+            // `Bytes` are `0x…` hex whatever they hold: text, kept as is.
+            let shape = match graph.get(a.ty) {
+                Some(Node::Bytes) if legacy => Shape::Text,
+                _ => Shape::of(graph, a.ty),
+            };
+            Column { name, shape }
         })
         .collect();
     TableDef {

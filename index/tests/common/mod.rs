@@ -43,6 +43,19 @@ pub(crate) fn block_10000000() -> Block {
     }
 }
 
+/// Polkadot block 5,000,000 (spec 30, V12 metadata; no events in the fixture).
+pub(crate) fn block_5000000() -> Block {
+    Block {
+        number: 5_000_000,
+        hash: stand_in_hash(5_000_000),
+        spec_version: 30,
+        extrinsics: extrinsic_bytes(BLOCK_5M),
+        events: None,
+        header: None,
+        finalized: None,
+    }
+}
+
 /// Polkadot block 18,468,942 (spec 1000001) with its `System.Events`.
 pub(crate) fn block_18468942() -> Block {
     Block {

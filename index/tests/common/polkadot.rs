@@ -7,6 +7,11 @@ pub(crate) const META_1000001: &str = "metadata/polkadot-v14-spec1000001.scale";
 pub(crate) const BLOCK_10M: &str = "payloads/polkadot-block-10000000/extrinsics.json";
 pub(crate) const BLOCK_18M: &str = "payloads/polkadot-block-18468942/extrinsics.json";
 pub(crate) const EVENTS_18M: &str = "payloads/polkadot-block-18468942/events.hex";
+/// Legacy metadata (V12, spec 30): its types come from the presets below.
+pub(crate) const META_30: &str = "metadata/polkadot-v12-spec30.scale";
+pub(crate) const BLOCK_5M: &str = "payloads/polkadot-block-5000000/extrinsics.json";
+/// The type-registry presets a Polkadot runtime of before V14 decodes with.
+pub(crate) const POLKADOT_PRESETS: [&str; 3] = ["core", "legacy", "polkadot"];
 
 /// A fixture's extrinsics, `0x` hex as the file has them.
 pub(crate) fn extrinsics(name: &str) -> Vec<String> {

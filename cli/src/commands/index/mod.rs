@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use ferroscale_index::rpc_source::{index_range, RpcOptions};
 use ferroscale_index::source::{in_range, JsonLines};
-use ferroscale_index::{run_observed, Decoders, Options, SpecDecoder, Summary};
+use ferroscale_index::{run_observed, Decoders, Options, Presets, Summary};
 use ferroscale_rpc::{BlockingClient, ClientConfig, RangeOptions, RetryPolicy};
 use ferroscale_value::Value;
 
@@ -185,13 +185,18 @@ fn decoders(args: &IndexArgs, metadata_dir: Option<&Path>) -> Result<Decoders, S
                 .into(),
         );
     }
+    let presets = || Presets {
+        names: args.presets.clone(),
+        dir: args.presets_dir.clone(),
+    };
     let mut decoders = match metadata_dir {
-        Some(dir) => Decoders::with_metadata_dir(dir, args.ss58),
+        Some(dir) => Decoders::with_metadata_dir(dir, args.ss58).with_presets(presets()),
         None => Decoders::new(),
     };
     for path in &args.metadata {
         let bytes = crate::input::file(path)?;
-        let decoder = SpecDecoder::from_metadata(&bytes, args.ss58)
+        let decoder = presets()
+            .decoder(&bytes, args.ss58)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         decoders.insert(decoder);
     }
