@@ -214,3 +214,49 @@ def test_a_later_range_into_the_folder_keeps_its_column_names(tmp_path):
     assert kept["dispatch_info"] != own["dispatch_info"], "spec 1000001's type kept the name"
     assert kept["dispatch_info__v9180"] == own["dispatch_info"], kept
     assert (out / "_manifest" / "typed_columns.json").is_file()
+
+
+def test_a_legacy_runtime_decodes_through_its_presets():
+    """Polkadot block 5,000,000 (V12 metadata, spec 30): its type strings
+    resolve through py-scale-codec's presets, given to the decoder; the
+    generic and typed tables hold what the module's own decode of each
+    extrinsic gives, and the decoder pickles with its presets."""
+    import pickle
+
+    import pytest
+    from conftest import read, read_json
+    from test_index import stand_in_hash
+    from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
+    from scalecodec.index import SpecDecoder
+    from scalecodec.type_registry import load_type_registry_preset
+
+    meta = read("metadata/polkadot-v12-spec30.scale")
+    presets = ["core", "legacy", "polkadot"]
+    with pytest.raises(ValueError, match="presets"):
+        SpecDecoder(meta)
+    decoder = SpecDecoder(meta, presets=presets)
+    assert (decoder.spec_version, decoder.presets) == (30, presets)
+    again = pickle.loads(pickle.dumps(decoder))
+    assert again.presets == presets and not again.built
+
+    xts = [bytes.fromhex(x[2:]) for x in read_json("payloads/polkadot-block-5000000/extrinsics.json")]
+    blocks = [(5_000_000, stand_in_hash(5_000_000), 30, xts, None)]
+    batch = decode_blocks(blocks, [again], typed=True)
+    assert pa.table(batch.table("errors")).num_rows == 0
+    rows = pa.table(batch.table("extrinsics")).to_pylist()
+    assert len(rows) == len(xts)
+
+    rc = RuntimeConfigurationObject(ss58_format=0)  # the index renders Polkadot's addresses
+    for name in presets:
+        rc.update_type_registry(load_type_registry_preset(name))
+    rc.set_active_spec_version_id(30)
+    md = rc.create_scale_object("MetadataVersioned", data=ScaleBytes(meta))
+    md.decode()
+    for row in rows:
+        v = rc.create_scale_object("Extrinsic", data=ScaleBytes(xts[row["index"]]), metadata=md).decode()
+        assert (row["pallet"], row["call"]) == (v["call"]["call_module"], v["call"]["call_function"])
+        assert json.loads(row["args"]) == json.loads(json.dumps(v["call"]["call_args"]))
+
+    now = pa.table(batch.typed_tables()["calls/Timestamp.set"]).to_pylist()
+    timestamp = next(r for r in rows if (r["pallet"], r["call"]) == ("Timestamp", "set"))
+    assert [r["now"] for r in now] == [json.loads(timestamp["args"])[0]["value"]]

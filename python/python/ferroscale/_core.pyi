@@ -770,16 +770,26 @@ _Block = Union[
 
 @final
 class SpecDecoder:
-    """One runtime's decoder for :func:`decode_blocks` (metadata V14+).
-    Pickles as its metadata and settings; an unpickled decoder builds its
-    registry on first use, once per process (shared by every copy; the last
-    eight runtimes used stay built)."""
+    """One runtime's decoder for :func:`decode_blocks` (metadata V14+, or
+    V9–V13 with the ``presets`` its type strings resolve through, in order:
+    ``["core", "legacy", "polkadot"]`` for Polkadot). Pickles as its
+    metadata and settings; an unpickled decoder builds its registry on first
+    use, once per process (shared by every copy; the last eight runtimes
+    used stay built)."""
 
-    def __new__(cls, metadata: Union[bytes, bytearray, str], ss58_format: Optional[int] = None) -> Self: ...
+    def __new__(
+        cls,
+        metadata: Union[bytes, bytearray, str],
+        ss58_format: Optional[int] = None,
+        *,
+        presets: Optional[List[str]] = None,
+    ) -> Self: ...
     @property
     def spec_version(self) -> int: ...
     @property
     def ss58_format(self) -> Optional[int]: ...
+    @property
+    def presets(self) -> List[str]: ...
     @property
     def metadata(self) -> bytes: ...
     @property
@@ -874,6 +884,8 @@ def keep_freed_memory() -> bool:
     call it only in a process you own (a script, a cluster worker)."""
 def index_decoder_stats() -> Dict[str, Dict[int, int]]:
     """``{"built": {spec: registry builds}, "unpickled": {spec: decoders unpickled}}`` in this process."""
-def restore_spec_decoder(metadata: bytes, ss58_format: Optional[int], spec_version: int) -> SpecDecoder:
+def restore_spec_decoder(
+    metadata: bytes, ss58_format: Optional[int], spec_version: int, presets: List[str] = ...
+) -> SpecDecoder:
     """Unpickles a SpecDecoder (lazily built)."""
 

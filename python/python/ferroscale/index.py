@@ -8,7 +8,7 @@ Locally::
     from scalecodec.index import SpecDecoder, decode_blocks
     import pyarrow as pa
 
-    decoder = SpecDecoder(metadata_bytes)           # one runtime (V14+)
+    decoder = SpecDecoder(metadata_bytes)           # one runtime (V14+; V9-V13: presets=[...])
     batch = decode_blocks(blocks, [decoder])          # GIL released, every core
     events = pa.table(batch.table("events"))          # no copy (Arrow C stream)
     batch.write_parquet("out")                        # zstd Parquet partition

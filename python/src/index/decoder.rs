@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
-use ferroscale_index::SpecDecoder;
+use ferroscale_index::{Presets, SpecDecoder};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -13,9 +13,9 @@ use pyo3::types::PyBytes;
 use super::bytes_arg;
 use crate::errors::guard;
 
-/// What identifies a built decoder: the metadata's blake2-256 and the SS58
-/// setting.
-pub(crate) type Key = ([u8; 32], Option<u16>);
+/// What identifies a built decoder: the metadata's blake2-256, the SS58
+/// setting and the presets.
+pub(crate) type Key = ([u8; 32], Option<u16>, Vec<String>);
 
 /// Decoders alive in this process (weakly held: the objects own them).
 pub(crate) static CACHE: Mutex<Vec<(Key, Weak<SpecDecoder>)>> = Mutex::new(Vec::new());
@@ -54,8 +54,13 @@ pub(crate) fn count(counter: &Mutex<BTreeMap<u32, u64>>, spec_version: u32) {
 pub(crate) fn shared_decoder(
     metadata: &[u8],
     ss58: Option<u16>,
+    presets: &[String],
 ) -> Result<Arc<SpecDecoder>, String> {
-    let key = (ferroscale_core::hashing::blake2_256(metadata), ss58);
+    let key = (
+        ferroscale_core::hashing::blake2_256(metadata),
+        ss58,
+        presets.to_vec(),
+    );
     let mut cache = CACHE.lock().unwrap_or_else(|p| p.into_inner());
     cache.retain(|(_, d)| d.strong_count() > 0);
     if let Some(d) = cache
@@ -66,7 +71,11 @@ pub(crate) fn shared_decoder(
         keep(&d);
         return Ok(d);
     }
-    let decoder = Arc::new(SpecDecoder::from_metadata(metadata, ss58).map_err(|e| e.0)?);
+    let presets = Presets {
+        names: presets.to_vec(),
+        dir: None,
+    };
+    let decoder = Arc::new(presets.decoder(metadata, ss58).map_err(|e| e.0)?);
     count(&BUILDS, decoder.spec_version());
     cache.push((key, Arc::downgrade(&decoder)));
     keep(&decoder);
@@ -88,6 +97,9 @@ pub fn index_decoder_stats() -> BTreeMap<&'static str, BTreeMap<u32, u64>> {
 pub struct PySpecDecoder {
     metadata: Arc<[u8]>,
     ss58_format: Option<u16>,
+    /// The type-registry presets the runtime's type strings resolve through
+    /// (legacy metadata), in order.
+    presets: Vec<String>,
     pub(super) spec_version: u32,
     decoder: OnceLock<Arc<SpecDecoder>>,
 }
@@ -101,7 +113,8 @@ impl PySpecDecoder {
         let built = py
             .detach(|| {
                 guard("building a runtime decoder", || {
-                    shared_decoder(&self.metadata, self.ss58_format).map_err(PyValueError::new_err)
+                    shared_decoder(&self.metadata, self.ss58_format, &self.presets)
+                        .map_err(PyValueError::new_err)
                 })
             })
             .map_err(|e| PyValueError::new_err(format!("SpecDecoder: {}", e.value(py))))?;
@@ -118,19 +131,23 @@ impl PySpecDecoder {
 
 #[pymethods]
 impl PySpecDecoder {
-    /// A decoder for runtime metadata (V14 or later; bytes or `0x` hex);
-    /// accounts in SS58 with `ss58_format`, else the chain's `SS58Prefix`.
+    /// A decoder for runtime metadata (bytes or `0x` hex; V9–V13 need the
+    /// `presets` their type strings resolve through, in order: `["core",
+    /// "legacy", "polkadot"]` for Polkadot); accounts in SS58 with
+    /// `ss58_format`, else the chain's `SS58Prefix`.
     #[new]
-    #[pyo3(signature = (metadata, ss58_format=None))]
+    #[pyo3(signature = (metadata, ss58_format=None, *, presets=None))]
     fn new(
         py: Python<'_>,
         metadata: &Bound<'_, PyAny>,
         ss58_format: Option<u16>,
+        presets: Option<Vec<String>>,
     ) -> PyResult<Self> {
         let metadata: Arc<[u8]> = bytes_arg(metadata, "metadata")?.into();
+        let presets = presets.unwrap_or_default();
         let decoder = py.detach(|| {
             guard("building a runtime decoder", || {
-                shared_decoder(&metadata, ss58_format)
+                shared_decoder(&metadata, ss58_format, &presets)
                     .map_err(|e| PyValueError::new_err(format!("SpecDecoder: {e}")))
             })
         })?;
@@ -138,6 +155,7 @@ impl PySpecDecoder {
             spec_version: decoder.spec_version(),
             metadata,
             ss58_format,
+            presets,
             decoder: OnceLock::from(decoder),
         })
     }
@@ -152,6 +170,12 @@ impl PySpecDecoder {
     #[getter]
     fn ss58_format(&self) -> Option<u16> {
         self.ss58_format
+    }
+
+    /// The type-registry presets given, in order (empty: none).
+    #[getter]
+    fn presets(&self) -> Vec<String> {
+        self.presets.clone()
     }
 
     /// The metadata bytes.
@@ -178,6 +202,7 @@ impl PySpecDecoder {
                 PyBytes::new(py, &self.metadata),
                 self.ss58_format,
                 self.spec_version,
+                self.presets.clone(),
             ),
         )
             .into_pyobject(py)
@@ -197,15 +222,18 @@ impl PySpecDecoder {
 
 /// Unpickles a `SpecDecoder`: its registry is built on first use.
 #[pyfunction]
+#[pyo3(signature = (metadata, ss58_format, spec_version, presets=Vec::new()))]
 pub fn restore_spec_decoder(
     metadata: &Bound<'_, PyAny>,
     ss58_format: Option<u16>,
     spec_version: u32,
+    presets: Vec<String>,
 ) -> PyResult<PySpecDecoder> {
     count(&UNPICKLED, spec_version);
     Ok(PySpecDecoder {
         metadata: bytes_arg(metadata, "metadata")?.into(),
         ss58_format,
+        presets,
         spec_version,
         decoder: OnceLock::new(),
     })
