@@ -76,3 +76,37 @@ def test_dask_retries_failed_tasks_and_dead_workers(tmp_path):
     assert "injected permanent failure" in outcomes[4]["error"]
     report = check_index(tmp_path / "partial", allow_gaps=True)
     assert report["ok"] and report["blocks"] == 10, report["text"]
+
+
+def test_dask_indexes_a_legacy_runtime_through_its_presets(tmp_path):
+    """A legacy runtime's decoder (Polkadot V12, spec 30, with its presets)
+    reaches the workers pickled with its presets: their tables, typed ones
+    too, equal a local decode of the same blocks."""
+    import json
+
+    import pyarrow as pa
+
+    from conftest import read, read_json
+    from test_index import stand_in_hash
+    from test_index_typed import typed_canonical
+    from scalecodec.index import SpecDecoder, decode_blocks
+
+    decoder = SpecDecoder(read("metadata/polkadot-v12-spec30.scale"), presets=["core", "legacy", "polkadot"])
+    xts = read_json("payloads/polkadot-block-5000000/extrinsics.json")
+    blocks = [{"number": n, "hash": stand_in_hash(n), "spec_version": 30, "extrinsics": xts, "events": None}
+              for n in range(1, 21)]
+    source = tmp_path / "blocks.jsonl"
+    source.write_text("".join(json.dumps(b) + "\n" for b in blocks))
+    ranges = [(1, 10), (11, 20)]
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                      worker_dashboard_address=None) as cluster, Client(cluster) as client:
+        tables = index_on_dask(client, [decoder], ranges, JsonLinesSource(source), typed=True)
+
+    local = decode_blocks(blocks, [decoder], typed=True)
+    assert tables["errors"].num_rows == 0
+    assert tables["extrinsics"].num_rows == 20 * len(xts)
+    for name in TABLES:
+        assert canonical(tables[name]) == canonical(pa.table(local.table(name))), name
+    assert "calls/Timestamp.set" in local.typed_tables()
+    for name, table in local.typed_tables().items():
+        assert typed_canonical(tables["typed/" + name]) == typed_canonical(pa.table(table)), name
