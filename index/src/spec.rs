@@ -91,9 +91,8 @@ impl SpecDecoder {
         let md = Metadata::load(bytes).map_err(|e| SpecError(format!("metadata: {e}")))?;
         if md.version < 14 {
             return Err(SpecError(format!(
-                "metadata V{} has no portable registry: its types are type strings, which \
-                 the chain's type-registry presets define (SpecDecoder::with_presets, \
-                 e.g. [\"core\", \"legacy\", \"polkadot\"])",
+                "metadata V{} has no portable registry: its type strings need the chain's \
+                 type-registry presets (for Polkadot: core, legacy, polkadot)",
                 md.version
             )));
         }
