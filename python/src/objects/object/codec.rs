@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyDict, PyTuple};
 use std::sync::Arc;
 
-use super::{unset, DeferredValue, ScaleObject};
+use super::{own_class_attr, unset, DeferredValue, ScaleObject};
 
 impl ScaleObject {
     /// `decode`: the fast path when the class allows it, else py-scale-codec's steps.
@@ -246,5 +246,59 @@ impl ScaleObject {
         this.values.set(Some(value.clone().unbind()), None);
         this.decoded = true;
         Ok(Some(value))
+    }
+
+    /// `value` encoded through `registry` as `node` (while the registry is
+    /// in the generation given with it) or `type_string`. An object with
+    /// metadata is encoded by its configuration's `_encode_bound`, which
+    /// loads the metadata under the same lock of the registry.
+    pub(super) fn encode_in(
+        slf: &Bound<'_, Self>,
+        registry: &Bound<'_, PyRegistry>,
+        type_string: Option<&str>,
+        node: Option<(u32, u64)>,
+        value: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<u8>> {
+        let py = slf.py();
+        let metadata = slf.try_borrow()?.metadata.as_ref().map(|m| m.clone_ref(py));
+        if let Some(metadata) = metadata {
+            return slf
+                .getattr(intern!(py, "runtime_config"))?
+                .call_method1(
+                    intern!(py, "_encode_bound"),
+                    (metadata, type_string, node, value),
+                )?
+                .extract();
+        }
+        let converted = crate::convert::to_value(value)?;
+        let (bytes, _) =
+            PyRegistry::encode_picked(registry, None, type_string, node, value, converted)?;
+        Ok(bytes)
+    }
+
+    /// The graph node of the object's class and the registry generation it
+    /// was resolved in, when the class was made by `config` for the
+    /// object's type string (the object has no `type_string` of its own).
+    pub(super) fn class_node(
+        slf: &Bound<'_, Self>,
+        config: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<(u32, u64)>> {
+        let py = slf.py();
+        let cls = slf.get_type();
+        let node = own_class_attr(&cls, intern!(py, "_node"))?;
+        let node_generation = own_class_attr(&cls, intern!(py, "_node_generation"))?;
+        let own_config = own_class_attr(&cls, intern!(py, "_runtime_config"))?;
+        let (Some(node), Some(node_generation), Some(own_config)) =
+            (node, node_generation, own_config)
+        else {
+            return Ok(None);
+        };
+        let own_type_string = slf
+            .getattr(intern!(py, "__dict__"))?
+            .contains(intern!(py, "type_string"))?;
+        if !own_config.is(config) || own_type_string {
+            return Ok(None);
+        }
+        Ok(Some((node.extract()?, node_generation.extract()?)))
     }
 }
