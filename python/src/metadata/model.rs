@@ -302,39 +302,50 @@ pub(crate) fn metadata_tree(
 ) -> PyResult<Arc<DecodedTree>> {
     // the definitions' names, interned once for every metadata's tree
     static NAMES: OnceLock<Arc<Mutex<NameCache>>> = OnceLock::new();
-    let py = data.py();
     let names = Arc::clone(NAMES.get_or_init(|| Arc::new(Mutex::new(NameCache::default()))));
-    let registry = PyRegistry::metadata_definitions(py)?;
+    let registry = PyRegistry::metadata_definitions(data.py())?;
+    if let Some((root, graft)) = without_registry(data, model, registry)? {
+        return Ok(DecodedTree::new(root, Some(graft), names));
+    }
+    let root = PyRegistry::decode_built(registry, "MetadataVersioned", data.as_bytes())?;
+    Ok(DecodedTree::new(root, None, names))
+}
+
+/// The metadata in `data` decoded with an empty portable registry in place
+/// of its own (one byte: no types), and the graft that decodes its own
+/// where the stand-in is; `None` for metadata without a registry (or one
+/// whose value does not hold it where [`registry_path`] looks).
+fn without_registry(
+    data: &Bound<'_, PyBytes>,
+    model: &Metadata,
+    definitions: &Bound<'_, PyRegistry>,
+) -> PyResult<Option<(Built, Graft)>> {
     let bytes = data.as_bytes();
     // magic and version byte, then the registry
     const TYPES_AT: usize = ferroscale_metadata::MAGIC.len() + 1;
     let types_end = model.types_encoded_len().map(|len| TYPES_AT + len);
     let Some(types_end) = types_end.filter(|&end| end <= bytes.len()) else {
-        let root = PyRegistry::decode_built(registry, "MetadataVersioned", bytes)?;
-        return Ok(DecodedTree::new(root, None, names));
+        return Ok(None);
     };
-    // the metadata with an empty registry in place of its own (one byte:
-    // no types), whose stand-in node is where the registry goes
     let mut shell = Vec::with_capacity(bytes.len() - (types_end - TYPES_AT) + 1);
     shell.extend_from_slice(&bytes[..TYPES_AT]);
     shell.push(0);
     shell.extend_from_slice(&bytes[types_end..]);
-    let root = PyRegistry::decode_built(registry, "MetadataVersioned", &shell)?;
+    let root = PyRegistry::decode_built(definitions, "MetadataVersioned", &shell)?;
     let Some(at) = registry_path(&root) else {
-        let root = PyRegistry::decode_built(registry, "MetadataVersioned", bytes)?;
-        return Ok(DecodedTree::new(root, None, names));
+        return Ok(None);
     };
     let data = data.clone().unbind();
     let decode: DecodePart = Box::new(move |py| {
-        let registry = PyRegistry::metadata_definitions(py)?;
+        let definitions = PyRegistry::metadata_definitions(py)?;
         let types = &data.as_bytes(py)[TYPES_AT..types_end];
-        PyRegistry::decode_built(registry, "PortableRegistry", types).map_err(|e| {
+        PyRegistry::decode_built(definitions, "PortableRegistry", types).map_err(|e| {
             PyValueError::new_err(format!(
                 "decoding the metadata's type registry (bytes {TYPES_AT}..{types_end}): {e}"
             ))
         })
     });
-    Ok(DecodedTree::new(root, Some(Graft::new(at, decode)), names))
+    Ok(Some((root, Graft::new(at, decode))))
 }
 
 /// Where a `MetadataVersioned` value holds its registry: the `types` field
