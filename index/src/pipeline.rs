@@ -176,9 +176,9 @@ impl Decoders {
 /// Decodes `blocks` in parallel on the current rayon pool into the tables,
 /// in block order.
 ///
-/// The blocks are cut into runs of consecutive blocks: one per thread, cut
-/// further where a run would pass 8 MB of SCALE (a bound on its columns'
-/// memory). Each run is decoded by one worker into rows of its own, with
+/// The blocks are cut into runs of consecutive blocks, as many for each
+/// thread and of even bytes, each within 8 MB of SCALE (a bound on its
+/// columns' memory). Each run is decoded by one worker into rows of its own, with
 /// one document decoded into again and again. The worker makes its run a
 /// record batch of each table, the buffers handed over
 /// ([`Rows::into_record_batches`]): no row is copied after it was written,
@@ -364,20 +364,35 @@ fn typed_batches(typed: Option<TypedRows>) -> (u64, Vec<RunBatch>) {
 /// faults in 40 batches); 0.16–0.18 and 0.09 in runs of 8 MB.
 const RUN_BYTES: usize = 8 << 20;
 
-/// `blocks` cut into runs for `threads` workers: as many runs as threads,
-/// each cut further to at most [`RUN_BYTES`]. Fewer runs leave a thread
-/// idle; more, of small batches, cost page faults: with four runs per
-/// thread glibc served the smaller columns from fresh memory every time,
-/// and 100 blocks of 18,468,942 took three to six times the faults and 1.4
-/// times as long on two threads.
+/// `blocks` cut into runs for `threads` workers: a multiple of `threads`
+/// runs of even bytes, the fewest that keep each to [`RUN_BYTES`]. Fewer
+/// runs leave a thread idle; more, of small batches, cost page faults:
+/// with four runs per thread glibc served the smaller columns from fresh
+/// memory every time, and 100 blocks of 18,468,942 took three to six times
+/// the faults and 1.4 times as long on two threads. Even counts keep the
+/// threads even: 500 blocks of 18,468,942 cut at the budget alone made
+/// five runs, three for one thread and two for the other, and two threads
+/// scaled 1.76× for the generic tables, 1.97× in six even runs.
 fn runs_of<B: AsRef<[u8]>>(blocks: &[Block<B>], threads: usize) -> Vec<&[Block<B>]> {
-    let per_thread = blocks.len().div_ceil(threads.max(1));
-    let mut runs = Vec::new();
+    // A block weighs one more than its bytes, so that empty blocks are cut
+    // evenly too.
+    let weight = |b: &Block<B>| b.scale_bytes() as u128 + 1;
+    let budget = RUN_BYTES as u128;
+    let threads = threads.max(1) as u128;
+    let mut left_bytes: u128 = blocks.iter().map(weight).sum();
+    let mut left_runs = threads * left_bytes.div_ceil(threads * budget).max(1);
+    let mut share = left_bytes.div_ceil(left_runs);
+    let mut runs = Vec::with_capacity(left_runs as usize);
     let (mut start, mut bytes) = (0, 0);
     for (i, block) in blocks.iter().enumerate() {
-        let size = block.scale_bytes();
-        if i > start && (i - start == per_thread || bytes + size > RUN_BYTES) {
+        let size = weight(block);
+        if i > start && (bytes >= share || bytes + size > budget) {
             runs.push(&blocks[start..i]);
+            // What is left shared anew: a block over its share does not
+            // starve the runs after it.
+            left_bytes -= bytes;
+            left_runs = (left_runs - 1).max(1);
+            share = left_bytes.div_ceil(left_runs);
             (start, bytes) = (i, 0);
         }
         bytes += size;
@@ -1131,19 +1146,43 @@ mod tests {
     }
 
     #[test]
-    fn runs_are_one_per_thread_and_cut_at_the_byte_budget() {
+    fn runs_are_even_a_multiple_of_the_threads_and_within_the_byte_budget() {
         let small: Vec<Block> = (0..5).map(|n| block(n, 10)).collect();
         assert_eq!(numbers(&runs_of(&small, 2)), [vec![0, 1, 2], vec![3, 4]]);
         assert_eq!(numbers(&runs_of(&small, 8)).len(), 5);
         assert!(runs_of::<Vec<u8>>(&[], 2).is_empty());
-        // A third of the budget each: three blocks to a run, even on one
-        // thread; a block over the budget is a run of its own.
+        let empty: Vec<Block> = (0..10).map(|n| block(n, 0)).collect();
+        assert_eq!(
+            numbers(&runs_of(&empty, 2)),
+            [(0..5).collect::<Vec<_>>(), (5..10).collect()]
+        );
+        // 500 blocks of 18,468,942's size: five runs on one thread, six
+        // (not five, three for one thread) on two, even to a block.
+        let size = 75_500;
+        let like: Vec<Block> = (0..500).map(|n| block(n, size)).collect();
+        for (threads, count) in [(1, 5), (2, 6), (4, 8)] {
+            let runs = runs_of(&like, threads);
+            let lens: Vec<usize> = runs.iter().map(|r| r.len()).collect();
+            assert_eq!(lens.len(), count, "{threads} threads: {lens:?}");
+            assert!(
+                lens.iter().max().unwrap() - lens.iter().min().unwrap() <= 1,
+                "{lens:?}"
+            );
+            assert!(lens.iter().all(|&n| n * size <= RUN_BYTES), "{lens:?}");
+            let all: Vec<u64> = numbers(&runs).concat();
+            assert_eq!(all, (0..500).collect::<Vec<_>>());
+        }
+        // A block over the budget is a run of its own, and the blocks
+        // after it are still shared out within the budget.
         let big: Vec<Block> = (0..7)
             .map(|n| block(n, if n == 4 { 2 * RUN_BYTES } else { RUN_BYTES / 3 }))
             .collect();
-        assert_eq!(
-            numbers(&runs_of(&big, 1)),
-            [vec![0, 1, 2], vec![3], vec![4], vec![5, 6]]
-        );
+        let runs = numbers(&runs_of(&big, 1));
+        assert_eq!(runs.concat(), (0..7).collect::<Vec<_>>());
+        assert!(runs.contains(&vec![4]), "{runs:?}");
+        for run in &runs {
+            let bytes: usize = run.iter().map(|&n| big[n as usize].scale_bytes()).sum();
+            assert!(run.len() == 1 || bytes <= RUN_BYTES, "{runs:?}");
+        }
     }
 }
