@@ -145,3 +145,32 @@ def test_spark_table_gives_each_typed_table_over_both_runtimes(spark, tmp_path):
     with pytest.raises(KeyError, match="no runtime of the decoders has a typed table"):
         spark_table(spark, shared, ranges, JsonLinesSource(source), "events/Balances.Nothing",
                     typed=True)
+
+
+def test_spark_indexes_a_legacy_runtime_through_its_presets(spark, tmp_path):
+    """A legacy runtime's decoder (Polkadot V12, spec 30, with its presets)
+    reaches Spark's Python workers in the broadcast, pickled with its
+    presets: the partitions the tasks write, typed ones too, are the
+    pipeline's for the same blocks."""
+    from conftest import read, read_json
+    from test_index import stand_in_hash
+    from test_index_typed import assert_same_typed_partitions
+    from scalecodec.index import SpecDecoder, index_json_lines
+
+    decoder = SpecDecoder(read("metadata/polkadot-v12-spec30.scale"),
+                          presets=["core", "legacy", "polkadot"])
+    xts = read_json("payloads/polkadot-block-5000000/extrinsics.json")
+    source = tmp_path / "blocks.jsonl"
+    source.write_text("".join(
+        json.dumps({"number": n, "hash": stand_in_hash(n), "spec_version": 30, "extrinsics": xts,
+                    "events": None}) + "\n" for n in range(1, 21)))
+    index_json_lines(source, [decoder], tmp_path / "pipeline", partition_blocks=10, typed=True)
+    summaries = index_on_spark(spark, [decoder], [(1, 9), (10, 19), (20, 20)],
+                               JsonLinesSource(source), tmp_path / "spark", typed=True)
+    assert sum(s["blocks"] for s in summaries) == 20
+    assert sum(s["errors"] for s in summaries) == 0
+    for name in TABLES:
+        expected = canonical(pq.read_table(tmp_path / "pipeline" / name))
+        assert canonical(pq.read_table(tmp_path / "spark" / name)) == expected, name
+    assert pq.read_table(tmp_path / "spark" / "extrinsics").num_rows == 20 * len(xts)
+    assert_same_typed_partitions(tmp_path / "spark", tmp_path / "pipeline")
