@@ -260,3 +260,68 @@ def test_a_legacy_runtime_decodes_through_its_presets():
     now = pa.table(batch.typed_tables()["calls/Timestamp.set"]).to_pylist()
     timestamp = next(r for r in rows if (r["pallet"], r["call"]) == ("Timestamp", "set"))
     assert [r["now"] for r in now] == [json.loads(timestamp["args"])[0]["value"]]
+
+
+def test_edge_values_read_back_exactly_through_duckdb_polars_and_pyarrow(tmp_path):
+    """Karura spec 2032's `Currencies` events hold a u128 (`Transferred`)
+    and an i128 (`BalanceUpdated`): events with the edge values, encoded by
+    the module's own encoder, go through the typed tables into Parquet and
+    come back exact from DuckDB, Polars and pyarrow: the decimal below
+    10^38, the `__text` column's digits from there (u128::MAX, i128::MIN)."""
+    import duckdb
+    import polars as pl
+
+    from conftest import read
+    from test_index import stand_in_hash
+    from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
+    from scalecodec.index import SpecDecoder
+
+    metadata_bytes = read("metadata/karura-v14-spec2032.scale")
+    rc = RuntimeConfigurationObject(ss58_format=8)
+    metadata = rc.create_scale_object("MetadataVersioned", ScaleBytes(metadata_bytes))
+    metadata.decode()
+    rc.add_portable_registry(metadata)
+    pallet = metadata.get_metadata_pallet("Currencies")
+    events = {e.value["name"]: e.value for e in pallet.events}
+
+    def record(event, values):
+        """An event record (phase Finalization, no topics) of `event` with
+        `values` for its fields, each encoded by its registry type."""
+        fields = b"".join(
+            bytes(rc.create_scale_object(f"scale_info::{f['type']}").encode(values[f["name"]]).data)
+            for f in events[event]["fields"])
+        return b"\x01" + bytes([pallet.value["index"], events[event]["index"]]) + fields + b"\x00"
+
+    who = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"
+    limit = 10 ** 38
+    unsigned = [0, 1, limit - 1, limit, 2 ** 128 - 1]
+    signed = [-2 ** 127, -(limit - 1), -limit, -1, 0, limit - 1, limit, 2 ** 127 - 1]
+    records = [record("Transferred", {"currency_id": {"Token": "KAR"}, "from": who, "to": who,
+                                      "amount": v}) for v in unsigned]
+    records += [record("BalanceUpdated", {"currency_id": {"Token": "KAR"}, "who": who,
+                                          "amount": v}) for v in signed]
+    assert len(records) < 64  # one byte of compact length
+    block = {"number": 1, "hash": stand_in_hash(1), "spec_version": 2032, "extrinsics": [],
+             "events": "0x" + bytes([len(records) << 2]).hex() + b"".join(records).hex()}
+    batch = decode_blocks([block], [SpecDecoder(metadata_bytes, ss58_format=8)], typed=True)
+    assert pa.table(batch.table("errors")).num_rows == 0
+    batch.write_parquet(tmp_path)
+
+    def exact(decimal, text):
+        return int(decimal) if decimal is not None else int(text)
+
+    for name, expected in [("Transferred", unsigned), ("BalanceUpdated", signed)]:
+        files = str(tmp_path / "typed" / "events" / f"Currencies.{name}" / "*.parquet")
+        table = pq.read_table(tmp_path / "typed" / "events" / f"Currencies.{name}")
+        assert table.schema.field("amount").type == pa.decimal128(38, 0)
+        got = {
+            "pyarrow": [exact(r["amount"], r["amount__text"]) for r in table.to_pylist()],
+            "duckdb": [exact(d, t) for d, t in duckdb.sql(
+                f"SELECT amount, amount__text FROM '{files}' ORDER BY event_index").fetchall()],
+            "polars": [exact(d, t) for d, t in pl.read_parquet(files).sort("event_index")
+                       .select("amount", "amount__text").iter_rows()],
+        }
+        for reader, values in got.items():
+            assert values == expected, (name, reader)
+        # Within 10^38 the decimal column alone holds the value.
+        assert [r["amount__text"] is None for r in table.to_pylist()] == [abs(v) < limit for v in expected]
