@@ -325,3 +325,84 @@ def test_edge_values_read_back_exactly_through_duckdb_polars_and_pyarrow(tmp_pat
             assert values == expected, (name, reader)
         # Within 10^38 the decimal column alone holds the value.
         assert [r["amount__text"] is None for r in table.to_pylist()] == [abs(v) < limit for v in expected]
+
+
+def test_nested_values_read_back_alike_through_duckdb_polars_and_pyarrow(tmp_path):
+    """Polkadot spec 1000001's events with empty and full lists, an option of
+    a tuple as None and Some, nested enums with data (`DispatchResult`'s
+    `Err(Module {..})`, `Err(BadOrigin)`, `Err(Token(..))`), an optional
+    fixed-size array and empty bytes, encoded by the module's own encoder,
+    come back from Parquet the same from DuckDB, Polars and pyarrow, and as
+    they went in."""
+    import duckdb
+    import polars as pl
+
+    from conftest import read
+    from test_index import stand_in_hash
+    from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
+    from scalecodec.index import SpecDecoder
+
+    metadata_bytes = read("metadata/polkadot-v14-spec1000001.scale")
+    rc = RuntimeConfigurationObject(ss58_format=0)
+    metadata = rc.create_scale_object("MetadataVersioned", ScaleBytes(metadata_bytes))
+    metadata.decode()
+    rc.add_portable_registry(metadata)
+
+    def record(pallet_name, event_name, values):
+        pallet = metadata.get_metadata_pallet(pallet_name)
+        event = next(e.value for e in pallet.events if e.value["name"] == event_name)
+        fields = b"".join(
+            bytes(rc.create_scale_object(f"scale_info::{f['type']}").encode(values[f["name"]]).data)
+            for f in event["fields"])
+        return b"\x01" + bytes([pallet.value["index"], event["index"]]) + fields + b"\x00"
+
+    who = "15gq3Ln9s8jVTyHqwX8WYf8Nwu3maJo946fCHDNS5ePFFZVq"
+    results = [(None, {"Ok": None}),
+               ("0x" + "ab" * 32, {"Err": {"Module": {"index": 5, "error": "0x02000000"}}}),
+               (None, {"Err": "BadOrigin"}),
+               (None, {"Err": {"Token": "FundsUnavailable"}})]
+    records = [record("FastUnstake", "BatchChecked", {"eras": v}) for v in ([], [0, 2 ** 32 - 1])]
+    records += [record("NominationPools", "PoolCommissionUpdated", {"pool_id": 7, "current": v})
+                for v in (None, (10 ** 9, who))]
+    records += [record("Scheduler", "Dispatched", {"task": (1, 2), "id": i, "result": r})
+                for i, r in results]
+    records += [record("Crowdloan", "MemoUpdated", {"who": who, "para_id": 2000, "memo": v})
+                for v in ("0x", "0x00ff")]
+    block = {"number": 1, "hash": stand_in_hash(1), "spec_version": 1_000_001, "extrinsics": [],
+             "events": "0x" + bytes([len(records) << 2]).hex() + b"".join(records).hex()}
+    batch = decode_blocks([block], [SpecDecoder(metadata_bytes)], typed=True)
+    assert pa.table(batch.table("errors")).num_rows == 0
+    batch.write_parquet(tmp_path)
+
+    def err(variant, **data):
+        row = {"variant": variant, "Module": None, "Token": None, "Arithmetic": None,
+               "Transactional": None}
+        return {"variant": "Err", "Ok": None, "Err": {**row, **data}}
+
+    expected = {
+        "FastUnstake.BatchChecked": [([],), ([0, 2 ** 32 - 1],)],
+        "NominationPools.PoolCommissionUpdated": [(7, None), (7, {"_0": 10 ** 9, "_1": who})],
+        "Scheduler.Dispatched": [
+            ({"_0": 1, "_1": 2}, None, {"variant": "Ok", "Ok": "[]", "Err": None}),
+            ({"_0": 1, "_1": 2}, b"\xab" * 32,
+             err("Module", Module={"index": 5, "error": b"\x02\x00\x00\x00"})),
+            ({"_0": 1, "_1": 2}, None, err("BadOrigin")),
+            ({"_0": 1, "_1": 2}, None, err("Token", Token="FundsUnavailable")),
+        ],
+        "Crowdloan.MemoUpdated": [(who, 2000, b""), (who, 2000, b"\x00\xff")],
+    }
+    place = {"block_number", "block_hash", "extrinsic_index", "event_index", "phase", "spec_version"}
+    for name, rows in expected.items():
+        folder = tmp_path / "typed" / "events" / name
+        table = pq.read_table(folder)
+        data = [c for c in table.column_names if c not in place]
+        columns = ", ".join(f'"{c}"' for c in data)
+        got = {
+            "pyarrow": [tuple(r[c] for c in data) for r in table.sort_by("event_index").to_pylist()],
+            "duckdb": duckdb.sql(f"SELECT {columns} FROM '{folder}/*.parquet' "
+                                 f"ORDER BY event_index").fetchall(),
+            "polars": list(pl.read_parquet(f"{folder}/*.parquet").sort("event_index")
+                           .select(data).iter_rows()),
+        }
+        for reader, values in got.items():
+            assert values == rows, (name, reader)
