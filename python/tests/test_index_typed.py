@@ -262,88 +262,19 @@ def test_a_legacy_runtime_decodes_through_its_presets():
     assert [r["now"] for r in now] == [json.loads(timestamp["args"])[0]["value"]]
 
 
-def test_edge_values_read_back_exactly_through_duckdb_polars_and_pyarrow(tmp_path):
-    """Karura spec 2032's `Currencies` events hold a u128 (`Transferred`)
-    and an i128 (`BalanceUpdated`): events with the edge values, encoded by
-    the module's own encoder, go through the typed tables into Parquet and
-    come back exact from DuckDB, Polars and pyarrow: the decimal below
-    10^38, the `__text` column's digits from there (u128::MAX, i128::MIN)."""
-    import duckdb
-    import polars as pl
 
+def write_typed_events(metadata_file, ss58_format, events, out):
+    """``events`` (pallet, event, its fields' values) as one block's event
+    records (phase Finalization, no topics), each field encoded by the
+    module's own encoder for its registry type, decoded into the typed
+    tables without an error row and written as Parquet under ``out``."""
     from conftest import read
     from test_index import stand_in_hash
     from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
     from scalecodec.index import SpecDecoder
 
-    metadata_bytes = read("metadata/karura-v14-spec2032.scale")
-    rc = RuntimeConfigurationObject(ss58_format=8)
-    metadata = rc.create_scale_object("MetadataVersioned", ScaleBytes(metadata_bytes))
-    metadata.decode()
-    rc.add_portable_registry(metadata)
-    pallet = metadata.get_metadata_pallet("Currencies")
-    events = {e.value["name"]: e.value for e in pallet.events}
-
-    def record(event, values):
-        """An event record (phase Finalization, no topics) of `event` with
-        `values` for its fields, each encoded by its registry type."""
-        fields = b"".join(
-            bytes(rc.create_scale_object(f"scale_info::{f['type']}").encode(values[f["name"]]).data)
-            for f in events[event]["fields"])
-        return b"\x01" + bytes([pallet.value["index"], events[event]["index"]]) + fields + b"\x00"
-
-    who = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"
-    limit = 10 ** 38
-    unsigned = [0, 1, limit - 1, limit, 2 ** 128 - 1]
-    signed = [-2 ** 127, -(limit - 1), -limit, -1, 0, limit - 1, limit, 2 ** 127 - 1]
-    records = [record("Transferred", {"currency_id": {"Token": "KAR"}, "from": who, "to": who,
-                                      "amount": v}) for v in unsigned]
-    records += [record("BalanceUpdated", {"currency_id": {"Token": "KAR"}, "who": who,
-                                          "amount": v}) for v in signed]
-    assert len(records) < 64  # one byte of compact length
-    block = {"number": 1, "hash": stand_in_hash(1), "spec_version": 2032, "extrinsics": [],
-             "events": "0x" + bytes([len(records) << 2]).hex() + b"".join(records).hex()}
-    batch = decode_blocks([block], [SpecDecoder(metadata_bytes, ss58_format=8)], typed=True)
-    assert pa.table(batch.table("errors")).num_rows == 0
-    batch.write_parquet(tmp_path)
-
-    def exact(decimal, text):
-        return int(decimal) if decimal is not None else int(text)
-
-    for name, expected in [("Transferred", unsigned), ("BalanceUpdated", signed)]:
-        files = str(tmp_path / "typed" / "events" / f"Currencies.{name}" / "*.parquet")
-        table = pq.read_table(tmp_path / "typed" / "events" / f"Currencies.{name}")
-        assert table.schema.field("amount").type == pa.decimal128(38, 0)
-        got = {
-            "pyarrow": [exact(r["amount"], r["amount__text"]) for r in table.to_pylist()],
-            "duckdb": [exact(d, t) for d, t in duckdb.sql(
-                f"SELECT amount, amount__text FROM '{files}' ORDER BY event_index").fetchall()],
-            "polars": [exact(d, t) for d, t in pl.read_parquet(files).sort("event_index")
-                       .select("amount", "amount__text").iter_rows()],
-        }
-        for reader, values in got.items():
-            assert values == expected, (name, reader)
-        # Within 10^38 the decimal column alone holds the value.
-        assert [r["amount__text"] is None for r in table.to_pylist()] == [abs(v) < limit for v in expected]
-
-
-def test_nested_values_read_back_alike_through_duckdb_polars_and_pyarrow(tmp_path):
-    """Polkadot spec 1000001's events with empty and full lists, an option of
-    a tuple as None and Some, nested enums with data (`DispatchResult`'s
-    `Err(Module {..})`, `Err(BadOrigin)`, `Err(Token(..))`), an optional
-    fixed-size array and empty bytes, encoded by the module's own encoder,
-    come back from Parquet the same from DuckDB, Polars and pyarrow, and as
-    they went in."""
-    import duckdb
-    import polars as pl
-
-    from conftest import read
-    from test_index import stand_in_hash
-    from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
-    from scalecodec.index import SpecDecoder
-
-    metadata_bytes = read("metadata/polkadot-v14-spec1000001.scale")
-    rc = RuntimeConfigurationObject(ss58_format=0)
+    metadata_bytes = read(metadata_file)
+    rc = RuntimeConfigurationObject(ss58_format=ss58_format)
     metadata = rc.create_scale_object("MetadataVersioned", ScaleBytes(metadata_bytes))
     metadata.decode()
     rc.add_portable_registry(metadata)
@@ -356,23 +287,84 @@ def test_nested_values_read_back_alike_through_duckdb_polars_and_pyarrow(tmp_pat
             for f in event["fields"])
         return b"\x01" + bytes([pallet.value["index"], event["index"]]) + fields + b"\x00"
 
+    records = [record(*e) for e in events]
+    assert len(records) < 64  # one byte of compact length
+    decoder = SpecDecoder(metadata_bytes, ss58_format=ss58_format)
+    block = {"number": 1, "hash": stand_in_hash(1), "spec_version": decoder.spec_version,
+             "extrinsics": [],
+             "events": "0x" + bytes([len(records) << 2]).hex() + b"".join(records).hex()}
+    batch = decode_blocks([block], [decoder], typed=True)
+    assert pa.table(batch.table("errors")).num_rows == 0
+    batch.write_parquet(out)
+
+
+def rows_by_reader(folder, columns):
+    """The ``columns`` of the Parquet files in ``folder``, row by row in
+    event order, as pyarrow, DuckDB and Polars each read them."""
+    import duckdb
+    import polars as pl
+
+    table = pq.read_table(folder).sort_by("event_index")
+    names = ", ".join(f'"{c}"' for c in columns)
+    return {
+        "pyarrow": [tuple(r[c] for c in columns) for r in table.to_pylist()],
+        "duckdb": duckdb.sql(f"SELECT {names} FROM '{folder}/*.parquet' "
+                             f"ORDER BY event_index").fetchall(),
+        "polars": list(pl.read_parquet(f"{folder}/*.parquet").sort("event_index")
+                       .select(columns).iter_rows()),
+    }
+
+
+def test_edge_values_read_back_exactly_through_duckdb_polars_and_pyarrow(tmp_path):
+    """Karura spec 2032's `Currencies` events hold a u128 (`Transferred`)
+    and an i128 (`BalanceUpdated`): events with the edge values, encoded by
+    the module's own encoder, go through the typed tables into Parquet and
+    come back exact from DuckDB, Polars and pyarrow: the decimal below
+    10^38, the `__text` column's digits from there (u128::MAX, i128::MIN)."""
+    who = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"
+    limit = 10 ** 38
+    unsigned = [0, 1, limit - 1, limit, 2 ** 128 - 1]
+    signed = [-2 ** 127, -(limit - 1), -limit, -1, 0, limit - 1, limit, 2 ** 127 - 1]
+    events = [("Currencies", "Transferred",
+               {"currency_id": {"Token": "KAR"}, "from": who, "to": who, "amount": v})
+              for v in unsigned]
+    events += [("Currencies", "BalanceUpdated",
+                {"currency_id": {"Token": "KAR"}, "who": who, "amount": v}) for v in signed]
+    write_typed_events("metadata/karura-v14-spec2032.scale", 8, events, tmp_path)
+
+    def exact(decimal, text):
+        return int(decimal) if decimal is not None else int(text)
+
+    for name, expected in [("Transferred", unsigned), ("BalanceUpdated", signed)]:
+        folder = tmp_path / "typed" / "events" / f"Currencies.{name}"
+        table = pq.read_table(folder).sort_by("event_index")
+        assert table.schema.field("amount").type == pa.decimal128(38, 0)
+        for reader, rows in rows_by_reader(folder, ["amount", "amount__text"]).items():
+            assert [exact(d, t) for d, t in rows] == expected, (name, reader)
+        # Within 10^38 the decimal column alone holds the value.
+        assert [r["amount__text"] is None for r in table.to_pylist()] == [abs(v) < limit for v in expected]
+
+
+def test_nested_values_read_back_alike_through_duckdb_polars_and_pyarrow(tmp_path):
+    """Polkadot spec 1000001's events with empty and full lists, an option of
+    a tuple as None and Some, nested enums with data (`DispatchResult`'s
+    `Err(Module {..})`, `Err(BadOrigin)`, `Err(Token(..))`), an optional
+    fixed-size array and empty bytes, encoded by the module's own encoder,
+    come back from Parquet the same from DuckDB, Polars and pyarrow, and as
+    they went in."""
     who = "15gq3Ln9s8jVTyHqwX8WYf8Nwu3maJo946fCHDNS5ePFFZVq"
     results = [(None, {"Ok": None}),
                ("0x" + "ab" * 32, {"Err": {"Module": {"index": 5, "error": "0x02000000"}}}),
                (None, {"Err": "BadOrigin"}),
                (None, {"Err": {"Token": "FundsUnavailable"}})]
-    records = [record("FastUnstake", "BatchChecked", {"eras": v}) for v in ([], [0, 2 ** 32 - 1])]
-    records += [record("NominationPools", "PoolCommissionUpdated", {"pool_id": 7, "current": v})
-                for v in (None, (10 ** 9, who))]
-    records += [record("Scheduler", "Dispatched", {"task": (1, 2), "id": i, "result": r})
-                for i, r in results]
-    records += [record("Crowdloan", "MemoUpdated", {"who": who, "para_id": 2000, "memo": v})
-                for v in ("0x", "0x00ff")]
-    block = {"number": 1, "hash": stand_in_hash(1), "spec_version": 1_000_001, "extrinsics": [],
-             "events": "0x" + bytes([len(records) << 2]).hex() + b"".join(records).hex()}
-    batch = decode_blocks([block], [SpecDecoder(metadata_bytes)], typed=True)
-    assert pa.table(batch.table("errors")).num_rows == 0
-    batch.write_parquet(tmp_path)
+    events = [("FastUnstake", "BatchChecked", {"eras": v}) for v in ([], [0, 2 ** 32 - 1])]
+    events += [("NominationPools", "PoolCommissionUpdated", {"pool_id": 7, "current": v})
+               for v in (None, (10 ** 9, who))]
+    events += [("Scheduler", "Dispatched", {"task": (1, 2), "id": i, "result": r})
+               for i, r in results]
+    events += [("Crowdloan", "MemoUpdated", {"who": who, "para_id": 2000, "memo": v})
+               for v in ("0x", "0x00ff")]
+    write_typed_events("metadata/polkadot-v14-spec1000001.scale", 0, events, tmp_path)
 
     def err(variant, **data):
         row = {"variant": variant, "Module": None, "Token": None, "Arithmetic": None,
@@ -394,15 +386,6 @@ def test_nested_values_read_back_alike_through_duckdb_polars_and_pyarrow(tmp_pat
     place = {"block_number", "block_hash", "extrinsic_index", "event_index", "phase", "spec_version"}
     for name, rows in expected.items():
         folder = tmp_path / "typed" / "events" / name
-        table = pq.read_table(folder)
-        data = [c for c in table.column_names if c not in place]
-        columns = ", ".join(f'"{c}"' for c in data)
-        got = {
-            "pyarrow": [tuple(r[c] for c in data) for r in table.sort_by("event_index").to_pylist()],
-            "duckdb": duckdb.sql(f"SELECT {columns} FROM '{folder}/*.parquet' "
-                                 f"ORDER BY event_index").fetchall(),
-            "polars": list(pl.read_parquet(f"{folder}/*.parquet").sort("event_index")
-                           .select(data).iter_rows()),
-        }
-        for reader, values in got.items():
+        data = [c for c in pq.read_schema(next(folder.glob("*.parquet"))).names if c not in place]
+        for reader, values in rows_by_reader(folder, data).items():
             assert values == rows, (name, reader)
