@@ -139,3 +139,16 @@ def test_every_public_class_is_usable_as_a_type(tmp_path):
                                      "--no-incremental", str(snippet)])
     assert status == 0, out + err
     assert len(names) > 100
+
+
+def test_requires_the_python_its_wheels_are_built_for():
+    """pip refuses an interpreter older than the oldest CPython the wheels
+    are built for (``cargo xtask wheels``) instead of building a source
+    tree the docs do not promise to work there."""
+    import re
+    from importlib.metadata import metadata
+
+    wheels = pathlib.Path(__file__).resolve().parents[2] / "xtask" / "src" / "wheels.rs"
+    versions = re.search(r"VERSIONS: \[&str; \d+\] = \[([^\]]*)\]", wheels.read_text())
+    oldest = min(re.findall(r'"3\.(\d+)"', versions.group(1)), key=int)
+    assert metadata("ferroscale")["Requires-Python"] == f">=3.{oldest}"
