@@ -3,6 +3,8 @@ exports, and the Python modules import each other one way only, at module
 level (no import inside a function to dodge a cycle)."""
 import ast
 import pathlib
+import re
+from importlib.metadata import metadata
 
 import mypy.api
 
@@ -145,9 +147,6 @@ def test_requires_the_python_its_wheels_are_built_for():
     """pip refuses an interpreter older than the oldest CPython the wheels
     are built for (``cargo xtask wheels``) instead of building a source
     tree the docs do not promise to work there."""
-    import re
-    from importlib.metadata import metadata
-
     wheels = pathlib.Path(__file__).resolve().parents[2] / "xtask" / "src" / "wheels.rs"
     versions = re.search(r"VERSIONS: \[&str; \d+\] = \[([^\]]*)\]", wheels.read_text())
     oldest = min(re.findall(r'"3\.(\d+)"', versions.group(1)), key=int)
