@@ -179,8 +179,8 @@ impl Decoders {
 /// The blocks are cut into runs of consecutive blocks, as many for each
 /// thread and of even bytes, each within 8 MB of SCALE (a bound on its
 /// columns' memory). Each run is decoded by one worker into rows of its
-/// own, with one document decoded into again and again. The worker makes its run a
-/// record batch of each table, the buffers handed over
+/// own, with one document decoded into again and again. The worker makes
+/// its run a record batch of each table, the buffers handed over
 /// ([`Rows::into_record_batches`]): no row is copied after it was written,
 /// and nothing is left for one thread to do after the runs.
 pub fn decode_blocks<B: AsRef<[u8]> + Sync>(

@@ -262,22 +262,16 @@ def test_a_legacy_runtime_decodes_through_its_presets():
     assert [r["now"] for r in now] == [json.loads(timestamp["args"])[0]["value"]]
 
 
-
 def write_typed_events(metadata_file, ss58_format, events, out):
     """``events`` (pallet, event, its fields' values) as one block's event
     records (phase Finalization, no topics), each field encoded by the
     module's own encoder for its registry type, decoded into the typed
     tables without an error row and written as Parquet under ``out``."""
-    from conftest import read
+    from conftest import config_with_metadata, read
     from test_index import stand_in_hash
-    from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
     from scalecodec.index import SpecDecoder
 
-    metadata_bytes = read(metadata_file)
-    rc = RuntimeConfigurationObject(ss58_format=ss58_format)
-    metadata = rc.create_scale_object("MetadataVersioned", ScaleBytes(metadata_bytes))
-    metadata.decode()
-    rc.add_portable_registry(metadata)
+    rc, metadata = config_with_metadata(metadata_file, presets=(), ss58_format=ss58_format)
 
     def record(pallet_name, event_name, values):
         pallet = metadata.get_metadata_pallet(pallet_name)
@@ -289,7 +283,7 @@ def write_typed_events(metadata_file, ss58_format, events, out):
 
     records = [record(*e) for e in events]
     assert len(records) < 64  # one byte of compact length
-    decoder = SpecDecoder(metadata_bytes, ss58_format=ss58_format)
+    decoder = SpecDecoder(read(metadata_file), ss58_format=ss58_format)
     block = {"number": 1, "hash": stand_in_hash(1), "spec_version": decoder.spec_version,
              "extrinsics": [],
              "events": "0x" + bytes([len(records) << 2]).hex() + b"".join(records).hex()}
