@@ -2,8 +2,11 @@
 exports, and the Python modules import each other one way only, at module
 level (no import inside a function to dodge a cycle)."""
 import ast
+import json
 import pathlib
 import re
+import subprocess
+import sys
 from importlib.metadata import metadata
 
 import mypy.api
@@ -151,3 +154,30 @@ def test_requires_the_python_its_wheels_are_built_for():
     versions = re.search(r"VERSIONS: \[&str; \d+\] = \[([^\]]*)\]", wheels.read_text())
     oldest = min(re.findall(r'"3\.(\d+)"', versions.group(1)), key=int)
     assert metadata("ferroscale")["Requires-Python"] == f">=3.{oldest}"
+
+
+def test_installs_by_git_url_with_extras(tmp_path):
+    """The docs' git form (``ferroscale[arrow] @ git+URL#subdirectory=python``)
+    resolves: pip clones the repository, finds the distribution in its
+    ``python/`` folder and reads its metadata and extras (a dry run, so the
+    build itself is the one ``pip install ./python`` does). The repository
+    is this checkout's own, by a ``file://localhost`` URL (a ``file:///``
+    one is not a valid URL requirement)."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    requirement = f"ferroscale[arrow] @ git+file://localhost{root}#subdirectory=python"
+    report = tmp_path / "report.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--dry-run", "--no-deps", "--ignore-installed", "--quiet",
+         "--report", str(report), requirement],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    (item,) = json.loads(report.read_text())["install"]
+    assert item["metadata"]["name"] == "ferroscale"
+    assert item["metadata"]["version"] == metadata("ferroscale")["Version"]
+    assert item["requested_extras"] == ["arrow"]
+    arrow = [r for r in item["metadata"]["requires_dist"]
+             if re.search(r"""extra == ['"]arrow['"]""", r)]
+    assert arrow and all(r.startswith("pyarrow") for r in arrow), item["metadata"]["requires_dist"]
+    assert item["download_info"]["url"].startswith("file://localhost")
+    assert item["download_info"]["vcs_info"]["vcs"] == "git"
