@@ -10,23 +10,50 @@ use crate::cli::NodeArgs;
 
 /// The text of an argument: as is, `@FILE` read from a file, `-` from stdin.
 pub(crate) fn text(arg: &str) -> Result<String, String> {
-    if arg == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| format!("cannot read stdin: {e}"))?;
-        Ok(s)
+    let (raw, what) = if arg == "-" {
+        (read_capped(std::io::stdin().lock(), "stdin")?, "stdin")
     } else if let Some(path) = arg.strip_prefix('@') {
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))
+        (read_path(Path::new(path))?, path)
     } else {
-        Ok(arg.to_owned())
+        return Ok(arg.to_owned());
+    };
+    String::from_utf8(raw).map_err(|e| format!("{what}: not UTF-8 text: {e}"))
+}
+
+/// The most any one input (a file, stdin) may hold: far above the largest
+/// metadata, block or value a command reads (a few MiB), and the same as a
+/// line of `ferroscale index --source`. A larger input (`/dev/zero`, a
+/// whole disk image given by mistake) is refused by name instead of filling
+/// memory.
+const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// All of `reader`, at most [`MAX_INPUT_BYTES`]; `what` names it in errors.
+fn read_capped(reader: impl Read, what: &str) -> Result<Vec<u8>, String> {
+    let mut raw = Vec::new();
+    reader
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut raw)
+        .map_err(|e| format!("cannot read {what}: {e}"))?;
+    if raw.len() as u64 > MAX_INPUT_BYTES {
+        return Err(format!(
+            "{what} holds more than {} MiB: larger than any metadata, block or value this reads",
+            MAX_INPUT_BYTES >> 20
+        ));
     }
+    Ok(raw)
+}
+
+/// A file's bytes, at most [`MAX_INPUT_BYTES`].
+fn read_path(path: &Path) -> Result<Vec<u8>, String> {
+    let what = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {what}: {e}"))?;
+    read_capped(file, &what)
 }
 
 /// Bytes of an argument: `0x…` hex, `@FILE` (binary, or hex text) or `-`.
 pub(crate) fn bytes(arg: &str) -> Result<Vec<u8>, String> {
     if let Some(path) = arg.strip_prefix('@') {
-        let raw = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let raw = read_path(Path::new(path))?;
         return Ok(match std::str::from_utf8(&raw) {
             Ok(t) if t.trim_start().starts_with("0x") => hex(t.trim(), path)?,
             _ => raw,
@@ -42,7 +69,7 @@ fn hex(text: &str, what: &str) -> Result<Vec<u8>, String> {
 
 /// A metadata file's bytes (binary or hex text; the loader accepts both).
 pub(crate) fn file(path: &Path) -> Result<Vec<u8>, String> {
-    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    read_path(path)
 }
 
 /// Metadata from a file or a node (`--url`), with how to name it in
