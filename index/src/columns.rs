@@ -13,39 +13,77 @@ use arrow_array::{ArrayRef, BinaryArray, ListArray, StringArray};
 use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, Field};
 
-/// A UTF-8 column being built.
+/// A column of variable-length rows being built: their values back to back
+/// in one buffer `V` (text or bytes), each row's end, and which rows are
+/// null. [`TextColumn`] and [`BytesColumn`] are its two kinds.
 #[derive(Clone, Debug, Default)]
-pub struct TextColumn {
-    values: String,
-    /// Where each row's text ends in `values`, and which rows are null.
+pub struct VarColumn<V> {
+    values: V,
+    /// Where each row's values end in `values`, and which rows are null.
     rows: RowEnds,
 }
 
-impl TextColumn {
-    /// Makes room for `bytes` more bytes of text.
+/// A UTF-8 column being built.
+pub type TextColumn = VarColumn<String>;
+
+/// A binary column being built, as [`TextColumn`] is: the bytes of every
+/// row back to back, so a row costs no allocation of its own.
+pub type BytesColumn = VarColumn<Vec<u8>>;
+
+/// The buffer a [`VarColumn`]'s rows are appended to: `String` for text,
+/// `Vec<u8>` for bytes.
+pub trait ColumnValues: Default {
+    /// Bytes held.
+    fn byte_len(&self) -> usize;
+    /// Makes room for `bytes` more bytes.
+    fn reserve_bytes(&mut self, bytes: usize);
+    /// Keeps the first `bytes` bytes (a row's end).
+    fn truncate_bytes(&mut self, bytes: usize);
+}
+
+impl ColumnValues for String {
+    fn byte_len(&self) -> usize {
+        self.len()
+    }
+    fn reserve_bytes(&mut self, bytes: usize) {
+        self.reserve(bytes);
+    }
+    fn truncate_bytes(&mut self, bytes: usize) {
+        self.truncate(bytes);
+    }
+}
+
+impl ColumnValues for Vec<u8> {
+    fn byte_len(&self) -> usize {
+        self.len()
+    }
+    fn reserve_bytes(&mut self, bytes: usize) {
+        self.reserve(bytes);
+    }
+    fn truncate_bytes(&mut self, bytes: usize) {
+        self.truncate(bytes);
+    }
+}
+
+impl<V: ColumnValues> VarColumn<V> {
+    /// Makes room for `bytes` more bytes of values.
     pub fn reserve(&mut self, bytes: usize) {
-        self.values.reserve(bytes);
+        self.values.reserve_bytes(bytes);
     }
 
     /// Makes room for `rows` more rows of `bytes` more bytes in all.
     pub fn reserve_rows(&mut self, rows: usize, bytes: usize) {
-        self.values.reserve(bytes);
+        self.values.reserve_bytes(bytes);
         self.rows.ends.reserve(rows);
     }
 
-    /// Bytes of text so far.
+    /// Bytes of values so far.
     pub fn byte_len(&self) -> usize {
-        self.values.len()
+        self.values.byte_len()
     }
 
-    /// Appends a row of text `s`.
-    pub fn push(&mut self, s: &str) {
-        self.values.push_str(s);
-        self.end_row(true);
-    }
-
-    /// Appends a row whose text `write` appends to the column's buffer.
-    pub fn push_with(&mut self, write: impl FnOnce(&mut String)) {
+    /// Appends a row whose value `write` appends to the column's buffer.
+    pub fn push_with(&mut self, write: impl FnOnce(&mut V)) {
         write(&mut self.values);
         self.end_row(true);
     }
@@ -56,7 +94,7 @@ impl TextColumn {
     }
 
     fn end_row(&mut self, valid: bool) {
-        self.rows.end(self.values.len(), valid);
+        self.rows.end(self.values.byte_len(), valid);
     }
 
     /// Rows so far.
@@ -73,8 +111,16 @@ impl TextColumn {
     /// its table is taken back whole).
     pub fn truncate(&mut self, rows: usize) {
         if let Some(end) = self.rows.truncate(rows) {
-            self.values.truncate(end);
+            self.values.truncate_bytes(end);
         }
+    }
+}
+
+impl TextColumn {
+    /// Appends a row of text `s`.
+    pub fn push(&mut self, s: &str) {
+        self.values.push_str(s);
+        self.end_row(true);
     }
 
     /// Row `i`'s text (`None`: null, or past the end).
@@ -101,63 +147,11 @@ impl TextColumn {
     }
 }
 
-/// A binary column being built, as [`TextColumn`] is: the bytes of every
-/// row back to back, so a row costs no allocation of its own.
-#[derive(Clone, Debug, Default)]
-pub struct BytesColumn {
-    values: Vec<u8>,
-    /// Where each row's bytes end in `values`, and which rows are null.
-    rows: RowEnds,
-}
-
 impl BytesColumn {
-    /// Makes room for `rows` more rows of `bytes` more bytes in all.
-    pub fn reserve_rows(&mut self, rows: usize, bytes: usize) {
-        self.values.reserve(bytes);
-        self.rows.ends.reserve(rows);
-    }
-
-    /// Bytes so far.
-    pub fn byte_len(&self) -> usize {
-        self.values.len()
-    }
-
     /// Appends a row of bytes `b`.
     pub fn push(&mut self, b: &[u8]) {
         self.values.extend_from_slice(b);
         self.end_row(true);
-    }
-
-    /// Appends a row whose bytes `write` appends to the column's buffer.
-    pub fn push_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
-        write(&mut self.values);
-        self.end_row(true);
-    }
-
-    /// Appends a null row.
-    pub fn push_null(&mut self) {
-        self.end_row(false);
-    }
-
-    fn end_row(&mut self, valid: bool) {
-        self.rows.end(self.values.len(), valid);
-    }
-
-    /// Rows so far.
-    pub fn len(&self) -> usize {
-        self.rows.ends.len()
-    }
-
-    /// Whether the column has no rows.
-    pub fn is_empty(&self) -> bool {
-        self.rows.ends.is_empty()
-    }
-
-    /// Keeps the first `rows` rows (see [`TextColumn::truncate`]).
-    pub fn truncate(&mut self, rows: usize) {
-        if let Some(end) = self.rows.truncate(rows) {
-            self.values.truncate(end);
-        }
     }
 
     /// The Arrow array, the bytes its values uncopied (past 2 GiB an error).
