@@ -252,7 +252,74 @@ fn method_info(name: &str, inputs: &[Param], output: u32, docs: &[String]) -> Me
             .iter()
             .map(|d| d.trim())
             .find(|d| !d.is_empty())
-            .map(str::to_owned),
+            .map(without_links),
+    }
+}
+
+/// A line of the runtime's own docs as text for ours: its intra-doc links
+/// (``[`Pallet::swap`]``, `[Config]`) name items of the runtime's crates,
+/// which rustdoc cannot resolve here, so they become plain code or text.
+/// Links with a target (`[text](url)`, `[text][ref]`) stay.
+fn without_links(doc: &str) -> String {
+    let mut out = String::with_capacity(doc.len());
+    let mut rest = doc;
+    while let Some(open) = rest.find('[') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find(']') else {
+            out.push_str(&rest[open..]);
+            return out;
+        };
+        let (inner, tail) = (&after[..close], &after[close + 1..]);
+        if inner.contains('[') {
+            // `[[`…: the inner bracket may open the link.
+            out.push('[');
+            rest = after;
+            continue;
+        }
+        // A link with its target: kept whole (a reference's label too).
+        let target = match tail.as_bytes().first() {
+            Some(b'(') => Some(0),
+            Some(b'[') => tail.find(']').map(|end| end + 1),
+            _ => None,
+        };
+        if let Some(end) = target {
+            out.push_str(&rest[open..open + 1 + close + 1]);
+            out.push_str(&tail[..end]);
+            rest = &tail[end..];
+            continue;
+        }
+        match inner.len() >= 2 && inner.starts_with('`') && inner.ends_with('`') {
+            true => out.push_str(inner),
+            false => {
+                out.push_str("\\[");
+                out.push_str(inner);
+                out.push_str("\\]");
+            }
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_links;
+
+    #[test]
+    fn intra_doc_links_of_the_runtime_become_text() {
+        assert_eq!(
+            without_links("Provides a quote for [`Pallet::swap_tokens_for_exact_tokens`]."),
+            "Provides a quote for `Pallet::swap_tokens_for_exact_tokens`."
+        );
+        assert_eq!(
+            without_links("See [Config] and [`T`]"),
+            "See \\[Config\\] and `T`"
+        );
+        let kept = "[the spec](https://spec.polkadot.network) and [x][y], [unclosed";
+        assert_eq!(without_links(kept), kept);
+        assert_eq!(without_links("[[`a`]]"), "[`a`]");
     }
 }
 

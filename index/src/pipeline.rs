@@ -193,7 +193,7 @@ pub fn decode_blocks<B: AsRef<[u8]> + Sync>(
 /// The typed tables of `blocks` alone ([`Tables::typed`], and the `errors`
 /// rows of events and calls that do not fit their tables; the generic
 /// tables are empty): [`decode_blocks_typed`]'s typed tables, read from the
-/// bytes by the runtimes' plans ([`crate::typed::direct`]), which do not
+/// bytes by the runtimes' plans (`typed::direct`), which do not
 /// need the generic tables' values.
 pub fn decode_blocks_typed_only<B: AsRef<[u8]> + Sync>(
     blocks: &[Block<B>],

@@ -43,7 +43,7 @@ pub fn decode_block_typed<B: AsRef<[u8]>>(block: &Block<B>, spec: Option<&SpecDe
 /// set, and an `errors` row per event or call that does not fit its
 /// table), without the generic tables' rows: what [`decode_block_typed`]
 /// gives there, read from the bytes by the runtime's plans
-/// ([`crate::typed::direct`]). An item that does not decode adds nothing
+/// (`typed::direct`). An item that does not decode adds nothing
 /// here (beside the generic tables, their error row names it), nor does a
 /// block without its runtime.
 pub(crate) fn decode_block_typed_only_into<'g, B: AsRef<[u8]>>(
@@ -211,7 +211,7 @@ pub(crate) fn decode_block_into<'g, B: AsRef<[u8]>>(
 }
 
 /// Appends the typed rows of a block's `System.Events` value `events`:
-/// read from its bytes by the runtime's plans ([`crate::typed::direct`]),
+/// read from its bytes by the runtime's plans (`typed::direct`),
 /// or from its value decoded into `doc` (the value already there when
 /// `decoded`, else decoded now) for a runtime the plans do not read. An
 /// event that does not fit its table is an `errors` row with its record's

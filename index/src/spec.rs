@@ -197,7 +197,7 @@ impl SpecDecoder {
     }
 
     /// The plans that read events and calls from their bytes into the
-    /// typed tables' rows ([`crate::typed::direct`]), built on first use.
+    /// typed tables' rows (`typed::direct`), built on first use.
     pub(crate) fn direct_plan(&self) -> &DirectPlan {
         self.direct
             .get_or_init(|| DirectPlan::new(&self.registry, self.events, self.typed_tables()))

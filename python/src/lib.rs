@@ -2,29 +2,32 @@
 //! interpreter's `scalecodec`): the Rust half of the Python package.
 //!
 //! The Python package only declares py-scale-codec's names and adapts them;
-//! every decode, encode, type resolution, SS58 and FRAME rule runs here, once
-//! per value, over `ferroscale_dynamic` (its `ops` module for what lies
-//! beside the type walk). Modules: [`registry`] (the `Registry` class),
-//! [`scale_bytes`] (`ScaleBytes`), [`object`] (the Rust base of scale
-//! objects: the value protocol, the default hooks, the fast decode and
-//! encode), [`config_base`] (the Rust base of configurations and
-//! `create_scale_object`), [`config`] (a configuration's class cache,
-//! preset mirror and registry imports), [`classes`] (the class made per type
-//! string), [`declared`] (users' own scale classes), [`kinds`] (`TypeKind` and `ClassInfo`: node kinds and
-//! class attributes as typed objects), [`ops`] (Era, multisig, addresses,
-//! compact, floats, `MetadataVersioned`), [`sink`] (decoding straight into
-//! Python objects with interned names), [`convert`] (Python values →
-//! `Value` for encoding), [`errors`] (Rust errors → py-scale-codec's
-//! exception classes, panic guard), [`ss58`], [`metadata_objects`] (py-scale-codec's metadata object API: the bases of
-//! the pallet, call, storage … classes), [`metadata_views`] (the FRAME rules they
-//! read: storage entry types, V9–V13 indexes), [`metadata`] (the metadata
-//! model as Python data), [`typed_parts`] (the parts of a decoded value, a
-//! metadata's or any object's `value_object`, as scale objects), [`parts_origin`] (what a part
-//! keeps of where it comes from), [`catalogue`] (the package's class tables,
-//! registered on import), [`text`] (hex written straight into Python strings),
-//! [`value_decoder`] (cyscale's `get_value_decoder` callables), [`package`]
-//! (the name the package was imported under, its class tables), [`index`]
-//! (columnar decoding to Arrow and Parquet; the `index` feature).
+//! every decode, encode, type resolution, SS58 and FRAME rule runs in the
+//! engine crates (`ferroscale_dynamic` above all), and these modules convert
+//! and forward, one folder per concern:
+//!
+//! - [`registry`]: the `Registry` class (one dynamic registry per
+//!   configuration), node kinds, storage, runtime APIs, transactions and
+//!   cyscale's value decoders by name;
+//! - [`config`]: the Rust base of `RuntimeConfigurationObject`, its class
+//!   cache and `create_scale_object`, users' own scale classes;
+//! - [`objects`]: the Rust base of every scale object, the typed parts of
+//!   decoded values and the view classes mixed into the scale classes;
+//! - [`metadata`]: py-scale-codec's metadata object API over the engine's
+//!   metadata model, and the RFC-0078 digest;
+//! - [`convert`]: Python values to and from the engine's values (`ScaleBytes`,
+//!   decoding straight into Python objects, hex text);
+//! - [`ops`]: module functions (multisig, addresses, compact, floats, SS58);
+//! - [`errors`]: engine errors as py-scale-codec's exception classes, and the
+//!   guard that keeps a Rust panic out of Python;
+//! - [`package`]: the name the package was imported under and the class
+//!   tables it registers;
+//! - `index`: columnar decoding to Arrow and Parquet (the `index` feature).
+
+// The crate is a Python extension, not a Rust library: its Rust docs are for
+// its contributors, built with `--document-private-items`, where links to
+// private items resolve.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod config;
 pub mod convert;

@@ -41,7 +41,7 @@
 //! method; answers are capped in size ([`ClientConfig::max_response_bytes`]);
 //! nothing panics on what a node sends.
 //!
-//! With the `test-server` feature, [`test_server`] is a loopback node that
+//! With the `test-server` feature, `test_server` is a loopback node that
 //! answers from fixture data, for the tests of this crate and the crates
 //! above it.
 

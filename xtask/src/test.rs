@@ -1,6 +1,6 @@
 //! `cargo xtask test`: the whole test suite, set-up included, as CI runs it.
 
-use crate::workspace::run_step;
+use crate::workspace::{run_step, run_step_env};
 
 /// The CLI's opt-in `ferroscale index`, on for the workspace's lints and tests.
 const CLI_INDEX: &str = "ferroscale-cli/index";
@@ -43,6 +43,40 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
             "-D",
             "warnings",
         ],
+    )?;
+    // The Rust API's docs: a broken or private link is an error, as in a
+    // user's `cargo doc`. The fixture chains are test code; the Python
+    // extension's docs are for its contributors (private items included).
+    let deny = [("RUSTDOCFLAGS", "-D warnings")];
+    run_step_env(
+        "rustdoc",
+        "cargo",
+        &[
+            "doc",
+            "--workspace",
+            "--lib",
+            "--no-deps",
+            "--exclude",
+            "ferroscale-fixture-chains",
+            "--exclude",
+            "ferroscale-python",
+            "--features",
+            CLI_INDEX,
+        ],
+        &deny,
+    )?;
+    run_step_env(
+        "rustdoc (Python extension, private items)",
+        "cargo",
+        &[
+            "doc",
+            "--lib",
+            "--no-deps",
+            "-p",
+            "ferroscale-python",
+            "--document-private-items",
+        ],
+        &deny,
     )?;
     // Differential tests compare against py-scale-codec in the reference venv.
     let reference_python = crate::reference::python()?;

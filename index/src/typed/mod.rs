@@ -31,9 +31,9 @@
 //! - [`column`](mod@column): builders of a shape's Arrow arrays;
 //!   [`append`]: a decoded value checked against its shape and appended;
 //!   [`wide`]: wide integers; [`rows`]: events and calls into rows;
-//!   [`capacity`]: builders sized from the thread's last run.
-//! - [`plan`]: a column's type and shape compiled into steps that read its
-//!   SCALE bytes; [`direct`]: events and calls read from their bytes into
+//!   `capacity`: builders sized from the thread's last run.
+//! - `plan`: a column's type and shape compiled into steps that read its
+//!   SCALE bytes; `direct`: events and calls read from their bytes into
 //!   rows by those steps, without the dynamic layer's value in between.
 //! - [`union`]: one schema per table over several runtimes;
 //!   [`read`]: rows back into the dynamic layer's values.

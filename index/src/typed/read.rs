@@ -1,5 +1,5 @@
 //! A typed table's row read back into the dynamic layer's value of its
-//! event or call: the inverse of [`super::cell`], used to prove that the
+//! event or call: the inverse of [`super::append`], used to prove that the
 //! typed columns hold every value exactly.
 //!
 //! A JSON column reads back as its text ([`Value::Str`]);

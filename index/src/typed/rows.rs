@@ -62,7 +62,7 @@ pub struct TypedRows {
     /// row instead).
     pub misfits: u64,
     /// The input bytes of the run of blocks these rows are of (0: unknown),
-    /// by which a table's builders are sized up front ([`capacity`]).
+    /// by which a table's builders are sized up front (`capacity`).
     run_bytes: usize,
 }
 
@@ -164,7 +164,7 @@ impl TableRows {
 impl TypedRows {
     /// Rows of a run of blocks of `run_bytes` input bytes: each table's
     /// builders are made with room for what the thread's last run of the
-    /// table needed, scaled by the runs' bytes ([`capacity`]).
+    /// table needed, scaled by the runs' bytes (`capacity`).
     pub fn for_run(run_bytes: usize) -> TypedRows {
         TypedRows {
             run_bytes,

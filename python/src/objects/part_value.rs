@@ -176,7 +176,7 @@ impl<'py> Val<'py> {
     }
 
     /// The value as a Python object that carries it: the Python data, or
-    /// the node as a [`TreeNode`] (what [`typed_part`] takes).
+    /// the node as a [`TreeNode`] (what [`typed_part`](crate::objects::typed_parts::typed_part) takes).
     pub(crate) fn into_bound(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match self {
             Val::Py(v) => Ok(v),

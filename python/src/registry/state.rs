@@ -39,7 +39,7 @@ pub(super) struct InstalledMetadata {
     pub(super) legacy: bool,
 }
 
-/// What a [`PyRegistry`] holds, reached through [`PyRegistry::lock`].
+/// What a [`PyRegistry`](super::PyRegistry) holds, reached through [`PyRegistry::lock`](super::PyRegistry::lock).
 pub(crate) struct RegistryState {
     /// Shared with decodes running with the interpreter lock released
     /// ([`crate::convert::detached`]): they hold a clone of the `Arc`, so a change
@@ -141,7 +141,7 @@ impl RegistryState {
     }
 
     /// Whether `data` is not the metadata loaded, or that one is stale (see
-    /// [`Self::ensure_metadata`]).
+    /// [`PyRegistry::ensure_metadata`](super::PyRegistry::ensure_metadata)).
     /// Whether `data` (whose reading is `read`, when the caller has it) is
     /// not the metadata loaded now. A reading that is the loaded one itself
     /// answers without comparing the bytes: objects that carry their
@@ -165,7 +165,7 @@ impl RegistryState {
         }
     }
 
-    /// [`Self::ensure_metadata`] with the lock held throughout; `model` is
+    /// [`PyRegistry::ensure_metadata`](super::PyRegistry::ensure_metadata) with the lock held throughout; `model` is
     /// `data` already read, when the caller read it.
     pub(super) fn ensure_metadata_held(
         &mut self,
