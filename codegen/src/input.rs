@@ -303,26 +303,6 @@ fn without_links(doc: &str) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::without_links;
-
-    #[test]
-    fn intra_doc_links_of_the_runtime_become_text() {
-        assert_eq!(
-            without_links("Provides a quote for [`Pallet::swap_tokens_for_exact_tokens`]."),
-            "Provides a quote for `Pallet::swap_tokens_for_exact_tokens`."
-        );
-        assert_eq!(
-            without_links("See [Config] and [`T`]"),
-            "See \\[Config\\] and `T`"
-        );
-        let kept = "[the spec](https://spec.polkadot.network) and [x][y], [unclosed";
-        assert_eq!(without_links(kept), kept);
-        assert_eq!(without_links("[[`a`]]"), "[`a`]");
-    }
-}
-
 /// The registry id of a V14+ type reference (legacy names never reach here:
 /// metadata with a registry refers to types by id).
 fn type_id(ty: &TypeRef, what: &str) -> Result<u32, CodegenError> {
@@ -348,4 +328,24 @@ pub fn from_registry_json(text: &str) -> Result<ChainInput, CodegenError> {
         apis: Vec::new(),
         fingerprint: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_links;
+
+    #[test]
+    fn intra_doc_links_of_the_runtime_become_text() {
+        assert_eq!(
+            without_links("Provides a quote for [`Pallet::swap_tokens_for_exact_tokens`]."),
+            "Provides a quote for `Pallet::swap_tokens_for_exact_tokens`."
+        );
+        assert_eq!(
+            without_links("See [Config] and [`T`]"),
+            "See \\[Config\\] and `T`"
+        );
+        let kept = "[the spec](https://spec.polkadot.network) and [x][y], [unclosed";
+        assert_eq!(without_links(kept), kept);
+        assert_eq!(without_links("[[`a`]]"), "[`a`]");
+    }
 }
