@@ -70,6 +70,7 @@ impl Special {
     pub fn label(&self) -> Option<&'static str> {
         Some(match self {
             Special::AccountId => "AccountId",
+            Special::AccountIdAddress => "AccountIdAddress",
             Special::EthereumAccountId => "AccountId20",
             Special::AccountIndex => "AccountIndex",
             Special::LegacyAddress => "Address",
@@ -187,6 +188,10 @@ impl BitStore {
 pub enum Special {
     /// `AccountId`/`AccountId32`: 32 bytes; SS58 text when an ss58 format is set, else `"0x…"`.
     AccountId,
+    /// `AccountIdAddress`, the `Address` of Polkadot and Kusama before
+    /// `MultiAddress`: an `AccountId`, but without an ss58 format its hex has
+    /// no `0x` (py-scale-codec 1.2.12 strips it).
+    AccountIdAddress,
     /// `EthereumAccountId`/`AccountId20`: 20 bytes, `"0x…"`.
     EthereumAccountId,
     /// `AccountIndex`: a `u32`.
@@ -554,7 +559,7 @@ pub fn min_size(graph: &TypeGraph, ty: TypeIdx, depth: u32) -> u64 {
         Node::Enum(_) | Node::Option(_) | Node::Result(..) => 1,
         Node::Set { byte_len, .. } => *byte_len as u64,
         Node::Special(s) => match s {
-            Special::AccountId => 32,
+            Special::AccountId | Special::AccountIdAddress => 32,
             Special::EthereumAccountId => 20,
             Special::AccountIndex => 4,
             _ => 1,

@@ -81,7 +81,7 @@ impl Node {
             Node::BitSeq { .. } => NodeKind::BitSeq,
             Node::Map(..) => NodeKind::Map,
             Node::Special(s) => match s {
-                Special::AccountId => NodeKind::AccountId,
+                Special::AccountId | Special::AccountIdAddress => NodeKind::AccountId,
                 Special::EthereumAccountId => NodeKind::EthereumAccountId,
                 Special::AccountIndex => NodeKind::AccountIndex,
                 Special::MultiAddress(_) => NodeKind::MultiAddress,

@@ -53,6 +53,18 @@ impl<'c, 'a> Encoder<'c, 'a> {
                 out.extend_from_slice(&b);
                 Ok(())
             }
+            Special::AccountIdAddress => {
+                // Its decoded value without an ss58 format: hex, no `0x`
+                // (an SS58 address of 32 bytes is under 50 characters).
+                let b = match v.as_str() {
+                    Some(h) if h.len() == 64 && h.bytes().all(|c| c.is_ascii_hexdigit()) => {
+                        ferroscale_core::hex::decode(h).map_err(|e| self.err(ty, e.to_string()))?
+                    }
+                    _ => self.account_bytes(ty, v, 32)?,
+                };
+                out.extend_from_slice(&b);
+                Ok(())
+            }
             Special::EthereumAccountId => {
                 let b = self.account_bytes(ty, v, 20)?;
                 out.extend_from_slice(&b);

@@ -91,9 +91,8 @@ pub fn builtin(lower: &str) -> Option<Builtin> {
         "result" => B::Result,
         "bitvec" => B::BitVec,
         "era" => B::Special(Special::Era),
-        "genericaccountid" | "multiaccountid" | "accountidaddress" => {
-            B::Special(Special::AccountId)
-        }
+        "genericaccountid" | "multiaccountid" => B::Special(Special::AccountId),
+        "accountidaddress" => B::Special(Special::AccountIdAddress),
         "genericethereumaccountid" => B::Special(Special::EthereumAccountId),
         "genericaccountindex" => B::Special(Special::AccountIndex),
         "genericaddress" | "rawaddress" => B::Special(Special::LegacyAddress),

@@ -75,6 +75,15 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
             // `node_inner` sends account ids and event records to their
             // decoders itself; they are here for completeness.
             Special::AccountId => self.account(ty),
+            Special::AccountIdAddress => {
+                let raw: &[u8] = self.take(32, ty)?;
+                match (self.ctx.ss58_format, <&[u8; 32]>::try_from(raw)) {
+                    (Some(format), Ok(key)) if crate::account::format_allowed(format) => {
+                        Ok(self.sink.ss58_account(key, format))
+                    }
+                    _ => Ok(self.sink.hex_digits(raw)),
+                }
+            }
             Special::EthereumAccountId => {
                 let b = self.take(20, ty)?;
                 Ok(self.sink.hex(b))
