@@ -1,6 +1,7 @@
 """The package's own shape: the stub of the Rust module lists what it
-exports, and the Python modules import each other one way only, at module
-level (no import inside a function to dodge a cycle)."""
+exports, the Python modules import each other one way only, at module
+level (no import inside a function to dodge a cycle), and the distribution
+installs as the docs say (its Python versions, the git form)."""
 import ast
 import json
 import pathlib

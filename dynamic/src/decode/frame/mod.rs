@@ -19,11 +19,19 @@ use super::{Decoder, Fail};
 impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
     #[inline(never)]
     pub(in crate::decode) fn account(&mut self, ty: TypeIdx) -> Result<S::Out, Fail> {
+        self.account_as(ty, false)
+    }
+
+    /// A 32-byte account id: SS58 text when the format allows, else hex,
+    /// without its `0x` when `bare_hex` (py-scale-codec's `AccountIdAddress`).
+    #[inline(always)]
+    fn account_as(&mut self, ty: TypeIdx, bare_hex: bool) -> Result<S::Out, Fail> {
         let raw: &[u8] = self.take(32, ty)?;
         match (self.ctx.ss58_format, <&[u8; 32]>::try_from(raw)) {
             (Some(format), Ok(key)) if crate::account::format_allowed(format) => {
                 Ok(self.sink.ss58_account(key, format))
             }
+            _ if bare_hex => Ok(self.sink.hex_digits(raw)),
             _ => Ok(self.sink.hex(raw)),
         }
     }
@@ -75,15 +83,7 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
             // `node_inner` sends account ids and event records to their
             // decoders itself; they are here for completeness.
             Special::AccountId => self.account(ty),
-            Special::AccountIdAddress => {
-                let raw: &[u8] = self.take(32, ty)?;
-                match (self.ctx.ss58_format, <&[u8; 32]>::try_from(raw)) {
-                    (Some(format), Ok(key)) if crate::account::format_allowed(format) => {
-                        Ok(self.sink.ss58_account(key, format))
-                    }
-                    _ => Ok(self.sink.hex_digits(raw)),
-                }
-            }
+            Special::AccountIdAddress => self.account_as(ty, true),
             Special::EthereumAccountId => {
                 let b = self.take(20, ty)?;
                 Ok(self.sink.hex(b))
