@@ -463,8 +463,6 @@ fn build_runtime(
     };
     let mut tables = PalletTables::default();
     for p in pallets {
-        // V14+ lists every pallet, with or without calls and events.
-        tables.entry(p.index, &p.name);
         tables.add(p, &mut |_, _, f| {
             let ty = f.ty.id().ok_or_else(|| {
                 Error::Import(format!("argument type {} is not a registry id", f.ty))
@@ -476,7 +474,6 @@ fn build_runtime(
             Ok((idx(ty)?, type_name))
         })?;
     }
-    let list = tables.into_pallets();
     let account_id = x.address_type.and_then(|a| {
         let t = reg.resolve(a)?;
         if t.path.segments.last().map(String::as_str) != Some("MultiAddress") {
@@ -546,5 +543,5 @@ fn build_runtime(
         general_extensions,
         signing,
     };
-    Ok(Runtime::new(list, extrinsic, true))
+    Ok(tables.into_runtime(extrinsic, true, false))
 }

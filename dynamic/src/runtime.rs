@@ -44,8 +44,13 @@ pub struct Item {
 /// One pallet of the runtime.
 #[derive(Clone, Debug)]
 pub struct Pallet {
-    /// The pallet index (first byte of calls and events).
+    /// The first byte of its calls: the pallet index from V12 on. In V9–V11,
+    /// where calls count only the modules that have calls, the position
+    /// among those (a pallet without calls: its [`Pallet::event_index`]).
     pub index: u8,
+    /// The first byte of its events: [`Pallet::index`] from V12 on; in
+    /// V9–V11 the position among the modules that have events.
+    pub event_index: u8,
     /// Pallet name (`Balances` …).
     pub name: Name,
     /// Calls, sorted by index.
@@ -225,6 +230,7 @@ pub struct Runtime {
     /// Pallets, in metadata order.
     pub pallets: Vec<Pallet>,
     by_index: HashMap<u8, usize>,
+    by_event_index: HashMap<u8, usize>,
     /// The extrinsic format.
     pub extrinsic: ExtrinsicFormat,
     /// `true` for V14+ metadata (scale-info calls: attributes are variant values);
@@ -233,24 +239,23 @@ pub struct Runtime {
 }
 
 impl Runtime {
-    /// A runtime over `pallets`.
+    /// A runtime over `pallets`, each found by the byte of its calls and by
+    /// that of its events (the first pallet with a byte, if two share one).
     pub fn new(pallets: Vec<Pallet>, extrinsic: ExtrinsicFormat, portable: bool) -> Self {
-        let by_index = pallets
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.index, i))
-            .collect();
-        Runtime {
-            pallets,
-            by_index,
-            extrinsic,
-            portable,
-        }
+        let pallets = pallets.into_iter().map(|p| (p, true, true)).collect();
+        PalletTables { pallets }.into_runtime(extrinsic, portable, false)
     }
 
-    /// The pallet with `index`.
+    /// The pallet whose calls start with byte `index` (its pallet index
+    /// from V12 on).
     pub fn pallet_by_index(&self, index: u8) -> Option<&Pallet> {
         self.by_index.get(&index).map(|&i| &self.pallets[i])
+    }
+
+    /// The pallet whose events start with byte `index` (its pallet index
+    /// from V12 on; see [`Pallet::event_index`] for V9–V11).
+    pub fn pallet_by_event_index(&self, index: u8) -> Option<&Pallet> {
+        self.by_event_index.get(&index).map(|&i| &self.pallets[i])
     }
 
     /// The pallet named `name`.
@@ -275,59 +280,86 @@ pub(crate) type ArgType = Result<(TypeIdx, Option<Name>), Error>;
 /// The builder of a runtime's call and event tables from the metadata
 /// model's pallets; what differs between metadata families — how an
 /// argument's type is found and how its name is shown — comes in as a
-/// closure, the rest (one table per pallet byte, items sorted by index,
+/// closure, the rest (one entry per pallet, items sorted by index,
 /// argument names and order) is here once.
 ///
-/// Each pallet enum goes under its own pallet byte
-/// ([`PalletEnum::pallet_index`]): in V9–V11, where calls and events count
-/// only the modules that have them, one byte can name a different module for
-/// calls than for events; the call module's name is then the one shown for
-/// both (a known limitation). Pallets keep the order they were first seen in.
+/// Each pallet keeps its own calls and events under their own bytes
+/// ([`Pallet::index`], [`Pallet::event_index`]): in V9–V11, where calls and
+/// events count only the modules that have them, one byte names one module
+/// in a call and another in an event (byte 2 of Kusama 1038: `Timestamp`'s
+/// calls, `Balances`' events). Pallets keep the order they were added in.
 #[derive(Default)]
 pub(crate) struct PalletTables {
-    pallets: Vec<Pallet>,
-    at: HashMap<u8, usize>,
+    /// Each pallet, and whether it has a call enum and an event enum (an
+    /// empty one too: it counts for the bytes in V9–V11).
+    pallets: Vec<(Pallet, bool, bool)>,
 }
 
 impl PalletTables {
-    /// The entry of pallet byte `index`, made (named `name`) when new.
-    pub(crate) fn entry(&mut self, index: u8, name: &str) -> &mut Pallet {
-        let pallets = &mut self.pallets;
-        let at = *self.at.entry(index).or_insert_with(|| {
-            pallets.push(Pallet {
-                index,
-                name: Name::from(name),
-                calls: Vec::new(),
-                events: Vec::new(),
-            });
-            pallets.len() - 1
-        });
-        &mut self.pallets[at]
-    }
-
-    /// Adds `pallet`'s calls and events. `arg` gives the graph type and the
-    /// shown type name of one argument (a field of a call or event variant).
+    /// Adds `pallet` with its calls and events. `arg` gives the graph type
+    /// and the shown type name of one argument (a field of a call or event
+    /// variant).
     pub(crate) fn add(
         &mut self,
         pallet: &MdPallet,
         arg: &mut impl FnMut(ItemKind, &MdVariant, &MdField) -> ArgType,
     ) -> Result<(), Error> {
-        if let Some(calls) = &pallet.call_enum {
-            let items = items(calls, ItemKind::Call, arg)?;
-            let slot = self.entry(calls.pallet_index, &pallet.name);
-            slot.name = Name::from(pallet.name.as_str());
-            slot.calls = items;
-        }
-        if let Some(events) = &pallet.event_enum {
-            let items = items(events, ItemKind::Event, arg)?;
-            self.entry(events.pallet_index, &pallet.name).events = items;
-        }
+        let (calls, events) = (&pallet.call_enum, &pallet.event_enum);
+        let index = calls
+            .as_ref()
+            .or(events.as_ref())
+            .map_or(pallet.index, |e| e.pallet_index);
+        let entry = Pallet {
+            index,
+            event_index: events.as_ref().map_or(index, |e| e.pallet_index),
+            name: Name::from(pallet.name.as_str()),
+            calls: calls
+                .as_ref()
+                .map(|e| items(e, ItemKind::Call, arg))
+                .transpose()?
+                .unwrap_or_default(),
+            events: events
+                .as_ref()
+                .map(|e| items(e, ItemKind::Event, arg))
+                .transpose()?
+                .unwrap_or_default(),
+        };
+        self.pallets
+            .push((entry, calls.is_some(), events.is_some()));
         Ok(())
     }
 
-    /// The pallets, in the order they were first seen.
-    pub(crate) fn into_pallets(self) -> Vec<Pallet> {
-        self.pallets
+    /// The runtime over the pallets: in the order they were added, or by
+    /// [`Pallet::index`] (`by_index`; legacy tables are listed so). A
+    /// pallet is found by a call's byte when it has a call enum, and by an
+    /// event's byte when it has an event enum.
+    pub(crate) fn into_runtime(
+        mut self,
+        extrinsic: ExtrinsicFormat,
+        portable: bool,
+        by_index: bool,
+    ) -> Runtime {
+        if by_index {
+            self.pallets.sort_by_key(|(p, ..)| p.index);
+        }
+        let mut runtime = Runtime {
+            extrinsic,
+            portable,
+            ..Runtime::default()
+        };
+        for (at, (pallet, calls, events)) in self.pallets.into_iter().enumerate() {
+            if calls {
+                runtime.by_index.entry(pallet.index).or_insert(at);
+            }
+            if events {
+                runtime
+                    .by_event_index
+                    .entry(pallet.event_index)
+                    .or_insert(at);
+            }
+            runtime.pallets.push(pallet);
+        }
+        runtime
     }
 }
 

@@ -491,6 +491,7 @@ fn legacy_runtime_calls_and_event_records() {
     let rt = Runtime::new(
         vec![Pallet {
             index: 0,
+            event_index: 0,
             name: "Balances".into(),
             calls: vec![Item {
                 index: 0,

@@ -385,7 +385,7 @@ impl<'c, 'a> Encoder<'c, 'a> {
             .iter()
             .find(|i| &*i.name == iname)
             .ok_or_else(|| self.err(ty, format!("'{pname}.{iname}' not found")))?;
-        Ok((pallet.index, item))
+        Ok((pallet.event_index, item))
     }
 
     /// A `Call` value `{"call_module", "call_function", "call_args"}`

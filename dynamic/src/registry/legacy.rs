@@ -106,9 +106,6 @@ pub fn legacy_runtime(registry: &mut Registry, md: &Metadata) -> Result<Runtime,
             Ok((ty, Some(Name::from(type_name))))
         })?;
     }
-    // Legacy tables are listed by pallet byte.
-    let mut pallets = tables.into_pallets();
-    pallets.sort_by_key(|p| p.index);
     let identifiers: Vec<&str> = md
         .extrinsic
         .signed_extensions
@@ -146,5 +143,6 @@ pub fn legacy_runtime(registry: &mut Registry, md: &Metadata) -> Result<Runtime,
         // Legacy metadata names its signed extensions without types.
         signing: Vec::new(),
     };
-    Ok(Runtime::new(pallets, extrinsic, false))
+    // Legacy tables are listed by pallet byte.
+    Ok(tables.into_runtime(extrinsic, false, true))
 }

@@ -99,7 +99,7 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
         let at = self.pos;
         let pi = self.byte(ty)?;
         let ei = self.byte(ty)?;
-        let Some(pallet) = rt.pallet_by_index(pi) else {
+        let Some(pallet) = rt.pallet_by_event_index(pi) else {
             return Err(self.invalid(ty, at, format!("no pallet with event index {pi}")));
         };
         let Some(event) = pallet.event(ei) else {
