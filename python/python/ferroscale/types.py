@@ -405,11 +405,34 @@ class GenericCall(_core.CallView, ScaleType, kinds=(K.Call,)):
     type_string = "Call"
 
 
-class _CallPart(_core.CallView, _Part): """The call inside a decoded extrinsic."""
+class _CallPart(GenericCall, _Part):
+    """The call inside a decoded extrinsic: a ``GenericCall``, as in
+    py-scale-codec, so clients that check for one (``create_signed_extrinsic``,
+    ``get_payment_info``) take it. Its ``data`` are the call's own bytes
+    (py-scale-codec's part shares the whole extrinsic's, whose text would be
+    signed in the call's place), encoded when first read: a large call costs
+    as much to encode as to decode, and most readers never ask."""
+
+    @property
+    def data(self) -> Optional[ScaleBytes]:
+        data = _core.ScaleObject.data.__get__(self)
+        if data is None and self.decoded:
+            self.encode()
+            data = _core.ScaleObject.data.__get__(self)
+        return data
+
+    @data.setter
+    def data(self, value: Optional[ScaleBytes]) -> None:
+        _core.ScaleObject.data.__set__(self, value)
+
+    def get_used_bytes(self) -> bytearray:
+        self.data  # encoded first, if not yet
+        return super().get_used_bytes()
 
 
-class _UsedBytesPart(_Part):
-    """A part whose ``get_used_bytes()`` are the bytes it was decoded from."""
+class _LengthPart(Compact, _Part):
+    """The length prefix of a decoded extrinsic: a ``Compact``, as in
+    py-scale-codec, whose ``get_used_bytes()`` are the prefix's bytes."""
 
     def __init__(self, value: Any, runtime_config: RuntimeConfigurationObject, used: bytes):
         super().__init__(value, runtime_config)

@@ -6,6 +6,9 @@ JSON (``{name: result}``):
   metadata), as ``extrinsic['call']['call_args']`` holds it: the field
   objects with their ``value_object['value']`` (py-scale-codec 1.2.12's
   ``GenericCall.value_object``);
+- the call and length parts of those extrinsics: whether they are a
+  ``GenericCall`` and a ``Compact`` (clients check the call's class), and
+  their ``get_used_bytes()``;
 - a V13 (Kusama spec 9030) call's ``call_args``, a dict of the arguments'
   objects by name;
 - a block author's lookup as async-substrate-interface and
@@ -26,6 +29,7 @@ from pathlib import Path
 
 from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
 from scalecodec.type_registry import load_type_registry_preset
+from scalecodec.types import Compact, GenericCall
 
 FIX = Path(sys.argv[1])
 READS = {}
@@ -82,6 +86,13 @@ for i, raw in enumerate(block):
     record(f"v14 extrinsic {i} call_args", lambda: json.loads(json.dumps(call_args(), default=str))[:1]
            if i != 1 else [[a[0], a[1], len(json.dumps(a[2]))] for a in call_args()])
     record(f"v14 extrinsic {i} arg count", lambda call=call: len(call["call_args"]))
+    # the parts clients check the class of, and their bytes
+    record(f"v14 extrinsic {i} parts", lambda call=call, ex=ex: {
+        "call is a GenericCall": isinstance(call, GenericCall),
+        "call bytes": call.get_used_bytes().hex(),
+        "length is a Compact": isinstance(ex["extrinsic_length"], Compact),
+        "length bytes": ex["extrinsic_length"].get_used_bytes().hex(),
+    })
     if value["call"]["call_function"] == "enter":
         parent_header = value["call"]["call_args"][0]["value"]["parent_header"]
 

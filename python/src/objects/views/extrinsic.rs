@@ -334,7 +334,7 @@ view!(
             };
             if let Some((length, _)) = encoded_length {
                 let prefix = crate::ops::encode_compact(py, length);
-                let part = crate::package::catalogue::scale_class(py, "_UsedBytesPart")?
+                let part = crate::package::catalogue::scale_class(py, "_LengthPart")?
                     .call1((length, &config, prefix))?;
                 view_dict.set_item("extrinsic_length", part)?;
             }
@@ -350,7 +350,7 @@ view!(
             }
             if let Some(length) = fields.get_item("extrinsic_length")? {
                 let prefix = crate::ops::encode_compact(py, length.extract()?);
-                let part = crate::package::catalogue::scale_class(py, "_UsedBytesPart")?
+                let part = crate::package::catalogue::scale_class(py, "_LengthPart")?
                     .call1((length, &config, prefix))?;
                 view_dict.set_item("extrinsic_length", part)?;
             }
