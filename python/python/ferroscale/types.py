@@ -405,6 +405,10 @@ class GenericCall(_core.CallView, ScaleType, kinds=(K.Call,)):
     type_string = "Call"
 
 
+# The Rust attribute `_CallPart.data` wraps (its getter and setter).
+_RUST_DATA: Any = vars(_core.ScaleObject)["data"]
+
+
 class _CallPart(GenericCall, _Part):
     """The call inside a decoded extrinsic: a ``GenericCall``, as in
     py-scale-codec, so clients that check for one (``create_signed_extrinsic``,
@@ -415,15 +419,15 @@ class _CallPart(GenericCall, _Part):
 
     @property
     def data(self) -> Optional[ScaleBytes]:
-        data = _core.ScaleObject.data.__get__(self)
+        data: Optional[ScaleBytes] = _RUST_DATA.__get__(self)
         if data is None and self.decoded:
             self.encode()
-            data = _core.ScaleObject.data.__get__(self)
+            data = _RUST_DATA.__get__(self)
         return data
 
     @data.setter
     def data(self, value: Optional[ScaleBytes]) -> None:
-        _core.ScaleObject.data.__set__(self, value)
+        _RUST_DATA.__set__(self, value)
 
     def get_used_bytes(self) -> bytearray:
         self.data  # encoded first, if not yet
