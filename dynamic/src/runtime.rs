@@ -329,17 +329,17 @@ impl PalletTables {
         Ok(())
     }
 
-    /// The runtime over the pallets: in the order they were added, or by
-    /// [`Pallet::index`] (`by_index`; legacy tables are listed so). A
+    /// The runtime over the pallets: in the order they were added, or
+    /// sorted by [`Pallet::index`] (`sorted`; legacy tables are listed so). A
     /// pallet is found by a call's byte when it has a call enum, and by an
     /// event's byte when it has an event enum.
     pub(crate) fn into_runtime(
         mut self,
         extrinsic: ExtrinsicFormat,
         portable: bool,
-        by_index: bool,
+        sorted: bool,
     ) -> Runtime {
-        if by_index {
+        if sorted {
             self.pallets.sort_by_key(|(p, ..)| p.index);
         }
         let mut runtime = Runtime {

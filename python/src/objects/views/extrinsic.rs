@@ -327,12 +327,15 @@ view!(
             if view_dict.contains("extrinsic_hash")? {
                 view_dict.del_item("extrinsic_hash")?;
             }
-            let encoded_length = match fields.contains("extrinsic_length")? {
-                true => None,
-                false => crate::objects::views::encoded_bytes(slf.as_any())?
-                    .and_then(|bytes| ferroscale_dynamic::ops::compact::decode(&bytes)),
+            // The length: the value's, or (an extrinsic encoded from a value
+            // without one) the encoded bytes' prefix.
+            let length: Option<u128> = match fields.get_item("extrinsic_length")? {
+                Some(length) => Some(length.extract()?),
+                None => crate::objects::views::encoded_bytes(slf.as_any())?
+                    .and_then(|bytes| ferroscale_dynamic::ops::compact::decode(&bytes))
+                    .map(|(length, _)| length),
             };
-            if let Some((length, _)) = encoded_length {
+            if let Some(length) = length {
                 let prefix = crate::ops::encode_compact(py, length);
                 let part = crate::package::catalogue::scale_class(py, "_LengthPart")?
                     .call1((length, &config, prefix))?;
@@ -347,12 +350,6 @@ view!(
                     slf.getattr(intern!(py, "metadata"))?,
                 )?;
                 view_dict.set_item("call", part)?;
-            }
-            if let Some(length) = fields.get_item("extrinsic_length")? {
-                let prefix = crate::ops::encode_compact(py, length.extract()?);
-                let part = crate::package::catalogue::scale_class(py, "_LengthPart")?
-                    .call1((length, &config, prefix))?;
-                view_dict.set_item("extrinsic_length", part)?;
             }
             // The signer and signature as objects of the runtime's types
             // (`GenericMultiAddress`: `account_id`, `index`).
