@@ -208,6 +208,31 @@ fn an_extrinsic_changed_on_the_way_stops_the_run_at_its_block() {
 }
 
 #[test]
+fn of_two_faults_in_one_partition_the_first_stops_the_run() {
+    let dir = temp_dir("chain-two-faults");
+    let out = dir.join("out");
+    // Partition 105–109: block 106's body is changed (found when the
+    // partition's roots are made together) and block 108's header is
+    // broken (found as it is read, before that).
+    let server = node()
+        .tampered_extrinsic(106, 1)
+        .broken_parent(108)
+        .start()
+        .expect("node");
+    let error = index(&server.ws_url(), &out, (101, 112), false)
+        .expect_err("block 106's extrinsics")
+        .to_string();
+    assert!(
+        error.contains("chain: block 106: its ") && !error.contains("block 108"),
+        "{error}"
+    );
+    // Block 105, before it in its partition, is written.
+    assert!(check(&out, Some((101, 105)), Gaps::Refused).is_ok());
+    assert!(!check(&out, Some((101, 106)), Gaps::Refused).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_header_that_does_not_hash_to_its_block_stops_the_run() {
     let dir = temp_dir("chain-broken");
     let out = dir.join("out");

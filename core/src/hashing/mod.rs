@@ -10,7 +10,8 @@
 //! - [`blake2_128`], [`blake2_256`], [`twox_64`], [`twox_128`], [`twox_256`]:
 //!   the hash functions underneath.
 //! - [`ordered_trie_root`]: the root of an ordered trie ([`TrieLayout`] V0
-//!   or V1), what a header's extrinsics root is.
+//!   or V1), what a header's extrinsics root is; [`ordered_trie_roots`]
+//!   makes a batch of them (a partition's blocks) at once.
 //! - [`blake2b_block`]: BLAKE2b for messages of one block (≤ 128 bytes), which
 //!   `blake2_128`/`blake2_256` and SS58 checksums use for short inputs.
 //!
@@ -37,5 +38,5 @@ pub use key_reader::{
     split_storage_key, split_storage_key_with, KeyDecodeError, KeyPart, StorageKeyError,
     StorageKeyErrorKind, StorageKeyReader,
 };
-pub use ordered_trie::{ordered_trie_root, TrieLayout};
+pub use ordered_trie::{ordered_trie_root, ordered_trie_roots, TrieLayout};
 pub use storage_key::{storage_key, storage_prefix};
