@@ -428,9 +428,12 @@ fn write_file(
         .into_par_iter()
         .enumerate()
         .map(|(i, range)| {
-            let batch = interleave_record_batch(&batches, &order[range])
-                .map_err(|e| format!("building the batch: {e}"))?;
-            encode_row_group(&columns, i, &batch).map_err(|e| e.to_string())
+            let group = match runs_of_rows(&batches, &order[range.clone()]) {
+                Some(slices) => slices,
+                None => vec![interleave_record_batch(&batches, &order[range])
+                    .map_err(|e| format!("building the batch: {e}"))?],
+            };
+            encode_row_group(&columns, i, &group).map_err(|e| e.to_string())
         })
         .collect::<Result<Vec<_>, _>>()
         .map_err(fail)?;
@@ -530,19 +533,48 @@ const ROW_GROUP_BYTES: usize = 16 << 20;
 fn encode_row_group(
     columns: &ArrowRowGroupWriterFactory,
     index: usize,
-    group: &RecordBatch,
+    group: &[RecordBatch],
 ) -> Result<Vec<ArrowColumnChunk>, ParquetError> {
     let mut writers = columns.create_column_writers(index)?;
-    let mut next = writers.iter_mut();
-    for (field, column) in group.schema().fields().iter().zip(group.columns()) {
-        for leaf in compute_leaves(field, column)? {
-            let writer = next.next().ok_or_else(|| {
-                ParquetError::General(format!("no column writer left for {}", field.name()))
-            })?;
-            writer.write(&leaf)?;
+    for batch in group {
+        let mut next = writers.iter_mut();
+        for (field, column) in batch.schema().fields().iter().zip(batch.columns()) {
+            for leaf in compute_leaves(field, column)? {
+                let writer = next.next().ok_or_else(|| {
+                    ParquetError::General(format!("no column writer left for {}", field.name()))
+                })?;
+                writer.write(&leaf)?;
+            }
         }
     }
     writers.into_iter().map(|w| w.close()).collect()
+}
+
+/// The rows `order` names as slices of `batches` (no copy), when they are
+/// a few long runs of consecutive rows (tables kept in block order); `None`
+/// when they are scattered (tables sorted by pallet and name), which are
+/// gathered into one batch instead. Gathering the block-ordered tables
+/// copied every extrinsic's text once more for nothing.
+fn runs_of_rows(batches: &[&RecordBatch], order: &[(usize, usize)]) -> Option<Vec<RecordBatch>> {
+    // Shorter runs are cheaper gathered than written slice by slice.
+    const SHORTEST_MEAN_RUN: usize = 256;
+    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+    for &(b, r) in order {
+        match runs.last_mut() {
+            Some((rb, start, len)) if *rb == b && *start + *len == r => *len += 1,
+            _ => {
+                runs.push((b, r, 1));
+                if runs.len() * SHORTEST_MEAN_RUN > order.len().max(SHORTEST_MEAN_RUN) {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(
+        runs.into_iter()
+            .map(|(b, start, len)| batches[b].slice(start, len))
+            .collect(),
+    )
 }
 
 /// zstd, and the sort order and provenance recorded in the file's metadata.
