@@ -75,6 +75,32 @@ pub fn write_partition(
     source: &str,
     gaps: Gaps,
 ) -> Result<u64, WriteError> {
+    stage_partition(out, first, last, tables, source, gaps)?.commit()
+}
+
+/// A partition's files written under their temporary names, not yet
+/// synced, listed or in place: [`Staged::commit`] does that.
+pub struct Staged {
+    out: PathBuf,
+    entry: Entry,
+    /// (temporary path, final path, the open file, its bytes).
+    files: Vec<(PathBuf, PathBuf, fs::File, u64)>,
+    folders: Vec<String>,
+}
+
+/// The first step of [`write_partition`], the work of it: the checks, and
+/// the tables encoded (in parallel on the rayon pool) and written to their
+/// temporary files. The rest ([`Staged::commit`]) is waiting on the disk,
+/// which the pipeline's writer does off the pool, so that the decoding of
+/// the next partition does not wait with it.
+pub fn stage_partition(
+    out: &Path,
+    first: u64,
+    last: u64,
+    tables: &Tables,
+    source: &str,
+    gaps: Gaps,
+) -> Result<Staged, WriteError> {
     let (spec_versions, absent) = check_blocks(out, first, last, tables, gaps)?;
     let (first_parent_hash, last_hash) = chain_ends(tables);
     check_not_done(out, first, last)?;
@@ -106,7 +132,7 @@ pub fn write_partition(
         files: Table::ALL
             .iter()
             .zip(&temps)
-            .map(|(table, (_, _, bytes))| FileEntry {
+            .map(|(table, (_, _, _, bytes))| FileEntry {
                 table: table.name().to_string(),
                 rows: tables.num_rows(*table) as u64,
                 bytes: *bytes,
@@ -116,7 +142,7 @@ pub fn write_partition(
                     .typed()
                     .iter()
                     .zip(&typed)
-                    .map(|(t, (_, _, bytes))| FileEntry {
+                    .map(|(t, (_, _, _, bytes))| FileEntry {
                         table: t.folder(),
                         rows: t.num_rows() as u64,
                         bytes: *bytes,
@@ -124,36 +150,63 @@ pub fn write_partition(
             )
             .collect(),
     };
-    // The entry first, then the renames: a file in place is always listed,
-    // and a run killed in between leaves temporary files the manifest's
-    // next opening renames (`Manifest::open`).
-    manifest::write_entry(out, &entry).map_err(|e| WriteError {
-        path: out.join(manifest::DIR),
-        reason: e.0,
-        refused: false,
-    })?;
-    let mut written = 0;
-    for (tmp, path, bytes) in temps.into_iter().chain(typed) {
-        fs::rename(&tmp, &path).map_err(|e| WriteError {
-            path: path.clone(),
-            reason: format!("renaming {} into place: {e}", tmp.display()),
-            refused: false,
-        })?;
-        written += bytes;
-    }
     let folders = Table::ALL
         .iter()
         .map(|t| t.name().to_string())
-        .chain(tables.typed().iter().map(TypedTable::folder));
-    for folder in folders {
-        let dir = out.join(folder);
-        manifest::sync_dir(&dir).map_err(|e| WriteError {
-            path: dir,
-            reason: format!("syncing the folder: {e}"),
+        .chain(tables.typed().iter().map(TypedTable::folder))
+        .collect();
+    Ok(Staged {
+        out: out.to_path_buf(),
+        entry,
+        files: temps.into_iter().chain(typed).collect(),
+        folders,
+    })
+}
+
+impl Staged {
+    /// Syncs the files, records the partition in the manifest and renames
+    /// the files into place; the bytes written.
+    pub fn commit(self) -> Result<u64, WriteError> {
+        let Staged {
+            out,
+            entry,
+            files,
+            folders,
+        } = self;
+        for (tmp, _, file, _) in &files {
+            file.sync_all().map_err(|e| WriteError {
+                path: tmp.clone(),
+                reason: e.to_string(),
+                refused: false,
+            })?;
+        }
+        // The entry first, then the renames: a file in place is always listed,
+        // and a run killed in between leaves temporary files the manifest's
+        // next opening renames (`Manifest::open`).
+        manifest::write_entry(&out, &entry).map_err(|e| WriteError {
+            path: out.join(manifest::DIR),
+            reason: e.0,
             refused: false,
         })?;
+        let mut written = 0;
+        for (tmp, path, _, bytes) in files {
+            fs::rename(&tmp, &path).map_err(|e| WriteError {
+                path: path.clone(),
+                reason: format!("renaming {} into place: {e}", tmp.display()),
+                refused: false,
+            })?;
+            written += bytes;
+        }
+        for folder in folders {
+            let dir = out.join(folder);
+            manifest::sync_dir(&dir).map_err(|e| WriteError {
+                path: dir,
+                reason: format!("syncing the folder: {e}"),
+                refused: false,
+            })?;
+        }
+        Ok(written)
     }
-    Ok(written)
 }
 
 /// Refuses a partition over blocks another finished partition holds (the
@@ -325,7 +378,7 @@ fn write_table(
     last: u64,
     tables: &Tables,
     provenance: &Provenance<'_>,
-) -> Result<(PathBuf, PathBuf, u64), WriteError> {
+) -> Result<(PathBuf, PathBuf, fs::File, u64), WriteError> {
     let file = File {
         folder: table.name(),
         schema: table.schema(),
@@ -343,7 +396,7 @@ fn write_typed(
     first: u64,
     last: u64,
     provenance: &Provenance<'_>,
-) -> Result<(PathBuf, PathBuf, u64), WriteError> {
+) -> Result<(PathBuf, PathBuf, fs::File, u64), WriteError> {
     let folder = table.folder();
     let order = table
         .batches
@@ -391,7 +444,7 @@ fn write_file(
     file: File<'_>,
     first: u64,
     last: u64,
-) -> Result<(PathBuf, PathBuf, u64), WriteError> {
+) -> Result<(PathBuf, PathBuf, fs::File, u64), WriteError> {
     let File {
         folder,
         schema,
@@ -449,10 +502,9 @@ fn write_file(
         row_group.close().map_err(|e| fail(e.to_string()))?;
     }
     let file = file_writer.into_inner().map_err(|e| fail(e.to_string()))?;
-    file.sync_all().map_err(|e| fail(e.to_string()))?;
     let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
     let path = file_path(out, folder, first, last);
-    Ok((tmp, path, bytes))
+    Ok((tmp, path, file, bytes))
 }
 
 /// About how many bytes each row of `batch` takes: its text, plus a fixed
