@@ -257,6 +257,7 @@ fn main() {
                 "benchmark",
                 ferroscale_index::Gaps::Refused,
             )
+            .and_then(ferroscale_index::partition::Staged::commit)
             .expect("write");
             let s = t.elapsed().as_secs_f64();
             println!(

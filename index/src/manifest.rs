@@ -10,7 +10,8 @@
 //! rerun over another range, with another partition width or over a source
 //! that grew neither doubles nor skips a block.
 //!
-//! A partition is committed in three steps ([`crate::partition::write_partition`]):
+//! A partition is committed in three steps ([`crate::partition::write_partition`],
+//! then [`crate::partition::Staged::commit`]):
 //! its files are written under hidden temporary names and synced, its entry
 //! is written (atomically: a temporary file renamed), then the files are
 //! renamed into place. A reader globbing `*.parquet` never sees a file the

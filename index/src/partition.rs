@@ -57,29 +57,8 @@ impl fmt::Display for WriteError {
 
 impl std::error::Error for WriteError {}
 
-/// Writes the tables of blocks `first..=last` as one partition and records
-/// it in the manifest (the rows of the tables that have a pallet and a name
-/// sorted by them, [`Tables::sorted_rows`]); returns the bytes written.
-/// `source` says where the blocks came from (the manifest entry and the
-/// files' metadata keep it). The blocks must be exactly `first..=last`, each
-/// once: a block missing from the source is an error here, never a
-/// partition marked done without it, unless `gaps` allows them (a sample
-/// of a chain), when the entry lists the blocks absent. The tables are encoded in parallel on
-/// the rayon pool (zstd over the JSON columns is most of a partition's
-/// writing time).
-pub fn write_partition(
-    out: &Path,
-    first: u64,
-    last: u64,
-    tables: &Tables,
-    source: &str,
-    gaps: Gaps,
-) -> Result<u64, WriteError> {
-    stage_partition(out, first, last, tables, source, gaps)?.commit()
-}
-
-/// A partition's files written under their temporary names, not yet
-/// synced, listed or in place: [`Staged::commit`] does that.
+/// A partition's files written under their temporary names
+/// ([`write_partition`]), not yet synced, listed or in place.
 pub struct Staged {
     out: PathBuf,
     entry: Entry,
@@ -88,12 +67,20 @@ pub struct Staged {
     folders: Vec<String>,
 }
 
-/// The first step of [`write_partition`], the work of it: the checks, and
-/// the tables encoded (in parallel on the rayon pool) and written to their
-/// temporary files. The rest ([`Staged::commit`]) is waiting on the disk,
-/// which the pipeline's writer does off the pool, so that the decoding of
-/// the next partition does not wait with it.
-pub fn stage_partition(
+/// Writes the tables of blocks `first..=last` as one partition, under
+/// temporary names: [`Staged::commit`] then syncs it, records it in the
+/// manifest and puts it in place (the work here, the waiting on the disk
+/// there, which the pipeline's writer does off the pool so that the next
+/// partition's decoding does not wait with it). The rows of the tables that
+/// have a pallet and a name are sorted by them ([`Tables::sorted_rows`]).
+/// `source` says where the blocks came from (the manifest entry and the
+/// files' metadata keep it). The blocks must be exactly `first..=last`, each
+/// once: a block missing from the source is an error here, never a
+/// partition marked done without it, unless `gaps` allows them (a sample
+/// of a chain), when the entry lists the blocks absent. The tables are
+/// encoded in parallel on the rayon pool (zstd over the JSON columns is
+/// most of a partition's writing time).
+pub fn write_partition(
     out: &Path,
     first: u64,
     last: u64,

@@ -27,7 +27,7 @@ use rayon::prelude::*;
 use crate::block::Block;
 use crate::manifest::{Manifest, ManifestError};
 use crate::metadata_dir;
-use crate::partition::{stage_partition, Gaps, WriteError};
+use crate::partition::{write_partition, Gaps, WriteError};
 use crate::rows::{decode_block_into, decode_block_typed_only_into};
 use crate::saved_naming;
 use crate::source::SourceError;
@@ -1035,7 +1035,7 @@ where
                 // Encoded on the pool; synced and put in place here, off
                 // it: the pool decodes the next partition meanwhile.
                 let staged = pool.install(|| {
-                    stage_partition(out, first, last, &tables, source_name, options.gaps)
+                    write_partition(out, first, last, &tables, source_name, options.gaps)
                 })?;
                 drop(tables);
                 bytes += staged.commit()?;

@@ -293,6 +293,7 @@ fn a_partition_over_done_blocks_or_with_a_gap_is_refused() {
         "test",
         Gaps::Refused,
     )
+    .and_then(partition::Staged::commit)
     .unwrap_err();
     assert!(
         error.refused && error.reason.contains("blocks 1000..=1009 are done"),
@@ -300,14 +301,16 @@ fn a_partition_over_done_blocks_or_with_a_gap_is_refused() {
     );
     // A batch that lacks a block of its range, or has none.
     let lacking = decode((1010..=1019).filter(|n| *n != 1015).collect());
-    let error =
-        partition::write_partition(&out, 1010, 1019, &lacking, "test", Gaps::Refused).unwrap_err();
+    let error = partition::write_partition(&out, 1010, 1019, &lacking, "test", Gaps::Refused)
+        .and_then(partition::Staged::commit)
+        .unwrap_err();
     assert!(
         error.refused && error.reason.contains("block 1015 is missing"),
         "{error}"
     );
     let error =
         partition::write_partition(&out, 1020, 1029, &decode(Vec::new()), "test", Gaps::Refused)
+            .and_then(partition::Staged::commit)
             .unwrap_err();
     assert!(error.reason.contains("no blocks"), "{error}");
     assert_holds(&out, 1000..=1009, None);

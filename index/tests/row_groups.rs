@@ -8,7 +8,7 @@ mod common;
 use arrow_array::cast::AsArray;
 use arrow_array::{RecordBatch, UInt32Array, UInt64Array};
 use common::*;
-use ferroscale_index::partition::{partition_path, write_partition};
+use ferroscale_index::partition::{partition_path, write_partition, Staged};
 use ferroscale_index::pipeline::decode_blocks;
 use ferroscale_index::{Block, Gaps, Table, Tables};
 use parquet::file::reader::{FileReader, SerializedFileReader};
@@ -35,8 +35,11 @@ fn a_large_table_is_written_as_one_row_group_per_thread() {
     assert_eq!(tables.num_rows(Table::Errors), 0);
     let dir = temp_dir("row_groups");
     let (first, last) = (blocks[0].number, blocks[79].number);
-    pool.install(|| write_partition(&dir, first, last, &tables, "row_groups test", Gaps::Refused))
-        .expect("written");
+    pool.install(|| {
+        write_partition(&dir, first, last, &tables, "row_groups test", Gaps::Refused)
+            .and_then(Staged::commit)
+    })
+    .expect("written");
 
     for (table, groups) in [(Table::Extrinsics, 3), (Table::Blocks, 1)] {
         let path = partition_path(&dir, table, first, last);

@@ -140,15 +140,15 @@ impl IndexBatch {
         }
         py.detach(|| {
             guard("writing a Parquet partition", || {
-                partition::write_partition(&out, first, last, &self.tables, source, gaps).map_err(
-                    |e| {
+                partition::write_partition(&out, first, last, &self.tables, source, gaps)
+                    .and_then(partition::Staged::commit)
+                    .map_err(|e| {
                         if !e.refused {
                             PyOSError::new_err(e.to_string())
                         } else {
                             PyValueError::new_err(e.to_string())
                         }
-                    },
-                )
+                    })
             })
         })
     }
