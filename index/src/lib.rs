@@ -43,7 +43,6 @@
 pub mod allocator;
 pub mod block;
 mod call_tree;
-mod chain_check;
 pub mod check;
 pub mod columns;
 #[cfg(feature = "rpc")]
@@ -54,7 +53,6 @@ pub mod manifest;
 pub mod metadata_dir;
 pub mod partition;
 pub mod pipeline;
-mod reader;
 pub mod rows;
 #[cfg(feature = "rpc")]
 pub mod rpc_source;

@@ -13,6 +13,9 @@
 //! order: a block missing is an error naming it, after the blocks read
 //! before it are written.
 
+mod chain_check;
+mod reader;
+
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::PathBuf;
@@ -24,11 +27,11 @@ use arrow_schema::ArrowError;
 use ferroscale_dynamic::Document;
 use rayon::prelude::*;
 
+use self::reader::{read_partitions, Read};
 use crate::block::Block;
 use crate::manifest::{Manifest, ManifestError};
 use crate::metadata_dir;
 use crate::partition::{write_partition, Gaps, WriteError};
-use crate::reader::{read_partitions, Read};
 use crate::rows::{decode_block_into, decode_block_typed_only_into};
 use crate::saved_naming;
 use crate::source::SourceError;

@@ -3,11 +3,11 @@
 //! manifest has, each block checked against the chain as it is read
 //! ([`crate::chain_check`]), and no block of the range missing.
 
+use super::chain_check::{first_root_mismatch, ChainCheck};
+use super::{IndexError, Options};
 use crate::block::Block;
-use crate::chain_check::{first_root_mismatch, ChainCheck};
 use crate::manifest::Manifest;
 use crate::partition::Gaps;
-use crate::pipeline::{IndexError, Options};
 use crate::source::SourceError;
 
 /// Blocks of one partition.

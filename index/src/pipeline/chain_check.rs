@@ -3,9 +3,9 @@
 //! partitions done before too), and each block's extrinsics have its
 //! header's extrinsics root.
 
+use super::IndexError;
 use crate::block::Block;
 use crate::manifest::Manifest;
-use crate::pipeline::IndexError;
 
 /// The chain checks of the blocks read, in order: each header hashes to
 /// its block's hash, each parent is the block before, and at the ends of
