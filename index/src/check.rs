@@ -164,10 +164,9 @@ pub fn check(out: &Path, range: Option<(u64, u64)>, gaps: Gaps) -> Report {
     // Gaps: in the range given; else in each range runs were asked for,
     // and over the span of the partitions no request covers (all of them
     // in a manifest written before requests were recorded).
-    let ranges = match (range, report.span) {
-        (Some(r), _) => vec![r],
-        (None, Some(span)) => declared_ranges(&report.requested, &partitions, span),
-        (None, None) => Vec::new(),
+    let ranges = match range {
+        Some(r) => vec![r],
+        None => declared_ranges(&report.requested, &partitions, report.span),
     };
     for (from, to) in ranges {
         for (a, b) in manifest.missing(from, to) {
@@ -214,19 +213,20 @@ pub fn check(out: &Path, range: Option<(u64, u64)>, gaps: Gaps) -> Report {
 
 /// The ranges a dataset without a range given must hold whole, disjoint
 /// and in order: each request's (one without an end up to the last
-/// partition; none when nothing from its start on is written yet) and,
-/// when some partition is outside every request, the span of the
-/// partitions `span` (the rule for manifests written before requests were
-/// recorded).
+/// partition; none when nothing from its start on is written yet), also
+/// when no partition is written at all (a run that failed before its
+/// first partition left nothing of what it was asked for), and, when some
+/// partition is outside every request, the span of the partitions `span`
+/// (the rule for manifests written before requests were recorded).
 fn declared_ranges(
     requested: &[Request],
     partitions: &[(u64, u64)],
-    span: (u64, u64),
+    span: Option<(u64, u64)>,
 ) -> Vec<(u64, u64)> {
     let mut ranges: Vec<(u64, u64)> = requested
         .iter()
         .filter_map(|r| {
-            let to = r.to.unwrap_or(span.1);
+            let to = r.to.or(span.map(|s| s.1))?;
             (to >= r.from).then_some((r.from, to))
         })
         .collect();
@@ -235,7 +235,7 @@ fn declared_ranges(
             .iter()
             .any(|r| r.from <= a && r.to.is_none_or(|to| b <= to))
     };
-    if partitions.iter().any(|p| !covered(*p)) {
+    if let Some(span) = span.filter(|_| partitions.iter().any(|p| !covered(*p))) {
         ranges.push(span);
     }
     // Overlapping ranges merged, so that a gap is named once.
@@ -447,27 +447,27 @@ mod tests {
         let parts = [(100, 109), (200, 209)];
         let asked = [r(100, Some(109)), r(200, Some(209))];
         assert_eq!(
-            declared_ranges(&asked, &parts, (100, 209)),
+            declared_ranges(&asked, &parts, Some((100, 209))),
             [(100, 109), (200, 209)]
         );
         // Overlapping requests merge; one without an end reaches the last
         // partition, or nothing when nothing from its start is written.
         let asked = [r(100, Some(150)), r(120, Some(180)), r(300, None)];
         assert_eq!(
-            declared_ranges(&asked, &[(100, 180)], (100, 180)),
+            declared_ranges(&asked, &[(100, 180)], Some((100, 180))),
             [(100, 180)]
         );
         assert_eq!(
-            declared_ranges(&[r(100, None)], &[(100, 109), (110, 119)], (100, 119)),
+            declared_ranges(&[r(100, None)], &[(100, 109), (110, 119)], Some((100, 119))),
             [(100, 119)]
         );
         // A partition no request covers (an older run's): the span too.
         assert_eq!(
-            declared_ranges(&[r(200, Some(209))], &parts, (100, 209)),
+            declared_ranges(&[r(200, Some(209))], &parts, Some((100, 209))),
             [(100, 209)]
         );
         // No request at all (a manifest from before they were recorded):
         // the span, as before.
-        assert_eq!(declared_ranges(&[], &parts, (100, 209)), [(100, 209)]);
+        assert_eq!(declared_ranges(&[], &parts, Some((100, 209))), [(100, 209)]);
     }
 }

@@ -208,6 +208,27 @@ fn an_extrinsic_changed_on_the_way_stops_the_run_at_its_block() {
 }
 
 #[test]
+fn a_run_that_wrote_nothing_leaves_a_dataset_check_refuses() {
+    let dir = temp_dir("chain-nothing");
+    let out = dir.join("out");
+    // The first block of the range fails: no partition is written, but
+    // the range was asked for, and check holds the folder to it.
+    let server = node().tampered_extrinsic(101, 1).start().expect("node");
+    index(&server.ws_url(), &out, (101, 112), false).expect_err("block 101's extrinsics");
+    let report = check(&out, None, Gaps::Refused);
+    assert!(!report.is_ok(), "{report:?}");
+    assert!(
+        report
+            .problems
+            .iter()
+            .any(|p| p.contains("blocks 101..=112 are in no partition")),
+        "{:?}",
+        report.problems
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn of_two_faults_in_one_partition_the_first_stops_the_run() {
     let dir = temp_dir("chain-two-faults");
     let out = dir.join("out");
