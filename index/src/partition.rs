@@ -62,9 +62,18 @@ impl std::error::Error for WriteError {}
 pub struct Staged {
     out: PathBuf,
     entry: Entry,
-    /// (temporary path, final path, the open file, its bytes).
-    files: Vec<(PathBuf, PathBuf, fs::File, u64)>,
+    files: Vec<TempFile>,
     folders: Vec<String>,
+}
+
+/// One of a partition's files, written under its temporary name.
+struct TempFile {
+    tmp: PathBuf,
+    /// Where it goes once the partition is committed.
+    path: PathBuf,
+    /// Open, to be synced.
+    file: fs::File,
+    bytes: u64,
 }
 
 /// Writes the tables of blocks `first..=last` as one partition, under
@@ -119,20 +128,20 @@ pub fn write_partition(
         files: Table::ALL
             .iter()
             .zip(&temps)
-            .map(|(table, (_, _, _, bytes))| FileEntry {
+            .map(|(table, written)| FileEntry {
                 table: table.name().to_string(),
                 rows: tables.num_rows(*table) as u64,
-                bytes: *bytes,
+                bytes: written.bytes,
             })
             .chain(
                 tables
                     .typed()
                     .iter()
                     .zip(&typed)
-                    .map(|(t, (_, _, _, bytes))| FileEntry {
+                    .map(|(t, written)| FileEntry {
                         table: t.folder(),
                         rows: t.num_rows() as u64,
-                        bytes: *bytes,
+                        bytes: written.bytes,
                     }),
             )
             .collect(),
@@ -160,7 +169,7 @@ impl Staged {
             files,
             folders,
         } = self;
-        for (tmp, _, file, _) in &files {
+        for TempFile { tmp, file, .. } in &files {
             file.sync_all().map_err(|e| WriteError {
                 path: tmp.clone(),
                 reason: e.to_string(),
@@ -176,7 +185,10 @@ impl Staged {
             refused: false,
         })?;
         let mut written = 0;
-        for (tmp, path, _, bytes) in files {
+        for TempFile {
+            tmp, path, bytes, ..
+        } in files
+        {
             fs::rename(&tmp, &path).map_err(|e| WriteError {
                 path: path.clone(),
                 reason: format!("renaming {} into place: {e}", tmp.display()),
@@ -365,7 +377,7 @@ fn write_table(
     last: u64,
     tables: &Tables,
     provenance: &Provenance<'_>,
-) -> Result<(PathBuf, PathBuf, fs::File, u64), WriteError> {
+) -> Result<TempFile, WriteError> {
     let file = File {
         folder: table.name(),
         schema: table.schema(),
@@ -383,7 +395,7 @@ fn write_typed(
     first: u64,
     last: u64,
     provenance: &Provenance<'_>,
-) -> Result<(PathBuf, PathBuf, fs::File, u64), WriteError> {
+) -> Result<TempFile, WriteError> {
     let folder = table.folder();
     let order = table
         .batches
@@ -426,12 +438,7 @@ struct File<'a> {
     props: WriterProperties,
 }
 
-fn write_file(
-    out: &Path,
-    file: File<'_>,
-    first: u64,
-    last: u64,
-) -> Result<(PathBuf, PathBuf, fs::File, u64), WriteError> {
+fn write_file(out: &Path, file: File<'_>, first: u64, last: u64) -> Result<TempFile, WriteError> {
     let File {
         folder,
         schema,
@@ -491,7 +498,12 @@ fn write_file(
     let file = file_writer.into_inner().map_err(|e| fail(e.to_string()))?;
     let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
     let path = file_path(out, folder, first, last);
-    Ok((tmp, path, file, bytes))
+    Ok(TempFile {
+        tmp,
+        path,
+        file,
+        bytes,
+    })
 }
 
 /// About how many bytes each row of `batch` takes: its text, plus a fixed

@@ -67,18 +67,16 @@ pub fn ordered_trie_roots<V: AsRef<[u8]>>(lists: &[&[V]], layout: TrieLayout) ->
     // placeholders keep every node's length, so the walk is the same).
     let mut leaves: Vec<(Vec<u8>, &[u8])> = Vec::new();
     for items in &tries {
-        root(
-            items,
-            layout,
-            &mut |head, tail| match Reference::is_hashed(&head, tail) {
-                true if !tail.is_empty() => {
-                    leaves.push((head, tail));
-                    Reference::Hash([0; 32])
-                }
-                true => Reference::Hash([0; 32]),
-                false => Reference::of(head, tail),
-            },
-        );
+        root(items, layout, &mut |head, tail| {
+            if Reference::is_long_leaf(&head, tail) {
+                leaves.push((head, tail));
+                Reference::Hash([0; 32])
+            } else if Reference::is_hashed(&head, tail) {
+                Reference::Hash([0; 32])
+            } else {
+                Reference::of(head, tail)
+            }
+        });
     }
     let mut states: Vec<blake2b_simd::State> = leaves
         .iter()
@@ -98,13 +96,14 @@ pub fn ordered_trie_roots<V: AsRef<[u8]>>(lists: &[&[V]], layout: TrieLayout) ->
     tries
         .iter()
         .map(|items| {
-            root(items, layout, &mut |head, tail| match (
-                Reference::is_hashed(&head, tail),
-                tail.is_empty(),
-            ) {
-                (true, false) => Reference::Hash(hashes.next().unwrap_or_default()),
-                _ => Reference::of(head, tail),
-            })
+            root(
+                items,
+                layout,
+                &mut |head, tail| match Reference::is_long_leaf(&head, tail) {
+                    true => Reference::Hash(hashes.next().unwrap_or_default()),
+                    false => Reference::of(head, tail),
+                },
+            )
         })
         .collect()
 }
@@ -168,6 +167,13 @@ impl Reference {
     /// Whether the node encoded as `head` then `tail` is referred to by its hash.
     fn is_hashed(head: &[u8], tail: &[u8]) -> bool {
         head.len() + tail.len() >= 32
+    }
+
+    /// Whether the node is a leaf holding its value inline (its `tail`)
+    /// and referred to by its hash: the nodes [`ordered_trie_roots`]
+    /// hashes together (both of its walks ask this, so they agree).
+    fn is_long_leaf(head: &[u8], tail: &[u8]) -> bool {
+        !tail.is_empty() && Reference::is_hashed(head, tail)
     }
 }
 

@@ -143,14 +143,10 @@ impl Pending {
             p.last = p.blocks.last().map_or(p.first, |b| b.number);
             Some(error)
         });
-        if let Some(error) = mismatch {
-            let before = partition.filter(|p| !p.blocks.is_empty());
-            if before.is_none_or(|p| send(Ok(Read::Partition(p)))) {
-                send(Err(error));
-            }
-            return false;
-        }
-        let partition = partition.map(Read::Partition);
+        let partition = partition
+            .filter(|p| !p.blocks.is_empty())
+            .map(Read::Partition);
+        // Never both a partition and skipped blocks (see above).
         let skipped = self
             .skipped
             .take()
@@ -159,7 +155,17 @@ impl Pending {
                 last,
                 partitions,
             });
-        partition.into_iter().chain(skipped).all(|r| send(Ok(r)))
+        let sent = partition.into_iter().chain(skipped).all(|r| send(Ok(r)));
+        match mismatch {
+            // The blocks before the failed one were handed over; then the error.
+            Some(error) => {
+                if sent {
+                    send(Err(error));
+                }
+                false
+            }
+            None => sent,
+        }
     }
 
     /// Hands over what is pending, then `error`: the blocks read before a
