@@ -41,29 +41,24 @@ pub trait ColumnValues: Default {
     fn truncate_bytes(&mut self, bytes: usize);
 }
 
-impl ColumnValues for String {
-    fn byte_len(&self) -> usize {
-        self.len()
-    }
-    fn reserve_bytes(&mut self, bytes: usize) {
-        self.reserve(bytes);
-    }
-    fn truncate_bytes(&mut self, bytes: usize) {
-        self.truncate(bytes);
-    }
+/// `String` and `Vec<u8>` spell the three the same way.
+macro_rules! column_values {
+    ($($values:ty),*) => {$(
+        impl ColumnValues for $values {
+            fn byte_len(&self) -> usize {
+                self.len()
+            }
+            fn reserve_bytes(&mut self, bytes: usize) {
+                self.reserve(bytes);
+            }
+            fn truncate_bytes(&mut self, bytes: usize) {
+                self.truncate(bytes);
+            }
+        }
+    )*};
 }
 
-impl ColumnValues for Vec<u8> {
-    fn byte_len(&self) -> usize {
-        self.len()
-    }
-    fn reserve_bytes(&mut self, bytes: usize) {
-        self.reserve(bytes);
-    }
-    fn truncate_bytes(&mut self, bytes: usize) {
-        self.truncate(bytes);
-    }
-}
+column_values!(String, Vec<u8>);
 
 impl<V: ColumnValues> VarColumn<V> {
     /// Makes room for `bytes` more bytes of values.

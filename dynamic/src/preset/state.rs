@@ -130,8 +130,11 @@ impl Definitions {
     /// the legacy preset, through every alias on the way; a `Name<…>` with
     /// no definition of its own is looked up as `Name`): the last name and
     /// its definition, `None` when it has none (a built-in such as `u32`),
-    /// with how many aliases were followed. `None` for a cycle of names
-    /// (a self-alias included) or a chain longer than [`MAX_ALIAS_CHAIN`].
+    /// with how many aliases were followed. A name defined as itself
+    /// (`"H256": "H256"` in the legacy preset) ends the chain with no
+    /// definition: it means what it means without the presets (a built-in;
+    /// anything else fails to resolve). `None` for a longer cycle of names
+    /// or a chain longer than [`MAX_ALIAS_CHAIN`].
     pub fn follow_aliases(&self, name: &str) -> Option<AliasEnd<'_>> {
         let mut name = name.trim().to_owned();
         let mut seen: Vec<String> = Vec::new();
@@ -140,6 +143,13 @@ impl Definitions {
                 .lookup(&name)
                 .or_else(|| name.find('<').and_then(|i| self.lookup(name[..i].trim())));
             match found.map(|named| &named.def) {
+                Some(Definition::Alias(target)) if target.trim().eq_ignore_ascii_case(&name) => {
+                    return Some(AliasEnd {
+                        name,
+                        definition: None,
+                        aliases: seen.len(),
+                    })
+                }
                 Some(Definition::Alias(target)) => {
                     seen.push(name.to_lowercase());
                     if seen.len() > MAX_ALIAS_CHAIN || seen.contains(&target.to_lowercase()) {

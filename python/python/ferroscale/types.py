@@ -187,7 +187,7 @@ class HashMap(Map):
     type_string = _TypeStringOf("HashMap<{sub}>")
 
 
-class BoundedBTreeMap(Map):
+class BoundedBTreeMap(BTreeMap):
     """``BoundedBTreeMap<K, V, S>``."""
 
 
@@ -280,22 +280,25 @@ class I256(ScalePrimitive, kinds=(K.I256,)):
     type_string = "i256"
 
 
-class H160(ScaleType):
+class H160(FixedLengthArray, ScalePrimitive):
     """20 bytes, ``"0x…"``."""
 
     type_string = "H160"
+    element_count = 20
 
 
-class H256(ScaleType):
+class H256(FixedLengthArray, ScalePrimitive):
     """32 bytes, ``"0x…"``."""
 
     type_string = "H256"
+    element_count = 32
 
 
-class H512(ScaleType):
+class H512(FixedLengthArray, ScalePrimitive):
     """64 bytes, ``"0x…"``."""
 
     type_string = "H512"
+    element_count = 64
 
 
 class RawBytes(_core.RawBytesView, ScaleType, names=("rawbytes",), kinds=(K.RawBytes,)):
@@ -337,19 +340,19 @@ class Era(_core.EraView, ScaleType, kinds=(K.Era,)):
     type_string = "Era"
 
 
-class GenericAccountId(_core.AccountIdView, ScaleType, kinds=(K.AccountId,)):
+class GenericAccountId(_core.AccountIdView, H256, kinds=(K.AccountId,)):
     """A 32-byte account id; ``public_key``, and ``ss58_address`` when an SS58 format is set."""
 
     type_string = "AccountId"
 
 
-class GenericEthereumAccountId(ScaleType, kinds=(K.EthereumAccountId,)):
+class GenericEthereumAccountId(H160, kinds=(K.EthereumAccountId,)):
     """A 20-byte account id."""
 
     type_string = "H160"
 
 
-class GenericAccountIndex(ScaleType, kinds=(K.AccountIndex,)):
+class GenericAccountIndex(U32, kinds=(K.AccountIndex,)):
     """An account index."""
 
     type_string = "AccountIndex"
@@ -476,7 +479,7 @@ class GenericEventRecord(_core.EventRecordView, ScaleType, kinds=(K.EventRecord,
 EventRecord = GenericEventRecord
 
 
-class GenericVote(ScaleType, kinds=(K.Vote,)):
+class GenericVote(U8, kinds=(K.Vote,)):
     """A conviction vote byte."""
 
     type_string = "GenericVote"
@@ -655,7 +658,7 @@ class CompactU32(Compact):
     type_string = "Compact<u32>"
 
 
-class CompactMoment(Compact):
+class CompactMoment(CompactU32):
     """``Compact<Moment>``: a timestamp."""
 
     type_string = "Compact<Moment>"
