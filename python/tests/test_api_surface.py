@@ -131,6 +131,15 @@ def surface_gaps(ref: dict, ours: dict) -> list:
     return sorted(set(gaps))
 
 
+def assert_only_exceptions(gaps: list, exceptions: dict, what: str) -> None:
+    """Every gap is an exception, and every exception still a gap (the
+    list stays true)."""
+    missing = [g for g in gaps if g not in exceptions]
+    assert not missing, f"{len(missing)} {what} missing:\n" + "\n".join(missing)
+    stale = sorted(set(exceptions) - set(gaps))
+    assert not stale, "listed as exceptions but present now (remove them):\n" + "\n".join(stale)
+
+
 def test_reference_is_py_scale_codec_1_2_12():
     ref = _dump(reference_python())
     # the dump found py-scale-codec's classes, not an empty or foreign package
@@ -142,10 +151,7 @@ def test_reference_is_py_scale_codec_1_2_12():
 def test_every_public_name_of_py_scale_codec_1_2_12_exists():
     ref, ours = _dump(reference_python()), _dump(sys.executable)
     gaps = surface_gaps(ref, ours)
-    missing = [g for g in gaps if g not in EXCEPTIONS]
-    assert not missing, f"{len(missing)} public names of py-scale-codec 1.2.12 missing:\n" + "\n".join(missing)
-    stale = sorted(set(EXCEPTIONS) - set(gaps))
-    assert not stale, "listed as exceptions but present now (remove them):\n" + "\n".join(stale)
+    assert_only_exceptions(gaps, EXCEPTIONS, "public names of py-scale-codec 1.2.12")
 
 
 def test_the_comparison_finds_a_missing_name():
@@ -200,10 +206,7 @@ def test_classes_have_py_scale_codec_1_2_12_bases():
     rest answer as on py-scale-codec, but for the listed exceptions."""
     ref, ours = _dump(reference_python()), _dump(sys.executable)
     gaps = base_gaps(ref, ours)
-    missing = [g for g in gaps if g not in BASE_EXCEPTIONS]
-    assert not missing, f"{len(missing)} bases of py-scale-codec 1.2.12 missing:\n" + "\n".join(missing)
-    stale = sorted(set(BASE_EXCEPTIONS) - set(gaps))
-    assert not stale, "listed as exceptions but present now (remove them):\n" + "\n".join(stale)
+    assert_only_exceptions(gaps, BASE_EXCEPTIONS, "bases of py-scale-codec 1.2.12")
     # the checker finds a base removed from our dump
     ours["scalecodec.types"]["names"]["GenericAccountId"]["bases"].remove("H256")
     assert "GenericAccountId(H256)" in base_gaps(ref, ours)
@@ -252,7 +255,5 @@ def test_every_public_name_cyscale_0_8_adds_exists():
     assert "batch_decode" in cyscale["scalecodec.base"]["names"]["RuntimeConfigurationObject"]["attrs"], \
         "the cyscale venv does not hold cyscale"
     gaps = surface_gaps(cyscale, ours)
-    missing = [g for g in gaps if g not in EXCEPTIONS and g not in CYSCALE_EXCEPTIONS]
-    assert not missing, f"{len(missing)} public names of cyscale 0.8.0 missing:\n" + "\n".join(missing)
-    stale = sorted(set(CYSCALE_EXCEPTIONS) - set(gaps))
-    assert not stale, "listed as exceptions but present now (remove them):\n" + "\n".join(stale)
+    assert_only_exceptions([g for g in gaps if g not in EXCEPTIONS], CYSCALE_EXCEPTIONS,
+                           "public names of cyscale 0.8.0")
